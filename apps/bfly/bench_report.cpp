@@ -1,0 +1,107 @@
+#include "bench_report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace bfly::cli {
+namespace {
+
+std::string format(const char* f, double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, f, v);
+  return buffer;
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));
+    out << text;
+    out.close();
+    if (!out) {
+      std::remove(temp.c_str());
+      throw Error(ErrorCode::Io, "cannot write '" + path + "'");
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(temp.c_str());
+    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + why);
+  }
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+std::string table(const std::vector<CaseResult>& results) {
+  std::ostringstream out;
+  if (results.empty()) return "";
+  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)";
+  for (const PeerResult& p : results.front().peers) out << " | " << p.name << " ms (bfly speed-up)";
+  out << '\n';
+  for (const CaseResult& r : results) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d)", r.bench_case.label().c_str(),
+                  r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms), r.error, r.plan_ms,
+                  r.cache_hits, r.kernels);
+    out << line;
+    for (const PeerResult& p : r.peers) {
+      if (!p.unsupported.empty()) out << " | unsupported";
+      else out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
+    }
+    out << '\n';
+  }
+  out << "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
+         "GB/s counts 16 bytes per point (one read, one write); cached = kernels loaded from the disk cache.\n";
+  return out.str();
+}
+
+void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
+  std::ostringstream text;
+  if (ends_with(path, ".csv")) {
+    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes\n";
+    for (const CaseResult& r : results) {
+      const auto& c = r.bench_case;
+      text << c.length << ',' << c.batch << ',' << c.inverse << ",bfly," << r.median_ms << ',' << r.gflops(r.median_ms)
+           << ',' << r.gbytes(r.median_ms) << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << '\n';
+      for (const PeerResult& p : r.peers)
+        if (p.unsupported.empty())
+          text << c.length << ',' << c.batch << ',' << c.inverse << ",\"" << p.name << "\"," << p.median_ms << ','
+               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",\n";
+    }
+  } else if (ends_with(path, ".json")) {
+    nlohmann::json doc;
+    doc["bfly_version"] = version();
+    doc["device"] = {{"spec", device.spec}, {"name", device.name}, {"driver", device.driver}};
+    for (const CaseResult& r : results) {
+      nlohmann::json c = {{"length", r.bench_case.length}, {"batch", r.bench_case.batch},
+                          {"inverse", r.bench_case.inverse}, {"passes", r.passes},
+                          {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
+                          {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
+                          {"relative_error", r.error}, {"plan_ms", r.plan_ms},
+                          {"kernels", r.kernels}, {"cache_hits", r.cache_hits}};
+      for (const PeerResult& p : r.peers) {
+        nlohmann::json peer = {{"name", p.name}};
+        if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;
+        else peer.update({{"median_ms", p.median_ms}, {"plan_ms", p.plan_ms}, {"relative_error", p.error}});
+        c["peers"].push_back(peer);
+      }
+      doc["cases"].push_back(c);
+    }
+    text << doc.dump(2) << '\n';
+  } else {
+    throw Error(ErrorCode::InvalidArgument, "output '" + path + "' must end in .csv or .json");
+  }
+  write_atomically(path, text.str());
+}
+
+}  // namespace bfly::cli

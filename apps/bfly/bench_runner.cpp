@@ -1,0 +1,202 @@
+#include "bench_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "backends/opencl/opencl_device.hpp"
+#include "peer.hpp"
+
+#ifdef BFLY_HAVE_FFTW_DOUBLE
+#include <fftw3.h>
+#endif
+
+#include <random>
+
+namespace bfly::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+struct Timing {
+  double median_ms = 0, min_ms = 0;
+};
+
+// Runs `enqueue` + `wait` until each repetition lasts >= 2 ms (so a fast
+// case is not all launch overhead), then reports per-call time.
+Timing time_calls(const std::function<void()>& enqueue, const std::function<void()>& wait, const BenchSettings& s) {
+  for (int i = 0; i < s.warmup; ++i) enqueue(), wait();
+  auto start = Clock::now();
+  enqueue();
+  wait();
+  const double once = std::max(ms_between(start, Clock::now()), 1e-3);
+  const int calls = static_cast<int>(std::clamp(std::ceil(2.0 / once), 1.0, 1000.0));
+  std::vector<double> samples;
+  for (int r = 0; r < s.repetitions; ++r) {
+    start = Clock::now();
+    for (int c = 0; c < calls; ++c) enqueue();
+    wait();
+    samples.push_back(ms_between(start, Clock::now()) / calls);
+  }
+  std::sort(samples.begin(), samples.end());
+  return {samples[samples.size() / 2], samples.front()};
+}
+
+std::vector<std::complex<float>> random_input(std::size_t count) {
+  std::mt19937_64 engine{std::random_device{}()};
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<std::complex<float>> data(count);
+  for (auto& v : data) v = {uniform(engine), uniform(engine)};
+  return data;
+}
+
+// FFTW in double on the same input: the reference every output is checked against.
+std::vector<std::complex<double>> reference(const std::vector<std::complex<float>>& input, const BenchCase& c) {
+#ifdef BFLY_HAVE_FFTW_DOUBLE
+  std::vector<std::complex<double>> in(input.begin(), input.end()), out(input.size());
+  const int n = static_cast<int>(c.length);
+  fftw_plan plan = fftw_plan_many_dft(1, &n, static_cast<int>(c.batch), reinterpret_cast<fftw_complex*>(in.data()),
+                                      nullptr, 1, n, reinterpret_cast<fftw_complex*>(out.data()), nullptr, 1, n,
+                                      c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return out;
+#else
+  (void)input;
+  (void)c;
+  return {};
+#endif
+}
+
+double relative_error(const std::vector<std::complex<float>>& y, const std::vector<std::complex<double>>& ref) {
+  if (ref.empty()) return -1;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const std::complex<double> v(y[i].real(), y[i].imag());
+    diff += std::norm(v - ref[i]);
+    norm += std::norm(ref[i]);
+  }
+  return std::isfinite(diff) ? std::sqrt(diff / norm) : INFINITY;
+}
+
+std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device) {
+  std::vector<std::unique_ptr<bench::Peer>> peers;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  peers.push_back(bench::make_fftw_peer(1));
+  if (cores > 1) peers.push_back(bench::make_fftw_peer(static_cast<int>(cores)));
+  if (device.info().backend == "opencl") {
+    const auto h = detail::opencl::handles(*device.impl());
+    const bench::OpenCLHandles handles{h.context, h.queue, h.device};
+    peers.push_back(bench::make_clfft_peer(handles));
+    peers.push_back(bench::make_vkfft_peer(handles));
+  }
+  peers.erase(std::remove(peers.begin(), peers.end(), nullptr), peers.end());
+  return peers;
+}
+
+}  // namespace
+
+std::string BenchCase::label() const {
+  return std::to_string(length) + " x" + std::to_string(batch) + (inverse ? " inv" : "");
+}
+
+double CaseResult::gflops(double ms) const {
+  const double n = static_cast<double>(bench_case.length);
+  return n > 1 ? 5.0 * n * std::log2(n) * bench_case.batch / (ms * 1e6) : 0;
+}
+
+double CaseResult::gbytes(double ms) const { return 16.0 * points() / (ms * 1e6); }
+
+std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
+                                  const BenchSettings& settings, const Progress& progress) {
+  std::vector<CaseResult> results;
+  std::vector<std::unique_ptr<bench::Peer>> peers;
+  if (settings.peers) peers = make_peers(device);
+  const std::size_t steps = cases.size() * (1 + peers.size());
+  std::size_t done = 0;
+  for (const BenchCase& c : cases) {
+    CaseResult r;
+    r.bench_case = c;
+    if (progress) progress(done, steps, "bfly " + c.label());
+    Problem problem;
+    problem.shape = {c.length};
+    problem.batch = c.batch;
+    problem.direction = c.inverse ? Direction::Inverse : Direction::Forward;
+    const auto plan_start = Clock::now();
+    const Plan plan(device, problem);
+    r.plan_ms = ms_between(plan_start, Clock::now());
+    r.kernels = plan.build_stats().kernels;
+    r.cache_hits = plan.build_stats().cache_hits;
+    r.passes = plan.passes();
+
+    const std::vector<std::complex<float>> input = random_input(static_cast<std::size_t>(r.points()));
+    std::vector<Buffer> ins, outs;
+    for (int b = 0; b < settings.buffers; ++b) {
+      ins.emplace_back(device, problem.bytes());
+      outs.emplace_back(device, problem.bytes());
+      ins.back().write(input.data(), problem.bytes());
+    }
+    int next = 0;
+    const Timing t = time_calls(
+        [&] {
+          plan.execute(ins[next], outs[next]);
+          next = (next + 1) % settings.buffers;
+        },
+        [&] { device.synchronize(); }, settings);
+    r.median_ms = t.median_ms;
+    r.min_ms = t.min_ms;
+    ++done;
+
+    std::vector<std::complex<double>> ref;
+    std::vector<std::complex<float>> output(input.size());
+    if (settings.check) {
+      ref = reference(input, c);
+      outs[0].read(output.data(), problem.bytes());
+      r.error = relative_error(output, ref);
+    }
+    ins.clear();
+    outs.clear();
+
+    for (auto& peer : peers) {
+      if (progress) progress(done, steps, peer->name() + " " + c.label());
+      PeerResult p;
+      p.name = peer->name();
+      p.unsupported = peer->prepare({c.length, c.batch, c.inverse}, input.data());
+      if (p.unsupported.empty()) {
+        p.plan_ms = peer->plan_ms();
+        p.median_ms = time_calls([&] { peer->run(); }, [&] { peer->finish(); }, settings).median_ms;
+        if (settings.check) {
+          peer->result(output.data());
+          p.error = relative_error(output, ref);
+        }
+      }
+      peer->release();
+      r.peers.push_back(p);
+      ++done;
+    }
+    results.push_back(r);
+  }
+  if (progress) progress(steps, steps, "");
+  return results;
+}
+
+std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
+  std::vector<std::int64_t> lengths;
+  if (name == "pocl")
+    // The core issue's CPU table: powers of two and the Mali seed's mixed radices.
+    lengths = {64, 256, 1024, 4096, 16384, 65536, 1 << 20, 120, 1000, 3000, 2187, 3125, 2401, 1536};
+  else if (name == "demo")
+    lengths = {256, 1000, 4096, 65536};
+  else
+    throw Error(ErrorCode::InvalidArgument, "unknown suite '" + name + "' (expected pocl or demo)");
+  std::vector<BenchCase> cases;
+  for (std::int64_t n : lengths) cases.push_back({n, std::max<std::int64_t>(1, points / n), false});
+  return cases;
+}
+
+}  // namespace bfly::cli

@@ -1,0 +1,61 @@
+// The benchmark: bfly and its peers timed in one process on the same data
+// and the same device, each result checked against FFTW in double.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+
+namespace bfly::cli {
+
+struct BenchCase {
+  std::int64_t length = 1;
+  std::int64_t batch = 1;
+  bool inverse = false;
+  std::string label() const;
+};
+
+struct BenchSettings {
+  int warmup = 2;
+  int repetitions = 7;
+  int buffers = 3;       // input/output pairs rotated so caches start cold-ish
+  bool peers = true;
+  bool check = true;     // compare every output with FFTW double
+};
+
+struct PeerResult {
+  std::string name;
+  std::string unsupported;  // non-empty: why the peer did not run this case
+  double median_ms = 0;
+  double plan_ms = 0;
+  double error = -1;        // relative L2 vs FFTW double (-1: not checked)
+};
+
+struct CaseResult {
+  BenchCase bench_case;
+  int passes = 0;
+  double median_ms = 0;
+  double min_ms = 0;
+  double plan_ms = 0;       // first Plan construction in this process
+  int kernels = 0;
+  int cache_hits = 0;       // kernels loaded from the on-disk binary cache
+  double error = -1;
+  std::vector<PeerResult> peers;
+
+  double points() const { return static_cast<double>(bench_case.length) * bench_case.batch; }
+  double gflops(double ms) const;  // 5 N log2 N per transform
+  double gbytes(double ms) const;  // 16 bytes per point (one read, one write)
+};
+
+using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+
+std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
+                                  const BenchSettings& settings, const Progress& progress);
+
+// Named suites: "pocl" (the sizes of the core issue), "demo" (a short tour).
+std::vector<BenchCase> suite(const std::string& name, std::int64_t points);
+
+}  // namespace bfly::cli

@@ -1,0 +1,95 @@
+// bfly bench: time problems or a named suite beside the peers.
+// bfly demo: the README's first command: a short suite, checked against FFTW.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "bench_report.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "problem/text.hpp"
+#include "peer.hpp"
+
+namespace bfly::cli {
+namespace {
+
+struct BenchOptions {
+  ProblemOptions problem;
+  DeviceOptions device;
+  std::string suite_name;
+  std::int64_t points = std::int64_t{1} << 22;
+  std::string out;
+  bool quiet = false;
+  bool no_peers = false;
+  BenchSettings settings;
+};
+
+Progress progress_for(bool quiet) {
+  if (quiet || !isatty(fileno(stderr))) return nullptr;
+  return [](std::size_t done, std::size_t total, const std::string& what) {
+    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what.c_str());
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
+
+int run(BenchOptions& o, bool demo) {
+  std::vector<BenchCase> cases;
+  if (demo) {
+    cases = suite("demo", std::int64_t{1} << 20);
+  } else if (!o.suite_name.empty()) {
+    cases = suite(o.suite_name, o.points);
+  } else {
+    if (o.problem.shape.empty()) throw Error(ErrorCode::InvalidArgument, "bench needs --shape N[,M,...] or --suite NAME");
+    for (const std::string& item : text::split(o.problem.shape, ',')) {
+      ProblemOptions single = o.problem;
+      single.shape = item;
+      const Problem p = single.problem();
+      const std::int64_t batch = o.problem.batch > 1 ? o.problem.batch : std::max<std::int64_t>(1, o.points / p.length());
+      cases.push_back({p.length(), batch, p.direction == Direction::Inverse});
+    }
+  }
+  const Device device = o.device.open();
+  std::printf("bfly %s on %s: %s\n  driver %s\n", version(), device.info().spec.c_str(), device.info().name.c_str(),
+              device.info().driver.c_str());
+  o.settings.peers = !o.no_peers;
+  for (const std::string& absent : bench::absent_peers()) std::printf("  peer absent: %s\n", absent.c_str());
+  const std::vector<CaseResult> results = run_bench(device, cases, o.settings, progress_for(o.quiet));
+  std::fputs(table(results).c_str(), stdout);
+  if (!o.out.empty()) save(o.out, results, device.info());
+  if (demo) {
+    for (const CaseResult& r : results)
+      if (!(r.error >= 0 && r.error <= 5e-7)) {
+        std::fprintf(stderr, "bfly: error: %s has relative error %.3g against FFTW (limit 5e-7)\n",
+                     r.bench_case.label().c_str(), r.error);
+        return 1;
+      }
+    std::printf("all results agree with FFTW in double precision (relative L2 error <= 5e-7)\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
+  for (const char* name : {"bench", "demo"}) {
+    const bool demo = std::string(name) == "demo";
+    auto o = std::make_shared<BenchOptions>();
+    CLI::App* command = app.add_subcommand(
+        name, demo ? "transform generated data, check it against FFTW and time bfly beside its peers"
+                   : "time transforms beside FFTW, clFFT and VkFFT on the same data and device");
+    o->device.add_to(*command);
+    command->add_flag("--quiet", o->quiet, "no progress display");
+    command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");
+    command->add_flag("--no-peers", o->no_peers, "time bfly alone");
+    if (!demo) {
+      o->problem.add_to(*command, false);
+      command->add_option("--suite", o->suite_name, "named case list: pocl, demo");
+      command->add_option("--points", o->points, "points per case when the batch is not given (default 2^22)");
+      command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
+    }
+    actions.emplace_back(command, [o, demo] { return run(*o, demo); });
+  }
+}
+
+}  // namespace bfly::cli

@@ -1,0 +1,62 @@
+// bfly plan / gen: the printed plan and the generated source of a problem.
+// Neither compiles anything; `gen` works for any dialect without its device.
+#include <cstdio>
+
+#include "codegen/pass_kernel.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "plan/plan.hpp"
+
+namespace bfly::cli {
+namespace {
+
+struct PlanOptions {
+  ProblemOptions problem;
+  std::string limits = "auto";  // whose limits to plan for
+  std::string dialect = "opencl";
+  DeviceOptions device;
+};
+
+plan::DeviceLimits limits_for(const PlanOptions& o, codegen::DialectKind dialect) {
+  if (o.limits == "cpu") return plan::cpu_limits();
+  // NVIDIA's OpenCL exposes 48 KiB of local memory; the CUDA dialect plans for
+  // the same static limit until the CUDA backend opts into more.
+  if (o.limits == "gpu" || dialect == codegen::DialectKind::Cuda) return plan::gpu_limits(49152, 1024);
+  if (o.limits != "auto") throw Error(ErrorCode::InvalidArgument, "invalid --limits '" + o.limits + "' (expected auto, cpu or gpu)");
+  const DeviceInfo& info = o.device.open().info();
+  return info.is_gpu ? plan::gpu_limits(info.local_memory_bytes, static_cast<int>(info.max_group_size))
+                     : plan::cpu_limits();
+}
+
+}  // namespace
+
+void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
+  auto o = std::make_shared<PlanOptions>();
+  for (const char* name : {"plan", "gen"}) {
+    const bool gen = std::string(name) == "gen";
+    CLI::App* command = app.add_subcommand(name, gen ? "print the generated kernel source of a problem"
+                                                     : "print the plan (passes and kernels) of a problem");
+    o->problem.add_to(*command);
+    o->device.add_to(*command);
+    command->add_option("--limits", o->limits, "plan for: auto (the device's), cpu or gpu");
+    if (gen) command->add_option("--dialect", o->dialect, "opencl or cuda");
+    actions.emplace_back(command, [o, gen] {
+      const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
+      const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits_for(*o, dialect));
+      if (!gen) {
+        std::fputs(tree.print().c_str(), stdout);
+        return 0;
+      }
+      std::vector<plan::KernelSpec> specs;
+      for (const plan::Pass& pass : tree.passes) {
+        bool seen = false;
+        for (const auto& s : specs) seen = seen || s == pass.spec;
+        if (!seen) specs.push_back(pass.spec);
+      }
+      std::fputs(codegen::generate_program(specs, dialect).c_str(), stdout);
+      return 0;
+    });
+  }
+}
+
+}  // namespace bfly::cli

@@ -1,0 +1,20 @@
+// Each subcommand registers itself on the app and returns the action to run
+// when it was chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "bfly/bfly.hpp"
+
+namespace bfly::cli {
+
+using Action = std::function<int()>;
+
+void add_transform_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_info_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+
+}  // namespace bfly::cli

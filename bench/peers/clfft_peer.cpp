@@ -1,0 +1,140 @@
+// clFFT 2.x on the caller's OpenCL queue. clFFT does radices 2, 3, 5, 7 (11, 13
+// in 2.12); for other lengths bake fails and prepare() returns the status.
+#include <clFFT.h>
+
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+
+#include "peer.hpp"
+
+namespace bfly::bench {
+namespace {
+
+std::string status_text(const char* call, clfftStatus s) {
+  const char* name = nullptr;
+  switch (s) {
+    case CLFFT_NOTIMPLEMENTED: name = "CLFFT_NOTIMPLEMENTED"; break;
+    case CLFFT_INVALID_VALUE: name = "CLFFT_INVALID_VALUE"; break;
+    case CLFFT_INVALID_PLAN: name = "CLFFT_INVALID_PLAN"; break;
+    case CLFFT_BUGCHECK: name = "CLFFT_BUGCHECK"; break;
+    case CLFFT_BUILD_PROGRAM_FAILURE: name = "CLFFT_BUILD_PROGRAM_FAILURE"; break;
+    case CLFFT_OUT_OF_RESOURCES: name = "CLFFT_OUT_OF_RESOURCES"; break;
+    case CLFFT_MEM_OBJECT_ALLOCATION_FAILURE: name = "CLFFT_MEM_OBJECT_ALLOCATION_FAILURE"; break;
+    case CLFFT_INVALID_BUFFER_SIZE: name = "CLFFT_INVALID_BUFFER_SIZE"; break;
+    default: break;
+  }
+  std::string text = std::string(call) + " failed: status " + std::to_string(static_cast<int>(s));
+  return name ? text + " (" + name + ")" : text;
+}
+
+class ClfftPeer final : public Peer {
+ public:
+  // clFFT's runtime is global: set up while any clFFT peer lives, torn down
+  // with the last one (else clFFT warns at exit). Destroy peers before
+  // releasing their OpenCL context.
+  explicit ClfftPeer(const OpenCLHandles& cl) : cl_(cl) {
+    std::lock_guard<std::mutex> lock(runtime_mutex());
+    if (live_peers()++ == 0) {
+      clfftSetupData data;
+      clfftInitSetupData(&data);
+      runtime_status() = clfftSetup(&data);
+    }
+    setup_status_ = runtime_status();
+  }
+  ~ClfftPeer() override {
+    release();
+    std::lock_guard<std::mutex> lock(runtime_mutex());
+    if (--live_peers() == 0 && runtime_status() == CLFFT_SUCCESS) clfftTeardown();
+  }
+
+  std::string name() const override { return "clFFT"; }
+
+  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+    release();
+    if (c.length < 1 || c.batch < 1) return "bad case";
+    if (!cl_.context || !cl_.queue) return "no OpenCL context/queue";
+    if (setup_status_ != CLFFT_SUCCESS) return status_text("clfftSetup", setup_status_);
+
+    inverse_ = c.inverse;
+    bytes_ = static_cast<size_t>(c.length * c.batch) * sizeof(std::complex<float>);
+    cl_int err = CL_SUCCESS;
+    in_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+    if (err == CL_SUCCESS) out_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+    if (err == CL_SUCCESS)
+      err = clEnqueueWriteBuffer(cl_.queue, in_, CL_TRUE, 0, bytes_, input, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      release();
+      return "OpenCL buffer setup failed: " + std::to_string(err);
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t len = static_cast<size_t>(c.length);
+    clfftStatus s = clfftCreateDefaultPlan(&plan_, cl_.context, CLFFT_1D, &len);
+    if (s != CLFFT_SUCCESS) { release(); return status_text("clfftCreateDefaultPlan", s); }
+    have_plan_ = true;
+    const char* call = "clfftSetPlanPrecision";
+    s = clfftSetPlanPrecision(plan_, CLFFT_SINGLE);
+    if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetResultLocation"; s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanBatchSize"; s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch)); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, len, len); }
+    // clFFT scales the backward transform by 1/N by default; peers are unnormalised.
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanScale"; s = clfftSetPlanScale(plan_, CLFFT_BACKWARD, 1.0f); }
+    if (s == CLFFT_SUCCESS) { call = "clfftBakePlan"; s = clfftBakePlan(plan_, 1, &cl_.queue, nullptr, nullptr); }
+    plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (s != CLFFT_SUCCESS) { release(); return status_text(call, s); }
+
+    // Allocate the scratch buffer now so run() never allocates inside the timing.
+    size_t tmp_bytes = 0;
+    s = clfftGetTmpBufSize(plan_, &tmp_bytes);
+    if (s != CLFFT_SUCCESS) { release(); return status_text("clfftGetTmpBufSize", s); }
+    if (tmp_bytes > 0) {
+      tmp_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, tmp_bytes, nullptr, &err);
+      if (err != CL_SUCCESS) { release(); return "OpenCL scratch buffer failed: " + std::to_string(err); }
+    }
+    return "";
+  }
+
+  void run() override {
+    // CLFFT_FORWARD is -1: exp(-2 pi i n k / N), the same as FFTW.
+    const clfftStatus s = clfftEnqueueTransform(plan_, inverse_ ? CLFFT_BACKWARD : CLFFT_FORWARD, 1,
+                                                &cl_.queue, 0, nullptr, nullptr, &in_, &out_, tmp_);
+    if (s != CLFFT_SUCCESS) throw std::runtime_error(status_text("clfftEnqueueTransform", s));
+  }
+  void finish() override { clFinish(cl_.queue); }
+  void result(std::complex<float>* output) override {
+    clEnqueueReadBuffer(cl_.queue, out_, CL_TRUE, 0, bytes_, output, 0, nullptr, nullptr);
+  }
+  double plan_ms() const override { return plan_ms_; }
+
+  void release() override {
+    if (in_ || out_ || tmp_ || have_plan_) clFinish(cl_.queue);
+    if (have_plan_) clfftDestroyPlan(&plan_);
+    for (cl_mem* m : {&in_, &out_, &tmp_}) {
+      if (*m) clReleaseMemObject(*m);
+      *m = nullptr;
+    }
+    have_plan_ = false;
+  }
+
+ private:
+  static std::mutex& runtime_mutex() { static std::mutex m; return m; }
+  static int& live_peers() { static int n = 0; return n; }
+  static clfftStatus& runtime_status() { static clfftStatus s = CLFFT_SUCCESS; return s; }
+
+  OpenCLHandles cl_;
+  clfftStatus setup_status_ = CLFFT_SUCCESS;
+  clfftPlanHandle plan_ = 0;
+  bool have_plan_ = false;
+  bool inverse_ = false;
+  cl_mem in_ = nullptr, out_ = nullptr, tmp_ = nullptr;
+  size_t bytes_ = 0;
+  double plan_ms_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles& cl) { return std::make_unique<ClfftPeer>(cl); }
+
+}  // namespace bfly::bench

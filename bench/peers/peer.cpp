@@ -1,0 +1,31 @@
+// Stubs for the peers CMake did not find, so callers link the same symbols
+// whatever was installed; absent_peers() says what is missing and why.
+#include "peer.hpp"
+
+namespace bfly::bench {
+
+#ifndef BFLY_HAVE_FFTW
+std::unique_ptr<Peer> make_fftw_peer(int) { return nullptr; }
+#endif
+#ifndef BFLY_HAVE_CLFFT
+std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles&) { return nullptr; }
+#endif
+#ifndef BFLY_HAVE_VKFFT
+std::unique_ptr<Peer> make_vkfft_peer(const OpenCLHandles&) { return nullptr; }
+#endif
+
+std::vector<std::string> absent_peers() {
+  std::vector<std::string> absent;
+#ifndef BFLY_HAVE_FFTW
+  absent.push_back("FFTW: fftw3f / fftw3f_threads not found at build time");
+#endif
+#ifndef BFLY_HAVE_CLFFT
+  absent.push_back("clFFT: not found at build time");
+#endif
+#ifndef BFLY_HAVE_VKFFT
+  absent.push_back("VkFFT: vkFFT.h not found at build time");
+#endif
+  return absent;
+}
+
+}  // namespace bfly::bench

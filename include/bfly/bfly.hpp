@@ -1,0 +1,191 @@
+// bfly: Fast Fourier Transforms generated at run time for GPUs and CPUs.
+//
+// The whole public API: describe a transform (Problem), open a Device, build a
+// Plan once and execute it many times on device Buffers.
+//
+//   bfly::Device device = bfly::Device::open("auto");
+//   bfly::Problem problem = bfly::Problem::parse("c2c_f32_fwd_1024_b8_oop_none");
+//   bfly::Plan plan(device, problem);
+//   plan.execute_host(input, output);          // host memory convenience
+//
+// Conventions: forward X[k] = sum_n x[n] exp(-2 pi i n k / N), inverse uses +;
+// unnormalised both ways unless Problem::norm says otherwise; interleaved
+// complex data, row-major, shapes outermost first.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bfly {
+
+enum class ErrorCode {
+  InvalidArgument,  // a value the caller passed is out of range or malformed
+  Unsupported,      // a valid request this version cannot do yet
+  Device,           // the backend reported a failure
+  Build,            // a generated kernel failed to compile (message has the log)
+  OutOfMemory,      // device or host allocation failed
+  Io,               // a file could not be read or written
+};
+
+const char* to_string(ErrorCode code);
+
+// Every failure of a public call is reported as a bfly::Error whose message
+// names the bad value.
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+enum class Precision { Single, Double };
+enum class Direction { Forward, Inverse };
+enum class Placement { OutOfPlace, InPlace };
+// Which direction carries the 1/N factor, as numpy.fft's `norm`.
+enum class Norm { None, Backward, Ortho, Forward };
+
+const char* to_string(Precision p);
+const char* to_string(Direction d);
+const char* to_string(Placement p);
+const char* to_string(Norm n);
+Norm parse_norm(const std::string& text);  // throws Error naming the text
+
+// One transform, as a value. The canonical text token (print with token(),
+// read with parse()) names every field, e.g. "c2c_f32_fwd_1024_b8_oop_none":
+//   kind _ precision(f32|f64) _ direction(fwd|inv) _ shape(AxB..) _ b<batch>
+//   _ placement(oop|ip) _ norm(none|backward|ortho|forward)
+struct Problem {
+  std::vector<std::int64_t> shape{1};  // transform lengths, outermost first
+  std::int64_t batch = 1;
+  Precision precision = Precision::Single;
+  Direction direction = Direction::Forward;
+  Placement placement = Placement::OutOfPlace;
+  Norm norm = Norm::None;
+
+  std::string token() const;
+  static Problem parse(const std::string& token);  // throws Error
+
+  // Throws Error(InvalidArgument) naming the bad field.
+  void validate() const;
+  std::int64_t length() const;    // points per transform (product of shape)
+  std::int64_t elements() const;  // length() * batch
+  std::size_t element_bytes() const;
+  std::size_t bytes() const;      // elements() * element_bytes()
+  // The factor applied to the output of this problem's direction under norm.
+  double scale() const;
+
+  bool operator==(const Problem& other) const;
+  bool operator!=(const Problem& other) const { return !(*this == other); }
+};
+
+// What a device is, as listed by `bfly info`.
+struct DeviceInfo {
+  std::string spec;     // how to open it again: "opencl:0:0", "cuda:0"
+  std::string backend;  // "opencl", "cuda"
+  std::string name;
+  std::string vendor;
+  std::string driver;   // driver / runtime version string
+  bool is_gpu = false;
+  bool is_cpu = false;
+  std::size_t compute_units = 0;
+  std::size_t global_memory_bytes = 0;
+  std::size_t local_memory_bytes = 0;
+  std::size_t max_group_size = 0;
+};
+
+// A backend that was looked for and why it offers no device.
+struct BackendStatus {
+  std::string backend;
+  std::size_t devices = 0;
+  std::string reason;  // empty when devices > 0
+};
+
+namespace detail {
+class DeviceImpl;
+class BufferImpl;
+class PlanImpl;
+}  // namespace detail
+
+class Device {
+ public:
+  // spec: "auto" (an OpenCL GPU if any, else the OpenCL CPU device),
+  // "cpu", "gpu", "opencl:P:D" (platform P, device D). Empty means the
+  // environment variable BFLY_DEVICE, else "auto".
+  static Device open(const std::string& spec = "");
+  static std::vector<DeviceInfo> list();
+  static std::vector<BackendStatus> backends();
+
+  const DeviceInfo& info() const;
+  void synchronize() const;  // waits for everything enqueued on this device
+
+  std::shared_ptr<detail::DeviceImpl> impl() const { return impl_; }
+  explicit Device(std::shared_ptr<detail::DeviceImpl> impl);
+
+ private:
+  std::shared_ptr<detail::DeviceImpl> impl_;
+};
+
+// Device memory. Copies are blocking.
+class Buffer {
+ public:
+  Buffer(const Device& device, std::size_t bytes);
+  std::size_t bytes() const;
+  void write(const void* host, std::size_t bytes, std::size_t offset = 0);
+  void read(void* host, std::size_t bytes, std::size_t offset = 0) const;
+
+  detail::BufferImpl& impl() const { return *impl_; }
+  const std::shared_ptr<detail::DeviceImpl>& device() const { return device_; }
+
+ private:
+  std::shared_ptr<detail::BufferImpl> impl_;
+  std::shared_ptr<detail::DeviceImpl> device_;
+};
+
+// Time spent building a plan, for `bfly bench` and bug reports.
+struct BuildStats {
+  double plan_ms = 0;     // factorisation and decomposition
+  double codegen_ms = 0;  // generating kernel source
+  double compile_ms = 0;  // compiling or loading kernels
+  double twiddle_ms = 0;  // computing and uploading twiddle tables
+  int kernels = 0;
+  int cache_hits = 0;     // kernels loaded from the on-disk binary cache
+};
+
+class Plan {
+ public:
+  // Plans, generates and compiles everything the problem needs. Throws Error.
+  Plan(const Device& device, const Problem& problem);
+  ~Plan();
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+
+  const Problem& problem() const;
+  std::string describe() const;        // the printed plan tree
+  std::size_t workspace_bytes() const;
+  const BuildStats& build_stats() const;
+  int passes() const;                  // trips over device memory
+
+  // Enqueues the transform; returns without waiting. `in` and `out` must hold
+  // problem().bytes(); for an in-place problem pass the same buffer twice.
+  void execute(const Buffer& in, const Buffer& out) const;
+
+  // Copies host data in, transforms, copies the result out (blocking).
+  // Element type must match the precision (complex<float> for Single).
+  void execute_host(const std::complex<float>* in, std::complex<float>* out) const;
+
+ private:
+  std::unique_ptr<detail::PlanImpl> impl_;
+};
+
+// Library version, also part of the kernel cache key.
+const char* version();
+
+}  // namespace bfly

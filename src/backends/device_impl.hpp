@@ -1,0 +1,88 @@
+// The backend interface: what the runtime needs from a device. Implemented
+// by backends/opencl (and later backends/cuda); only those implementations
+// include vendor headers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "codegen/dialect.hpp"
+#include "plan/device_limits.hpp"
+
+namespace bfly::detail {
+
+class BufferImpl {
+ public:
+  virtual ~BufferImpl() = default;
+  virtual std::size_t bytes() const = 0;
+};
+
+class KernelImpl {
+ public:
+  virtual ~KernelImpl() = default;
+};
+
+// One kernel argument: a buffer or a scalar of a fixed type.
+struct KernelArg {
+  enum class Kind { Buffer, U64, F32, F64 } kind;
+  const BufferImpl* buffer = nullptr;
+  std::uint64_t u64 = 0;
+  double real = 0;
+
+  static KernelArg of(const BufferImpl& b) { return {Kind::Buffer, &b, 0, 0}; }
+  static KernelArg of_u64(std::uint64_t v) { return {Kind::U64, nullptr, v, 0}; }
+  static KernelArg of_f32(double v) { return {Kind::F32, nullptr, 0, v}; }
+  static KernelArg of_f64(double v) { return {Kind::F64, nullptr, 0, v}; }
+};
+
+struct CompileOutcome {
+  std::shared_ptr<KernelImpl> kernel;
+  bool cache_hit = false;
+};
+
+class DeviceImpl {
+ public:
+  virtual ~DeviceImpl() = default;
+  virtual const DeviceInfo& info() const = 0;
+  virtual codegen::DialectKind dialect() const = 0;
+  virtual plan::DeviceLimits limits() const = 0;
+
+  virtual std::shared_ptr<BufferImpl> allocate(std::size_t bytes) = 0;
+  virtual void write(BufferImpl& buffer, const void* host, std::size_t bytes, std::size_t offset) = 0;
+  virtual void read(const BufferImpl& buffer, void* host, std::size_t bytes, std::size_t offset) = 0;
+
+  // Compiles (or loads from the binary cache) kernel `name` from `source`.
+  // Throws Error(Build) with the build log.
+  virtual CompileOutcome compile(const std::string& source, const std::string& name) = 0;
+  // Enqueues groups x group_size threads; returns without waiting.
+  virtual void launch(KernelImpl& kernel, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
+                      const std::vector<KernelArg>& args) = 0;
+  virtual void finish() = 0;
+
+  // Objects shared by every plan on this device (compiled kernels, twiddle
+  // tables), made once per key. Their lifetime is the device's.
+  template <class T>
+  std::shared_ptr<T> memo(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
+    {
+      std::lock_guard<std::mutex> lock(memo_mutex_);
+      auto found = memo_.find(key);
+      if (found != memo_.end()) return std::static_pointer_cast<T>(found->second);
+    }
+    std::shared_ptr<T> made = make();  // outside the lock: compiles are slow
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    return std::static_pointer_cast<T>(memo_.emplace(key, made).first->second);
+  }
+
+ private:
+  std::mutex memo_mutex_;
+  std::map<std::string, std::shared_ptr<void>> memo_;
+};
+
+}  // namespace bfly::detail

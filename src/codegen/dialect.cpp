@@ -1,0 +1,63 @@
+#include "codegen/dialect.hpp"
+
+namespace bfly::codegen {
+
+const char* to_string(DialectKind d) { return d == DialectKind::OpenCL ? "opencl" : "cuda"; }
+
+DialectKind parse_dialect(const std::string& text) {
+  if (text == "opencl") return DialectKind::OpenCL;
+  if (text == "cuda") return DialectKind::Cuda;
+  throw Error(ErrorCode::InvalidArgument, "unknown dialect '" + text + "' (expected opencl or cuda)");
+}
+
+std::string Dialect::types(Precision precision) const {
+  const bool single = precision == Precision::Single;
+  if (kind == DialectKind::OpenCL)
+    return single ? "typedef float real;\ntypedef float2 cpx;\n"
+                  : "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\ntypedef double real;\ntypedef double2 cpx;\n";
+  return single ? "typedef float real;\nstruct alignas(8) cpx { real x, y; };\n"
+                : "typedef double real;\nstruct alignas(16) cpx { real x, y; };\n";
+}
+
+std::string Dialect::kernel_head(const std::string& name, int group_size) const {
+  const std::string g = std::to_string(group_size);
+  if (kind == DialectKind::OpenCL)
+    return "__kernel __attribute__((reqd_work_group_size(" + g + ", 1, 1))) void " + name + "(";
+  return "extern \"C\" __global__ void __launch_bounds__(" + g + ") " + name + "(";
+}
+
+std::string Dialect::local_array(const std::string& name, std::size_t elements,
+                                 std::size_t point_bytes) const {
+  const std::string n = std::to_string(elements);
+  if (kind == DialectKind::OpenCL) return "__local cpx " + name + "[" + n + "];";
+  if (elements * point_bytes <= static_local_limit) return "__shared__ cpx " + name + "[" + n + "];";
+  return "extern __shared__ cpx " + name + "[];  // " + n + " points, dynamic shared memory";
+}
+
+const Dialect& dialect(DialectKind kind) {
+  static const Dialect opencl{DialectKind::OpenCL,
+                              "__global ",
+                              "inline",
+                              "barrier(CLK_LOCAL_MEM_FENCE);",
+                              "(uint)get_local_id(0)",
+                              "get_group_id(0)",
+                              "uint",
+                              "ulong",
+                              "fma",
+                              std::size_t(1) << 40,
+                              "return (cpx)(x, y);"};
+  static const Dialect cuda{DialectKind::Cuda,
+                            "",
+                            "__device__ __forceinline__",
+                            "__syncthreads();",
+                            "threadIdx.x",
+                            "blockIdx.x",
+                            "unsigned int",
+                            "unsigned long long",
+                            "fmaf",
+                            48 * 1024,
+                            "cpx r; r.x = x; r.y = y; return r;"};
+  return kind == DialectKind::OpenCL ? opencl : cuda;
+}
+
+}  // namespace bfly::codegen

@@ -1,0 +1,48 @@
+// NumPy .npy files: the array format of the bfly CLI and applications.
+//
+// Format reference: numpy/lib/format.py (NEP 1). A file is the magic
+// "\x93NUMPY", a version byte pair, a little-endian header length (uint16 for
+// 1.0, uint32 for 2.0 and 3.0), a Python dict literal
+//   {'descr': '<c8', 'fortran_order': False, 'shape': (3, 4), }
+// padded with spaces and a newline, then the raw elements.
+//
+// bfly reads and writes only the four element types it transforms, stored
+// little-endian in C order; anything else is reported, never converted
+// silently. Every failure throws bfly::Error whose message names the path and
+// the bad value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bfly::io {
+
+enum class DType { Complex64, Complex128, Float32, Float64 };
+
+const char* to_string(DType dtype);  // "complex64", "complex128", "float32", "float64"
+std::size_t dtype_bytes(DType dtype);
+
+struct NpyArray {
+  DType dtype = DType::Complex64;
+  std::vector<std::int64_t> shape;  // outermost first; empty for a scalar
+  std::vector<unsigned char> data;  // elements() * dtype_bytes(dtype) bytes, little-endian, C order
+  std::int64_t elements() const;    // product of shape (1 for a scalar)
+};
+
+// Reads a whole file. Throws Error(Io) when it cannot be read, is not a .npy
+// file, or its header or data are malformed or truncated (or followed by extra
+// bytes); Error(Unsupported) for another dtype, a big-endian or Fortran-order
+// array, or an unknown format version.
+NpyArray read_npy(const std::string& path);
+
+// Writes a version 1.0 file (2.0 only if the header needs it) with the data
+// starting at a multiple of 64 bytes, as numpy.save does. Atomic: the bytes go
+// to PATH.tmp.<pid>.<random> in the same directory, which is then renamed onto
+// PATH; on any failure the temporary is removed, an existing PATH is left
+// untouched, and Error(Io) is thrown. Error(InvalidArgument) when the data size
+// does not match the shape.
+void write_npy(const std::string& path, const NpyArray& array);
+
+}  // namespace bfly::io

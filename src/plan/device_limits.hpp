@@ -1,0 +1,35 @@
+// What the planner may know about a device: plain numbers, no handles, so
+// planning stays a pure function testable without any device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bfly::plan {
+
+struct DeviceLimits {
+  std::size_t local_memory_bytes = 32768;
+  int max_group_size = 256;
+  bool is_gpu = false;
+  // Longest sub-transform one group keeps in local memory in one pass.
+  std::int64_t max_single_pass_length = 4096;
+  // Transforms per group for strided passes, so adjacent columns are read
+  // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
+  int min_columns = 8;
+  // Threads a group should have when the transforms are small.
+  int target_group_size = 256;
+};
+
+// Defaults by device class. Where the numbers come from:
+// - CPU (PoCL): local memory is ordinary cached memory (1 MiB reported), so a
+//   16384-point transform (128 KiB) still fits L2 and saves a pass.
+// - GPU (OpenCL): 48 KiB of local memory is what NVIDIA exposes through
+//   OpenCL; 4096 fp32 points = 32 KiB.
+DeviceLimits cpu_limits();
+DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
+
+// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length to L: a tuning and
+// testing knob (the tests use it to force multi-pass plans on small lengths).
+DeviceLimits with_environment(DeviceLimits limits);
+
+}  // namespace bfly::plan

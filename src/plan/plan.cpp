@@ -1,0 +1,102 @@
+#include "plan/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "plan/factorize.hpp"
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+
+const char* to_string(Slot s) {
+  switch (s) {
+    case Slot::Input: return "input";
+    case Slot::Output: return "output";
+    case Slot::Work0: return "work0";
+    case Slot::Work1: return "work1";
+  }
+  return "?";
+}
+
+std::int64_t Pass::groups() const {
+  return (transforms + spec.transforms_per_group - 1) / spec.transforms_per_group;
+}
+
+KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t stride_product,
+                     const DeviceLimits& limits) {
+  KernelSpec spec;
+  spec.precision = problem.precision;
+  spec.length = length;
+  spec.total = problem.length();
+  spec.stride_product = stride_product;
+  spec.radices = choose_radices(length);
+  const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
+  const std::size_t point = problem.element_bytes();
+  const bool columns = spec.input_stride() > 1;
+  spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
+
+  // One widest butterfly per thread per stage.
+  std::int64_t threads = (length + widest - 1) / widest;
+  std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
+  // Keep the group within the device's limits: fewer threads per transform
+  // (more points each) before fewer columns, since columns buy coalescing.
+  while (threads * per_group > limits.max_group_size && threads > 1) threads = (threads + 1) / 2;
+  while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
+  while (per_group > 1 && static_cast<std::size_t>(per_group * length) * point > limits.local_memory_bytes)
+    per_group /= 2;
+  spec.threads_per_transform = static_cast<int>(threads);
+  spec.transforms_per_group = static_cast<int>(per_group);
+  if (spec.has_pass_twiddles()) {
+    // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
+    // two tables of ~sqrt(p*L) entries instead of one of p*L.
+    const double bits = std::log2(static_cast<double>(stride_product * length));
+    spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
+  }
+  return spec;
+}
+
+PlanTree make_plan(const Problem& problem, const DeviceLimits& limits) {
+  problem.validate();
+  if (problem.shape.size() != 1)
+    throw Error(ErrorCode::Unsupported, "shape " + std::to_string(problem.shape.size()) +
+                                            "-dimensional transforms are not supported yet (1D only)");
+  if (problem.precision != Precision::Single)
+    throw Error(ErrorCode::Unsupported, "double precision is not supported yet");
+  const std::int64_t n = problem.length();
+  if (!is_supported_length(n))
+    throw Error(ErrorCode::Unsupported,
+                "length " + std::to_string(n) + " has prime factor " + std::to_string(largest_prime_factor(n)) +
+                    "; lengths whose prime factors are all 2, 3, 5 or 7 are supported");
+  std::string reasons;
+  for (const Solver& solver : solvers()) {
+    const std::string why = solver.applicable(problem, limits);
+    if (why.empty()) return solver.make(problem, limits);
+    reasons += std::string("; ") + solver.name + ": " + why;
+  }
+  throw Error(ErrorCode::Unsupported, "no decomposition for " + problem.token() + reasons);
+}
+
+std::string PlanTree::print() const {
+  std::ostringstream out;
+  out << "plan " << problem.token() << "\n  solver " << solver << ", " << passes.size()
+      << (passes.size() == 1 ? " pass" : " passes") << ", workspace " << workspace_buffers << " x "
+      << problem.bytes() << " bytes\n";
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const Pass& pass = passes[i];
+    const KernelSpec& s = pass.spec;
+    out << "  pass " << i << ": " << to_string(pass.source) << " -> " << to_string(pass.destination)
+        << "\n    length " << s.length << " = ";
+    if (s.radices.empty()) out << "1";
+    for (std::size_t r = 0; r < s.radices.size(); ++r) out << (r ? " x " : "") << s.radices[r];
+    out << ", input stride " << s.input_stride() << ", output stride " << s.output_stride()
+        << (s.has_pass_twiddles() ? ", pass twiddles" : "") << "\n    " << pass.transforms
+        << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
+        << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
+        << s.local_bytes() << " bytes local, " << (s.store_via_local() ? "store via local" : "direct store")
+        << "\n    kernel " << s.name() << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace bfly::plan

@@ -1,0 +1,48 @@
+#include "problem/text.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "bfly/bfly.hpp"
+
+namespace bfly::text {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  while (true) {
+    const auto end = s.find(sep, start);
+    parts.push_back(s.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::int64_t parse_int(const std::string& s, const std::string& what) {
+  if (s.empty() || s.find_first_not_of("-0123456789") != std::string::npos)
+    throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (expected an integer)");
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0')
+    throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (out of range)");
+  return v;
+}
+
+std::vector<std::int64_t> parse_shape(const std::string& s) {
+  std::vector<std::int64_t> dims;
+  for (const std::string& part : split(s, 'x')) dims.push_back(parse_int(part, "length"));
+  return dims;
+}
+
+std::string shape(const std::vector<std::int64_t>& dims) {
+  std::string out;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += 'x';
+    out += std::to_string(dims[i]);
+  }
+  return out;
+}
+
+}  // namespace bfly::text

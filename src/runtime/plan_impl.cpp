@@ -1,0 +1,179 @@
+// Executing a plan: compiled kernels, twiddle tables and workspace for each
+// pass, and the launches.
+#include <chrono>
+#include <cstring>
+
+#include "backends/device_impl.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "plan/plan.hpp"
+#include "twiddle/oracle.hpp"
+
+namespace bfly {
+
+const char* version() { return "0.1.0"; }
+
+namespace detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<float>>& table) {
+  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
+  if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
+  return buffer;
+}
+
+}  // namespace
+
+class PlanImpl {
+ public:
+  struct CompiledPass {
+    plan::Pass pass;
+    std::shared_ptr<KernelImpl> kernel;
+    std::shared_ptr<BufferImpl> twiddles;
+    std::shared_ptr<BufferImpl> pass_twiddles;
+  };
+
+  PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem) : device_(std::move(device)) {
+    auto start = Clock::now();
+    tree_ = plan::make_plan(problem, device_->limits());
+    stats_.plan_ms = ms_since(start);
+    for (const plan::Pass& pass : tree_.passes) passes_.push_back(build(pass));
+    for (int w = 0; w < tree_.workspace_buffers; ++w) workspace_.push_back(device_->allocate(problem.bytes()));
+  }
+
+  CompiledPass build(const plan::Pass& pass) {
+    CompiledPass compiled{pass, nullptr, nullptr, nullptr};
+    const plan::KernelSpec& spec = pass.spec;
+    compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
+      auto start = Clock::now();
+      const std::string source = codegen::generate(spec, device_->dialect());
+      stats_.codegen_ms += ms_since(start);
+      start = Clock::now();
+      CompileOutcome outcome = device_->compile(source, spec.name());
+      stats_.compile_ms += ms_since(start);
+      stats_.cache_hits += outcome.cache_hit ? 1 : 0;
+      return outcome.kernel;
+    });
+    ++stats_.kernels;
+    auto start = Clock::now();
+    const std::int64_t length = spec.length;
+    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + std::to_string(length), [&] {
+      return upload(*device_, twiddle::table_f32(length, length));
+    });
+    if (spec.has_pass_twiddles()) {
+      const std::int64_t n = spec.stride_product * spec.length;
+      compiled.pass_twiddles = device_->memo<BufferImpl>(
+          "pass_twiddles:" + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits),
+          [&] { return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits)); });
+    } else {
+      compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
+    }
+    stats_.twiddle_ms += ms_since(start);
+    return compiled;
+  }
+
+  void execute(const BufferImpl& in, const BufferImpl& out) const {
+    const Problem& p = tree_.problem;
+    const std::size_t need = p.bytes();
+    if (in.bytes() < need)
+      throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) + " bytes is smaller than the " +
+                                                  std::to_string(need) + " bytes of " + p.token());
+    if (out.bytes() < need)
+      throw Error(ErrorCode::InvalidArgument, "output buffer of " + std::to_string(out.bytes()) + " bytes is smaller than the " +
+                                                  std::to_string(need) + " bytes of " + p.token());
+    const bool same = &in == &out;
+    if (p.placement == Placement::InPlace && !same)
+      throw Error(ErrorCode::InvalidArgument, "in-place plan " + p.token() + " needs the same buffer as input and output");
+    if (p.placement == Placement::OutOfPlace && same)
+      throw Error(ErrorCode::InvalidArgument,
+                  "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
+    const bool inverse = p.direction == Direction::Inverse;
+    const double scale = p.scale();
+    for (std::size_t j = 0; j < passes_.size(); ++j) {
+      const CompiledPass& c = passes_[j];
+      const bool first = j == 0, last = j + 1 == passes_.size();
+      const double in_sign = first && inverse ? -1.0 : 1.0;
+      const double out_re = last ? scale : 1.0;
+      const double out_im = last ? (inverse ? -scale : scale) : 1.0;
+      const std::vector<KernelArg> args{KernelArg::of(slot(c.pass.source, in, out)),
+                                        KernelArg::of(slot(c.pass.destination, in, out)),
+                                        KernelArg::of(*c.twiddles),
+                                        KernelArg::of(*c.pass_twiddles),
+                                        KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
+                                        KernelArg::of_f32(in_sign),
+                                        KernelArg::of_f32(out_re),
+                                        KernelArg::of_f32(out_im)};
+      device_->launch(*c.kernel, static_cast<std::size_t>(c.pass.groups()),
+                      static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args);
+    }
+  }
+
+  void execute_host(const std::complex<float>* in, std::complex<float>* out) {
+    const Problem& p = tree_.problem;
+    if (p.precision != Precision::Single)
+      throw Error(ErrorCode::InvalidArgument, "execute_host with complex<float> data on a double-precision plan");
+    std::lock_guard<std::mutex> lock(host_mutex_);
+    if (!host_in_) {
+      host_in_ = device_->allocate(p.bytes());
+      host_out_ = p.placement == Placement::InPlace ? host_in_ : device_->allocate(p.bytes());
+    }
+    device_->write(*host_in_, in, p.bytes(), 0);
+    execute(*host_in_, *host_out_);
+    device_->read(*host_out_, out, p.bytes(), 0);
+  }
+
+  const plan::PlanTree& tree() const { return tree_; }
+  const BuildStats& stats() const { return stats_; }
+  const std::shared_ptr<DeviceImpl>& device() const { return device_; }
+  std::size_t workspace_bytes() const { return workspace_.size() * tree_.problem.bytes(); }
+
+ private:
+  const BufferImpl& slot(plan::Slot s, const BufferImpl& in, const BufferImpl& out) const {
+    switch (s) {
+      case plan::Slot::Input: return in;
+      case plan::Slot::Output: return out;
+      case plan::Slot::Work0: return *workspace_.at(0);
+      case plan::Slot::Work1: return *workspace_.at(1);
+    }
+    return out;
+  }
+
+  std::shared_ptr<DeviceImpl> device_;
+  plan::PlanTree tree_;
+  std::vector<CompiledPass> passes_;
+  std::vector<std::shared_ptr<BufferImpl>> workspace_;
+  BuildStats stats_;
+  std::mutex host_mutex_;
+  std::shared_ptr<BufferImpl> host_in_, host_out_;
+};
+
+}  // namespace detail
+
+Plan::Plan(const Device& device, const Problem& problem)
+    : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem)) {}
+Plan::~Plan() = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+
+const Problem& Plan::problem() const { return impl_->tree().problem; }
+std::string Plan::describe() const { return impl_->tree().print(); }
+std::size_t Plan::workspace_bytes() const { return impl_->workspace_bytes(); }
+const BuildStats& Plan::build_stats() const { return impl_->stats(); }
+int Plan::passes() const { return static_cast<int>(impl_->tree().passes.size()); }
+
+void Plan::execute(const Buffer& in, const Buffer& out) const {
+  if (in.device() != impl_->device() || out.device() != impl_->device())
+    throw Error(ErrorCode::InvalidArgument, "buffers belong to another device than the plan");
+  impl_->execute(in.impl(), out.impl());
+}
+
+void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out) const {
+  impl_->execute_host(in, out);
+}
+
+}  // namespace bfly

@@ -1,0 +1,138 @@
+// Every transform against FFTW in double on fresh random data in [-1, 1),
+// outputs poisoned with NaN first so unwritten elements show.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "support/reference.hpp"
+
+namespace bfly::test {
+namespace {
+
+// cuFFT's level for fp32 (the best peers reach 2e-7 to 6e-7).
+constexpr double kTolerance = 5e-7;
+
+Problem make(std::int64_t n, std::int64_t batch, Direction direction, Placement placement, Norm norm = Norm::None) {
+  Problem p;
+  p.shape = {n};
+  p.batch = batch;
+  p.direction = direction;
+  p.placement = placement;
+  p.norm = norm;
+  return p;
+}
+
+// Runs one problem on fresh data and returns its error against FFTW.
+Errors check(const Problem& p) {
+  const Plan plan(test_device(), p);
+  const auto input = random_data(static_cast<std::size_t>(p.elements()));
+  std::vector<std::complex<float>> output(input.size());
+  if (p.placement == Placement::InPlace) {
+    output = input;
+    plan.execute_host(output.data(), output.data());
+  } else {
+    poison(output);
+    plan.execute_host(input.data(), output.data());
+  }
+  return compare(output, fftw_reference(input, p.length(), p.batch, p.direction), p.scale());
+}
+
+void expect_accurate(const Problem& p) {
+  const Errors e = check(p);
+  EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+  EXPECT_LE(e.relative_l2, kTolerance) << p.token() << " (max error " << e.relative_max << ")";
+}
+
+TEST(Accuracy, EverySmoothLengthUpTo4096) {
+  const auto lengths = smooth_lengths(4096);
+  ASSERT_GT(lengths.size(), 300u);
+  double worst = 0;
+  std::string worst_token;
+  for (std::int64_t n : lengths)
+    for (Direction d : {Direction::Forward, Direction::Inverse})
+      for (std::int64_t batch : {1, 3})
+        for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+          const Problem p = make(n, batch, d, placement);
+          const Errors e = check(p);
+          ASSERT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+          ASSERT_LE(e.relative_l2, kTolerance) << p.token();
+          if (e.relative_l2 > worst) worst = e.relative_l2, worst_token = p.token();
+        }
+  std::printf("%zu lengths, worst relative L2 error %.3g at %s\n", lengths.size(), worst, worst_token.c_str());
+}
+
+TEST(Accuracy, LargeSmoothLengths) {
+  struct Case {
+    std::int64_t n, batch;
+  };
+  // Powers of each radix, mixed lengths from the Mali seed, single-pass
+  // limits and multi-pass sizes up to 2^24.
+  const Case cases[] = {{8192, 3},    {16384, 2},    {16807, 1},   {19683, 2},       {65536, 2},
+                        {78125, 1},   {248832, 1},   {390625, 1},  {531441, 1},      {823543, 1},
+                        {1 << 20, 1}, {3000 * 7, 2}, {1000000, 1}, {1 << 24, 1}};
+  int i = 0;
+  for (const Case& c : cases) {
+    const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+    const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+    expect_accurate(make(c.n, c.batch, d, placement));
+    ++i;
+  }
+}
+
+TEST(Accuracy, NormalisationsMatchNumPy) {
+  for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward})
+    for (Direction d : {Direction::Forward, Direction::Inverse}) {
+      expect_accurate(make(1000, 2, d, Placement::OutOfPlace, norm));
+      expect_accurate(make(65536, 1, d, Placement::InPlace, norm));  // scaling on the last of two passes
+    }
+}
+
+TEST(Accuracy, RoundTripRestoresInput) {
+  for (std::int64_t n : {1, 2, 7, 120, 4096, 65536, 1 << 20}) {
+    const Plan forward(test_device(), make(n, 2, Direction::Forward, Placement::OutOfPlace, Norm::Backward));
+    const Plan inverse(test_device(), make(n, 2, Direction::Inverse, Placement::OutOfPlace, Norm::Backward));
+    const auto x = random_data(static_cast<std::size_t>(2 * n));
+    std::vector<std::complex<float>> spectrum(x.size()), back(x.size());
+    poison(spectrum);
+    poison(back);
+    forward.execute_host(x.data(), spectrum.data());
+    inverse.execute_host(spectrum.data(), back.data());
+    const std::vector<std::complex<double>> expected(x.begin(), x.end());
+    const Errors e = compare(back, expected);
+    EXPECT_LE(e.relative_l2, kTolerance) << "ifft(fft(x)) for n = " << n;
+  }
+}
+
+// Multi-pass plans on small lengths: with one group limited to 16 points,
+// 4096 takes three passes and 65536 four, exercising every pass position,
+// the pass twiddles and the workspace rotation of in-place plans.
+TEST(Accuracy, ForcedMultiPass) {
+  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  for (std::int64_t n : {32, 100, 256, 1000, 2187, 2401, 4096, 65536})
+    for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+      for (Direction d : {Direction::Forward, Direction::Inverse}) {
+        const Problem p = make(n, 3, d, placement, Norm::Backward);
+        const Plan plan(test_device(), p);
+        EXPECT_GE(plan.passes(), 2) << p.token();
+        expect_accurate(p);
+      }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+}
+
+TEST(Accuracy, RejectsMisuse) {
+  const Plan plan(test_device(), make(64, 1, Direction::Forward, Placement::OutOfPlace));
+  Buffer small(test_device(), 8 * 32), big(test_device(), 8 * 64);
+  EXPECT_THROW(plan.execute(small, big), Error);
+  EXPECT_THROW(plan.execute(big, big), Error);  // out-of-place plan given one buffer
+  EXPECT_THROW(Plan(test_device(), make(11, 1, Direction::Forward, Placement::OutOfPlace)), Error);
+  try {
+    Plan(test_device(), make(1009, 1, Direction::Forward, Placement::OutOfPlace));
+    FAIL() << "length 1009 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("1009"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace bfly::test

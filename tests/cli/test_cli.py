@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the bfly command-line tool.
+
+Run as:  python3 tests/cli/test_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
+
+Checks `bfly fft` / `bfly ifft` against numpy.fft (computed in complex128 from
+the same input) on fresh random data, the failure modes (one clear line on
+stderr, non-zero exit, no output or temporary file left, an existing output
+left untouched), and that `info`, `plan` and `gen` run. Prints one line per
+check and ends with exactly one line "N passed, M failed"; exits 1 if any
+check failed, 77 (for CTest's SKIP_RETURN_CODE) if numpy is missing.
+
+Keep it quick: every distinct transform length costs a kernel compile, which
+on PoCL is most of the run time.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+try:
+    import numpy as np
+except ImportError:
+    print(f"SKIP all: numpy is not importable by {sys.executable}")
+    print("0 passed, 0 failed")
+    sys.exit(77)
+
+# Single precision at the level of the best peers (DESIGN.md, Accuracy).
+TOLERANCE = 5e-7
+# Generous: the first run of a length compiles its kernels.
+TIMEOUT_S = 180
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def record(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"PASS {name}" + (f": {detail}" if detail else ""))
+        else:
+            self.failed += 1
+            print(f"FAIL {name}: {detail}")
+        sys.stdout.flush()
+        return ok
+
+    def skip(self, name, why):
+        print(f"SKIP {name}: {why}")
+
+    def run(self, name, function, *args):
+        """Runs one check function, counting an unexpected exception as a failure."""
+        try:
+            function(name, *args)
+        except Exception as error:  # noqa: BLE001 - any crash of a check is a failure
+            detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+            self.record(name, False, f"check raised {detail}")
+
+
+class Bfly:
+    def __init__(self, binary, device):
+        self.binary = binary
+        self.device = device
+
+    def run(self, args, device=True):
+        command = [self.binary] + list(args)
+        if device and self.device:
+            command += ["--device", self.device]
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess(command, -999, "", f"timed out after {TIMEOUT_S} s")
+
+
+def random_array(rng, shape, dtype):
+    if dtype == np.float32:
+        return rng.uniform(-1.0, 1.0, shape).astype(np.float32)
+    real = rng.uniform(-1.0, 1.0, shape)
+    imag = rng.uniform(-1.0, 1.0, shape)
+    return (real + 1j * imag).astype(np.complex64)
+
+
+def listing(directory):
+    return sorted(os.listdir(directory))
+
+
+def short(text, limit=300):
+    text = text.strip().replace("\n", "\\n")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def mentions(message, needle):
+    """Whether message names needle: case-insensitive, and a number must not
+    be part of a longer word or number (so length 11 is not found in '1100')."""
+    if needle.isdigit():
+        return re.search(r"(?<![0-9A-Za-z_])" + needle + r"(?![0-9A-Za-z_])", message) is not None
+    return needle.lower() in message.lower()
+
+
+# ---- fft / ifft accuracy ------------------------------------------------------
+
+# (verb, shape, input dtype, norm or None for the default). Eight distinct
+# lengths; every norm with both verbs, float32 input with both verbs.
+ACCURACY_CASES = [
+    ("fft", (1,), np.complex64, None),
+    ("ifft", (1,), np.complex64, "ortho"),
+    ("fft", (2,), np.complex64, "forward"),
+    ("ifft", (2,), np.float32, None),
+    ("fft", (8,), np.complex64, "backward"),
+    ("ifft", (8,), np.complex64, "forward"),
+    ("fft", (1000,), np.complex64, "ortho"),
+    ("ifft", (1000,), np.complex64, "backward"),
+    ("fft", (3, 120), np.float32, None),
+    ("ifft", (3, 120), np.complex64, None),
+    ("fft", (5, 7, 64), np.complex64, None),
+    ("ifft", (5, 7, 64), np.float32, "ortho"),
+    ("fft", (4096,), np.complex64, "forward"),
+    ("ifft", (4096,), np.complex64, "ortho"),
+    ("fft", (2, 3125), np.complex64, "backward"),
+    ("ifft", (2, 3125), np.complex64, None),
+    ("fft", (1000,), np.float32, "forward"),
+]
+
+
+def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm):
+    tag = name.replace(" ", "_").replace("=", "-")
+    tag = re.sub(r"[^A-Za-z0-9_.-]", "", tag)
+    in_path = os.path.join(work, "inputs", tag + ".npy")
+    out_path = os.path.join(work, "outputs", tag + ".npy")
+    x = random_array(rng, shape, dtype)
+    np.save(in_path, x)
+    args = [verb, in_path, out_path] + (["--norm", norm] if norm else [])
+    result = bfly.run(args)
+    if result.returncode != 0:
+        return checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
+    if not os.path.isfile(out_path):
+        return checks.record(name, False, "exit 0 but no output file")
+    y = np.load(out_path)
+    if y.dtype != np.complex64 or y.shape != x.shape:
+        return checks.record(
+            name, False, f"output is {y.dtype} {y.shape}, expected complex64 {x.shape}")
+    if not np.array_equal(np.load(in_path), x):
+        return checks.record(name, False, "the input file was modified")
+    transform = np.fft.fft if verb == "fft" else np.fft.ifft
+    reference = transform(x.astype(np.complex128), norm=norm)
+    if not np.all(np.isfinite(y)):
+        return checks.record(name, False, "output has non-finite values")
+    error = np.linalg.norm(y.astype(np.complex128) - reference) / np.linalg.norm(reference)
+    checks.record(name, error <= TOLERANCE,
+                  f"relative L2 error {error:.2e} (limit {TOLERANCE:.0e})")
+
+
+# ---- failures -----------------------------------------------------------------
+
+def expect_failure(name, bfly, args, out_path, needles, existing=None):
+    """Runs a command that must fail cleanly. `needles`: the stderr line must
+    mention at least one. `existing`: bytes already at out_path that must
+    survive; otherwise out_path must not exist afterwards (a directory there
+    must stay an empty directory). The output's directory must hold the same
+    names before and after (no temporary left behind)."""
+    out_dir = os.path.dirname(out_path)
+    while not os.path.isdir(out_dir):
+        out_dir = os.path.dirname(out_dir)
+    out_is_dir = os.path.isdir(out_path)
+    before = listing(out_dir)
+    result = bfly.run(args)
+    lines = result.stderr.strip().splitlines()
+    problems = []
+    if result.returncode == 0:
+        problems.append("exit code 0")
+    elif result.returncode < 0:
+        problems.append(f"killed by signal {-result.returncode}")
+    if len(lines) != 1:
+        problems.append(f"stderr has {len(lines)} lines, expected 1")
+    elif not any(mentions(lines[0], needle) for needle in needles):
+        problems.append(f"stderr does not mention any of {needles}")
+    if existing is not None:
+        with open(out_path, "rb") as f:
+            if f.read() != existing:
+                problems.append("the existing output file was changed")
+    elif out_is_dir:
+        if not os.path.isdir(out_path) or os.listdir(out_path):
+            problems.append("the output directory was replaced or written into")
+    elif os.path.lexists(out_path):
+        problems.append("an output file was left behind")
+    after = listing(out_dir)
+    if after != before:
+        problems.append(f"output directory changed: {before} -> {after}")
+    detail = "; ".join(problems) if problems else ""
+    stderr_text = f"stderr: {short(result.stderr)}"
+    checks.record(name, not problems, f"{detail}; {stderr_text}" if problems else stderr_text)
+
+
+def check_failures(bfly, rng, work):
+    inputs = os.path.join(work, "inputs")
+    good = os.path.join(inputs, "good_8.npy")
+    np.save(good, random_array(rng, (8,), np.complex64))
+
+    missing = os.path.join(inputs, "does_not_exist.npy")
+
+    garbage = os.path.join(inputs, "garbage.npy")
+    with open(garbage, "wb") as f:
+        f.write(b"PK" + rng.integers(0, 256, 510, dtype=np.uint8).tobytes())
+
+    truncated = os.path.join(inputs, "truncated.npy")
+    np.save(truncated, random_array(rng, (3, 64), np.complex64))
+    with open(truncated, "r+b") as f:
+        f.truncate(os.path.getsize(truncated) - 37)
+
+    int32 = os.path.join(inputs, "integers.npy")
+    np.save(int32, np.arange(64, dtype=np.int32))
+
+    fortran = os.path.join(inputs, "fortran.npy")
+    np.save(fortran, np.asfortranarray(random_array(rng, (4, 64), np.complex64)))
+
+    length_11 = os.path.join(inputs, "prime_a.npy")
+    np.save(length_11, random_array(rng, (11,), np.complex64))
+    length_1009 = os.path.join(inputs, "prime_b.npy")
+    np.save(length_1009, random_array(rng, (2, 1009), np.complex64))
+
+    counter = [0]
+
+    def out_in_fresh_dir(name="out.npy"):
+        counter[0] += 1
+        directory = os.path.join(work, f"failure_{counter[0]:02d}")
+        os.mkdir(directory)
+        return os.path.join(directory, name)
+
+    cases = [
+        ("missing input", ["fft", missing], ["does_not_exist.npy"]),
+        ("malformed input (random bytes)", ["fft", garbage], ["garbage.npy"]),
+        ("truncated input", ["fft", truncated], ["truncated.npy"]),
+        ("int32 input", ["fft", int32], ["int32", "<i4"]),
+        ("Fortran-order input", ["ifft", fortran], ["fortran"]),
+        ("unsupported length 11", ["fft", length_11], ["11"]),
+        ("unsupported length 1009", ["ifft", length_1009], ["1009"]),
+    ]
+    for label, (verb, in_path), needles in cases:
+        out = out_in_fresh_dir()
+        expect_failure(f"fails cleanly: {label}", bfly, [verb, in_path, out], out, needles)
+
+    out = os.path.join(os.path.dirname(out_in_fresh_dir()), "no_such_dir", "out.npy")
+    expect_failure("fails cleanly: output in a missing directory", bfly, ["fft", good, out], out,
+                   ["no_such_dir", "out.npy"])
+
+    out = out_in_fresh_dir("existing_dir")
+    os.mkdir(out)
+    expect_failure("fails cleanly: output path is a directory", bfly, ["fft", good, out], out,
+                   ["existing_dir"])
+
+    out = out_in_fresh_dir()
+    expect_failure("fails cleanly: bad --norm value", bfly,
+                   ["fft", good, out, "--norm", "sideways"], out, ["sideways"])
+
+    # A failing run must not clobber an existing output file, whether it fails
+    # reading the input or later, planning the transform.
+    known = b"bfly must not overwrite this\n" + bytes(range(256))
+    for label, (verb, in_path), needles in [
+        ("malformed input", ("fft", garbage), ["garbage.npy"]),
+        ("unsupported length", ("fft", length_11), ["11"]),
+    ]:
+        out = out_in_fresh_dir()
+        with open(out, "wb") as f:
+            f.write(known)
+        expect_failure(f"keeps an existing output: {label}", bfly, [verb, in_path, out], out,
+                       needles, existing=known)
+
+    result = bfly.run(["fft", good], device=False)
+    checks.record("fft with a missing operand exits non-zero", result.returncode > 0,
+                  f"exit {result.returncode}")
+
+
+# ---- other verbs ----------------------------------------------------------------
+
+def check_runs(name, bfly, args):
+    result = bfly.run(args, device=False)
+    ok = result.returncode == 0 and result.stdout.strip() != ""
+    detail = f"exit {result.returncode}, {len(result.stdout)} bytes on stdout"
+    if not ok:
+        detail += f"; stderr: {short(result.stderr)}"
+    checks.record(name, ok, detail)
+    return result
+
+
+def check_other_verbs(bfly, work):
+    result = bfly.run(["info"], device=False)
+    checks.record("info", result.returncode == 0 and (result.stdout + result.stderr).strip() != "",
+                  f"exit {result.returncode}; stderr: {short(result.stderr)}"
+                  if result.returncode != 0 else f"{len(result.stdout.splitlines())} lines")
+    checks.run("plan --shape 1000 --batch 3", lambda name: check_runs(
+        name, bfly, ["plan", "--shape", "1000", "--batch", "3"]))
+    checks.run("gen --shape 1000", lambda name: check_runs(name, bfly, ["gen", "--shape", "1000"]))
+
+    generated = {}
+
+    def gen_cuda(name):
+        generated["result"] = check_runs(name, bfly, ["gen", "--shape", "64", "--dialect", "cuda"])
+
+    checks.run("gen --shape 64 --dialect cuda", gen_cuda)
+    name = "CUDA source from gen compiles with nvcc -arch=sm_90"
+    nvcc = shutil.which("nvcc")
+    result = generated.get("result")
+    if nvcc is None:
+        checks.skip(name, "nvcc is not on PATH")
+    elif result is None or result.returncode != 0 or not result.stdout.strip():
+        checks.skip(name, "gen --dialect cuda produced no source")
+    else:
+        source = os.path.join(work, "gen_64.cu")
+        with open(source, "w") as f:
+            f.write(result.stdout)
+        command = [nvcc, "-arch=sm_90", "-c", source, "-o", os.path.join(work, "gen_64.o")]
+        try:
+            compiled = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+            checks.record(name, compiled.returncode == 0,
+                          f"exit {compiled.returncode}" + (
+                              f"; {short(compiled.stderr, 2000)}" if compiled.returncode else ""))
+        except subprocess.TimeoutExpired:
+            checks.record(name, False, f"nvcc timed out after {TIMEOUT_S} s")
+
+
+# ---- main -------------------------------------------------------------------------
+
+checks = Checks()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bfly", required=True, help="path to the bfly binary")
+    parser.add_argument("--device", default="", help="passed to fft/ifft as --device SPEC")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    options = parser.parse_args()
+
+    seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "little")
+    print(f"bfly: {options.bfly}; device: {options.device or '(default)'}; seed: {seed}")
+    rng = np.random.default_rng(seed)
+    binary = os.path.abspath(options.bfly)
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        checks.record("bfly binary exists", False, f"{binary} is not an executable file")
+    else:
+        bfly = Bfly(binary, options.device)
+        with tempfile.TemporaryDirectory(prefix="bfly_cli_") as work:
+            os.mkdir(os.path.join(work, "inputs"))
+            os.mkdir(os.path.join(work, "outputs"))
+            checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
+            for verb, shape, dtype, norm in ACCURACY_CASES:
+                name = f"{verb} {shape} {np.dtype(dtype).name} norm={norm or 'default'}"
+                checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm)
+            stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
+            checks.record("successful runs leave no temporary files", not stray,
+                          f"left: {stray}" if stray else "")
+            checks.run("failures", lambda name: check_failures(bfly, rng, work))
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+#include "support/reference.hpp"
+
+#include <fftw3.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+
+namespace bfly::test {
+
+std::vector<std::complex<float>> random_data(std::size_t count) {
+  static std::mt19937_64 engine{std::random_device{}()};
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<std::complex<float>> data(count);
+  for (auto& v : data) v = {uniform(engine), uniform(engine)};
+  return data;
+}
+
+void poison(std::vector<std::complex<float>>& data) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (auto& v : data) v = {nan, nan};
+}
+
+std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<float>>& input, std::int64_t length,
+                                                 std::int64_t batch, Direction direction) {
+  std::vector<std::complex<double>> in(input.begin(), input.end()), out(input.size());
+  const int n = static_cast<int>(length);
+  fftw_plan plan = fftw_plan_many_dft(1, &n, static_cast<int>(batch), reinterpret_cast<fftw_complex*>(in.data()),
+                                      nullptr, 1, n, reinterpret_cast<fftw_complex*>(out.data()), nullptr, 1, n,
+                                      direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return out;
+}
+
+Errors compare(const std::vector<std::complex<float>>& result, const std::vector<std::complex<double>>& reference,
+               double scale) {
+  Errors e;
+  double diff2 = 0, ref2 = 0, diff_max = 0, ref_max = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    const std::complex<double> y(result[i].real(), result[i].imag());
+    const std::complex<double> r = reference[i] * scale;
+    if (!std::isfinite(y.real()) || !std::isfinite(y.imag())) e.finite = false;
+    diff2 += std::norm(y - r);
+    ref2 += std::norm(r);
+    diff_max = std::max(diff_max, std::abs(y - r));
+    ref_max = std::max(ref_max, std::abs(r));
+  }
+  e.relative_l2 = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  e.relative_max = ref_max > 0 ? diff_max / ref_max : diff_max;
+  if (!e.finite) e.relative_l2 = e.relative_max = std::numeric_limits<double>::infinity();
+  return e;
+}
+
+const Device& test_device() {
+  static const Device device = [] {
+    const char* spec = std::getenv("BFLY_TEST_DEVICE");
+    return Device::open(spec ? spec : "");
+  }();
+  return device;
+}
+
+std::vector<std::int64_t> smooth_lengths(std::int64_t limit) {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 1; n <= limit; ++n) {
+    std::int64_t m = n;
+    for (std::int64_t p : {2, 3, 5, 7})
+      while (m % p == 0) m /= p;
+    if (m == 1) lengths.push_back(n);
+  }
+  return lengths;
+}
+
+}  // namespace bfly::test

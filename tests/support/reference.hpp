@@ -1,0 +1,38 @@
+// Shared test support: fresh random data, FFTW double references, error norms.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+
+namespace bfly::test {
+
+// Uniform in [-1, 1) for real and imaginary parts, new seed each call.
+std::vector<std::complex<float>> random_data(std::size_t count);
+
+// Poison: NaN in every element, so anything the transform leaves unwritten shows.
+void poison(std::vector<std::complex<float>>& data);
+
+// FFTW in double precision: batched 1D transforms of `length` along
+// contiguous rows, unnormalised, forward or inverse.
+std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<float>>& input, std::int64_t length,
+                                                 std::int64_t batch, Direction direction);
+
+struct Errors {
+  double relative_l2 = 0;   // ||y - ref|| / ||ref||
+  double relative_max = 0;  // max |y - ref| / max |ref|
+  bool finite = true;       // no NaN or Inf in y
+};
+Errors compare(const std::vector<std::complex<float>>& result, const std::vector<std::complex<double>>& reference,
+               double scale = 1.0);
+
+// The device the tests run on: BFLY_TEST_DEVICE, else BFLY_DEVICE, else auto.
+const Device& test_device();
+
+// Every n in [1, limit] whose prime factors are all <= 7.
+std::vector<std::int64_t> smooth_lengths(std::int64_t limit);
+
+}  // namespace bfly::test

@@ -1,0 +1,255 @@
+// Factorisation of transform lengths (src/plan/factorize.*): prime factors,
+// supported lengths, butterfly radices per sub-transform, and the balanced
+// split of a length into passes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/factorize.hpp"
+
+namespace {
+
+using bfly::plan::available_radices;
+using bfly::plan::choose_radices;
+using bfly::plan::is_supported_length;
+using bfly::plan::largest_prime_factor;
+using bfly::plan::prime_factors;
+using bfly::plan::split_length;
+
+// Every n = 2^a 3^b 5^c 7^d <= limit, ascending.
+std::vector<std::int64_t> smooth_numbers(std::int64_t limit) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t a = 1; a <= limit; a *= 2)
+    for (std::int64_t b = a; b <= limit; b *= 3)
+      for (std::int64_t c = b; c <= limit; c *= 5)
+        for (std::int64_t d = c; d <= limit; d *= 7) out.push_back(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool is_prime(std::int64_t n) {
+  if (n < 2) return false;
+  for (std::int64_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+int valuation(std::int64_t n, std::int64_t p) {
+  int v = 0;
+  while (n % p == 0) {
+    n /= p;
+    ++v;
+  }
+  return v;
+}
+
+std::string list(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+  return "{" + s + "}";
+}
+
+std::string list(const std::vector<int>& v) { return list(std::vector<std::int64_t>(v.begin(), v.end())); }
+
+TEST(Factorize, SmoothNumberEnumerationIsComplete) {
+  // Guards the helper the other tests lean on: brute force up to 5000.
+  std::vector<std::int64_t> brute;
+  for (std::int64_t n = 1; n <= 5000; ++n) {
+    std::int64_t m = n;
+    for (std::int64_t p : {2, 3, 5, 7})
+      while (m % p == 0) m /= p;
+    if (m == 1) brute.push_back(n);
+  }
+  EXPECT_EQ(smooth_numbers(5000), brute);
+}
+
+TEST(Factorize, PrimeFactorsOfKnownNumbers) {
+  using V = std::vector<std::int64_t>;
+  EXPECT_EQ(prime_factors(1), V{});
+  EXPECT_EQ(prime_factors(2), (V{2}));
+  EXPECT_EQ(prime_factors(12), (V{2, 2, 3}));
+  EXPECT_EQ(prime_factors(97), (V{97}));
+  EXPECT_EQ(prime_factors(1000), (V{2, 2, 2, 5, 5, 5}));
+  EXPECT_EQ(prime_factors(1009 * 1013), (V{1009, 1013}));
+  EXPECT_EQ(prime_factors(49 * 11), (V{7, 7, 11}));
+  EXPECT_EQ(prime_factors(2147483647), (V{2147483647}));  // 2^31 - 1
+  EXPECT_EQ(prime_factors(std::int64_t{1} << 40), V(40, 2));
+  EXPECT_EQ(prime_factors(std::int64_t{65537} * 65537), (V{65537, 65537}));
+}
+
+TEST(Factorize, PrimeFactorsAreSortedPrimesWhoseProductIsN) {
+  for (std::int64_t n = 1; n <= 20000; ++n) {
+    const auto f = prime_factors(n);
+    std::int64_t product = 1;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      ASSERT_TRUE(is_prime(f[i])) << "n=" << n << " factors " << list(f);
+      if (i) ASSERT_LE(f[i - 1], f[i]) << "n=" << n << " factors " << list(f);
+      product *= f[i];
+    }
+    ASSERT_EQ(product, n) << "n=" << n << " factors " << list(f);
+    ASSERT_EQ(largest_prime_factor(n), f.empty() ? 1 : f.back()) << "n=" << n;
+  }
+}
+
+TEST(Factorize, SupportedLengthsAreExactlyThe7SmoothOnes) {
+  EXPECT_FALSE(is_supported_length(0));
+  EXPECT_FALSE(is_supported_length(-8));
+  EXPECT_TRUE(is_supported_length(1));
+  for (std::int64_t n : {11, 13, 1009, 49 * 11, 2 * 3 * 5 * 7 * 11, 65537, 4099})
+    EXPECT_FALSE(is_supported_length(n)) << "n=" << n;
+  for (std::int64_t n : {2, 3, 5, 7, 210, 4096, 531441, 390625, 823543, 1 << 24})
+    EXPECT_TRUE(is_supported_length(n)) << "n=" << n;
+  const auto smooth = smooth_numbers(100000);
+  for (std::int64_t n = 1; n <= 100000; ++n)
+    ASSERT_EQ(is_supported_length(n), std::binary_search(smooth.begin(), smooth.end(), n)) << "n=" << n;
+}
+
+TEST(Factorize, AvailableRadicesAreDistinctLargestFirstAndCoverThePrimes) {
+  const auto& radices = available_radices();
+  ASSERT_FALSE(radices.empty());
+  for (std::size_t i = 1; i < radices.size(); ++i) EXPECT_GT(radices[i - 1], radices[i]) << "at " << i;
+  for (int p : {2, 3, 5, 7})
+    EXPECT_NE(std::find(radices.begin(), radices.end(), p), radices.end()) << "radix " << p << " missing";
+  for (int r : radices) EXPECT_TRUE(is_supported_length(r)) << "radix " << r;
+}
+
+TEST(Factorize, ChooseRadicesForEvery7SmoothLengthUpTo2To24) {
+  const auto& available = available_radices();
+  const auto lengths = smooth_numbers(std::int64_t{1} << 24);
+  ASSERT_GT(lengths.size(), 1000u);
+  for (std::int64_t n : lengths) {
+    const std::vector<int> radices = choose_radices(n);
+    std::int64_t product = 1;
+    for (int r : radices) {
+      ASSERT_NE(std::find(available.begin(), available.end(), r), available.end())
+          << "n=" << n << " radices " << list(radices) << ": radix " << r << " has no codelet";
+      product *= r;
+    }
+    ASSERT_EQ(product, n) << "n=" << n << " radices " << list(radices);
+    // A radix-2 stage costs a whole trip through local memory for one add per
+    // point; it is only worth it when n has a single factor 2.
+    const auto twos = std::count(radices.begin(), radices.end(), 2);
+    ASSERT_EQ(twos, valuation(n, 2) == 1 ? 1 : 0) << "n=" << n << " radices " << list(radices);
+    // Pairs of 3s use radix 9.
+    ASSERT_LE(std::count(radices.begin(), radices.end(), 3), 1) << "n=" << n << " radices " << list(radices);
+  }
+}
+
+TEST(Factorize, ChooseRadicesKnownChoices) {
+  using V = std::vector<int>;
+  EXPECT_EQ(choose_radices(1), V{});
+  EXPECT_EQ(choose_radices(2), V{2});
+  EXPECT_EQ(choose_radices(8), V{8});
+  EXPECT_EQ(choose_radices(16), V{16});
+  EXPECT_EQ(choose_radices(32), (V{8, 4}));
+  EXPECT_EQ(choose_radices(4096), (V{16, 16, 16}));
+  EXPECT_EQ(choose_radices(60), (V{4, 3, 5}));
+  EXPECT_EQ(choose_radices(81), (V{9, 9}));
+  EXPECT_EQ(choose_radices(343), (V{7, 7, 7}));
+}
+
+// Checks the properties every split must have.
+void expect_valid_split(std::int64_t n, int passes, std::int64_t max_length, const std::vector<std::int64_t>& split) {
+  const std::string what = "split_length(" + std::to_string(n) + ", " + std::to_string(passes) + ", " +
+                           std::to_string(max_length) + ") = " + list(split);
+  ASSERT_EQ(split.size(), static_cast<std::size_t>(passes)) << what;
+  std::int64_t product = 1;
+  for (std::int64_t f : split) {
+    EXPECT_LE(f, max_length) << what;
+    if (passes > 1) EXPECT_GE(f, 2) << what << ": a pass of length 1 is wasted";
+    product *= f;
+  }
+  EXPECT_EQ(product, n) << what;
+}
+
+TEST(Factorize, SplitIntoTwoIsValidAndAsBalancedAsPossible) {
+  for (std::int64_t max_length : {std::int64_t{4096}, std::int64_t{16384}}) {
+    int split_count = 0;
+    for (std::int64_t n : smooth_numbers(std::int64_t{1} << 26)) {
+      if (n < 4) continue;
+      const auto split = split_length(n, 2, max_length);
+      // Brute force: the feasible pair (d, n/d) with the smallest ratio.
+      double best_ratio = 0;
+      for (std::int64_t d = 2; d * d <= n; ++d)
+        if (n % d == 0 && n / d <= max_length) {
+          best_ratio = static_cast<double>(n / d) / static_cast<double>(d);
+          // Keep scanning: larger d (up to sqrt n) give smaller ratios.
+        }
+      if (best_ratio == 0) {
+        EXPECT_TRUE(split.empty()) << "n=" << n << " max " << max_length << " has no split but got " << list(split);
+        continue;
+      }
+      ++split_count;
+      expect_valid_split(n, 2, max_length, split);
+      if (split.size() != 2) continue;
+      const double ratio = static_cast<double>(std::max(split[0], split[1])) /
+                           static_cast<double>(std::min(split[0], split[1]));
+      EXPECT_NEAR(ratio, best_ratio, 1e-9 * best_ratio)
+          << "n=" << n << " max " << max_length << ": split " << list(split) << " is less balanced than ratio "
+          << best_ratio;
+    }
+    EXPECT_GT(split_count, 1000) << "max " << max_length;
+  }
+}
+
+TEST(Factorize, SplitKnownCases) {
+  using V = std::vector<std::int64_t>;
+  EXPECT_EQ(split_length(1 << 20, 2, 16384), (V{1024, 1024}));
+  EXPECT_EQ(split_length(1 << 24, 2, 4096), (V{4096, 4096}));
+  EXPECT_EQ(split_length(1 << 24, 2, 16384), (V{4096, 4096}));
+  EXPECT_EQ(split_length(531441, 2, 4096), (V{729, 729}));   // 3^12
+  EXPECT_EQ(split_length(1 << 21, 3, 4096), (V{128, 128, 128}));
+  EXPECT_EQ(split_length(std::int64_t{1} << 30, 3, 4096), (V{1024, 1024, 1024}));
+  EXPECT_EQ(split_length(1 << 16, 1, 65536), (V{65536}));
+}
+
+TEST(Factorize, SplitIntoThreeAndFourIsValidAndBalanced) {
+  struct Case {
+    std::int64_t n;
+    int passes;
+    std::int64_t max_length;
+  };
+  const std::vector<Case> cases{
+      {std::int64_t{1} << 25, 3, 4096},   {std::int64_t{1} << 36, 3, 4096}, {std::int64_t{1} << 26, 3, 4096},
+      {40353607, 3, 4096},                {std::int64_t{1} << 40, 4, 4096}, {std::int64_t{1} << 30, 4, 4096},
+      {2 * 3 * 5 * 7 * 1024 * 27, 3, 4096}, {1000000000, 3, 4096},          {43046721, 3, 4096},
+  };
+  for (const Case& c : cases) {
+    const auto split = split_length(c.n, c.passes, c.max_length);
+    expect_valid_split(c.n, c.passes, c.max_length, split);
+    if (split.empty()) continue;
+    // Balanced: no factor further than a factor 16 from n^(1/passes) when the
+    // length is this smooth (every case above has such a split).
+    const double mean = std::pow(static_cast<double>(c.n), 1.0 / c.passes);
+    for (std::int64_t f : split)
+      EXPECT_LT(std::abs(std::log2(static_cast<double>(f) / mean)), 4.0)
+          << "n=" << c.n << " passes " << c.passes << ": " << list(split) << " is unbalanced";
+  }
+}
+
+TEST(Factorize, SplitIsEmptyWhenImpossible) {
+  struct Case {
+    std::int64_t n;
+    int passes;
+    std::int64_t max_length;
+  };
+  const std::vector<Case> cases{
+      {std::int64_t{1} << 25, 2, 4096},  // 4096^2 = 2^24 < 2^25
+      {std::int64_t{1} << 13, 4, 8},     // 8^4 = 2^12
+      {17, 1, 16},                       // one pass longer than the maximum
+      {1009, 2, 4096},                   // a prime has no two factors >= 2
+      {2 * 1009, 2, 1000},               // the factor 1009 exceeds the maximum
+      {8, 4, 4096},                      // 8 has only three prime factors
+      {4, 3, 4096},
+  };
+  for (const Case& c : cases)
+    EXPECT_TRUE(split_length(c.n, c.passes, c.max_length).empty())
+        << "split_length(" << c.n << ", " << c.passes << ", " << c.max_length << ") = "
+        << list(split_length(c.n, c.passes, c.max_length)) << ", expected empty";
+}
+
+}  // namespace

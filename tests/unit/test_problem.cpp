@@ -1,0 +1,316 @@
+// Problem: canonical token print/parse, validation and normalisation factors
+// (src/problem/). Every malformed token must be rejected with an
+// InvalidArgument error whose message names the offending field and text.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+
+namespace {
+
+using bfly::Direction;
+using bfly::Error;
+using bfly::ErrorCode;
+using bfly::Norm;
+using bfly::Placement;
+using bfly::Precision;
+using bfly::Problem;
+
+// Runs `f`, expects a bfly::Error with `code`, returns its message (empty and
+// a recorded failure when nothing or something else was thrown).
+template <class F>
+std::string error_message(F&& f, ErrorCode code, const std::string& context) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << context << ": wrong error code, message: " << e.what();
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << context << ": threw a non-bfly exception: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << context << ": did not throw";
+  return "";
+}
+
+std::string parse_error(const std::string& token) {
+  return error_message([&] { Problem::parse(token); }, ErrorCode::InvalidArgument, "parse('" + token + "')");
+}
+
+std::string validate_error(const Problem& p, const std::string& context) {
+  return error_message([&] { p.validate(); }, ErrorCode::InvalidArgument, context);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+Problem make(std::vector<std::int64_t> shape, std::int64_t batch) {
+  Problem p;
+  p.shape = std::move(shape);
+  p.batch = batch;
+  return p;
+}
+
+TEST(Problem, DefaultIsValidSinglePointForwardOutOfPlace) {
+  const Problem p;
+  EXPECT_NO_THROW(p.validate());
+  EXPECT_EQ(p.token(), "c2c_f32_fwd_1_b1_oop_none");
+  EXPECT_EQ(p.length(), 1);
+  EXPECT_EQ(p.elements(), 1);
+}
+
+TEST(Problem, KnownTokensRoundTrip) {
+  const std::vector<std::string> tokens{
+      "c2c_f32_fwd_1024_b8_oop_none",       "c2c_f64_inv_1000x1000_b1_ip_ortho",
+      "c2c_f32_inv_7_b3_oop_backward",      "c2c_f64_fwd_2x3x5_b100_ip_forward",
+      "c2c_f32_fwd_1_b1_oop_none",          "c2c_f32_fwd_16777216_b1_ip_backward",
+      "c2c_f32_inv_4096x4096_b2_oop_ortho", "c2c_f64_fwd_1x1x1x1_b1_oop_none",
+  };
+  for (const std::string& token : tokens) {
+    Problem p;
+    ASSERT_NO_THROW(p = Problem::parse(token)) << token;
+    EXPECT_EQ(p.token(), token) << "token does not survive parse+print";
+    EXPECT_EQ(Problem::parse(p.token()), p) << token;
+  }
+}
+
+TEST(Problem, ParsedFieldsMatchToken) {
+  const Problem p = Problem::parse("c2c_f64_inv_3x5x7_b9_ip_ortho");
+  EXPECT_EQ(p.shape, (std::vector<std::int64_t>{3, 5, 7}));
+  EXPECT_EQ(p.batch, 9);
+  EXPECT_EQ(p.precision, Precision::Double);
+  EXPECT_EQ(p.direction, Direction::Inverse);
+  EXPECT_EQ(p.placement, Placement::InPlace);
+  EXPECT_EQ(p.norm, Norm::Ortho);
+  EXPECT_EQ(p.length(), 105);
+  EXPECT_EQ(p.elements(), 945);
+  EXPECT_EQ(p.element_bytes(), 16u);
+  EXPECT_EQ(p.bytes(), 945u * 16u);
+  EXPECT_EQ(Problem::parse("c2c_f32_fwd_8_b1_oop_none").element_bytes(), 8u);
+}
+
+TEST(Problem, EveryFieldCombinationRoundTrips) {
+  const std::vector<std::vector<std::int64_t>> shapes{{1}, {12}, {65536}, {6, 10}, {2, 3, 4}, {1000, 1, 7}};
+  int checked = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (Direction direction : {Direction::Forward, Direction::Inverse})
+      for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+        for (Norm norm : {Norm::None, Norm::Backward, Norm::Ortho, Norm::Forward})
+          for (const auto& shape : shapes)
+            for (std::int64_t batch : {1, 2, 1000}) {
+              Problem p = make(shape, batch);
+              p.precision = precision;
+              p.direction = direction;
+              p.placement = placement;
+              p.norm = norm;
+              const std::string token = p.token();
+              Problem q;
+              ASSERT_NO_THROW(q = Problem::parse(token)) << token;
+              EXPECT_EQ(q, p) << token;
+              EXPECT_EQ(q.token(), token);
+              ++checked;
+            }
+  EXPECT_EQ(checked, 2 * 2 * 2 * 4 * 6 * 3);
+}
+
+TEST(Problem, EqualityComparesEveryField) {
+  const Problem base = Problem::parse("c2c_f32_fwd_64_b2_oop_none");
+  std::vector<Problem> variants(6, base);
+  variants[0].shape = {32, 2};
+  variants[1].batch = 3;
+  variants[2].precision = Precision::Double;
+  variants[3].direction = Direction::Inverse;
+  variants[4].placement = Placement::InPlace;
+  variants[5].norm = Norm::Ortho;
+  for (const Problem& v : variants) {
+    EXPECT_NE(v, base) << v.token();
+    EXPECT_NE(v.token(), base.token());
+  }
+  EXPECT_EQ(Problem(base), base);
+}
+
+struct Malformed {
+  const char* token;
+  std::vector<const char*> must_mention;  // field name and the bad text
+};
+
+TEST(Problem, MalformedTokensNameTheBadField) {
+  const std::vector<Malformed> cases{
+      {"r2c_f32_fwd_8_b1_oop_none", {"kind", "'r2c'"}},
+      {"C2C_f32_fwd_8_b1_oop_none", {"kind", "'C2C'"}},
+      {"c2c_f16_fwd_8_b1_oop_none", {"precision", "'f16'"}},
+      {"c2c_32_fwd_8_b1_oop_none", {"precision", "'32'"}},
+      {"c2c_f32_forward_8_b1_oop_none", {"direction", "'forward'"}},
+      {"c2c_f32_bwd_8_b1_oop_none", {"direction", "'bwd'"}},
+      {"c2c_f32_fwd_abc_b1_oop_none", {"length", "'abc'"}},
+      {"c2c_f32_fwd_8xx8_b1_oop_none", {"length", "''"}},
+      {"c2c_f32_fwd_8x_b1_oop_none", {"length", "''"}},
+      {"c2c_f32_fwd__b1_oop_none", {"length", "''"}},
+      {"c2c_f32_fwd_8.5_b1_oop_none", {"length", "'8.5'"}},
+      {"c2c_f32_fwd_+8_b1_oop_none", {"length", "'+8'"}},
+      {"c2c_f32_fwd_1-2_b1_oop_none", {"length", "'1-2'"}},
+      {"c2c_f32_fwd_99999999999999999999_b1_oop_none", {"length", "'99999999999999999999'"}},
+      {"c2c_f32_fwd_0_b1_oop_none", {"length", "0", "axis 0"}},
+      {"c2c_f32_fwd_-8_b1_oop_none", {"length", "-8", "axis 0"}},
+      {"c2c_f32_fwd_8x0_b1_oop_none", {"length", "0", "axis 1"}},
+      {"c2c_f32_fwd_8x4x-2_b1_oop_none", {"length", "-2", "axis 2"}},
+      {"c2c_f32_fwd_8_1_oop_none", {"batch", "'1'"}},
+      {"c2c_f32_fwd_8_b_oop_none", {"batch", "'b'"}},
+      {"c2c_f32_fwd_8_x4_oop_none", {"batch", "'x4'"}},
+      {"c2c_f32_fwd_8_bx_oop_none", {"batch", "'x'"}},
+      {"c2c_f32_fwd_8_b4b_oop_none", {"batch", "'4b'"}},
+      {"c2c_f32_fwd_8_b99999999999999999999_oop_none", {"batch", "'99999999999999999999'"}},
+      {"c2c_f32_fwd_8_b0_oop_none", {"batch", "0"}},
+      {"c2c_f32_fwd_8_b-3_oop_none", {"batch", "-3"}},
+      {"c2c_f32_fwd_8_b1_inplace_none", {"placement", "'inplace'"}},
+      {"c2c_f32_fwd_8_b1_OOP_none", {"placement", "'OOP'"}},
+      {"c2c_f32_fwd_8_b1_oop_half", {"norm", "'half'"}},
+      {"c2c_f32_fwd_8_b1_oop_", {"norm", "''"}},
+      {"c2c_f32_fwd_8_b1_oop_none ", {"norm", "'none '"}},
+      {"c2c_f32_fwd_4294967296x4294967296_b1_oop_none", {"shape", "4294967296x4294967296", "too many"}},
+      {"c2c_f32_fwd_1073741824_b1073741824_oop_none", {"batch", "1073741824", "too many"}},
+      {"", {"7 fields"}},
+      {"c2c", {"7 fields"}},
+      {"c2c_f32_fwd_8_b1_oop", {"7 fields"}},
+      {"c2c_f32_fwd_8_b1_oop_none_extra", {"7 fields"}},
+      {"c2c-f32-fwd-8-b1-oop-none", {"7 fields"}},
+  };
+  for (const Malformed& c : cases) {
+    const std::string message = parse_error(c.token);
+    for (const char* word : c.must_mention)
+      EXPECT_TRUE(contains(message, word))
+          << "parse('" << c.token << "'): message does not mention " << word << ": " << message;
+  }
+}
+
+TEST(Problem, MalformedTokenMessageQuotesTheToken) {
+  const std::string message = parse_error("c2c_f32_sideways_8_b1_oop_none");
+  EXPECT_TRUE(contains(message, "c2c_f32_sideways_8_b1_oop_none")) << message;
+}
+
+TEST(Problem, ValidateRejectsEmptyShape) {
+  const std::string message = validate_error(make({}, 1), "shape {}");
+  EXPECT_TRUE(contains(message, "shape")) << message;
+}
+
+TEST(Problem, ValidateRejectsNonPositiveLengthsNamingAxisAndValue) {
+  struct Case {
+    std::vector<std::int64_t> shape;
+    std::string value, axis;
+  };
+  const std::vector<Case> cases{
+      {{0}, "0", "axis 0"},
+      {{-1}, "-1", "axis 0"},
+      {{-4096}, "-4096", "axis 0"},
+      {{8, 0}, "0", "axis 1"},
+      {{8, 8, -3}, "-3", "axis 2"},
+      {{INT64_MIN}, std::to_string(INT64_MIN), "axis 0"},
+  };
+  for (const Case& c : cases) {
+    const Problem p = make(c.shape, 1);
+    const std::string message = validate_error(p, "shape " + p.token());
+    EXPECT_TRUE(contains(message, "length " + c.value)) << message;
+    EXPECT_TRUE(contains(message, c.axis)) << message;
+  }
+}
+
+TEST(Problem, ValidateRejectsNonPositiveBatch) {
+  for (std::int64_t batch : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{-1000}, INT64_MIN}) {
+    const std::string message = validate_error(make({16}, batch), "batch " + std::to_string(batch));
+    EXPECT_TRUE(contains(message, "batch " + std::to_string(batch))) << message;
+  }
+}
+
+TEST(Problem, ValidateRejectsShapesWhoseElementCountOverflows) {
+  const std::int64_t big = std::int64_t{1} << 32;
+  const std::vector<std::vector<std::int64_t>> shapes{
+      {big, big},                                  // 2^64: wraps to 0 in int64
+      {INT64_MAX},                                 // bytes overflow
+      {std::int64_t{1} << 62},
+      {std::int64_t{1} << 20, std::int64_t{1} << 20, std::int64_t{1} << 20},
+      {3037000500, 3037000500},                    // just above sqrt(INT64_MAX)
+      {2, 2, 2, INT64_MAX / 4},
+  };
+  for (const auto& shape : shapes) {
+    const Problem p = make(shape, 1);
+    const std::string message = validate_error(p, "shape " + p.token());
+    EXPECT_TRUE(contains(message, "too many")) << message;
+  }
+  // A modest shape with a batch that pushes the total over.
+  for (std::int64_t batch : {std::int64_t{1} << 40, INT64_MAX}) {
+    const Problem p = make({std::int64_t{1} << 30}, batch);
+    const std::string message = validate_error(p, p.token());
+    EXPECT_TRUE(contains(message, "batch " + std::to_string(batch))) << message;
+  }
+}
+
+TEST(Problem, EveryValidatedProblemHasRepresentableByteCount) {
+  // The largest shapes validate() accepts must not overflow bytes().
+  const std::vector<Problem> problems{
+      make({std::int64_t{1} << 29, std::int64_t{1} << 29}, 1),
+      make({std::int64_t{1} << 20}, std::int64_t{1} << 38),
+      make({1}, std::int64_t{1} << 58),
+  };
+  for (Problem p : problems)
+    for (Precision precision : {Precision::Single, Precision::Double}) {
+      p.precision = precision;
+      ASSERT_NO_THROW(p.validate()) << p.token();
+      EXPECT_GT(p.bytes(), 0u) << p.token();
+      EXPECT_EQ(p.bytes() / p.element_bytes(), static_cast<std::size_t>(p.elements())) << p.token();
+      EXPECT_LE(p.bytes(), static_cast<std::size_t>(INT64_MAX)) << p.token();
+    }
+}
+
+TEST(Problem, ValidateAcceptsOrdinaryProblems) {
+  for (const auto& shape : std::vector<std::vector<std::int64_t>>{{1}, {2}, {1000}, {1 << 24}, {7, 11, 13}})
+    for (std::int64_t batch : {1, 3, 1 << 20}) {
+      const Problem p = make(shape, batch);
+      EXPECT_NO_THROW(p.validate()) << p.token();
+    }
+}
+
+TEST(Problem, ScaleForEveryNormAndDirection) {
+  for (const auto& shape : std::vector<std::vector<std::int64_t>>{{1024}, {1000}, {7}, {6, 10}, {1}}) {
+    Problem p = make(shape, 5);  // batch never enters the factor
+    const double n = static_cast<double>(p.length());
+    struct Expected {
+      Norm norm;
+      double forward, inverse;
+    };
+    const std::vector<Expected> table{
+        {Norm::None, 1.0, 1.0},
+        {Norm::Backward, 1.0, 1.0 / n},
+        {Norm::Forward, 1.0 / n, 1.0},
+        {Norm::Ortho, 1.0 / std::sqrt(n), 1.0 / std::sqrt(n)},
+    };
+    for (const Expected& e : table) {
+      p.norm = e.norm;
+      p.direction = Direction::Forward;
+      const double forward = p.scale();
+      EXPECT_DOUBLE_EQ(forward, e.forward) << p.token();
+      p.direction = Direction::Inverse;
+      const double inverse = p.scale();
+      EXPECT_DOUBLE_EQ(inverse, e.inverse) << p.token();
+      // A forward then inverse transform must return the input times n under
+      // none, and exactly the input under every other norm.
+      EXPECT_DOUBLE_EQ(forward * inverse * n, e.norm == Norm::None ? n : 1.0) << p.token();
+    }
+  }
+}
+
+TEST(Problem, NormNamesParseAndPrint) {
+  for (Norm n : {Norm::None, Norm::Backward, Norm::Ortho, Norm::Forward})
+    EXPECT_EQ(bfly::parse_norm(bfly::to_string(n)), n) << bfly::to_string(n);
+  for (const char* bad : {"", "None", "ortho ", "backwards", "fwd"}) {
+    const std::string message =
+        error_message([&] { bfly::parse_norm(bad); }, ErrorCode::InvalidArgument, std::string("parse_norm('") + bad + "')");
+    EXPECT_TRUE(contains(message, std::string("'") + bad + "'")) << message;
+  }
+}
+
+}  // namespace
