@@ -29,9 +29,9 @@ std::vector<std::complex<float>> as_complex64(const io::NpyArray& a, const std::
 }
 
 int run(const TransformOptions& o, Direction direction) {
+  if (o.norm != "backward" && o.norm != "ortho" && o.norm != "forward")
+    throw Error(ErrorCode::InvalidArgument, "invalid norm '" + o.norm + "' (expected backward, ortho or forward, as numpy.fft)");
   const Norm norm = parse_norm(o.norm);
-  if (norm == Norm::None)
-    throw Error(ErrorCode::InvalidArgument, "invalid norm 'none' (expected backward, ortho or forward, as numpy.fft)");
   const io::NpyArray input = io::read_npy(o.input);
   if (input.shape.empty())
     throw Error(ErrorCode::InvalidArgument, o.input + ": a 0-dimensional array has no axis to transform");

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs everything bfly needs to build, test and benchmark on Debian 12.
+# Idempotent: apt-get skips what is already there.
+set -euo pipefail
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo  # OpenCL + the CPU device
+  libfftw3-dev      # test oracle (double) and CPU peer (single)
+  libclfft-dev      # peer on the same OpenCL device
+  libvkfft-dev      # peer on the same OpenCL device (header-only)
+  libcli11-dev nlohmann-json3-dev libgtest-dev
+  python3 python3-numpy  # CLI tests compare with numpy.fft
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

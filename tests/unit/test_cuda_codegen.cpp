@@ -1,0 +1,188 @@
+// Every CUDA kernel the planner asks for compiles with NVRTC for sm_90 into
+// a kernel that keeps its points in registers: no spills, no local-memory
+// stack, launch bounds equal to the group size, static shared memory within
+// the 48 KiB CUDA allows without opt-in. Needs libnvrtc only (no GPU); skipped
+// when NVRTC cannot be loaded.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/cuda/nvrtc_compiler.hpp"
+#include "bfly/bfly.hpp"
+#include "codegen/dialect.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "plan/device_limits.hpp"
+#include "plan/plan.hpp"
+
+namespace {
+
+using bfly::cuda::KernelResources;
+using bfly::cuda::Nvrtc;
+using bfly::plan::KernelSpec;
+
+const char* const kArch = "sm_90";
+// CUDA's limit on statically declared shared memory; more needs the dynamic
+// opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+const int kStaticSharedLimit = 48 * 1024;
+const int kMaxRegisters = 255;
+const int kMaxBlockThreads = 1024;
+
+std::vector<std::int64_t> sweep_lengths() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t a = 1; a <= 4096; a *= 2)
+    for (std::int64_t b = a; b <= 4096; b *= 3)
+      for (std::int64_t c = b; c <= 4096; c *= 5)
+        for (std::int64_t d = c; d <= 4096; d *= 7) out.push_back(d);
+  for (std::int64_t n : {8192, 16384, 65536, 1 << 20, 531441 /* 3^12 */, 390625 /* 5^8 */, 823543 /* 7^7 */, 1000,
+                         3000, 248832 /* 2^10 3^5 */, 1 << 24})
+    out.push_back(n);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+struct Job {
+  KernelSpec spec;
+  std::string origin;  // the first plan that asked for it
+};
+
+struct Outcome {
+  bool compiled = false;
+  std::string error;  // the exception's message when not compiled
+  std::vector<KernelResources> kernels;
+  double seconds = 0;
+};
+
+// Distinct specs (by name) of every plan in the sweep, under both limits.
+std::vector<Job> collect_jobs() {
+  struct Limits {
+    const char* name;
+    bfly::plan::DeviceLimits limits;
+  };
+  const std::vector<Limits> all{{"gpu_limits(49152, 1024)", bfly::plan::gpu_limits(49152, 1024)},
+                                {"cpu_limits()", bfly::plan::cpu_limits()}};
+  std::map<std::string, Job> by_name;
+  for (const Limits& l : all)
+    for (std::int64_t n : sweep_lengths()) {
+      bfly::Problem problem;
+      problem.shape = {n};
+      const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
+      for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+        const KernelSpec& spec = tree.passes[i].spec;
+        by_name.emplace(spec.name(),
+                        Job{spec, "n=" + std::to_string(n) + " pass " + std::to_string(i) + " under " + l.name});
+      }
+    }
+  std::vector<Job> jobs;
+  for (auto& entry : by_name) jobs.push_back(entry.second);
+  // Longest kernels first so the threads finish together.
+  std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    return a.spec.points_per_thread() * a.spec.radices.size() > b.spec.points_per_thread() * b.spec.radices.size();
+  });
+  return jobs;
+}
+
+TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
+  std::string why;
+  if (!Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
+  const Nvrtc& nvrtc = Nvrtc::instance();
+
+  const std::vector<Job> jobs = collect_jobs();
+  ASSERT_GT(jobs.size(), 250u);
+  std::vector<Outcome> outcomes(jobs.size());
+  std::atomic<std::size_t> next{0};
+  const auto start = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      const KernelSpec& spec = jobs[i].spec;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        const std::string source = bfly::codegen::generate(spec, bfly::codegen::DialectKind::Cuda);
+        const bfly::cuda::CompileResult result = nvrtc.compile(source, spec.name(), kArch);
+        outcomes[i].kernels = result.kernels;
+        outcomes[i].compiled = true;
+      } catch (const std::exception& e) {
+        outcomes[i].error = e.what();
+      }
+      outcomes[i].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+  };
+  // NVRTC is thread-safe; a few more threads than cores hides its serial parts.
+  const unsigned threads = std::max(3u, std::min(8u, std::thread::hardware_concurrency() + 1));
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  int max_registers = 0, failures = 0;
+  std::string max_registers_kernel, slowest_kernel;
+  double slowest = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const KernelSpec& spec = jobs[i].spec;
+    const Outcome& o = outcomes[i];
+    const std::string name = spec.name();
+    if (o.seconds > slowest) {
+      slowest = o.seconds;
+      slowest_kernel = name;
+    }
+    if (!o.compiled) {
+      ADD_FAILURE() << "NVRTC failed to compile " << name << " (" << jobs[i].origin << "): " << o.error.substr(0, 4000);
+      ++failures;
+      continue;
+    }
+    if (o.kernels.size() != 1 || o.kernels[0].name != name) {
+      std::string found;
+      for (const KernelResources& k : o.kernels) found += " " + k.name;
+      ADD_FAILURE() << "expected exactly the kernel " << name << " (" << jobs[i].origin << "), found:" << (found.empty() ? " none" : found);
+      ++failures;
+      continue;
+    }
+    const KernelResources& k = o.kernels[0];
+    std::vector<std::string> problems;
+    auto check = [&](bool ok, const std::string& problem) {
+      if (!ok) problems.push_back(problem);
+    };
+    check(k.spill_store_bytes == 0, "spill stores: " + std::to_string(k.spill_store_bytes) + " bytes");
+    check(k.spill_load_bytes == 0, "spill loads: " + std::to_string(k.spill_load_bytes) + " bytes");
+    check(k.stack_bytes == 0, "local-memory stack: " + std::to_string(k.stack_bytes) + " bytes");
+    check(k.registers > 0 && k.registers <= kMaxRegisters, "registers: " + std::to_string(k.registers));
+    check(k.static_shared_bytes <= kStaticSharedLimit,
+          "static shared memory " + std::to_string(k.static_shared_bytes) + " bytes > 48 KiB");
+    // Exchanges within the static limit are declared statically (and exactly);
+    // larger ones are dynamic and show no static shared memory.
+    const std::size_t local = spec.local_bytes();
+    const int expected_static = local <= static_cast<std::size_t>(kStaticSharedLimit) ? static_cast<int>(local) : 0;
+    check(k.static_shared_bytes == expected_static,
+          "static shared memory " + std::to_string(k.static_shared_bytes) + " bytes, expected " +
+              std::to_string(expected_static) + " for a " + std::to_string(local) + "-byte exchange");
+    check(spec.group_size() <= kMaxBlockThreads,
+          "group size " + std::to_string(spec.group_size()) + " exceeds CUDA's 1024 threads per block");
+    check(k.max_threads == 0 || k.max_threads == spec.group_size(),
+          "launch bounds " + std::to_string(k.max_threads) + " threads, group size " +
+              std::to_string(spec.group_size()));
+    if (!problems.empty()) {
+      std::string all;
+      for (const std::string& problem : problems) all += "\n  " + problem;
+      ADD_FAILURE() << name << " (" << jobs[i].origin << ", " << k.registers << " registers):" << all;
+      ++failures;
+    }
+    if (k.registers > max_registers) {
+      max_registers = k.registers;
+      max_registers_kernel = name;
+    }
+  }
+  std::printf("[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed\n",
+              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures);
+  std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
+              max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
+}
+
+}  // namespace

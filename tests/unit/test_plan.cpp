@@ -1,0 +1,323 @@
+// Planner (src/plan/): decomposition choice, pass chaining through buffer
+// slots, launch shapes within the device limits, and the printed plan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "plan/device_limits.hpp"
+#include "plan/factorize.hpp"
+#include "plan/plan.hpp"
+
+namespace {
+
+using bfly::Error;
+using bfly::ErrorCode;
+using bfly::Placement;
+using bfly::Problem;
+using bfly::plan::DeviceLimits;
+using bfly::plan::KernelSpec;
+using bfly::plan::make_plan;
+using bfly::plan::Mapping;
+using bfly::plan::Pass;
+using bfly::plan::PlanTree;
+using bfly::plan::Slot;
+
+std::vector<std::int64_t> smooth_numbers(std::int64_t limit) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t a = 1; a <= limit; a *= 2)
+    for (std::int64_t b = a; b <= limit; b *= 3)
+      for (std::int64_t c = b; c <= limit; c *= 5)
+        for (std::int64_t d = c; d <= limit; d *= 7) out.push_back(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Problem problem(std::int64_t n, std::int64_t batch = 1, Placement placement = Placement::OutOfPlace) {
+  Problem p;
+  p.shape = {n};
+  p.batch = batch;
+  p.placement = placement;
+  return p;
+}
+
+struct NamedLimits {
+  const char* name;
+  DeviceLimits limits;
+};
+
+std::vector<NamedLimits> all_limits() {
+  return {{"cpu_limits()", bfly::plan::cpu_limits()},
+          {"gpu_limits(49152, 1024)", bfly::plan::gpu_limits(49152, 1024)}};
+}
+
+bool is_work(Slot s) { return s == Slot::Work0 || s == Slot::Work1; }
+
+// Every structural property a plan must have, whatever the decomposition.
+void check_plan(const PlanTree& tree, const DeviceLimits& limits, const std::string& where) {
+  const Problem& p = tree.problem;
+  const std::int64_t n = p.length();
+  const std::string plan_text = tree.print();
+  SCOPED_TRACE(where + "\n" + plan_text);
+  ASSERT_FALSE(tree.passes.empty());
+  EXPECT_EQ(tree.passes.front().source, Slot::Input);
+  EXPECT_EQ(tree.passes.back().destination, Slot::Output);
+  std::int64_t stride_product = 1;
+  int highest_work = -1;
+  for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+    const Pass& pass = tree.passes[i];
+    const KernelSpec& s = pass.spec;
+    const std::string at = "pass " + std::to_string(i) + " (" + s.name() + ")";
+    // Data flow: each pass reads what the previous one wrote.
+    if (i > 0) EXPECT_EQ(pass.source, tree.passes[i - 1].destination) << at;
+    EXPECT_NE(pass.source, pass.destination) << at << " reads and writes the same slot";
+    if (p.placement == Placement::OutOfPlace) {
+      EXPECT_NE(pass.destination, Slot::Input) << at << " writes the caller's input";
+    } else {
+      // In place, Input and Output are one buffer: only the last pass may write
+      // it, the others go through workspace.
+      if (i + 1 < tree.passes.size()) EXPECT_TRUE(is_work(pass.destination)) << at;
+      EXPECT_NE(pass.source, Slot::Output) << at;
+    }
+    for (Slot slot : {pass.source, pass.destination}) {
+      if (slot == Slot::Work0) highest_work = std::max(highest_work, 0);
+      if (slot == Slot::Work1) highest_work = std::max(highest_work, 1);
+    }
+    // The Stockham decomposition.
+    EXPECT_EQ(s.precision, p.precision) << at;
+    EXPECT_EQ(s.total, n) << at;
+    EXPECT_EQ(s.stride_product, stride_product) << at;
+    EXPECT_EQ(n % s.length, 0) << at;
+    EXPECT_EQ(pass.transforms, p.batch * (n / s.length)) << at;
+    std::int64_t radix_product = 1;
+    for (int r : s.radices) radix_product *= r;
+    EXPECT_EQ(radix_product, s.length) << at;
+    EXPECT_EQ(s.has_pass_twiddles(), i > 0) << at;
+    if (s.has_pass_twiddles()) {
+      // Two-level table: fine * coarse entries must cover every exponent < p*L.
+      EXPECT_GT(s.twiddle_fine_bits, 0) << at;
+      const std::int64_t fine = std::int64_t{1} << s.twiddle_fine_bits;
+      EXPECT_GE(fine * fine, s.stride_product * s.length) << at;
+    }
+    EXPECT_EQ(s.mapping, s.input_stride() > 1 ? Mapping::ColumnMajor : Mapping::TransformMajor) << at;
+    // Launch shape within the device.
+    EXPECT_GE(s.threads_per_transform, 1) << at;
+    EXPECT_GE(s.transforms_per_group, 1) << at;
+    EXPECT_LE(s.group_size(), limits.max_group_size) << at;
+    EXPECT_LE(s.local_bytes(), limits.local_memory_bytes) << at;
+    EXPECT_LE(s.length, limits.max_single_pass_length) << at;
+    EXPECT_GE(pass.groups() * s.transforms_per_group, pass.transforms) << at;
+    EXPECT_LT((pass.groups() - 1) * s.transforms_per_group, pass.transforms) << at << ": an idle group";
+    // Every kernel name in the printed plan.
+    EXPECT_NE(plan_text.find(s.name()), std::string::npos) << at << " missing from print()";
+    stride_product *= s.length;
+  }
+  EXPECT_EQ(stride_product, n) << "pass lengths do not multiply to the length";
+  EXPECT_GE(tree.workspace_buffers, highest_work + 1) << "a pass uses workspace the plan does not allocate";
+  EXPECT_NE(plan_text.find(p.token()), std::string::npos);
+  EXPECT_NE(plan_text.find(tree.solver), std::string::npos);
+}
+
+TEST(Plan, EverySmoothLengthUpTo2To24PlansConsistently) {
+  int plans = 0, three_pass = 0;
+  for (const NamedLimits& l : all_limits())
+    for (std::int64_t n : smooth_numbers(std::int64_t{1} << 24))
+      for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+        const Problem p = problem(n, 3, placement);
+        const std::string where = std::string(l.name) + " " + p.token();
+        PlanTree tree;
+        ASSERT_NO_THROW(tree = make_plan(p, l.limits)) << where;
+        ASSERT_EQ(tree.problem, p) << where;
+        check_plan(tree, l.limits, where);
+        if (n <= l.limits.max_single_pass_length) {
+          EXPECT_EQ(tree.passes.size(), 1u) << where;
+          EXPECT_EQ(tree.solver, "single-pass") << where;
+        } else {
+          EXPECT_GE(tree.passes.size(), 2u) << where;
+          EXPECT_EQ(tree.solver, "multi-pass") << where;
+        }
+        // Sub-transforms of up to 4096 points: three passes reach 2^36.
+        EXPECT_LE(tree.passes.size(), 3u) << where;
+        if (tree.passes.size() > 2) ++three_pass;
+        ++plans;
+      }
+  EXPECT_GT(plans, 4000);
+  std::printf("[ info     ] %d plans checked, %d of them with three passes\n", plans, three_pass);
+}
+
+TEST(Plan, SinglePassUpToTheLimitThenMultiPass) {
+  for (const NamedLimits& l : all_limits()) {
+    const std::int64_t max = l.limits.max_single_pass_length;
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{8}, std::int64_t{60}, max / 2, max}) {
+      const PlanTree tree = make_plan(problem(n), l.limits);
+      EXPECT_EQ(tree.passes.size(), 1u) << l.name << " n=" << n << "\n" << tree.print();
+      EXPECT_EQ(tree.passes[0].spec.length, n) << l.name;
+      EXPECT_EQ(tree.workspace_buffers, 0) << l.name << " n=" << n << ": a single pass needs no workspace";
+    }
+    for (std::int64_t n : {max * 2, max * 3, max * 4}) {
+      const PlanTree tree = make_plan(problem(n), l.limits);
+      EXPECT_EQ(tree.passes.size(), 2u) << l.name << " n=" << n << "\n" << tree.print();
+    }
+  }
+}
+
+TEST(Plan, LimitsHaveTheDocumentedSinglePassLengths) {
+  EXPECT_EQ(bfly::plan::cpu_limits().max_single_pass_length, 16384);
+  EXPECT_EQ(bfly::plan::gpu_limits(49152, 1024).max_single_pass_length, 4096);
+  EXPECT_EQ(bfly::plan::gpu_limits(49152, 1024).max_group_size, 1024);
+  EXPECT_EQ(bfly::plan::gpu_limits(65536, 2048).max_group_size, 1024);
+}
+
+TEST(Plan, LargePowersOfTwoTakeTwoPassesOnCpuLimits) {
+  const DeviceLimits cpu = bfly::plan::cpu_limits();
+  for (int log2n : {15, 16, 20, 24}) {
+    const std::int64_t n = std::int64_t{1} << log2n;
+    const PlanTree tree = make_plan(problem(n), cpu);
+    ASSERT_EQ(tree.passes.size(), 2u) << "n=2^" << log2n << "\n" << tree.print();
+    EXPECT_EQ(tree.solver, "multi-pass");
+    // Balanced halves (the largest sub-transform bounds the registers needed).
+    const std::int64_t a = tree.passes[0].spec.length, b = tree.passes[1].spec.length;
+    EXPECT_LE(std::max(a, b), 2 * std::min(a, b)) << "n=2^" << log2n << "\n" << tree.print();
+    EXPECT_EQ(tree.passes[1].spec.stride_product, tree.passes[0].spec.length) << "n=2^" << log2n;
+  }
+}
+
+TEST(Plan, BeyondTwoPassesOnGpuLimits) {
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 24), gpu).passes.size(), 2u);
+  for (std::int64_t n : {std::int64_t{1} << 25, std::int64_t{40353607} /* 7^9 */, std::int64_t{1} << 30}) {
+    for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+      const Problem p = problem(n, 1, placement);
+      const PlanTree tree = make_plan(p, gpu);
+      EXPECT_EQ(tree.passes.size(), 3u) << p.token() << "\n" << tree.print();
+      check_plan(tree, gpu, p.token());
+    }
+  }
+}
+
+TEST(Plan, OutOfPlaceAndInPlaceSlots) {
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  {
+    const PlanTree tree = make_plan(problem(65536), gpu);
+    ASSERT_EQ(tree.passes.size(), 2u);
+    EXPECT_EQ(tree.passes[0].source, Slot::Input);
+    EXPECT_EQ(tree.passes[0].destination, Slot::Work0) << tree.print();
+    EXPECT_EQ(tree.passes[1].source, Slot::Work0);
+    EXPECT_EQ(tree.passes[1].destination, Slot::Output);
+    EXPECT_EQ(tree.workspace_buffers, 1);
+  }
+  {
+    const PlanTree tree = make_plan(problem(65536, 1, Placement::InPlace), gpu);
+    ASSERT_EQ(tree.passes.size(), 2u);
+    EXPECT_TRUE(is_work(tree.passes[0].destination)) << tree.print();
+    EXPECT_GE(tree.workspace_buffers, 1) << "in place must use workspace";
+  }
+  {
+    // Three passes in place: input -> work -> other work -> output.
+    const PlanTree tree = make_plan(problem(std::int64_t{1} << 25, 1, Placement::InPlace), gpu);
+    ASSERT_EQ(tree.passes.size(), 3u);
+    EXPECT_TRUE(is_work(tree.passes[0].destination)) << tree.print();
+    EXPECT_TRUE(is_work(tree.passes[1].destination)) << tree.print();
+    EXPECT_NE(tree.passes[0].destination, tree.passes[1].destination) << tree.print();
+    EXPECT_EQ(tree.workspace_buffers, 2) << tree.print();
+  }
+}
+
+TEST(Plan, BatchOnlyScalesTheTransformCount) {
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  for (std::int64_t n : {std::int64_t{64}, std::int64_t{1000}, std::int64_t{65536}}) {
+    const PlanTree one = make_plan(problem(n, 1), gpu);
+    const PlanTree many = make_plan(problem(n, 37), gpu);
+    ASSERT_EQ(one.passes.size(), many.passes.size()) << "n=" << n;
+    for (std::size_t i = 0; i < one.passes.size(); ++i) {
+      EXPECT_EQ(one.passes[i].spec, many.passes[i].spec) << "n=" << n << " pass " << i;
+      EXPECT_EQ(many.passes[i].transforms, 37 * one.passes[i].transforms) << "n=" << n << " pass " << i;
+    }
+  }
+}
+
+TEST(Plan, DirectionAndNormShareKernels) {
+  // Forward and inverse, scaled or not, run the same generated kernels.
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  Problem forward = problem(1 << 18);
+  Problem inverse = forward;
+  inverse.direction = bfly::Direction::Inverse;
+  inverse.norm = bfly::Norm::Ortho;
+  const PlanTree a = make_plan(forward, gpu), b = make_plan(inverse, gpu);
+  ASSERT_EQ(a.passes.size(), b.passes.size());
+  for (std::size_t i = 0; i < a.passes.size(); ++i)
+    EXPECT_EQ(a.passes[i].spec.name(), b.passes[i].spec.name()) << "pass " << i;
+}
+
+TEST(Plan, KernelNamesDistinguishSpecs) {
+  // Different specs must have different names: the name keys the kernel cache.
+  std::set<std::string> names;
+  std::vector<KernelSpec> specs;
+  for (const NamedLimits& l : all_limits())
+    for (std::int64_t n : smooth_numbers(1 << 16))
+      for (const Pass& pass : make_plan(problem(n), l.limits).passes) specs.push_back(pass.spec);
+  for (const KernelSpec& a : specs) names.insert(a.name());
+  // Pairwise over a sample: equal names only for field-by-field equal specs.
+  for (std::size_t i = 0; i < specs.size(); i += 7)
+    for (std::size_t j = i + 1; j < specs.size(); j += 5) {
+      const KernelSpec &a = specs[i], &b = specs[j];
+      const bool same_fields = a.precision == b.precision && a.length == b.length && a.radices == b.radices &&
+                               a.total == b.total && a.stride_product == b.stride_product &&
+                               a.threads_per_transform == b.threads_per_transform &&
+                               a.transforms_per_group == b.transforms_per_group && a.mapping == b.mapping &&
+                               a.twiddle_fine_bits == b.twiddle_fine_bits;
+      ASSERT_EQ(a.name() == b.name(), same_fields) << a.name() << " vs " << b.name();
+    }
+  EXPECT_GT(names.size(), 500u);
+}
+
+// Expects make_plan to throw `code` with a message containing `needle`.
+void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode code, const std::string& needle) {
+  try {
+    make_plan(p, limits);
+    ADD_FAILURE() << p.token() << ": make_plan did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << p.token() << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+        << p.token() << ": message does not mention '" << needle << "': " << e.what();
+  }
+}
+
+TEST(Plan, UnsupportedLengthsThrowNamingTheLength) {
+  for (const NamedLimits& l : all_limits())
+    for (std::int64_t n : {std::int64_t{11}, std::int64_t{1009}, std::int64_t{13 * 64}, std::int64_t{65537}})
+      expect_plan_error(problem(n), l.limits, ErrorCode::Unsupported, std::to_string(n));
+}
+
+TEST(Plan, OtherUnsupportedAndInvalidProblems) {
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  Problem two_d = problem(64);
+  two_d.shape = {64, 64};
+  expect_plan_error(two_d, gpu, ErrorCode::Unsupported, "1D");
+  Problem f64 = problem(64);
+  f64.precision = bfly::Precision::Double;
+  expect_plan_error(f64, gpu, ErrorCode::Unsupported, "double");
+  expect_plan_error(problem(0), gpu, ErrorCode::InvalidArgument, "length 0");
+  expect_plan_error(problem(64, 0), gpu, ErrorCode::InvalidArgument, "batch 0");
+  // Smooth but too long for four passes of the longest sub-transform.
+  DeviceLimits tiny = gpu;
+  tiny.max_single_pass_length = 16;
+  expect_plan_error(problem(std::int64_t{1} << 17), tiny, ErrorCode::Unsupported, "131072");
+}
+
+TEST(Plan, PrintShowsEveryPass) {
+  const PlanTree tree = make_plan(problem(1 << 20, 4), bfly::plan::cpu_limits());
+  const std::string text = tree.print();
+  ASSERT_EQ(tree.passes.size(), 2u);
+  for (const char* word : {"multi-pass", "2 passes", "pass 0", "pass 1", "pass twiddles", "input -> work0",
+                           "work0 -> output"})
+    EXPECT_NE(text.find(word), std::string::npos) << "print() lacks '" << word << "':\n" << text;
+  for (const Pass& pass : tree.passes) EXPECT_NE(text.find("kernel " + pass.spec.name()), std::string::npos) << text;
+}
+
+}  // namespace
