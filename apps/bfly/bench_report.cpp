@@ -45,14 +45,14 @@ bool ends_with(const std::string& s, const std::string& tail) {
 std::string table(const std::vector<CaseResult>& results) {
   std::ostringstream out;
   if (results.empty()) return "";
-  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)";
+  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms";
   for (const PeerResult& p : results.front().peers) out << " | " << p.name << " ms (bfly speed-up)";
   out << '\n';
   for (const CaseResult& r : results) {
     char line[256];
-    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d)", r.bench_case.label().c_str(),
+    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f", r.bench_case.label().c_str(),
                   r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms), r.error, r.plan_ms,
-                  r.cache_hits, r.kernels);
+                  r.cache_hits, r.kernels, r.warm_plan_ms);
     out << line;
     for (const PeerResult& p : r.peers) {
       if (!p.unsupported.empty()) out << " | unsupported";
@@ -61,22 +61,24 @@ std::string table(const std::vector<CaseResult>& results) {
     out << '\n';
   }
   out << "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
-         "GB/s counts 16 bytes per point (one read, one write); cached = kernels loaded from the disk cache.\n";
+         "GB/s counts 16 bytes per point (one read, one write); plan ms = first plan in this process, (cached/kernels)\n"
+         "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm).\n";
   return out.str();
 }
 
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes\n";
+    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,warm_plan_ms\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       text << c.length << ',' << c.batch << ',' << c.inverse << ",bfly," << r.median_ms << ',' << r.gflops(r.median_ms)
-           << ',' << r.gbytes(r.median_ms) << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << '\n';
+           << ',' << r.gbytes(r.median_ms) << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ','
+           << r.warm_plan_ms << '\n';
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty())
           text << c.length << ',' << c.batch << ',' << c.inverse << ",\"" << p.name << "\"," << p.median_ms << ','
-               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",\n";
+               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",,\n";
     }
   } else if (ends_with(path, ".json")) {
     nlohmann::json doc;
@@ -88,7 +90,8 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
                           {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
                           {"relative_error", r.error}, {"plan_ms", r.plan_ms},
-                          {"kernels", r.kernels}, {"cache_hits", r.cache_hits}};
+                          {"kernels", r.kernels}, {"cache_hits", r.cache_hits},
+                          {"warm_plan_ms", r.warm_plan_ms}};
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};
         if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;

@@ -41,7 +41,8 @@ struct CaseResult {
   double min_ms = 0;
   double plan_ms = 0;       // first Plan construction in this process
   int kernels = 0;
-  int cache_hits = 0;       // kernels loaded from the on-disk binary cache
+  int cache_hits = 0;       // kernels of that first construction loaded from the disk cache
+  double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
   double error = -1;
   std::vector<PeerResult> peers;
 

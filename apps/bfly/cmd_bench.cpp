@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench_report.hpp"
 #include "commands.hpp"
@@ -21,6 +22,7 @@ struct BenchOptions {
   std::string out;
   bool quiet = false;
   bool no_peers = false;
+  bool cold = false;
   BenchSettings settings;
 };
 
@@ -48,6 +50,14 @@ int run(BenchOptions& o, bool demo) {
       const std::int64_t batch = o.problem.batch > 1 ? o.problem.batch : std::max<std::int64_t>(1, o.points / p.length());
       cases.push_back({p.length(), batch, p.direction == Direction::Inverse});
     }
+  }
+  if (o.cold) {
+    // A new, empty kernel cache for this run: the first plan of each case
+    // compiles from source (cold), the warm column then loads from it.
+    char dir[] = "/tmp/bfly-cold-cache-XXXXXX";
+    if (!mkdtemp(dir)) throw Error(ErrorCode::Io, "cannot create a temporary cache directory");
+    setenv("BFLY_CACHE_DIR", dir, 1);
+    std::printf("cold run: kernel cache in %s\n", dir);
   }
   const Device device = o.device.open();
   std::printf("bfly %s on %s: %s\n  driver %s\n", version(), device.info().spec.c_str(), device.info().name.c_str(),
@@ -87,6 +97,7 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--suite", o->suite_name, "named case list: pocl, demo");
       command->add_option("--points", o->points, "points per case when the batch is not given (default 2^22)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
+      command->add_flag("--cold", o->cold, "start from an empty kernel cache, so plan times include compilation");
     }
     actions.emplace_back(command, [o, demo] { return run(*o, demo); });
   }

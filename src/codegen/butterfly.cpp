@@ -11,7 +11,8 @@ namespace {
 // constant twiddles, then DFT_r2 (one Cooley-Tukey step inside registers).
 const std::map<int, std::pair<int, int>>& compositions() {
   static const std::map<int, std::pair<int, int>> table{
-      {8, {2, 4}}, {16, {4, 4}}, {9, {3, 3}}, {6, {2, 3}}, {10, {2, 5}}, {12, {4, 3}}, {25, {5, 5}},
+      {8, {2, 4}}, {16, {4, 4}}, {9, {3, 3}}, {6, {2, 3}}, {10, {2, 5}}, {12, {4, 3}},
+      {14, {2, 7}}, {15, {3, 5}}, {25, {5, 5}},
   };
   return table;
 }

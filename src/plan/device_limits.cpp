@@ -10,10 +10,19 @@ namespace bfly::plan {
 
 DeviceLimits cpu_limits() {
   DeviceLimits limits;
-  limits.local_memory_bytes = 1 << 20;
+  // A group's working set should stay in the core's 32-48 KiB L1: PoCL
+  // reports 1 MiB of local memory, but on a 2-core EPYC (bfly bench, PoCL
+  // 3.1) 16384 points in one pass (128 KiB) ran at half the speed of two
+  // passes of 128, and 2^20 = 1024 x 1024 with 8 columns of 1024 points
+  // (64 KiB) ran 1.5-2x slower than with 4 columns (32 KiB).
+  limits.local_memory_bytes = 32 * 1024;
   limits.max_group_size = 4096;
   limits.is_gpu = false;
-  limits.max_single_pass_length = 16384;
+  limits.max_single_pass_length = 4096;
+  // 2^20 as 128 x 128 x 64 ran in 37-45 ms where 1024 x 1024 took 54-56 ms
+  // (4M points, same run); 65536 stays at two passes of 256 (23-28 ms vs 31).
+  limits.max_pass_length = 4096;
+  limits.preferred_pass_length = 256;
   limits.min_columns = 8;
   limits.target_group_size = 256;
   return limits;
@@ -28,6 +37,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   std::int64_t fit = 1;
   while (fit * 2 * 8 <= static_cast<std::int64_t>(local_memory_bytes)) fit *= 2;
   limits.max_single_pass_length = std::min<std::int64_t>(fit, 16384);
+  limits.max_pass_length = limits.max_single_pass_length;
+  limits.preferred_pass_length = limits.max_pass_length;
   limits.min_columns = 4;
   limits.target_group_size = 256;
   return limits;
@@ -41,6 +52,8 @@ DeviceLimits with_environment(DeviceLimits limits) {
   if (*end != '\0' || value < 2)
     throw Error(ErrorCode::InvalidArgument, std::string("invalid BFLY_MAX_PASS_LENGTH '") + text + "' (expected an integer >= 2)");
   limits.max_single_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, value);
+  limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
+  limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);
   return limits;
 }
 

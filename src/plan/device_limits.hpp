@@ -13,6 +13,12 @@ struct DeviceLimits {
   bool is_gpu = false;
   // Longest sub-transform one group keeps in local memory in one pass.
   std::int64_t max_single_pass_length = 4096;
+  // Longest sub-transform of one pass of a multi-pass plan.
+  std::int64_t max_pass_length = 4096;
+  // Sub-transform length worth one extra pass to stay under: strided passes
+  // touch `length` rows at once, and on a CPU many rows at a power-of-two
+  // stride thrash the caches.
+  std::int64_t preferred_pass_length = 4096;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;
@@ -21,8 +27,8 @@ struct DeviceLimits {
 };
 
 // Defaults by device class. Where the numbers come from:
-// - CPU (PoCL): local memory is ordinary cached memory (1 MiB reported), so a
-//   16384-point transform (128 KiB) still fits L2 and saves a pass.
+// - CPU (PoCL): local memory is ordinary cached memory; what counts is that a
+//   group's points fit L1 (measurements in device_limits.cpp).
 // - GPU (OpenCL): 48 KiB of local memory is what NVIDIA exposes through
 //   OpenCL; 4096 fp32 points = 32 KiB.
 DeviceLimits cpu_limits();

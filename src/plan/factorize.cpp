@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 
 namespace bfly::plan {
 
 const std::vector<int>& available_radices() {
-  // Codelets the generator writes (codegen/butterfly.cpp): the primes 2, 3, 5,
-  // 7 directly, and 4, 8, 9, 16 as fused compositions, which halve or third
-  // the trips through local memory for powers of two and three.
-  static const std::vector<int> radices{16, 9, 8, 7, 5, 4, 3, 2};
+  // Codelets the generator writes (codegen/butterfly.cpp): 2, 4 and the odd
+  // primes directly, the rest as one Cooley-Tukey step inside registers. A
+  // composite radix saves a trip through local memory: 1000 = 10 x 10 x 10
+  // takes three stages where 8 x 5 x 5 x 5 took four. 16 (and 25 for powers
+  // of five) bound the registers a thread holds per butterfly.
+  static const std::vector<int> radices{25, 16, 15, 14, 12, 10, 9, 8, 7, 6, 5, 4, 3, 2};
   return radices;
 }
 
@@ -32,35 +35,49 @@ std::int64_t largest_prime_factor(std::int64_t n) {
 
 bool is_supported_length(std::int64_t n) { return n >= 1 && largest_prime_factor(n) <= 7; }
 
-std::vector<int> choose_radices(std::int64_t n) {
-  int twos = 0, threes = 0, fives = 0, sevens = 0;
-  while (n % 2 == 0) { n /= 2; ++twos; }
-  while (n % 3 == 0) { n /= 3; ++threes; }
-  while (n % 5 == 0) { n /= 5; ++fives; }
-  while (n % 7 == 0) { n /= 7; ++sevens; }
+namespace {
+
+struct Stages {
+  int count = 0;
+  int smallest = 0;  // smallest radix used (larger is better balanced)
   std::vector<int> radices;
-  // Powers of two: radix 16 stages, the remainder folded into one radix 4 or
-  // 8 stage (2^5 = 8*4 rather than 16*2: a radix-2 stage is a whole trip
-  // through local memory for one add per point).
-  int sixteens = twos / 4;
-  switch (twos % 4) {
-    case 1:
-      if (sixteens > 0) { --sixteens; radices.push_back(8); radices.push_back(4); }
-      else radices.push_back(2);
-      break;
-    case 2: radices.push_back(4); break;
-    case 3: radices.push_back(8); break;
+};
+
+// Fewest stages first: each stage is a trip through local memory and two
+// barriers. Among equals, the most balanced (largest smallest radix), which
+// keeps registers per thread even across stages.
+Stages best_stages(std::int64_t n, std::map<std::int64_t, Stages>& memo) {
+  if (n == 1) return {0, 1 << 30, {}};
+  auto found = memo.find(n);
+  if (found != memo.end()) return found->second;
+  Stages best;
+  for (int r : available_radices()) {
+    if (n % r != 0) continue;
+    Stages rest = best_stages(n / r, memo);
+    if (rest.count < 0) continue;
+    Stages candidate{rest.count + 1, std::min(rest.smallest, r), rest.radices};
+    candidate.radices.push_back(r);
+    const bool better = best.count == 0 || candidate.count < best.count ||
+                        (candidate.count == best.count && candidate.smallest > best.smallest);
+    if (better) best = candidate;
   }
-  radices.insert(radices.begin(), sixteens, 16);
-  for (int i = 0; i < threes / 2; ++i) radices.push_back(9);
-  if (threes % 2) radices.push_back(3);
-  radices.insert(radices.end(), fives, 5);
-  radices.insert(radices.end(), sevens, 7);
+  if (best.count == 0) best.count = -1;  // not reachable with the available radices
+  memo[n] = best;
+  return best;
+}
+
+}  // namespace
+
+std::vector<int> choose_radices(std::int64_t n) {
+  std::map<std::int64_t, Stages> memo;
+  std::vector<int> radices = best_stages(n, memo).radices;
+  // Largest first: the first stage needs no twiddles, so give it the most work.
+  std::sort(radices.begin(), radices.end(), std::greater<int>());
   return radices;
 }
 
 std::vector<std::int64_t> split_length(std::int64_t n, int passes, std::int64_t max_length) {
-  if (passes == 1) return n <= max_length ? std::vector<std::int64_t>{n} : std::vector<std::int64_t>{};
+  if (passes == 1) return n >= 2 && n <= max_length ? std::vector<std::int64_t>{n} : std::vector<std::int64_t>{};
   std::vector<std::int64_t> divisors;
   for (std::int64_t d = 1; d * d <= n; ++d)
     if (n % d == 0) {

@@ -10,6 +10,12 @@ const long double kTwoPi = 6.283185307179586476925286766559005768L;
 
 // cos and sin of 2 pi num / den for 0 <= num/den <= 1/8.
 std::complex<long double> first_octant(std::int64_t num, std::int64_t den) {
+  if (8 * num == den) {
+    // Exactly pi/4: both components are sqrt(1/2); cosl and sinl may differ
+    // in the last bit, which would break the symmetry of the table.
+    const long double h = std::sqrt(0.5L);
+    return {h, h};
+  }
   const long double angle = kTwoPi * static_cast<long double>(num) / static_cast<long double>(den);
   return {std::cos(angle), std::sin(angle)};
 }

@@ -10,7 +10,7 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 256-point pass of a 65536-point transform
-extern "C" __global__ void __launch_bounds__(128) bfly_f32_n256_r16x16_t65536_p256_T16_M8_cm_tw8(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+extern "C" __global__ void __launch_bounds__(128, 1) bfly_f32_n256_r16x16_t65536_p256_T16_M8_cm_tw8(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   __shared__ cpx lds[2048];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid % 8, t = lid / 8;

@@ -10,202 +10,228 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 60-point pass of a 60-point transform
-__kernel __attribute__((reqd_work_group_size(252, 1, 1))) void bfly_f32_n60_r4x3x5_t60_p1_T12_M21_tm(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
-  __local cpx lds[1260];
+__kernel __attribute__((reqd_work_group_size(252, 1, 1))) void bfly_f32_n60_r10x6_t60_p1_T6_M42_tm(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+  __local cpx lds[2520];
   const uint lid = (uint)get_local_id(0);
-  const uint m = lid / 12, t = lid % 12;
-  const ulong g = (ulong)get_group_id(0) * 21 + m;
+  const uint m = lid / 6, t = lid % 6;
+  const ulong g = (ulong)get_group_id(0) * 42 + m;
   const bool valid = g < transforms;
   const ulong batch = g / 1;
   const uint i = (uint)(g % 1);
   __global const cpx* src = in + batch * 60 + i;
   __global cpx* dst = out + batch * 60 + (ulong)(i / 1) * 60 + i % 1;
-  cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0);
+  cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0);
   (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
-  // stage 0: radix 4, stride 1
+  // stage 0: radix 10, stride 1
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
       x0 = src[(b + 0) * 1];
       x0.y *= in_sign;
-      x1 = src[(b + 15) * 1];
+      x1 = src[(b + 6) * 1];
       x1.y *= in_sign;
-      x2 = src[(b + 30) * 1];
+      x2 = src[(b + 12) * 1];
       x2.y *= in_sign;
-      x3 = src[(b + 45) * 1];
+      x3 = src[(b + 18) * 1];
       x3.y *= in_sign;
-    }
-  }
-  {
-    const uint b = t + 12;  (void)b;
-    if (valid && b < 15) {
-      x4 = src[(b + 0) * 1];
+      x4 = src[(b + 24) * 1];
       x4.y *= in_sign;
-      x5 = src[(b + 15) * 1];
+      x5 = src[(b + 30) * 1];
       x5.y *= in_sign;
-      x6 = src[(b + 30) * 1];
+      x6 = src[(b + 36) * 1];
       x6.y *= in_sign;
-      x7 = src[(b + 45) * 1];
+      x7 = src[(b + 42) * 1];
       x7.y *= in_sign;
+      x8 = src[(b + 48) * 1];
+      x8.y *= in_sign;
+      x9 = src[(b + 54) * 1];
+      x9.y *= in_sign;
     }
   }
   {
     const uint b = t + 0;  (void)b;
-    const cpx t0 = cadd(x0, x2);
-    const cpx t1 = csub(x0, x2);
-    const cpx t2 = cadd(x1, x3);
-    const cpx t3 = crot_mi(csub(x1, x3));
-    const cpx t4 = cadd(t0, t2);
-    const cpx t5 = cadd(t1, t3);
-    const cpx t6 = csub(t0, t2);
-    const cpx t7 = csub(t1, t3);
-    x0 = t4;
-    x1 = t5;
-    x2 = t6;
-    x3 = t7;
-  }
-  {
-    const uint b = t + 12;  (void)b;
-    if (b < 15) {
-      const cpx t8 = cadd(x4, x6);
-      const cpx t9 = csub(x4, x6);
-      const cpx t10 = cadd(x5, x7);
-      const cpx t11 = crot_mi(csub(x5, x7));
-      const cpx t12 = cadd(t8, t10);
-      const cpx t13 = cadd(t9, t11);
-      const cpx t14 = csub(t8, t10);
-      const cpx t15 = csub(t9, t11);
-      x4 = t12;
-      x5 = t13;
-      x6 = t14;
-      x7 = t15;
-    }
-  }
-  {
-    const uint b = t + 0;  (void)b;
-    lds[m * 60 + (b / 1) * 4 + b % 1 + 0] = x0;
-    lds[m * 60 + (b / 1) * 4 + b % 1 + 1] = x1;
-    lds[m * 60 + (b / 1) * 4 + b % 1 + 2] = x2;
-    lds[m * 60 + (b / 1) * 4 + b % 1 + 3] = x3;
-  }
-  {
-    const uint b = t + 12;  (void)b;
-    if (b < 15) {
-      lds[m * 60 + (b / 1) * 4 + b % 1 + 0] = x4;
-      lds[m * 60 + (b / 1) * 4 + b % 1 + 1] = x5;
-      lds[m * 60 + (b / 1) * 4 + b % 1 + 2] = x6;
-      lds[m * 60 + (b / 1) * 4 + b % 1 + 3] = x7;
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // stage 1: radix 3, stride 4
-  {
-    const uint b = t + 0;  (void)b;
-    x0 = lds[m * 60 + b + 0];
-    x1 = lds[m * 60 + b + 20];
-    x2 = lds[m * 60 + b + 40];
-  }
-  {
-    const uint b = t + 12;  (void)b;
-    if (b < 20) {
-      x3 = lds[m * 60 + b + 0];
-      x4 = lds[m * 60 + b + 20];
-      x5 = lds[m * 60 + b + 40];
-    }
-  }
-  {
-    const uint b = t + 0;  (void)b;
-    const uint kt = (b % 4) * 5;
-    x1 = cmul(x1, twiddles[1 * kt]);
-    x2 = cmul(x2, twiddles[2 * kt]);
-    const cpx t16 = cadd(x1, x2);
-    const cpx t17 = csub(x1, x2);
-    const cpx t18 = cadd(x0, t16);
-    const cpx t19 = cmake(x0.x + (-5.000000000e-01f) * t16.x, x0.y + (-5.000000000e-01f) * t16.y);
-    const cpx t20 = crot_mi(cmake(8.660253882e-01f * t17.x, 8.660253882e-01f * t17.y));
+    const cpx t0 = cadd(x0, x5);
+    const cpx t1 = csub(x0, x5);
+    const cpx t2 = cadd(x1, x6);
+    const cpx t3 = csub(x1, x6);
+    const cpx t4 = cadd(x2, x7);
+    const cpx t5 = csub(x2, x7);
+    const cpx t6 = cadd(x3, x8);
+    const cpx t7 = csub(x3, x8);
+    const cpx t8 = cadd(x4, x9);
+    const cpx t9 = csub(x4, x9);
+    const cpx t10 = cadd(t2, t8);
+    const cpx t11 = csub(t2, t8);
+    const cpx t12 = cadd(t4, t6);
+    const cpx t13 = csub(t4, t6);
+    const cpx t14 = cadd(cadd(t0, t10), t12);
+    const cpx t15 = cmake(t0.x + 3.090170026e-01f * t10.x + (-8.090170026e-01f) * t12.x, t0.y + 3.090170026e-01f * t10.y + (-8.090170026e-01f) * t12.y);
+    const cpx t16 = crot_mi(cmake(9.510565400e-01f * t11.x + 5.877852440e-01f * t13.x, 9.510565400e-01f * t11.y + 5.877852440e-01f * t13.y));
+    const cpx t17 = cadd(t15, t16);
+    const cpx t18 = csub(t15, t16);
+    const cpx t19 = cmake(t0.x + (-8.090170026e-01f) * t10.x + 3.090170026e-01f * t12.x, t0.y + (-8.090170026e-01f) * t10.y + 3.090170026e-01f * t12.y);
+    const cpx t20 = crot_mi(cmake(5.877852440e-01f * t11.x + (-9.510565400e-01f) * t13.x, 5.877852440e-01f * t11.y + (-9.510565400e-01f) * t13.y));
     const cpx t21 = cadd(t19, t20);
     const cpx t22 = csub(t19, t20);
-    x0 = t18;
-    x1 = t21;
-    x2 = t22;
+    const cpx t23 = cmul(t3, cmake(8.090170026e-01f, (-5.877852440e-01f)));
+    const cpx t24 = cmul(t5, cmake(3.090170026e-01f, (-9.510565400e-01f)));
+    const cpx t25 = cmul(t7, cmake((-3.090170026e-01f), (-9.510565400e-01f)));
+    const cpx t26 = cmul(t9, cmake((-8.090170026e-01f), (-5.877852440e-01f)));
+    const cpx t27 = cadd(t23, t26);
+    const cpx t28 = csub(t23, t26);
+    const cpx t29 = cadd(t24, t25);
+    const cpx t30 = csub(t24, t25);
+    const cpx t31 = cadd(cadd(t1, t27), t29);
+    const cpx t32 = cmake(t1.x + 3.090170026e-01f * t27.x + (-8.090170026e-01f) * t29.x, t1.y + 3.090170026e-01f * t27.y + (-8.090170026e-01f) * t29.y);
+    const cpx t33 = crot_mi(cmake(9.510565400e-01f * t28.x + 5.877852440e-01f * t30.x, 9.510565400e-01f * t28.y + 5.877852440e-01f * t30.y));
+    const cpx t34 = cadd(t32, t33);
+    const cpx t35 = csub(t32, t33);
+    const cpx t36 = cmake(t1.x + (-8.090170026e-01f) * t27.x + 3.090170026e-01f * t29.x, t1.y + (-8.090170026e-01f) * t27.y + 3.090170026e-01f * t29.y);
+    const cpx t37 = crot_mi(cmake(5.877852440e-01f * t28.x + (-9.510565400e-01f) * t30.x, 5.877852440e-01f * t28.y + (-9.510565400e-01f) * t30.y));
+    const cpx t38 = cadd(t36, t37);
+    const cpx t39 = csub(t36, t37);
+    x0 = t14;
+    x1 = t31;
+    x2 = t17;
+    x3 = t34;
+    x4 = t21;
+    x5 = t38;
+    x6 = t22;
+    x7 = t39;
+    x8 = t18;
+    x9 = t35;
   }
-  {
-    const uint b = t + 12;  (void)b;
-    if (b < 20) {
-      const uint kt = (b % 4) * 5;
-      x4 = cmul(x4, twiddles[1 * kt]);
-      x5 = cmul(x5, twiddles[2 * kt]);
-      const cpx t23 = cadd(x4, x5);
-      const cpx t24 = csub(x4, x5);
-      const cpx t25 = cadd(x3, t23);
-      const cpx t26 = cmake(x3.x + (-5.000000000e-01f) * t23.x, x3.y + (-5.000000000e-01f) * t23.y);
-      const cpx t27 = crot_mi(cmake(8.660253882e-01f * t24.x, 8.660253882e-01f * t24.y));
-      const cpx t28 = cadd(t26, t27);
-      const cpx t29 = csub(t26, t27);
-      x3 = t25;
-      x4 = t28;
-      x5 = t29;
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
   {
     const uint b = t + 0;  (void)b;
-    lds[m * 60 + (b / 4) * 12 + b % 4 + 0] = x0;
-    lds[m * 60 + (b / 4) * 12 + b % 4 + 4] = x1;
-    lds[m * 60 + (b / 4) * 12 + b % 4 + 8] = x2;
-  }
-  {
-    const uint b = t + 12;  (void)b;
-    if (b < 20) {
-      lds[m * 60 + (b / 4) * 12 + b % 4 + 0] = x3;
-      lds[m * 60 + (b / 4) * 12 + b % 4 + 4] = x4;
-      lds[m * 60 + (b / 4) * 12 + b % 4 + 8] = x5;
-    }
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 0] = x0;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 1] = x1;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 2] = x2;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 3] = x3;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 4] = x4;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 5] = x5;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 6] = x6;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 7] = x7;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 8] = x8;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 9] = x9;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // stage 2: radix 5, stride 12
+  // stage 1: radix 6, stride 10
   {
     const uint b = t + 0;  (void)b;
     x0 = lds[m * 60 + b + 0];
-    x1 = lds[m * 60 + b + 12];
-    x2 = lds[m * 60 + b + 24];
-    x3 = lds[m * 60 + b + 36];
-    x4 = lds[m * 60 + b + 48];
+    x1 = lds[m * 60 + b + 10];
+    x2 = lds[m * 60 + b + 20];
+    x3 = lds[m * 60 + b + 30];
+    x4 = lds[m * 60 + b + 40];
+    x5 = lds[m * 60 + b + 50];
+  }
+  {
+    const uint b = t + 6;  (void)b;
+    if (b < 10) {
+      x6 = lds[m * 60 + b + 0];
+      x7 = lds[m * 60 + b + 10];
+      x8 = lds[m * 60 + b + 20];
+      x9 = lds[m * 60 + b + 30];
+      x10 = lds[m * 60 + b + 40];
+      x11 = lds[m * 60 + b + 50];
+    }
   }
   {
     const uint b = t + 0;  (void)b;
-    const uint kt = (b % 12) * 1;
+    const uint kt = (b % 10) * 1;
     x1 = cmul(x1, twiddles[1 * kt]);
     x2 = cmul(x2, twiddles[2 * kt]);
     x3 = cmul(x3, twiddles[3 * kt]);
     x4 = cmul(x4, twiddles[4 * kt]);
-    const cpx t30 = cadd(x1, x4);
-    const cpx t31 = csub(x1, x4);
-    const cpx t32 = cadd(x2, x3);
-    const cpx t33 = csub(x2, x3);
-    const cpx t34 = cadd(cadd(x0, t30), t32);
-    const cpx t35 = cmake(x0.x + 3.090170026e-01f * t30.x + (-8.090170026e-01f) * t32.x, x0.y + 3.090170026e-01f * t30.y + (-8.090170026e-01f) * t32.y);
-    const cpx t36 = crot_mi(cmake(9.510565400e-01f * t31.x + 5.877852440e-01f * t33.x, 9.510565400e-01f * t31.y + 5.877852440e-01f * t33.y));
-    const cpx t37 = cadd(t35, t36);
-    const cpx t38 = csub(t35, t36);
-    const cpx t39 = cmake(x0.x + (-8.090170026e-01f) * t30.x + 3.090170026e-01f * t32.x, x0.y + (-8.090170026e-01f) * t30.y + 3.090170026e-01f * t32.y);
-    const cpx t40 = crot_mi(cmake(5.877852440e-01f * t31.x + (-9.510565400e-01f) * t33.x, 5.877852440e-01f * t31.y + (-9.510565400e-01f) * t33.y));
-    const cpx t41 = cadd(t39, t40);
-    const cpx t42 = csub(t39, t40);
-    x0 = t34;
-    x1 = t37;
-    x2 = t41;
-    x3 = t42;
-    x4 = t38;
+    x5 = cmul(x5, twiddles[5 * kt]);
+    const cpx t40 = cadd(x0, x3);
+    const cpx t41 = csub(x0, x3);
+    const cpx t42 = cadd(x1, x4);
+    const cpx t43 = csub(x1, x4);
+    const cpx t44 = cadd(x2, x5);
+    const cpx t45 = csub(x2, x5);
+    const cpx t46 = cadd(t42, t44);
+    const cpx t47 = csub(t42, t44);
+    const cpx t48 = cadd(t40, t46);
+    const cpx t49 = cmake(t40.x + (-5.000000000e-01f) * t46.x, t40.y + (-5.000000000e-01f) * t46.y);
+    const cpx t50 = crot_mi(cmake(8.660253882e-01f * t47.x, 8.660253882e-01f * t47.y));
+    const cpx t51 = cadd(t49, t50);
+    const cpx t52 = csub(t49, t50);
+    const cpx t53 = cmul(t43, cmake(5.000000000e-01f, (-8.660253882e-01f)));
+    const cpx t54 = cmul(t45, cmake((-5.000000000e-01f), (-8.660253882e-01f)));
+    const cpx t55 = cadd(t53, t54);
+    const cpx t56 = csub(t53, t54);
+    const cpx t57 = cadd(t41, t55);
+    const cpx t58 = cmake(t41.x + (-5.000000000e-01f) * t55.x, t41.y + (-5.000000000e-01f) * t55.y);
+    const cpx t59 = crot_mi(cmake(8.660253882e-01f * t56.x, 8.660253882e-01f * t56.y));
+    const cpx t60 = cadd(t58, t59);
+    const cpx t61 = csub(t58, t59);
+    x0 = t48;
+    x1 = t57;
+    x2 = t51;
+    x3 = t60;
+    x4 = t52;
+    x5 = t61;
+  }
+  {
+    const uint b = t + 6;  (void)b;
+    if (b < 10) {
+      const uint kt = (b % 10) * 1;
+      x7 = cmul(x7, twiddles[1 * kt]);
+      x8 = cmul(x8, twiddles[2 * kt]);
+      x9 = cmul(x9, twiddles[3 * kt]);
+      x10 = cmul(x10, twiddles[4 * kt]);
+      x11 = cmul(x11, twiddles[5 * kt]);
+      const cpx t62 = cadd(x6, x9);
+      const cpx t63 = csub(x6, x9);
+      const cpx t64 = cadd(x7, x10);
+      const cpx t65 = csub(x7, x10);
+      const cpx t66 = cadd(x8, x11);
+      const cpx t67 = csub(x8, x11);
+      const cpx t68 = cadd(t64, t66);
+      const cpx t69 = csub(t64, t66);
+      const cpx t70 = cadd(t62, t68);
+      const cpx t71 = cmake(t62.x + (-5.000000000e-01f) * t68.x, t62.y + (-5.000000000e-01f) * t68.y);
+      const cpx t72 = crot_mi(cmake(8.660253882e-01f * t69.x, 8.660253882e-01f * t69.y));
+      const cpx t73 = cadd(t71, t72);
+      const cpx t74 = csub(t71, t72);
+      const cpx t75 = cmul(t65, cmake(5.000000000e-01f, (-8.660253882e-01f)));
+      const cpx t76 = cmul(t67, cmake((-5.000000000e-01f), (-8.660253882e-01f)));
+      const cpx t77 = cadd(t75, t76);
+      const cpx t78 = csub(t75, t76);
+      const cpx t79 = cadd(t63, t77);
+      const cpx t80 = cmake(t63.x + (-5.000000000e-01f) * t77.x, t63.y + (-5.000000000e-01f) * t77.y);
+      const cpx t81 = crot_mi(cmake(8.660253882e-01f * t78.x, 8.660253882e-01f * t78.y));
+      const cpx t82 = cadd(t80, t81);
+      const cpx t83 = csub(t80, t81);
+      x6 = t70;
+      x7 = t79;
+      x8 = t73;
+      x9 = t82;
+      x10 = t74;
+      x11 = t83;
+    }
   }
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
       dst[(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(b + 12) * 1] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(b + 24) * 1] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(b + 36) * 1] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(b + 48) * 1] = cmake(x4.x * out_re, x4.y * out_im);
+      dst[(b + 10) * 1] = cmake(x1.x * out_re, x1.y * out_im);
+      dst[(b + 20) * 1] = cmake(x2.x * out_re, x2.y * out_im);
+      dst[(b + 30) * 1] = cmake(x3.x * out_re, x3.y * out_im);
+      dst[(b + 40) * 1] = cmake(x4.x * out_re, x4.y * out_im);
+      dst[(b + 50) * 1] = cmake(x5.x * out_re, x5.y * out_im);
+    }
+  }
+  {
+    const uint b = t + 6;  (void)b;
+    if (valid && b < 10) {
+      dst[(b + 0) * 1] = cmake(x6.x * out_re, x6.y * out_im);
+      dst[(b + 10) * 1] = cmake(x7.x * out_re, x7.y * out_im);
+      dst[(b + 20) * 1] = cmake(x8.x * out_re, x8.y * out_im);
+      dst[(b + 30) * 1] = cmake(x9.x * out_re, x9.y * out_im);
+      dst[(b + 40) * 1] = cmake(x10.x * out_re, x10.y * out_im);
+      dst[(b + 50) * 1] = cmake(x11.x * out_re, x11.y * out_im);
     }
   }
 }

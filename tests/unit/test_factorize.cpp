@@ -130,12 +130,13 @@ TEST(Factorize, ChooseRadicesForEvery7SmoothLengthUpTo2To24) {
       product *= r;
     }
     ASSERT_EQ(product, n) << "n=" << n << " radices " << list(radices);
-    // A radix-2 stage costs a whole trip through local memory for one add per
-    // point; it is only worth it when n has a single factor 2.
-    const auto twos = std::count(radices.begin(), radices.end(), 2);
-    ASSERT_EQ(twos, valuation(n, 2) == 1 ? 1 : 0) << "n=" << n << " radices " << list(radices);
-    // Pairs of 3s use radix 9.
-    ASSERT_LE(std::count(radices.begin(), radices.end(), 3), 1) << "n=" << n << " radices " << list(radices);
+    // Fewest stages: no two stages could merge into one available radix.
+    for (std::size_t a = 0; a < radices.size(); ++a)
+      for (std::size_t b = a + 1; b < radices.size(); ++b)
+        ASSERT_EQ(std::find(available.begin(), available.end(), radices[a] * radices[b]), available.end())
+            << "n=" << n << " radices " << list(radices) << ": " << radices[a] << " and " << radices[b]
+            << " could be one stage";
+    ASSERT_TRUE(std::is_sorted(radices.rbegin(), radices.rend())) << "n=" << n << " radices " << list(radices);
   }
 }
 
@@ -147,7 +148,10 @@ TEST(Factorize, ChooseRadicesKnownChoices) {
   EXPECT_EQ(choose_radices(16), V{16});
   EXPECT_EQ(choose_radices(32), (V{8, 4}));
   EXPECT_EQ(choose_radices(4096), (V{16, 16, 16}));
-  EXPECT_EQ(choose_radices(60), (V{4, 3, 5}));
+  EXPECT_EQ(choose_radices(60), (V{10, 6}));
+  EXPECT_EQ(choose_radices(64), (V{8, 8}));  // as few stages as 16 x 4, better balanced
+  EXPECT_EQ(choose_radices(1000), (V{10, 10, 10}));
+  EXPECT_EQ(choose_radices(3125), (V{25, 25, 5}));
   EXPECT_EQ(choose_radices(81), (V{9, 9}));
   EXPECT_EQ(choose_radices(343), (V{7, 7, 7}));
 }

@@ -167,15 +167,19 @@ TEST(Plan, SinglePassUpToTheLimitThenMultiPass) {
 }
 
 TEST(Plan, LimitsHaveTheDocumentedSinglePassLengths) {
-  EXPECT_EQ(bfly::plan::cpu_limits().max_single_pass_length, 16384);
+  EXPECT_EQ(bfly::plan::cpu_limits().max_single_pass_length, 4096);
+  EXPECT_EQ(bfly::plan::cpu_limits().preferred_pass_length, 256);
   EXPECT_EQ(bfly::plan::gpu_limits(49152, 1024).max_single_pass_length, 4096);
   EXPECT_EQ(bfly::plan::gpu_limits(49152, 1024).max_group_size, 1024);
   EXPECT_EQ(bfly::plan::gpu_limits(65536, 2048).max_group_size, 1024);
 }
 
-TEST(Plan, LargePowersOfTwoTakeTwoPassesOnCpuLimits) {
+TEST(Plan, LargePowersOfTwoOnCpuLimits) {
   const DeviceLimits cpu = bfly::plan::cpu_limits();
-  for (int log2n : {15, 16, 20, 24}) {
+  // Two passes while both fit the preferred 256 points, then three.
+  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 20), cpu).passes.size(), 3u);
+  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 24), cpu).passes.size(), 3u);
+  for (int log2n : {13, 15, 16}) {
     const std::int64_t n = std::int64_t{1} << log2n;
     const PlanTree tree = make_plan(problem(n), cpu);
     ASSERT_EQ(tree.passes.size(), 2u) << "n=2^" << log2n << "\n" << tree.print();
@@ -306,12 +310,12 @@ TEST(Plan, OtherUnsupportedAndInvalidProblems) {
   expect_plan_error(problem(64, 0), gpu, ErrorCode::InvalidArgument, "batch 0");
   // Smooth but too long for four passes of the longest sub-transform.
   DeviceLimits tiny = gpu;
-  tiny.max_single_pass_length = 16;
+  tiny.max_single_pass_length = tiny.max_pass_length = tiny.preferred_pass_length = 16;
   expect_plan_error(problem(std::int64_t{1} << 17), tiny, ErrorCode::Unsupported, "131072");
 }
 
 TEST(Plan, PrintShowsEveryPass) {
-  const PlanTree tree = make_plan(problem(1 << 20, 4), bfly::plan::cpu_limits());
+  const PlanTree tree = make_plan(problem(1 << 16, 4), bfly::plan::cpu_limits());
   const std::string text = tree.print();
   ASSERT_EQ(tree.passes.size(), 2u);
   for (const char* word : {"multi-pass", "2 passes", "pass 0", "pass 1", "pass twiddles", "input -> work0",

@@ -3,15 +3,17 @@
 // between steps are fused into the next pass's loads and the transposition is
 // folded into each pass's output indexing (Stockham order), so there is no
 // transpose or digit-reversal kernel.
+#include <algorithm>
+
 #include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
 namespace bfly::plan {
 namespace {
 
-int passes_needed(const Problem& problem, const DeviceLimits& limits, std::vector<std::int64_t>* lengths) {
+int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int64_t>* lengths) {
   for (int k = 2; k <= 4; ++k) {
-    auto split = split_length(problem.length(), k, limits.max_single_pass_length);
+    auto split = split_length(n, k, max_length);
     if (!split.empty()) {
       if (lengths) *lengths = split;
       return k;
@@ -20,11 +22,27 @@ int passes_needed(const Problem& problem, const DeviceLimits& limits, std::vecto
   return 0;
 }
 
+// The cost model: the fewest passes whose lengths stay within the preferred
+// length, as long as that is at most three passes (or no more than the fewest
+// possible); e.g. on a CPU 2^20 takes three passes of <= 256 points, not two
+// of 1024 (measurements in plan/device_limits.cpp).
+int passes_needed(const Problem& problem, const DeviceLimits& limits, std::vector<std::int64_t>* lengths) {
+  const int fewest = fewest_passes(problem.length(), limits.max_pass_length, lengths);
+  if (fewest == 0) return 0;
+  std::vector<std::int64_t> preferred;
+  const int k = fewest_passes(problem.length(), limits.preferred_pass_length, &preferred);
+  if (k != 0 && k <= std::max(fewest, 3)) {
+    if (lengths) *lengths = preferred;
+    return k;
+  }
+  return fewest;
+}
+
 std::string applicable(const Problem& problem, const DeviceLimits& limits) {
   if (problem.length() <= 1) return "length 1 needs no passes";
   if (passes_needed(problem, limits, nullptr) == 0)
     return "length " + std::to_string(problem.length()) + " does not split into 4 passes of at most " +
-           std::to_string(limits.max_single_pass_length);
+           std::to_string(limits.max_pass_length);
   return "";
 }
 
