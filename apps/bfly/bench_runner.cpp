@@ -23,28 +23,37 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-struct Timing {
-  double median_ms = 0, min_ms = 0;
+// One implementation under test: how to start a transform and wait for it.
+struct Contender {
+  std::function<void()> enqueue, wait;
+  int calls = 1;  // transforms per sample, so each sample lasts >= 2 ms
+  std::vector<double> samples;
+  double median() const {
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted[sorted.size() / 2];
+  }
+  double min() const { return *std::min_element(samples.begin(), samples.end()); }
 };
 
-// Runs `enqueue` + `wait` until each repetition lasts >= 2 ms (so a fast
-// case is not all launch overhead), then reports per-call time.
-Timing time_calls(const std::function<void()>& enqueue, const std::function<void()>& wait, const BenchSettings& s) {
-  for (int i = 0; i < s.warmup; ++i) enqueue(), wait();
-  auto start = Clock::now();
-  enqueue();
-  wait();
-  const double once = std::max(ms_between(start, Clock::now()), 1e-3);
-  const int calls = static_cast<int>(std::clamp(std::ceil(2.0 / once), 1.0, 1000.0));
-  std::vector<double> samples;
-  for (int r = 0; r < s.repetitions; ++r) {
-    start = Clock::now();
-    for (int c = 0; c < calls; ++c) enqueue();
-    wait();
-    samples.push_back(ms_between(start, Clock::now()) / calls);
+double sample(Contender& c) {
+  const auto start = Clock::now();
+  for (int i = 0; i < c.calls; ++i) c.enqueue();
+  c.wait();
+  return ms_between(start, Clock::now()) / c.calls;
+}
+
+// Times every contender with their repetitions interleaved (bfly, peer 1,
+// peer 2, ..., bfly, ...), so a machine whose load drifts during the run
+// slows all of them alike and the ratios stay meaningful.
+void time_interleaved(std::vector<Contender*>& contenders, const BenchSettings& s) {
+  for (Contender* c : contenders) {
+    for (int i = 0; i < s.warmup; ++i) c->enqueue(), c->wait();
+    const double once = std::max(sample(*c), 1e-3);
+    c->calls = static_cast<int>(std::clamp(std::ceil(2.0 / once), 1.0, 1000.0));
   }
-  std::sort(samples.begin(), samples.end());
-  return {samples[samples.size() / 2], samples.front()};
+  for (int r = 0; r < s.repetitions; ++r)
+    for (Contender* c : contenders) c->samples.push_back(sample(*c));
 }
 
 std::vector<std::complex<float>> random_input(std::size_t count) {
@@ -150,42 +159,47 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       ins.back().write(input.data(), problem.bytes());
     }
     int next = 0;
-    const Timing t = time_calls(
-        [&] {
-          plan.execute(ins[next], outs[next]);
-          next = (next + 1) % settings.buffers;
-        },
-        [&] { device.synchronize(); }, settings);
-    r.median_ms = t.median_ms;
-    r.min_ms = t.min_ms;
+    Contender mine{[&] {
+                     plan.execute(ins[next], outs[next]);
+                     next = (next + 1) % settings.buffers;
+                   },
+                   [&] { device.synchronize(); }};
+    std::vector<Contender*> contenders{&mine};
+    std::vector<Contender> theirs(peers.size());
+    for (std::size_t k = 0; k < peers.size(); ++k) {
+      if (progress) progress(done, steps, "preparing " + peers[k]->name() + " " + c.label());
+      PeerResult p;
+      p.name = peers[k]->name();
+      p.unsupported = peers[k]->prepare({c.length, c.batch, c.inverse}, input.data());
+      p.plan_ms = peers[k]->plan_ms();
+      r.peers.push_back(p);
+      if (p.unsupported.empty()) {
+        bench::Peer* peer = peers[k].get();
+        theirs[k] = Contender{[peer] { peer->run(); }, [peer] { peer->finish(); }};
+        contenders.push_back(&theirs[k]);
+      }
+      ++done;
+    }
+    if (progress) progress(done, steps, "timing " + c.label());
+    time_interleaved(contenders, settings);
+    r.median_ms = mine.median();
+    r.min_ms = mine.min();
     ++done;
 
-    std::vector<std::complex<double>> ref;
-    std::vector<std::complex<float>> output(input.size());
     if (settings.check) {
-      ref = reference(input, c);
+      const std::vector<std::complex<double>> ref = reference(input, c);
+      std::vector<std::complex<float>> output(input.size());
       outs[0].read(output.data(), problem.bytes());
       r.error = relative_error(output, ref);
-    }
-    ins.clear();
-    outs.clear();
-
-    for (auto& peer : peers) {
-      if (progress) progress(done, steps, peer->name() + " " + c.label());
-      PeerResult p;
-      p.name = peer->name();
-      p.unsupported = peer->prepare({c.length, c.batch, c.inverse}, input.data());
-      if (p.unsupported.empty()) {
-        p.plan_ms = peer->plan_ms();
-        p.median_ms = time_calls([&] { peer->run(); }, [&] { peer->finish(); }, settings).median_ms;
-        if (settings.check) {
-          peer->result(output.data());
-          p.error = relative_error(output, ref);
+      for (std::size_t k = 0; k < peers.size(); ++k)
+        if (r.peers[k].unsupported.empty()) {
+          peers[k]->result(output.data());
+          r.peers[k].error = relative_error(output, ref);
         }
-      }
-      peer->release();
-      r.peers.push_back(p);
-      ++done;
+    }
+    for (std::size_t k = 0; k < peers.size(); ++k) {
+      if (r.peers[k].unsupported.empty()) r.peers[k].median_ms = theirs[k].median();
+      peers[k]->release();
     }
     results.push_back(r);
   }
