@@ -45,14 +45,15 @@ bool ends_with(const std::string& s, const std::string& tail) {
 std::string table(const std::vector<CaseResult>& results) {
   std::ostringstream out;
   if (results.empty()) return "";
-  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms";
+  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
   for (const PeerResult& p : results.front().peers) out << " | " << p.name << " ms (bfly speed-up)";
   out << '\n';
   for (const CaseResult& r : results) {
     char line[256];
-    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f", r.bench_case.label().c_str(),
-                  r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms), r.error, r.plan_ms,
-                  r.cache_hits, r.kernels, r.warm_plan_ms);
+    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
+                  r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
+                  r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(),
+                  100 * r.floor_fraction());
     out << line;
     for (const PeerResult& p : r.peers) {
       if (!p.unsupported.empty()) out << " | unsupported";
@@ -62,23 +63,24 @@ std::string table(const std::vector<CaseResult>& results) {
   }
   out << "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
          "GB/s counts 16 bytes per point (one read, one write); plan ms = first plan in this process, (cached/kernels)\n"
-         "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm).\n";
+         "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
+         "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time.\n";
   return out.str();
 }
 
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,warm_plan_ms\n";
+    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,warm_plan_ms,copy_ms\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       text << c.length << ',' << c.batch << ',' << c.inverse << ",bfly," << r.median_ms << ',' << r.gflops(r.median_ms)
            << ',' << r.gbytes(r.median_ms) << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ','
-           << r.warm_plan_ms << '\n';
+           << r.warm_plan_ms << ',' << r.copy_ms << '\n';
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty())
           text << c.length << ',' << c.batch << ',' << c.inverse << ",\"" << p.name << "\"," << p.median_ms << ','
-               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",,\n";
+               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",,,\n";
     }
   } else if (ends_with(path, ".json")) {
     nlohmann::json doc;
@@ -91,7 +93,8 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
                           {"relative_error", r.error}, {"plan_ms", r.plan_ms},
                           {"kernels", r.kernels}, {"cache_hits", r.cache_hits},
-                          {"warm_plan_ms", r.warm_plan_ms}};
+                          {"warm_plan_ms", r.warm_plan_ms}, {"copy_ms", r.copy_ms},
+                          {"floor_fraction", r.floor_fraction()}};
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};
         if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;

@@ -5,8 +5,13 @@
 #include <cmath>
 #include <thread>
 
-#include "backends/opencl/opencl_device.hpp"
+#include "backends/device_impl.hpp"
+#include "codegen/copy_kernel.hpp"
 #include "peer.hpp"
+#ifdef BFLY_HAVE_OPENCL_PEERS
+#include "backends/opencl/opencl_device.hpp"
+#include "opencl_peers.hpp"
+#endif
 
 #ifdef BFLY_HAVE_FFTW_DOUBLE
 #include <fftw3.h>
@@ -93,19 +98,37 @@ double relative_error(const std::vector<std::complex<float>>& y, const std::vect
   return std::isfinite(diff) ? std::sqrt(diff / norm) : INFINITY;
 }
 
-std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device) {
+std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::vector<std::string>& notes) {
   std::vector<std::unique_ptr<bench::Peer>> peers;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   peers.push_back(bench::make_fftw_peer(1));
   if (cores > 1) peers.push_back(bench::make_fftw_peer(static_cast<int>(cores)));
-  if (device.info().backend == "opencl") {
+  const DeviceInfo& info = device.info();
+  if (info.backend == "opencl") {
+#ifdef BFLY_HAVE_OPENCL_PEERS
     const auto h = detail::opencl::handles(*device.impl());
     const bench::OpenCLHandles handles{h.context, h.queue, h.device};
     peers.push_back(bench::make_clfft_peer(handles));
     peers.push_back(bench::make_vkfft_peer(handles));
+#else
+    notes.push_back("clFFT and VkFFT (OpenCL): not built in");
+#endif
+  } else if (info.backend == "cuda") {
+    std::string why;
+    const int ordinal = std::stoi(info.spec.substr(info.spec.find(':') + 1));
+    for (auto& peer : bench::make_cuda_peers(ordinal, &why)) peers.push_back(std::move(peer));
+    if (!why.empty()) notes.push_back(why);
   }
   peers.erase(std::remove(peers.begin(), peers.end(), nullptr), peers.end());
   return peers;
+}
+
+// The copy kernel every case is measured against, compiled once per device.
+std::shared_ptr<detail::KernelImpl> copy_kernel(const Device& device) {
+  detail::DeviceImpl& impl = *device.impl();
+  return impl.memo<detail::KernelImpl>("kernel:bfly_copy", [&] {
+    return impl.compile(codegen::generate_copy(impl.dialect()), "bfly_copy").kernel;
+  });
 }
 
 }  // namespace
@@ -122,10 +145,14 @@ double CaseResult::gflops(double ms) const {
 double CaseResult::gbytes(double ms) const { return 16.0 * points() / (ms * 1e6); }
 
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
-                                  const BenchSettings& settings, const Progress& progress) {
+                                  const BenchSettings& settings, const Progress& progress,
+                                  std::vector<std::string>* notes) {
   std::vector<CaseResult> results;
   std::vector<std::unique_ptr<bench::Peer>> peers;
-  if (settings.peers) peers = make_peers(device);
+  std::vector<std::string> peer_notes;
+  if (settings.peers) peers = make_peers(device, peer_notes);
+  if (notes) *notes = peer_notes;
+  const auto copy = copy_kernel(device);
   const std::size_t steps = cases.size() * (1 + peers.size());
   std::size_t done = 0;
   for (const BenchCase& c : cases) {
@@ -164,7 +191,16 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
                      next = (next + 1) % settings.buffers;
                    },
                    [&] { device.synchronize(); }};
-    std::vector<Contender*> contenders{&mine};
+    // The device's copy bandwidth on the same buffers: one read and one write.
+    const std::uint64_t wide_elements = problem.bytes() / 16;
+    Contender copying{[&] {
+                        device.impl()->launch(*copy, (wide_elements + codegen::kCopyGroupSize - 1) / codegen::kCopyGroupSize,
+                                              codegen::kCopyGroupSize, 0,
+                                              {detail::KernelArg::of(ins[0].impl()), detail::KernelArg::of(outs[0].impl()),
+                                               detail::KernelArg::of_u64(wide_elements)});
+                      },
+                      [&] { device.synchronize(); }};
+    std::vector<Contender*> contenders{&mine, &copying};
     std::vector<Contender> theirs(peers.size());
     for (std::size_t k = 0; k < peers.size(); ++k) {
       if (progress) progress(done, steps, "preparing " + peers[k]->name() + " " + c.label());
@@ -184,16 +220,28 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     time_interleaved(contenders, settings);
     r.median_ms = mine.median();
     r.min_ms = mine.min();
+    r.copy_ms = copying.median();
     ++done;
 
     if (settings.check) {
-      const std::vector<std::complex<double>> ref = reference(input, c);
+      // The copy kernel overwrote outs[0]: transform once more to check it.
+      plan.execute(ins[0], outs[0]);
+      // Checked against FFTW double on the first transforms of the batch
+      // (at least one, up to 2^22 points), so a 2^27-point case checks quickly.
+      const std::int64_t rows = std::max<std::int64_t>(1, std::min<std::int64_t>(c.batch, (std::int64_t{1} << 22) / c.length));
+      const BenchCase checked{c.length, rows, c.inverse};
+      const std::size_t points = static_cast<std::size_t>(rows * c.length);
+      const std::vector<std::complex<float>> head(input.begin(), input.begin() + points);
+      const std::vector<std::complex<double>> ref = reference(head, checked);
       std::vector<std::complex<float>> output(input.size());
       outs[0].read(output.data(), problem.bytes());
+      output.resize(points);
       r.error = relative_error(output, ref);
       for (std::size_t k = 0; k < peers.size(); ++k)
         if (r.peers[k].unsupported.empty()) {
+          output.resize(input.size());
           peers[k]->result(output.data());
+          output.resize(points);
           r.peers[k].error = relative_error(output, ref);
         }
     }
@@ -214,8 +262,12 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
     lengths = {64, 256, 1024, 4096, 16384, 65536, 1 << 20, 120, 1000, 3000, 2187, 3125, 2401, 1536};
   else if (name == "demo")
     lengths = {256, 1000, 4096, 65536};
-  else
-    throw Error(ErrorCode::InvalidArgument, "unknown suite '" + name + "' (expected pocl or demo)");
+  else if (name == "gpu") {
+    // The CUDA issue's table: powers of two 2^6..2^24 and mixed radix sizes.
+    for (int log2n = 6; log2n <= 24; ++log2n) lengths.push_back(std::int64_t{1} << log2n);
+    for (std::int64_t n : {120, 1000, 1536, 2187, 2401, 3000, 3125, 4000, 10000, 100000}) lengths.push_back(n);
+  } else
+    throw Error(ErrorCode::InvalidArgument, "unknown suite '" + name + "' (expected pocl, gpu or demo)");
   std::vector<BenchCase> cases;
   for (std::int64_t n : lengths) cases.push_back({n, std::max<std::int64_t>(1, points / n), false});
   return cases;

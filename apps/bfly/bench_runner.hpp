@@ -43,6 +43,10 @@ struct CaseResult {
   int kernels = 0;
   int cache_hits = 0;       // kernels of that first construction loaded from the disk cache
   double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
+  double copy_ms = 0;       // a plain copy of the same bytes on the same device
+  // Fraction of the floor: passes x (one read + one write) at copy speed.
+  double floor_fraction() const { return copy_ms > 0 ? passes * copy_ms / median_ms : 0; }
+  double copy_gbytes() const { return copy_ms > 0 ? 16.0 * points() / (copy_ms * 1e6) : 0; }
   double error = -1;
   std::vector<PeerResult> peers;
 
@@ -53,10 +57,13 @@ struct CaseResult {
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
 
+// `notes` receives why peers expected on this device are missing.
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
-                                  const BenchSettings& settings, const Progress& progress);
+                                  const BenchSettings& settings, const Progress& progress,
+                                  std::vector<std::string>* notes = nullptr);
 
-// Named suites: "pocl" (the sizes of the core issue), "demo" (a short tour).
+// Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
+// issue's), "demo" (a short tour).
 std::vector<BenchCase> suite(const std::string& name, std::int64_t points);
 
 }  // namespace bfly::cli

@@ -64,7 +64,9 @@ int run(BenchOptions& o, bool demo) {
               device.info().driver.c_str());
   o.settings.peers = !o.no_peers;
   for (const std::string& absent : bench::absent_peers()) std::printf("  peer absent: %s\n", absent.c_str());
-  const std::vector<CaseResult> results = run_bench(device, cases, o.settings, progress_for(o.quiet));
+  std::vector<std::string> notes;
+  const std::vector<CaseResult> results = run_bench(device, cases, o.settings, progress_for(o.quiet), &notes);
+  for (const std::string& note : notes) std::printf("  peer absent: %s\n", note.c_str());
   std::fputs(table(results).c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info());
   if (demo) {
@@ -94,7 +96,7 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     command->add_flag("--no-peers", o->no_peers, "time bfly alone");
     if (!demo) {
       o->problem.add_to(*command, false);
-      command->add_option("--suite", o->suite_name, "named case list: pocl, demo");
+      command->add_option("--suite", o->suite_name, "named case list: pocl, gpu, demo");
       command->add_option("--points", o->points, "points per case when the batch is not given (default 2^22)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
       command->add_flag("--cold", o->cold, "start from an empty kernel cache, so plan times include compilation");

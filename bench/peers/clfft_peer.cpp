@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "peer.hpp"
+#include "opencl_peers.hpp"
 
 namespace bfly::bench {
 namespace {

@@ -1,19 +1,15 @@
 // Peer FFT libraries that `bfly bench` times beside bfly, in the same process
 // on the same data. Each peer owns its buffers; the bench hands it a host copy
 // of the input and reads the output back for the accuracy column.
+// No device API headers here: the OpenCL peers are declared in
+// opencl_peers.hpp, the CUDA peers live in a plugin (cuda_plugin.hpp).
 #pragma once
-
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
 
 #include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <CL/cl.h>  // only for the OpenCL handles below
 
 namespace bfly::bench {
 
@@ -25,18 +21,13 @@ struct PeerCase {
   bool inverse;
 };
 
-// Borrowed handles: peers never release them, so destroy the peers before
-// releasing the queue/context (their destructors clFinish and free buffers).
-struct OpenCLHandles {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_device_id device = nullptr;
-};
-
 class Peer {
  public:
+  // Peers from the CUDA plugin are created and deleted inside it; deleting
+  // one through this base from the main program is fine (virtual, and both
+  // sides use the same libstdc++ and operator delete).
   virtual ~Peer() = default;
-  // "FFTW (1 thread)", "FFTW (2 threads)", "clFFT", "VkFFT"
+  // "FFTW (1 thread)", "FFTW (2 threads)", "clFFT", "VkFFT", "cuFFT"
   virtual std::string name() const = 0;
   // Prepares the case on the peer's own buffers with a copy of `input`
   // (length*batch points). Returns "" when ready, or a short reason why this
@@ -55,11 +46,18 @@ class Peer {
   virtual void release() = 0;
 };
 
-// Factory functions; each returns nullptr when that peer was not built in
-// (library absent at build time).
+// nullptr when FFTW was not found at build time.
 std::unique_ptr<Peer> make_fftw_peer(int threads);
-std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles& cl);
-std::unique_ptr<Peer> make_vkfft_peer(const OpenCLHandles& cl);
+
+// Peers running on CUDA device `ordinal` from the plugin libbfly_cuda_peers.so
+// (looked up next to the running executable via /proc/self/exe, then via
+// $BFLY_CUDA_PEERS (the file, or its directory), then the loader's search
+// path). Empty with *why set when the plugin or a peer is unavailable; *why
+// also names a missing peer when the others load. The plugin stays loaded for
+// the life of the process (the peers' code lives in it). Every peer call makes
+// the device's primary context (the one bfly's CUDA backend uses) current on
+// the calling thread, so any thread may drive them.
+std::vector<std::unique_ptr<Peer>> make_cuda_peers(int ordinal, std::string* why);
 
 // The peers that were NOT compiled in, each with why (empty when all are),
 // (e.g. "clFFT: not found at build time").

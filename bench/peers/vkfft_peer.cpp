@@ -4,7 +4,7 @@
 // stays 0), so the input survives and run() can repeat. VkFFT allocates its own
 // temp buffer for four-step (large) sizes at initializeVkFFT.
 #define VKFFT_BACKEND 3
-#include "peer.hpp"  // defines CL_TARGET_OPENCL_VERSION before <CL/cl.h>
+#include "opencl_peers.hpp"  // defines CL_TARGET_OPENCL_VERSION before <CL/cl.h>
 
 #include <vkFFT.h>
 

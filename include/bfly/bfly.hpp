@@ -16,6 +16,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -116,9 +117,9 @@ class PlanImpl;
 
 class Device {
  public:
-  // spec: "auto" (an OpenCL GPU if any, else the OpenCL CPU device),
-  // "cpu", "gpu", "opencl:P:D" (platform P, device D). Empty means the
-  // environment variable BFLY_DEVICE, else "auto".
+  // spec: "auto" (a CUDA GPU if any, else an OpenCL GPU, else the OpenCL
+  // CPU device), "cuda:N", "cpu", "gpu", "opencl:P:D" (platform P, device D).
+  // Empty means the environment variable BFLY_DEVICE, else "auto".
   static Device open(const std::string& spec = "");
   static std::vector<DeviceInfo> list();
   static std::vector<BackendStatus> backends();
@@ -137,11 +138,18 @@ class Device {
 class Buffer {
  public:
   Buffer(const Device& device, std::size_t bytes);
+  // Memory the caller owns on a CUDA device (a CUdeviceptr or the pointer
+  // cudaMalloc returned, as an integer); bfly never frees it.
+  static Buffer wrap(const Device& device, std::uintptr_t device_pointer, std::size_t bytes);
+  // The device address of a CUDA buffer (throws for other backends).
+  std::uintptr_t device_pointer() const;
   std::size_t bytes() const;
   void write(const void* host, std::size_t bytes, std::size_t offset = 0);
   void read(void* host, std::size_t bytes, std::size_t offset = 0) const;
 
   detail::BufferImpl& impl() const { return *impl_; }
+  Buffer(std::shared_ptr<detail::BufferImpl> impl, std::shared_ptr<detail::DeviceImpl> device)
+      : impl_(std::move(impl)), device_(std::move(device)) {}
   const std::shared_ptr<detail::DeviceImpl>& device() const { return device_; }
 
  private:
@@ -176,6 +184,10 @@ class Plan {
   // Enqueues the transform; returns without waiting. `in` and `out` must hold
   // problem().bytes(); for an in-place problem pass the same buffer twice.
   void execute(const Buffer& in, const Buffer& out) const;
+  // The same on a stream or queue the caller owns: a cudaStream_t / CUstream
+  // on a CUDA device, a cl_command_queue on an OpenCL one. Stream-ordered:
+  // nothing waits for the work to finish.
+  void execute(const Buffer& in, const Buffer& out, void* stream) const;
 
   // Copies host data in, transforms, copies the result out (blocking).
   // Element type must match the precision (complex<float> for Single).

@@ -22,6 +22,8 @@ class BufferImpl {
  public:
   virtual ~BufferImpl() = default;
   virtual std::size_t bytes() const = 0;
+  // The native handle (cl_mem, device address): equal for the same memory.
+  virtual std::uintptr_t identity() const = 0;
 };
 
 class KernelImpl {
@@ -61,9 +63,11 @@ class DeviceImpl {
   // Compiles (or loads from the binary cache) kernel `name` from `source`.
   // Throws Error(Build) with the build log.
   virtual CompileOutcome compile(const std::string& source, const std::string& name) = 0;
-  // Enqueues groups x group_size threads; returns without waiting.
+  // Enqueues groups x group_size threads on `stream` (the backend's native
+  // queue or stream; nullptr: the device's own); returns without waiting.
+  // local_bytes is the kernel's local memory, for backends that must be told.
   virtual void launch(KernelImpl& kernel, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
-                      const std::vector<KernelArg>& args) = 0;
+                      const std::vector<KernelArg>& args, void* stream = nullptr) = 0;
   virtual void finish() = 0;
 
   // Objects shared by every plan on this device (compiled kernels, twiddle
@@ -78,6 +82,14 @@ class DeviceImpl {
     std::shared_ptr<T> made = make();  // outside the lock: compiles are slow
     std::lock_guard<std::mutex> lock(memo_mutex_);
     return std::static_pointer_cast<T>(memo_.emplace(key, made).first->second);
+  }
+
+ protected:
+  // Backends call this first in their destructor, so shared kernels and
+  // tables are released while the context that owns them still exists.
+  void clear_memo() {
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    memo_.clear();
   }
 
  private:

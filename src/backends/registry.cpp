@@ -1,11 +1,35 @@
 // Device selection across backends: the public Device and Buffer.
 #include <cstdlib>
 
-#include "backends/cuda/probe.hpp"
+#include "backends/cuda/cuda_device.hpp"
 #include "backends/device_impl.hpp"
+#ifdef BFLY_HAVE_OPENCL
 #include "backends/opencl/opencl_device.hpp"
+#endif
 
 namespace bfly {
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::shared_ptr<detail::DeviceImpl> open_opencl(const std::string& spec) {
+#ifdef BFLY_HAVE_OPENCL
+  return detail::opencl::open(spec);
+#else
+  throw Error(ErrorCode::Unsupported, "device '" + spec + "': this bfly was built without OpenCL");
+#endif
+}
+
+std::vector<DeviceInfo> list_opencl(std::string* why) {
+#ifdef BFLY_HAVE_OPENCL
+  return detail::opencl::list(why);
+#else
+  if (why) *why = "this bfly was built without OpenCL (no OpenCL headers at build time)";
+  return {};
+#endif
+}
+
+}  // namespace
 
 Device::Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
 
@@ -15,27 +39,33 @@ Device Device::open(const std::string& requested) {
     const char* env = std::getenv("BFLY_DEVICE");
     spec = env && *env ? env : "auto";
   }
-  if (spec.rfind("cuda", 0) == 0) {
-    const std::string why = detail::cuda::driver_absent_reason();
-    throw Error(ErrorCode::Unsupported, "device '" + spec + "': " +
-                                            (why.empty() ? "the CUDA backend is not part of this build yet" : why));
+  if (spec == "cuda" || starts_with(spec, "cuda:")) return Device(detail::cuda::open(spec));
+  if (spec == "auto" || spec == "gpu") {
+    // A CUDA GPU runs the native dialect; OpenCL on NVIDIA is capped at 48 KiB
+    // of local memory and lacks clusters.
+    if (!detail::cuda::list(nullptr).empty()) return Device(detail::cuda::open("cuda:0"));
+    return Device(open_opencl(spec));
   }
-  if (spec == "auto" || spec == "cpu" || spec == "gpu" || spec.rfind("opencl:", 0) == 0)
-    return Device(detail::opencl::open(spec));
+  if (spec == "opencl") return Device(open_opencl("auto"));  // OpenCL's best: a GPU, else the CPU
+  if (spec == "cpu" || starts_with(spec, "opencl:")) return Device(open_opencl(spec));
   throw Error(ErrorCode::InvalidArgument,
-              "invalid device '" + spec + "' (expected auto, cpu, gpu, opencl:P:D or cuda:N)");
+              "invalid device '" + spec + "' (expected auto, cpu, gpu, cuda, cuda:N, opencl or opencl:P:D)");
 }
 
-std::vector<DeviceInfo> Device::list() { return detail::opencl::list(nullptr); }
+std::vector<DeviceInfo> Device::list() {
+  std::vector<DeviceInfo> all = detail::cuda::list(nullptr);
+  for (DeviceInfo& info : list_opencl(nullptr)) all.push_back(info);
+  return all;
+}
 
 std::vector<BackendStatus> Device::backends() {
   std::vector<BackendStatus> result;
   std::string why;
-  const auto devices = detail::opencl::list(&why);
-  result.push_back({"opencl", devices.size(), devices.empty() ? why : ""});
-  const std::string cuda_why = detail::cuda::driver_absent_reason();
-  result.push_back({"cuda", 0, cuda_why.empty() ? "driver present, but the CUDA backend is not part of this build yet"
-                                                : cuda_why});
+  const auto cuda = detail::cuda::list(&why);
+  result.push_back({"cuda", cuda.size(), cuda.empty() ? why : ""});
+  why.clear();
+  const auto opencl = list_opencl(&why);
+  result.push_back({"opencl", opencl.size(), opencl.empty() ? why : ""});
   return result;
 }
 
@@ -46,6 +76,16 @@ void Device::synchronize() const { impl_->finish(); }
 Buffer::Buffer(const Device& device, std::size_t bytes) : impl_(device.impl()->allocate(bytes)) {
   device_ = device.impl();
 }
+
+Buffer Buffer::wrap(const Device& device, std::uintptr_t device_pointer, std::size_t bytes) {
+  if (device.info().backend != "cuda")
+    throw Error(ErrorCode::InvalidArgument, "Buffer::wrap takes CUDA device pointers; " + device.info().spec +
+                                                " is an " + device.info().backend + " device");
+  if (device_pointer == 0) throw Error(ErrorCode::InvalidArgument, "Buffer::wrap given a null device pointer");
+  return Buffer(detail::cuda::wrap(device_pointer, bytes), device.impl());
+}
+
+std::uintptr_t Buffer::device_pointer() const { return detail::cuda::pointer(*impl_); }
 
 std::size_t Buffer::bytes() const { return impl_->bytes(); }
 

@@ -1,5 +1,7 @@
 #include "codegen/dialect.hpp"
 
+#include <algorithm>
+
 namespace bfly::codegen {
 
 const char* to_string(DialectKind d) { return d == DialectKind::OpenCL ? "opencl" : "cuda"; }
@@ -19,13 +21,14 @@ std::string Dialect::types(Precision precision) const {
                 : "typedef double real;\nstruct alignas(16) cpx { real x, y; };\n";
 }
 
-std::string Dialect::kernel_head(const std::string& name, int group_size) const {
+std::string Dialect::kernel_head(const std::string& name, int group_size, int min_groups_per_unit) const {
   const std::string g = std::to_string(group_size);
   if (kind == DialectKind::OpenCL)
     return "__kernel __attribute__((reqd_work_group_size(" + g + ", 1, 1))) void " + name + "(";
-  // Min one block per SM: without it ptxas (CUDA 13, sm_90) squeezes some
-  // mixed-radix kernels to ~40 registers and spills; with it none spill.
-  return "extern \"C\" __global__ void __launch_bounds__(" + g + ", 1) " + name + "(";
+  // Always name the blocks per SM: without it ptxas (CUDA 13, sm_90) squeezed
+  // some mixed-radix kernels to ~40 registers and spilled.
+  return "extern \"C\" __global__ void __launch_bounds__(" + g + ", " + std::to_string(std::max(1, min_groups_per_unit)) +
+         ") " + name + "(";
 }
 
 std::string Dialect::local_array(const std::string& name, std::size_t elements,

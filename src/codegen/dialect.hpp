@@ -31,7 +31,7 @@ struct Dialect {
   std::string types(Precision precision) const;
   // Body of `cpx cmake(real x, real y)`.
   const char* make_body;
-  std::string kernel_head(const std::string& name, int group_size) const;
+  std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1) const;
   std::string local_array(const std::string& name, std::size_t elements, std::size_t point_bytes) const;
 };
 

@@ -42,7 +42,7 @@ class PassWriter {
     e_.line("// " + std::to_string(s_.length) + "-point pass of a " + std::to_string(s_.total) +
             "-point transform");
     const std::string g = d_.global;
-    e_.open(d_.kernel_head(s_.name(), s_.group_size()) + g + "const cpx* in, " + g + "cpx* out, " + g +
+    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit) + g + "const cpx* in, " + g + "cpx* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im)");
     emit_indexing();
@@ -58,6 +58,7 @@ class PassWriter {
   // Local-memory address of point n of this group's transform m.
   std::string local(const std::string& m, const std::string& n) const {
     if (column_major()) return "lds[(" + n + ") * " + str(s_.transforms_per_group) + " + " + m + "]";
+    if (s_.local_padding) return "lds[" + m + " * " + str(s_.local_row()) + " + (" + n + ") + ((" + n + ") >> 4)]";
     return "lds[" + m + " * " + str(s_.length) + " + " + n + "]";
   }
   std::string x(int i) const { return "x" + std::to_string(i); }
@@ -66,7 +67,7 @@ class PassWriter {
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
     const std::int64_t S = s_.input_stride(), P = s_.stride_product, R = s_.length, N = s_.total;
     if (s_.local_bytes() > 0)
-      e_.line(d_.local_array("lds", static_cast<std::size_t>(R) * M, s_.precision == Precision::Single ? 8 : 16));
+      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()) * M, s_.precision == Precision::Single ? 8 : 16));
     e_.line("const " + u32() + " lid = " + d_.local_id + ";");
     if (column_major()) {
       e_.line("const " + u32() + " m = lid % " + str(M) + ", t = lid / " + str(M) + ";");

@@ -44,10 +44,17 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   limits.preferred_pass_length = limits.max_pass_length;
   limits.min_columns = 4;
   limits.target_group_size = 256;
+  limits.local_padding = true;
+  // Hopper (and every NVIDIA GPU since Kepler): 64K 32-bit registers and
+  // 2048 threads per multiprocessor.
+  limits.registers_per_unit = 65536;
+  limits.threads_per_unit = 2048;
   return limits;
 }
 
 DeviceLimits with_environment(DeviceLimits limits) {
+  if (const char* padding = std::getenv("BFLY_LOCAL_PADDING"); padding && *padding)
+    limits.local_padding = std::string(padding) != "0";
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");
   if (!text || !*text) return limits;
   char* end = nullptr;

@@ -24,6 +24,12 @@ struct DeviceLimits {
   int min_columns = 8;
   // Threads a group should have when the transforms are small.
   int target_group_size = 256;
+  // Pad local arrays against bank conflicts (GPUs have banks; CPUs do not).
+  bool local_padding = false;
+  // Registers and threads of one multiprocessor (0: not a GPU), from which
+  // the planner asks the compiler for an occupancy it can keep.
+  int registers_per_unit = 0;
+  int threads_per_unit = 0;
 };
 
 // Defaults by device class. Where the numbers come from:
@@ -36,6 +42,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 
 // BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length to L: a tuning and
 // testing knob (the tests use it to force multi-pass plans on small lengths).
+// BFLY_LOCAL_PADDING=0/1 turns local-array padding off or on, to measure it.
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

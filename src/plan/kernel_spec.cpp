@@ -18,7 +18,12 @@ std::size_t KernelSpec::local_bytes() const {
   const std::size_t point = precision == Precision::Single ? 8 : 16;
   // A length-1 or single-stage transform with direct store needs no exchange.
   const bool exchanges = radices.size() > 1 || store_via_local();
-  return exchanges ? point * static_cast<std::size_t>(length) * transforms_per_group : 0;
+  return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
+}
+
+std::int64_t KernelSpec::local_row() const {
+  const bool padded = local_padding && mapping == Mapping::TransformMajor;
+  return padded ? length + length / 16 : length;
 }
 
 int KernelSpec::points_per_thread() const {
@@ -38,6 +43,8 @@ std::string KernelSpec::name() const {
   out << "_t" << total << "_p" << stride_product << "_T" << threads_per_transform << "_M"
       << transforms_per_group << '_' << to_string(mapping);
   if (has_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
+  if (local_padding) out << "_pad";
+  if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
   return out.str();
 }
 

@@ -35,6 +35,13 @@ struct KernelSpec {
   int transforms_per_group = 1;      // M
   Mapping mapping = Mapping::TransformMajor;
   int twiddle_fine_bits = 0;         // pass twiddles: w^e = fine[e & mask] * coarse[e >> bits]
+  // One unused slot after every 16 points of a transform-major local array,
+  // so butterflies that write 8-16 points apart hit different banks (GPUs).
+  bool local_padding = false;
+  // Groups per multiprocessor the CUDA compiler must fit (__launch_bounds__'s
+  // second argument), so memory-bound kernels keep enough loads in flight;
+  // 0: no requirement. Ignored by OpenCL.
+  int min_groups_per_unit = 0;
 
   std::int64_t input_stride() const { return total / length; }
   std::int64_t output_stride() const { return stride_product; }
@@ -44,6 +51,7 @@ struct KernelSpec {
   // the mapping chosen for the input.
   bool store_via_local() const;
   std::size_t local_bytes() const;   // local / shared memory per group
+  std::int64_t local_row() const;    // local elements one transform occupies
   // Registers' worth of complex points a thread holds (the widest stage).
   int points_per_thread() const;
   // The kernel's name encodes every parameter above.

@@ -35,6 +35,7 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   const std::size_t point = problem.element_bytes();
   const bool columns = spec.input_stride() > 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
+  spec.local_padding = limits.local_padding && !columns;
 
   // One widest butterfly per thread per stage.
   std::int64_t threads = (length + widest - 1) / widest;
@@ -43,10 +44,21 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   // (more points each) before fewer columns, since columns buy coalescing.
   while (threads * per_group > limits.max_group_size && threads > 1) threads = (threads + 1) / 2;
   while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
-  while (per_group > 1 && static_cast<std::size_t>(per_group * length) * point > limits.local_memory_bytes)
+  const std::int64_t row = spec.local_padding ? length + length / 16 : length;
+  while (per_group > 1 && static_cast<std::size_t>(per_group * row) * point > limits.local_memory_bytes)
     per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
   spec.transforms_per_group = static_cast<int>(per_group);
+  if (limits.registers_per_unit > 0) {
+    // As many groups per multiprocessor as registers allow for a thread's
+    // points (2 registers each, plus about as many again for the butterfly's
+    // temporaries) and indexing. The weights are what the NVRTC sweep
+    // (tests/unit/test_cuda_codegen.cpp) needs to see no kernel spill.
+    const int registers = 3 * spec.points_per_thread() + 3 * widest + 48;
+    const int group = spec.group_size();
+    int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * registers));
+    spec.min_groups_per_unit = std::max(1, groups);
+  }
   if (spec.has_pass_twiddles()) {
     // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
     // two tables of ~sqrt(p*L) entries instead of one of p*L.

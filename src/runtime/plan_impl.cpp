@@ -77,7 +77,7 @@ class PlanImpl {
     return compiled;
   }
 
-  void execute(const BufferImpl& in, const BufferImpl& out) const {
+  void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr) const {
     const Problem& p = tree_.problem;
     const std::size_t need = p.bytes();
     if (in.bytes() < need)
@@ -86,7 +86,7 @@ class PlanImpl {
     if (out.bytes() < need)
       throw Error(ErrorCode::InvalidArgument, "output buffer of " + std::to_string(out.bytes()) + " bytes is smaller than the " +
                                                   std::to_string(need) + " bytes of " + p.token());
-    const bool same = &in == &out;
+    const bool same = in.identity() == out.identity();
     if (p.placement == Placement::InPlace && !same)
       throw Error(ErrorCode::InvalidArgument, "in-place plan " + p.token() + " needs the same buffer as input and output");
     if (p.placement == Placement::OutOfPlace && same)
@@ -109,7 +109,7 @@ class PlanImpl {
                                         KernelArg::of_f32(out_re),
                                         KernelArg::of_f32(out_im)};
       device_->launch(*c.kernel, static_cast<std::size_t>(c.pass.groups()),
-                      static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args);
+                      static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
     }
   }
 
@@ -170,6 +170,12 @@ void Plan::execute(const Buffer& in, const Buffer& out) const {
   if (in.device() != impl_->device() || out.device() != impl_->device())
     throw Error(ErrorCode::InvalidArgument, "buffers belong to another device than the plan");
   impl_->execute(in.impl(), out.impl());
+}
+
+void Plan::execute(const Buffer& in, const Buffer& out, void* stream) const {
+  if (in.device() != impl_->device() || out.device() != impl_->device())
+    throw Error(ErrorCode::InvalidArgument, "buffers belong to another device than the plan");
+  impl_->execute(in.impl(), out.impl(), stream);
 }
 
 void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out) const {

@@ -1,5 +1,7 @@
 // Every transform against FFTW in double on fresh random data in [-1, 1),
-// outputs poisoned with NaN first so unwritten elements show.
+// outputs poisoned with NaN first so unwritten elements show. Each test runs
+// once per backend (CUDA, OpenCL) and is skipped, saying why, where the
+// backend has no device.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,9 +24,25 @@ Problem make(std::int64_t n, std::int64_t batch, Direction direction, Placement 
   return p;
 }
 
+class Accuracy : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    std::string why;
+    device_ = backend_device(GetParam(), &why);
+    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
+    std::printf("[ device   ] %s: %s\n", device_->info().spec.c_str(), device_->info().name.c_str());
+  }
+  const Device& device() const { return *device_; }
+  Errors check(const Problem& p) const;
+  void expect_accurate(const Problem& p) const;
+
+ private:
+  const Device* device_ = nullptr;
+};
+
 // Runs one problem on fresh data and returns its error against FFTW.
-Errors check(const Problem& p) {
-  const Plan plan(test_device(), p);
+Errors Accuracy::check(const Problem& p) const {
+  const Plan plan(device(), p);
   const auto input = random_data(static_cast<std::size_t>(p.elements()));
   std::vector<std::complex<float>> output(input.size());
   if (p.placement == Placement::InPlace) {
@@ -37,13 +55,13 @@ Errors check(const Problem& p) {
   return compare(output, fftw_reference(input, p.length(), p.batch, p.direction), p.scale());
 }
 
-void expect_accurate(const Problem& p) {
+void Accuracy::expect_accurate(const Problem& p) const {
   const Errors e = check(p);
   EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
   EXPECT_LE(e.relative_l2, kTolerance) << p.token() << " (max error " << e.relative_max << ")";
 }
 
-TEST(Accuracy, EverySmoothLengthUpTo4096) {
+TEST_P(Accuracy, EverySmoothLengthUpTo4096) {
   const auto lengths = smooth_lengths(4096);
   ASSERT_EQ(lengths.size(), 248u);  // the 7-smooth numbers up to 4096
   double worst = 0;
@@ -61,7 +79,7 @@ TEST(Accuracy, EverySmoothLengthUpTo4096) {
   std::printf("%zu lengths, worst relative L2 error %.3g at %s\n", lengths.size(), worst, worst_token.c_str());
 }
 
-TEST(Accuracy, LargeSmoothLengths) {
+TEST_P(Accuracy, LargeSmoothLengths) {
   struct Case {
     std::int64_t n, batch;
   };
@@ -79,7 +97,7 @@ TEST(Accuracy, LargeSmoothLengths) {
   }
 }
 
-TEST(Accuracy, NormalisationsMatchNumPy) {
+TEST_P(Accuracy, NormalisationsMatchNumPy) {
   for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward})
     for (Direction d : {Direction::Forward, Direction::Inverse}) {
       expect_accurate(make(1000, 2, d, Placement::OutOfPlace, norm));
@@ -87,10 +105,10 @@ TEST(Accuracy, NormalisationsMatchNumPy) {
     }
 }
 
-TEST(Accuracy, RoundTripRestoresInput) {
+TEST_P(Accuracy, RoundTripRestoresInput) {
   for (std::int64_t n : {1, 2, 7, 120, 4096, 65536, 1 << 20}) {
-    const Plan forward(test_device(), make(n, 2, Direction::Forward, Placement::OutOfPlace, Norm::Backward));
-    const Plan inverse(test_device(), make(n, 2, Direction::Inverse, Placement::OutOfPlace, Norm::Backward));
+    const Plan forward(device(), make(n, 2, Direction::Forward, Placement::OutOfPlace, Norm::Backward));
+    const Plan inverse(device(), make(n, 2, Direction::Inverse, Placement::OutOfPlace, Norm::Backward));
     const auto x = random_data(static_cast<std::size_t>(2 * n));
     std::vector<std::complex<float>> spectrum(x.size()), back(x.size());
     poison(spectrum);
@@ -106,33 +124,36 @@ TEST(Accuracy, RoundTripRestoresInput) {
 // Multi-pass plans on small lengths: with one group limited to 16 points,
 // 4096 takes three passes and 65536 four, exercising every pass position,
 // the pass twiddles and the workspace rotation of in-place plans.
-TEST(Accuracy, ForcedMultiPass) {
+TEST_P(Accuracy, ForcedMultiPass) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   for (std::int64_t n : {32, 100, 256, 1000, 2187, 2401, 4096, 65536})
     for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
       for (Direction d : {Direction::Forward, Direction::Inverse}) {
         const Problem p = make(n, 3, d, placement, Norm::Backward);
-        const Plan plan(test_device(), p);
+        const Plan plan(device(), p);
         EXPECT_GE(plan.passes(), 2) << p.token();
         expect_accurate(p);
       }
   unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
-TEST(Accuracy, RejectsMisuse) {
-  const Plan plan(test_device(), make(64, 1, Direction::Forward, Placement::OutOfPlace));
-  Buffer small(test_device(), 8 * 32), big(test_device(), 8 * 64);
+TEST_P(Accuracy, RejectsMisuse) {
+  const Plan plan(device(), make(64, 1, Direction::Forward, Placement::OutOfPlace));
+  Buffer small(device(), 8 * 32), big(device(), 8 * 64);
   EXPECT_THROW(plan.execute(small, big), Error);
   EXPECT_THROW(plan.execute(big, big), Error);  // out-of-place plan given one buffer
-  EXPECT_THROW(Plan(test_device(), make(11, 1, Direction::Forward, Placement::OutOfPlace)), Error);
+  EXPECT_THROW(Plan(device(), make(11, 1, Direction::Forward, Placement::OutOfPlace)), Error);
   try {
-    Plan(test_device(), make(1009, 1, Direction::Forward, Placement::OutOfPlace));
+    Plan(device(), make(1009, 1, Direction::Forward, Placement::OutOfPlace));
     FAIL() << "length 1009 was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Unsupported);
     EXPECT_NE(std::string(e.what()).find("1009"), std::string::npos) << e.what();
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, Accuracy, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace bfly::test

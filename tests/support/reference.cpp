@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <limits>
 #include <random>
 
@@ -53,12 +55,30 @@ Errors compare(const std::vector<std::complex<float>>& result, const std::vector
   return e;
 }
 
-const Device& test_device() {
-  static const Device device = [] {
-    const char* spec = std::getenv("BFLY_TEST_DEVICE");
-    return Device::open(spec ? spec : "");
-  }();
-  return device;
+const Device* backend_device(const std::string& backend, std::string* why) {
+  static std::map<std::string, std::pair<std::unique_ptr<Device>, std::string>> opened;
+  auto found = opened.find(backend);
+  if (found == opened.end()) {
+    std::unique_ptr<Device> device;
+    std::string reason;
+    const char* pinned = std::getenv("BFLY_TEST_DEVICE");
+    try {
+      if (pinned && *pinned) {
+        Device d = Device::open(pinned);
+        if (d.info().backend == backend) device = std::make_unique<Device>(d);
+        else reason = std::string("BFLY_TEST_DEVICE=") + pinned + " selects another backend";
+      } else {
+        for (const BackendStatus& status : Device::backends())
+          if (status.backend == backend && status.devices == 0) reason = status.reason;
+        if (reason.empty()) device = std::make_unique<Device>(Device::open(backend));
+      }
+    } catch (const Error& e) {
+      reason = e.what();
+    }
+    found = opened.emplace(backend, std::make_pair(std::move(device), reason)).first;
+  }
+  if (why) *why = found->second.second;
+  return found->second.first.get();
 }
 
 std::vector<std::int64_t> smooth_lengths(std::int64_t limit) {

@@ -29,8 +29,10 @@ struct Errors {
 Errors compare(const std::vector<std::complex<float>>& result, const std::vector<std::complex<double>>& reference,
                double scale = 1.0);
 
-// The device the tests run on: BFLY_TEST_DEVICE, else BFLY_DEVICE, else auto.
-const Device& test_device();
+// The device a backend's tests run on: with BFLY_TEST_DEVICE set, that device
+// for its own backend only; else the backend's default ("cuda", "opencl").
+// nullptr when the backend has no device here, with *why saying so.
+const Device* backend_device(const std::string& backend, std::string* why);
 
 // Every n in [1, limit] whose prime factors are all <= 7.
 std::vector<std::int64_t> smooth_lengths(std::int64_t limit);

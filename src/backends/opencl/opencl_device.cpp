@@ -80,6 +80,7 @@ class Buffer final : public BufferImpl {
  public:
   Buffer(cl::Buffer memory, std::size_t bytes) : memory_(std::move(memory)), bytes_(bytes) {}
   std::size_t bytes() const override { return bytes_; }
+  std::uintptr_t identity() const override { return reinterpret_cast<std::uintptr_t>(memory_()); }
   const cl::Buffer& memory() const { return memory_; }
 
  private:
@@ -96,6 +97,8 @@ class Kernel final : public KernelImpl {
 
 class Device final : public DeviceImpl {
  public:
+  ~Device() override { clear_memo(); }
+
   explicit Device(const Found& f) : found_(f), info_(describe(f)) {
     for (std::string* s : {&info_.name, &info_.vendor, &info_.driver}) *s = clean(*s);
     try {
@@ -185,7 +188,7 @@ class Device final : public DeviceImpl {
   }
 
   void launch(KernelImpl& kernel_impl, std::size_t groups, std::size_t group_size, std::size_t,
-              const std::vector<KernelArg>& args) override {
+              const std::vector<KernelArg>& args, void* stream) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     std::lock_guard<std::mutex> lock(k.mutex_);
     try {
@@ -198,7 +201,8 @@ class Device final : public DeviceImpl {
           case KernelArg::Kind::F64: k.kernel_.setArg(i, static_cast<cl_double>(a.real)); break;
         }
       }
-      queue_.enqueueNDRangeKernel(k.kernel_, cl::NullRange, cl::NDRange(groups * group_size), cl::NDRange(group_size));
+      cl::CommandQueue queue = stream ? cl::CommandQueue(static_cast<cl_command_queue>(stream), true) : queue_;
+      queue.enqueueNDRangeKernel(k.kernel_, cl::NullRange, cl::NDRange(groups * group_size), cl::NDRange(group_size));
     } catch (const cl::Error& e) {
       throw device_error(e, "launching " + std::to_string(groups) + " groups of " + std::to_string(group_size));
     }

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Downloads (does not install) the Debian packages scripts/gpu/run.sh carries to
+# a GPU machine that cannot reach any package registry. Run on Debian 12.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p .deps/debs
+grep -qx "/.deps/" .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo "/.deps/" >> .git/info/exclude; }
+cd .deps/debs
+apt-get download libcli11-dev nlohmann-json3-dev libvkfft-dev libgtest-dev \
+  libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds bfly on a GPU machine that has only the CUDA toolkit, CMake and ninja,
+# runs the whole test suite on its CUDA device and the GPU benchmark, and
+# writes every log and result to $OUT.
+#
+#   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
+#   device run: bash scripts/gpu/run.sh [test|bench|all]   with carry [".deps"]
+#
+# Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
+# CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
+set -uo pipefail
+what=${1:-all}
+out=${OUT:-/tmp/bfly-gpu-out}
+mkdir -p "$out"
+root=$PWD/.deps/root
+if [ -d .deps/debs ]; then
+  mkdir -p "$root"
+  for deb in .deps/debs/*.deb; do dpkg -x "$deb" "$root"; done
+fi
+export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+  cmake --version | head -1
+} > "$out/machine.txt" 2>&1
+
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$root/usr" \
+  -DBFLY_VKFFT_INCLUDE_DIR="$root/usr/include" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+build-gpu/apps/bfly/bfly info > "$out/info.txt" 2>&1
+cat "$out/info.txt"
+
+status=0
+if [ "$what" = test ] || [ "$what" = all ]; then
+  ctest --test-dir build-gpu --output-on-failure > "$out/tests.log" 2>&1 || status=1
+  tail -15 "$out/tests.log"
+  grep -E "^\[ device|SKIPPED|FAILED" build-gpu/Testing/Temporary/LastTest.log | sort | uniq -c | head -20
+  if [ -x build-gpu/bench/peers/bfly_peer_selftest ]; then
+    build-gpu/bench/peers/bfly_peer_selftest --cuda > "$out/peer-selftest.log" 2>&1 || status=1
+    tail -12 "$out/peer-selftest.log"
+  fi
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  build-gpu/apps/bfly/bfly bench --suite gpu --device cuda:0 --quiet --repetitions 11 \
+    --points 134217728 --out "$out/gpu-bench.json" > "$out/bench.txt" 2>&1 || status=1
+  cat "$out/bench.txt"
+fi
+exit $status

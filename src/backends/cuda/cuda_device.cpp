@@ -1,0 +1,262 @@
+#include "backends/cuda/cuda_device.hpp"
+
+#include <mutex>
+
+#include "backends/cuda/driver_api.hpp"
+#include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/kernel_cache.hpp"
+#include "problem/text.hpp"
+
+namespace bfly::detail::cuda {
+namespace {
+
+// Shared memory a block may use without opting in; past it the kernel
+// declares dynamic shared memory (codegen/dialect.cpp) and the launch raises
+// the function's limit.
+constexpr std::size_t kStaticSharedLimit = 48 * 1024;
+
+class Buffer final : public BufferImpl {
+ public:
+  Buffer(CUdeviceptr pointer, std::size_t bytes, bool owned, CUcontext context)
+      : pointer_(pointer), bytes_(bytes), owned_(owned), context_(context) {}
+  ~Buffer() override {
+    if (owned_ && pointer_) {
+      const DriverApi* api = driver();
+      api->cuCtxSetCurrent(context_);
+      api->cuMemFree(pointer_);
+    }
+  }
+  std::size_t bytes() const override { return bytes_; }
+  std::uintptr_t identity() const override { return static_cast<std::uintptr_t>(pointer_); }
+  CUdeviceptr pointer() const { return pointer_; }
+
+ private:
+  CUdeviceptr pointer_;
+  std::size_t bytes_;
+  bool owned_;
+  CUcontext context_;
+};
+
+class Kernel final : public KernelImpl {
+ public:
+  Kernel(CUmodule module, CUfunction function) : module_(module), function_(function) {}
+  CUmodule module_;  // unloaded with the context
+  CUfunction function_;
+  std::once_flag shared_limit_raised_;
+};
+
+int attribute(const DriverApi* api, int which, CUdevice device) {
+  int value = 0;
+  check(api->cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
+  return value;
+}
+
+DeviceInfo describe(const DriverApi* api, int ordinal) {
+  CUdevice device = 0;
+  check(api->cuDeviceGet(&device, ordinal), "cuDeviceGet " + std::to_string(ordinal));
+  DeviceInfo info;
+  info.spec = "cuda:" + std::to_string(ordinal);
+  info.backend = "cuda";
+  char name[256] = {};
+  check(api->cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName");
+  info.name = name;
+  info.vendor = "NVIDIA";
+  int version = 0;
+  api->cuDriverGetVersion(&version);
+  const int major = attribute(api, kAttrComputeMajor, device), minor = attribute(api, kAttrComputeMinor, device);
+  info.driver = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
+                ", sm_" + std::to_string(major) + std::to_string(minor);
+  info.is_gpu = true;
+  info.compute_units = static_cast<std::size_t>(attribute(api, kAttrMultiprocessors, device));
+  check(api->cuDeviceTotalMem(&info.global_memory_bytes, device), "cuDeviceTotalMem");
+  info.local_memory_bytes = static_cast<std::size_t>(attribute(api, kAttrMaxSharedPerBlockOptin, device));
+  info.max_group_size = static_cast<std::size_t>(attribute(api, kAttrMaxThreadsPerBlock, device));
+  return info;
+}
+
+class Device final : public DeviceImpl {
+ public:
+  explicit Device(int ordinal) : api_(driver()) {
+    info_ = describe(api_, ordinal);
+    check(api_->cuDeviceGet(&device_, ordinal), "cuDeviceGet");
+    check(api_->cuDevicePrimaryCtxRetain(&context_, device_), "retaining the primary context of " + info_.spec);
+    current();
+    check(api_->cuStreamCreate(&stream_, 0), "creating a stream on " + info_.spec);
+    arch_ = "sm_" + std::to_string(attribute(api_, kAttrComputeMajor, device_)) +
+            std::to_string(attribute(api_, kAttrComputeMinor, device_));
+  }
+
+  ~Device() override {
+    clear_memo();
+    current();
+    api_->cuStreamDestroy(stream_);
+    api_->cuDevicePrimaryCtxRelease(device_);
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+  codegen::DialectKind dialect() const override { return codegen::DialectKind::Cuda; }
+
+  plan::DeviceLimits limits() const override {
+    // Plans stay within the 48 KiB a block gets without opting in; the
+    // generator and the launch support more (dynamic shared memory).
+    return plan::with_environment(plan::gpu_limits(kStaticSharedLimit, static_cast<int>(info_.max_group_size)));
+  }
+
+  std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
+    current();
+    CUdeviceptr pointer = 0;
+    check(api_->cuMemAlloc(&pointer, std::max<std::size_t>(bytes, 1)),
+          "allocating " + std::to_string(bytes) + " bytes on " + info_.spec);
+    return std::make_shared<Buffer>(pointer, bytes, true, context_);
+  }
+
+  void write(BufferImpl& buffer, const void* host, std::size_t bytes, std::size_t offset) override {
+    if (bytes == 0) return;
+    current();
+    check(api_->cuMemcpyHtoDAsync(static_cast<Buffer&>(buffer).pointer() + offset, host, bytes, stream_),
+          "copying " + std::to_string(bytes) + " bytes to " + info_.spec);
+    check(api_->cuStreamSynchronize(stream_), "waiting for a copy to " + info_.spec);
+  }
+
+  void read(const BufferImpl& buffer, void* host, std::size_t bytes, std::size_t offset) override {
+    if (bytes == 0) return;
+    current();
+    check(api_->cuMemcpyDtoHAsync(host, static_cast<const Buffer&>(buffer).pointer() + offset, bytes, stream_),
+          "copying " + std::to_string(bytes) + " bytes from " + info_.spec);
+    check(api_->cuStreamSynchronize(stream_), "waiting for a copy from " + info_.spec);
+  }
+
+  CompileOutcome compile(const std::string& source, const std::string& name) override {
+    const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
+    const std::string identity = info_.name + "|" + info_.driver + "|nvrtc " + nvrtc.version() + "|" + arch_;
+    const std::string key = KernelCache::key(name, source, identity);
+    current();
+    CompileOutcome outcome;
+    if (auto binary = cache_.load(key)) {
+      if (auto kernel = load(binary->data(), name, false)) {
+        outcome.kernel = kernel;
+        outcome.cache_hit = true;
+        return outcome;
+      }
+    }
+    const bfly::cuda::CompileResult result = nvrtc.compile(source, name, arch_);
+    outcome.kernel = load(result.cubin.data(), name, true);
+    cache_.store(key, std::vector<unsigned char>(result.cubin.begin(), result.cubin.end()));
+    return outcome;
+  }
+
+  void launch(KernelImpl& kernel_impl, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
+              const std::vector<KernelArg>& args, void* stream) override {
+    auto& k = static_cast<Kernel&>(kernel_impl);
+    current();
+    const bool dynamic = local_bytes > kStaticSharedLimit;
+    if (dynamic)
+      std::call_once(k.shared_limit_raised_, [&] {
+        check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
+              "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
+      });
+    // Storage for every argument's value; params points into it.
+    struct Value {
+      CUdeviceptr pointer;
+      unsigned long long u64;
+      float f32;
+      double f64;
+    };
+    std::vector<Value> values(args.size());
+    std::vector<void*> params(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const KernelArg& a = args[i];
+      switch (a.kind) {
+        case KernelArg::Kind::Buffer:
+          values[i].pointer = static_cast<const Buffer*>(a.buffer)->pointer();
+          params[i] = &values[i].pointer;
+          break;
+        case KernelArg::Kind::U64: values[i].u64 = a.u64; params[i] = &values[i].u64; break;
+        case KernelArg::Kind::F32: values[i].f32 = static_cast<float>(a.real); params[i] = &values[i].f32; break;
+        case KernelArg::Kind::F64: values[i].f64 = a.real; params[i] = &values[i].f64; break;
+      }
+    }
+    if (groups > 0x7fffffff) throw Error(ErrorCode::Unsupported, "launch of " + std::to_string(groups) + " blocks exceeds CUDA's grid limit");
+    check(api_->cuLaunchKernel(k.function_, static_cast<unsigned>(groups), 1, 1, static_cast<unsigned>(group_size), 1, 1,
+                               dynamic ? static_cast<unsigned>(local_bytes) : 0,
+                               stream ? static_cast<CUstream>(stream) : stream_, params.data(), nullptr),
+          "launching " + std::to_string(groups) + " blocks of " + std::to_string(group_size) + " threads");
+  }
+
+  void finish() override {
+    current();
+    check(api_->cuStreamSynchronize(stream_), "waiting for " + info_.spec);
+  }
+
+ private:
+  void current() const { check(api_->cuCtxSetCurrent(context_), "making the context of " + info_.spec + " current"); }
+
+  // nullptr when a cached binary does not load (another driver wrote it);
+  // a fresh one that does not load is an error.
+  std::shared_ptr<KernelImpl> load(const void* cubin, const std::string& name, bool fresh) {
+    CUmodule module = nullptr;
+    const CUresult loaded = api_->cuModuleLoadData(&module, cubin);
+    if (loaded != 0) {
+      if (!fresh) return nullptr;
+      check(loaded, "loading the compiled kernel " + name);
+    }
+    CUfunction function = nullptr;
+    check(api_->cuModuleGetFunction(&function, module, name.c_str()), "finding kernel " + name);
+    return std::make_shared<Kernel>(module, function);
+  }
+
+  const DriverApi* api_;
+  DeviceInfo info_;
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;
+  CUstream stream_ = nullptr;
+  std::string arch_;
+  KernelCache cache_;
+};
+
+}  // namespace
+
+std::vector<DeviceInfo> list(std::string* why_none) {
+  std::vector<DeviceInfo> infos;
+  const DriverApi* api = driver(why_none);
+  if (!api) return infos;
+  int count = 0;
+  if (api->cuDeviceGetCount(&count) != 0 || count == 0) {
+    if (why_none) *why_none = "the NVIDIA driver reports no CUDA device";
+    return infos;
+  }
+  for (int i = 0; i < count; ++i) infos.push_back(describe(api, i));
+  std::string nvrtc_why;
+  if (!bfly::cuda::Nvrtc::available(&nvrtc_why) && why_none) *why_none = "NVRTC missing: " + nvrtc_why;
+  return infos;
+}
+
+std::shared_ptr<DeviceImpl> open(const std::string& spec) {
+  std::string why;
+  if (!driver(&why)) throw Error(ErrorCode::Device, "device '" + spec + "': " + why);
+  if (!bfly::cuda::Nvrtc::available(&why))
+    throw Error(ErrorCode::Device, "device '" + spec + "': NVRTC, which compiles bfly's kernels, is missing: " + why);
+  int ordinal = 0;
+  if (spec != "cuda") {
+    const std::string number = spec.substr(spec.find(':') + 1);
+    ordinal = static_cast<int>(text::parse_int(number, "CUDA device number"));
+  }
+  int count = 0;
+  driver()->cuDeviceGetCount(&count);
+  if (ordinal < 0 || ordinal >= count)
+    throw Error(ErrorCode::InvalidArgument,
+                "no device '" + spec + "' (" + std::to_string(count) + " CUDA devices; bfly info lists them)");
+  return std::make_shared<Device>(ordinal);
+}
+
+std::shared_ptr<BufferImpl> wrap(std::uintptr_t device_pointer, std::size_t bytes) {
+  return std::make_shared<Buffer>(static_cast<CUdeviceptr>(device_pointer), bytes, false, nullptr);
+}
+
+std::uintptr_t pointer(const BufferImpl& buffer) {
+  const auto* b = dynamic_cast<const Buffer*>(&buffer);
+  if (!b) throw Error(ErrorCode::InvalidArgument, "not a CUDA buffer");
+  return static_cast<std::uintptr_t>(b->pointer());
+}
+
+}  // namespace bfly::detail::cuda
