@@ -52,9 +52,32 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   return limits;
 }
 
+namespace {
+
+// The integer in environment variable `name`, or `fallback` when unset.
+long long env_int(const char* name, long long fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value < 0)
+    throw Error(ErrorCode::InvalidArgument, std::string("invalid ") + name + " '" + text + "' (expected an integer >= 0)");
+  return value;
+}
+
+}  // namespace
+
 DeviceLimits with_environment(DeviceLimits limits) {
   if (const char* padding = std::getenv("BFLY_LOCAL_PADDING"); padding && *padding)
     limits.local_padding = std::string(padding) != "0";
+  limits.local_memory_bytes = static_cast<std::size_t>(env_int("BFLY_LOCAL_MEMORY", static_cast<long long>(limits.local_memory_bytes)));
+  limits.min_columns = std::max(1, static_cast<int>(env_int("BFLY_COLUMNS", limits.min_columns)));
+  limits.target_group_size = std::max(1, static_cast<int>(env_int("BFLY_GROUP", limits.target_group_size)));
+  if (env_int("BFLY_OCCUPANCY", 1) == 0) limits.registers_per_unit = 0;
+  if (const long long single = env_int("BFLY_SINGLE_PASS", 0); single > 0) {
+    limits.max_single_pass_length = single;
+    limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
+  }
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");
   if (!text || !*text) return limits;
   char* end = nullptr;

@@ -43,6 +43,10 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length to L: a tuning and
 // testing knob (the tests use it to force multi-pass plans on small lengths).
 // BFLY_LOCAL_PADDING=0/1 turns local-array padding off or on, to measure it.
+// Tuning knobs, to measure alternatives without rebuilding (bfly bench):
+// BFLY_LOCAL_MEMORY=bytes, BFLY_COLUMNS=n (min_columns), BFLY_GROUP=n
+// (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
+// BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -88,7 +88,9 @@ class Device final : public DeviceImpl {
 
   ~Device() override {
     clear_memo();
-    current();
+    // No checks: at process exit the driver may already be shut down
+    // (CUDA_ERROR_DEINITIALIZED), and a destructor must not throw.
+    api_->cuCtxSetCurrent(context_);
     api_->cuStreamDestroy(stream_);
     api_->cuDevicePrimaryCtxRelease(device_);
   }
@@ -97,9 +99,13 @@ class Device final : public DeviceImpl {
   codegen::DialectKind dialect() const override { return codegen::DialectKind::Cuda; }
 
   plan::DeviceLimits limits() const override {
-    // Plans stay within the 48 KiB a block gets without opting in; the
-    // generator and the launch support more (dynamic shared memory).
-    return plan::with_environment(plan::gpu_limits(kStaticSharedLimit, static_cast<int>(info_.max_group_size)));
+    // Plans stay within the 48 KiB a block gets without opting in unless
+    // BFLY_LOCAL_MEMORY says otherwise; the generator and the launch support
+    // up to the device's opt-in limit (dynamic shared memory).
+    plan::DeviceLimits limits = plan::gpu_limits(kStaticSharedLimit, static_cast<int>(info_.max_group_size));
+    limits = plan::with_environment(limits);
+    limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
+    return limits;
   }
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
