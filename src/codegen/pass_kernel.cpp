@@ -137,7 +137,7 @@ class PassWriter {
       for (int t = 0; t < r; ++t) in[t] = x(j * r + t);
       if (Ps > 1) {
         e_.line("const " + u32() + " kt = (b % " + str(Ps) + ") * " + str(R / (Ps * r)) + ";");
-        for (int t = 1; t < r; ++t) e_.line(in[t] + " = cmul(" + in[t] + ", twiddles[" + str(t) + " * kt]);");
+        for (int t = 1; t < r; ++t) e_.line(in[t] + " = cmul(" + in[t] + ", " + stage_twiddle(str(t) + " * kt") + ");");
       }
       const std::vector<std::string> out = emit_dft(e_, in);
       for (int t = 0; t < r; ++t)
@@ -158,6 +158,14 @@ class PassWriter {
     for_each_butterfly(R / r, "", [&](int j) {
       for (int t = 0; t < r; ++t) e_.line(x(j * r + t) + " = " + local("m", "b + " + str(t * (R / r))) + ";");
     });
+  }
+
+  // w_L^e for the inner stages: one lookup, or two and a product.
+  std::string stage_twiddle(const std::string& e) const {
+    if (s_.stage_twiddle_bits == 0) return "twiddles[" + e + "]";
+    const std::int64_t fine = std::int64_t{1} << s_.stage_twiddle_bits;
+    return "cmul(twiddles[(" + e + ") & " + str(fine - 1) + "], twiddles[" + str(fine) + " + ((" + e + ") >> " +
+           std::to_string(s_.stage_twiddle_bits) + ")])";
   }
 
   std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }

@@ -26,6 +26,9 @@ struct DeviceLimits {
   int target_group_size = 256;
   // Pad local arrays against bank conflicts (GPUs have banks; CPUs do not).
   bool local_padding = false;
+  // Sub-transforms longer than this take their inner twiddles from a
+  // two-level table (KernelSpec::stage_twiddle_bits).
+  std::int64_t max_direct_twiddles = std::int64_t{1} << 40;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;
@@ -46,7 +49,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // Tuning knobs, to measure alternatives without rebuilding (bfly bench):
 // BFLY_LOCAL_MEMORY=bytes, BFLY_COLUMNS=n (min_columns), BFLY_GROUP=n
 // (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
-// BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits).
+// BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
+// BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

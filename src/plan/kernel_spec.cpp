@@ -43,6 +43,7 @@ std::string KernelSpec::name() const {
   out << "_t" << total << "_p" << stride_product << "_T" << threads_per_transform << "_M"
       << transforms_per_group << '_' << to_string(mapping);
   if (has_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
+  if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
   if (local_padding) out << "_pad";
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
   return out.str();

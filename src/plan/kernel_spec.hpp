@@ -35,6 +35,10 @@ struct KernelSpec {
   int transforms_per_group = 1;      // M
   Mapping mapping = Mapping::TransformMajor;
   int twiddle_fine_bits = 0;         // pass twiddles: w^e = fine[e & mask] * coarse[e >> bits]
+  // Inner-stage twiddles w_L^e from a two-level table of ~2 sqrt(L) entries
+  // (fine[e & mask] * coarse[e >> bits]) instead of L entries, when > 0: a
+  // 4096-point table (32 KiB) does not stay in a GPU's L1 beside the data.
+  int stage_twiddle_bits = 0;
   // One unused slot after every 16 points of a transform-major local array,
   // so butterflies that write 8-16 points apart hit different banks (GPUs).
   bool local_padding = false;

@@ -62,8 +62,9 @@ class PlanImpl {
     ++stats_.kernels;
     auto start = Clock::now();
     const std::int64_t length = spec.length;
-    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + std::to_string(length), [&] {
-      return upload(*device_, twiddle::table_f32(length, length));
+    const int split = spec.stage_twiddle_bits;
+    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + std::to_string(length) + ":" + std::to_string(split), [&] {
+      return upload(*device_, split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
     });
     if (spec.has_pass_twiddles()) {
       const std::int64_t n = spec.stride_product * spec.length;

@@ -10,11 +10,11 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 60-point pass of a 60-point transform
-extern "C" __global__ void __launch_bounds__(252, 2) bfly_f32_n60_r10x6_t60_p1_T6_M42_tm_pad_occ2(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
-  __shared__ cpx lds[2646];
+extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_t60_p1_T6_M21_tm_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+  __shared__ cpx lds[1260];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 6, t = lid % 6;
-  const unsigned long long g = (unsigned long long)blockIdx.x * 42 + m;
+  const unsigned long long g = (unsigned long long)blockIdx.x * 21 + m;
   const bool valid = g < transforms;
   const unsigned long long batch = g / 1;
   const unsigned int i = (unsigned int)(g % 1);
@@ -103,37 +103,37 @@ extern "C" __global__ void __launch_bounds__(252, 2) bfly_f32_n60_r10x6_t60_p1_T
   }
   {
     const unsigned int b = t + 0;  (void)b;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 0) + (((b / 1) * 10 + b % 1 + 0) >> 4)] = x0;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 1) + (((b / 1) * 10 + b % 1 + 1) >> 4)] = x1;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 2) + (((b / 1) * 10 + b % 1 + 2) >> 4)] = x2;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 3) + (((b / 1) * 10 + b % 1 + 3) >> 4)] = x3;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 4) + (((b / 1) * 10 + b % 1 + 4) >> 4)] = x4;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 5) + (((b / 1) * 10 + b % 1 + 5) >> 4)] = x5;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 6) + (((b / 1) * 10 + b % 1 + 6) >> 4)] = x6;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 7) + (((b / 1) * 10 + b % 1 + 7) >> 4)] = x7;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 8) + (((b / 1) * 10 + b % 1 + 8) >> 4)] = x8;
-    lds[m * 63 + ((b / 1) * 10 + b % 1 + 9) + (((b / 1) * 10 + b % 1 + 9) >> 4)] = x9;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 0] = x0;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 1] = x1;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 2] = x2;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 3] = x3;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 4] = x4;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 5] = x5;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 6] = x6;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 7] = x7;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 8] = x8;
+    lds[m * 60 + (b / 1) * 10 + b % 1 + 9] = x9;
   }
   __syncthreads();
   // stage 1: radix 6, stride 10
   {
     const unsigned int b = t + 0;  (void)b;
-    x0 = lds[m * 63 + (b + 0) + ((b + 0) >> 4)];
-    x1 = lds[m * 63 + (b + 10) + ((b + 10) >> 4)];
-    x2 = lds[m * 63 + (b + 20) + ((b + 20) >> 4)];
-    x3 = lds[m * 63 + (b + 30) + ((b + 30) >> 4)];
-    x4 = lds[m * 63 + (b + 40) + ((b + 40) >> 4)];
-    x5 = lds[m * 63 + (b + 50) + ((b + 50) >> 4)];
+    x0 = lds[m * 60 + b + 0];
+    x1 = lds[m * 60 + b + 10];
+    x2 = lds[m * 60 + b + 20];
+    x3 = lds[m * 60 + b + 30];
+    x4 = lds[m * 60 + b + 40];
+    x5 = lds[m * 60 + b + 50];
   }
   {
     const unsigned int b = t + 6;  (void)b;
     if (b < 10) {
-      x6 = lds[m * 63 + (b + 0) + ((b + 0) >> 4)];
-      x7 = lds[m * 63 + (b + 10) + ((b + 10) >> 4)];
-      x8 = lds[m * 63 + (b + 20) + ((b + 20) >> 4)];
-      x9 = lds[m * 63 + (b + 30) + ((b + 30) >> 4)];
-      x10 = lds[m * 63 + (b + 40) + ((b + 40) >> 4)];
-      x11 = lds[m * 63 + (b + 50) + ((b + 50) >> 4)];
+      x6 = lds[m * 60 + b + 0];
+      x7 = lds[m * 60 + b + 10];
+      x8 = lds[m * 60 + b + 20];
+      x9 = lds[m * 60 + b + 30];
+      x10 = lds[m * 60 + b + 40];
+      x11 = lds[m * 60 + b + 50];
     }
   }
   {

@@ -274,7 +274,9 @@ TEST(Plan, KernelNamesDistinguishSpecs) {
                                a.total == b.total && a.stride_product == b.stride_product &&
                                a.threads_per_transform == b.threads_per_transform &&
                                a.transforms_per_group == b.transforms_per_group && a.mapping == b.mapping &&
-                               a.twiddle_fine_bits == b.twiddle_fine_bits;
+                               a.twiddle_fine_bits == b.twiddle_fine_bits && a.local_padding == b.local_padding &&
+                               a.min_groups_per_unit == b.min_groups_per_unit &&
+                               a.stage_twiddle_bits == b.stage_twiddle_bits;
       ASSERT_EQ(a.name() == b.name(), same_fields) << a.name() << " vs " << b.name();
     }
   EXPECT_GT(names.size(), 500u);
