@@ -42,30 +42,34 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 }  // namespace
 
-std::string table(const std::vector<CaseResult>& results) {
+std::string table_header(const CaseResult& first) {
   std::ostringstream out;
-  if (results.empty()) return "";
   out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
-  for (const PeerResult& p : results.front().peers) out << " | " << p.name << " ms (bfly speed-up)";
+  for (const PeerResult& p : first.peers) out << " | " << p.name << " ms (bfly speed-up)";
   out << '\n';
-  for (const CaseResult& r : results) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
-                  r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
-                  r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(),
-                  100 * r.floor_fraction());
-    out << line;
-    for (const PeerResult& p : r.peers) {
-      if (!p.unsupported.empty()) out << " | unsupported";
-      else out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
-    }
-    out << '\n';
+  return out.str();
+}
+
+std::string table_row(const CaseResult& r) {
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
+                r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
+                r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(), 100 * r.floor_fraction());
+  out << line;
+  for (const PeerResult& p : r.peers) {
+    if (!p.unsupported.empty()) out << " | unsupported";
+    else out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
   }
-  out << "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
+  out << '\n';
+  return out.str();
+}
+
+std::string table_footer() {
+  return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
          "GB/s counts 16 bytes per point (one read, one write); plan ms = first plan in this process, (cached/kernels)\n"
          "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
          "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time.\n";
-  return out.str();
 }
 
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {

@@ -9,7 +9,11 @@
 
 namespace bfly::cli {
 
-std::string table(const std::vector<CaseResult>& results);
+// The table is printed a row at a time as cases finish: header (from the
+// first result's peers), rows, footer.
+std::string table_header(const CaseResult& first);
+std::string table_row(const CaseResult& result);
+std::string table_footer();
 // Format from the extension: .csv or .json. Written atomically.
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device);
 

@@ -100,10 +100,14 @@ double relative_error(const std::vector<std::complex<float>>& y, const std::vect
 
 std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::vector<std::string>& notes) {
   std::vector<std::unique_ptr<bench::Peer>> peers;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  peers.push_back(bench::make_fftw_peer(1));
-  if (cores > 1) peers.push_back(bench::make_fftw_peer(static_cast<int>(cores)));
   const DeviceInfo& info = device.info();
+  if (info.is_cpu) {
+    // FFTW is the CPU's reference speed; beside a GPU it only slows the run
+    // (seconds per 2^27-point case) and says nothing about the device.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    peers.push_back(bench::make_fftw_peer(1));
+    if (cores > 1) peers.push_back(bench::make_fftw_peer(static_cast<int>(cores)));
+  }
   if (info.backend == "opencl") {
 #ifdef BFLY_HAVE_OPENCL_PEERS
     const auto h = detail::opencl::handles(*device.impl());
@@ -146,12 +150,12 @@ double CaseResult::gbytes(double ms) const { return 16.0 * points() / (ms * 1e6)
 
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress,
-                                  std::vector<std::string>* notes) {
+                                  const OnResult& on_result, std::vector<std::string>* notes) {
   std::vector<CaseResult> results;
   std::vector<std::unique_ptr<bench::Peer>> peers;
   std::vector<std::string> peer_notes;
   if (settings.peers) peers = make_peers(device, peer_notes);
-  if (notes) *notes = peer_notes;
+  if (notes) *notes = peer_notes;  // before the first on_result, which may print them
   const auto copy = copy_kernel(device);
   const std::size_t steps = cases.size() * (1 + peers.size());
   std::size_t done = 0;
@@ -250,6 +254,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       peers[k]->release();
     }
     results.push_back(r);
+    if (on_result) on_result(r);
   }
   if (progress) progress(steps, steps, "");
   return results;

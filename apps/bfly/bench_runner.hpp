@@ -56,11 +56,12 @@ struct CaseResult {
 };
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
+using OnResult = std::function<void(const CaseResult& result)>;
 
 // `notes` receives why peers expected on this device are missing.
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress,
-                                  std::vector<std::string>* notes = nullptr);
+                                  const OnResult& on_result, std::vector<std::string>* notes = nullptr);
 
 // Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
 // issue's), "demo" (a short tour).

@@ -36,6 +36,8 @@ Progress progress_for(bool quiet) {
 }
 
 int run(BenchOptions& o, bool demo) {
+  // Line-buffered even into a file, so a run cut short keeps what it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::vector<BenchCase> cases;
   if (demo) {
     cases = suite("demo", std::int64_t{1} << 20);
@@ -65,9 +67,22 @@ int run(BenchOptions& o, bool demo) {
   o.settings.peers = !o.no_peers;
   for (const std::string& absent : bench::absent_peers()) std::printf("  peer absent: %s\n", absent.c_str());
   std::vector<std::string> notes;
-  const std::vector<CaseResult> results = run_bench(device, cases, o.settings, progress_for(o.quiet), &notes);
-  for (const std::string& note : notes) std::printf("  peer absent: %s\n", note.c_str());
-  std::fputs(table(results).c_str(), stdout);
+  const Progress progress = progress_for(o.quiet);
+  bool first = true;
+  // Rows are printed as cases finish, so long runs show results as they go.
+  const std::vector<CaseResult> results = run_bench(
+      device, cases, o.settings, progress,
+      [&](const CaseResult& r) {
+        if (progress) std::fprintf(stderr, "\r\033[K");
+        if (first) {
+          for (const std::string& note : notes) std::printf("  peer absent: %s\n", note.c_str());
+          std::fputs(table_header(r).c_str(), stdout);
+          first = false;
+        }
+        std::fputs(table_row(r).c_str(), stdout);
+      },
+      &notes);
+  std::fputs(table_footer().c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info());
   if (demo) {
     for (const CaseResult& r : results)
