@@ -36,11 +36,16 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   limits.local_memory_bytes = local_memory_bytes;
   limits.max_group_size = std::min(max_group_size, 1024);
   limits.is_gpu = true;
-  // Largest power of two whose fp32 points fit in local memory.
+  // Largest power of two whose fp32 points, padded, fit in local memory:
+  // 4096 in OpenCL's 48 KiB, 16384 in a Hopper block's 227 KiB.
   std::int64_t fit = 1;
-  while (fit * 2 * 8 <= static_cast<std::int64_t>(local_memory_bytes)) fit *= 2;
+  while ((fit * 2 + fit * 2 / 16) * 8 <= static_cast<std::int64_t>(local_memory_bytes)) fit *= 2;
   limits.max_single_pass_length = std::min<std::int64_t>(fit, 16384);
-  limits.max_pass_length = limits.max_single_pass_length;
+  // Strided passes need 8 columns of a sub-transform in one group's
+  // registers: past 1024 points the group drops to 1-2 columns and its reads
+  // to 8-16 bytes (H100: 2^22..2^24 as 2048^2..4096^2 ran at 25-38% of the
+  // two-pass floor), so longer transforms take a third pass.
+  limits.max_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, 1024);
   limits.preferred_pass_length = limits.max_pass_length;
   // Measured on an H100 (bfly bench --no-peers, 2^26 points, 2026-11-22):
   // 8 columns moved 16384 and 65536 from 84% to 93-96% of the two-pass floor

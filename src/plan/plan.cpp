@@ -53,17 +53,25 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   while (per_group > 1 && static_cast<std::size_t>(per_group * row) * point > limits.local_memory_bytes)
     per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
-  spec.transforms_per_group = static_cast<int>(per_group);
   if (limits.registers_per_unit > 0) {
-    // As many groups per multiprocessor as registers allow for a thread's
-    // points (2 registers each, plus about as many again for the butterfly's
-    // temporaries) and indexing. The weights are what the NVRTC sweep
-    // (tests/unit/test_cuda_codegen.cpp) needs to see no kernel spill.
-    const int registers = 3 * spec.points_per_thread() + 3 * widest + 48 + (spec.stage_twiddle_bits > 0 ? 96 : 0);
-    const int group = spec.group_size();
+    // Registers a thread needs for its points (2 each, plus about as many
+    // again for the butterfly's temporaries) and indexing. The weights are
+    // what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
+    // kernel spill. A group must fit one multiprocessor's registers.
+    // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
+    // point live; powers of two ~2.
+    int temporaries = 0;
+    for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r);
+    const int registers = 2 * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0);
+    auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
+    while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
+    spec.transforms_per_group = static_cast<int>(per_group);
+    // As many groups per multiprocessor as those registers allow.
+    const int group = static_cast<int>(warps_of(spec.group_size()));
     int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * registers));
     spec.min_groups_per_unit = std::max(1, groups);
   }
+  spec.transforms_per_group = static_cast<int>(per_group);
   if (spec.has_pass_twiddles()) {
     // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
     // two tables of ~sqrt(p*L) entries instead of one of p*L.

@@ -193,7 +193,9 @@ TEST(Plan, LargePowersOfTwoOnCpuLimits) {
 
 TEST(Plan, BeyondTwoPassesOnGpuLimits) {
   const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
-  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 24), gpu).passes.size(), 2u);
+  // Sub-transforms of at most 1024 points on GPUs: two passes up to 2^20.
+  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 20), gpu).passes.size(), 2u);
+  EXPECT_EQ(make_plan(problem(std::int64_t{1} << 24), gpu).passes.size(), 3u);
   for (std::int64_t n : {std::int64_t{1} << 25, std::int64_t{40353607} /* 7^9 */, std::int64_t{1} << 30}) {
     for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
       const Problem p = problem(n, 1, placement);
