@@ -35,11 +35,14 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   const std::size_t point = problem.element_bytes();
   const bool columns = spec.input_stride() > 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
-  // Padding pays for powers of two, whose butterflies write 16 or more points
-  // apart; elsewhere it only cost (H100, % of the copy floor, padded vs not:
-  // 1000 85/97, 2187 79/92, 4000 72/80, 8192 78/83; 4096 70/66).
+  // Padding pays where the first stage writes its outputs a power of two
+  // (8 or 16) points apart, which lands whole warps in one bank, and the
+  // group's array is small; elsewhere it only cost (H100, % of the copy
+  // floor, padded vs not: 1536 100/78, 4096 70/66; 1000 85/97, 2187 79/92,
+  // 4000 72/80, 8192 78/83).
   const bool power_of_two = (length & (length - 1)) == 0;
-  spec.local_padding = limits.local_padding && !columns && power_of_two && length >= 16;
+  const int first = spec.radices.empty() ? 1 : spec.radices.front();
+  spec.local_padding = limits.local_padding && !columns && (first & (first - 1)) == 0 && first >= 8 && length <= 4096;
   // Two-level inner twiddles: a must for powers of two past 1024 and for
   // anything past 4096 (H100: 4096 70% -> 98%, 8192 66 -> 78, 10000 53 -> 67),
   // a loss for mixed lengths up to 4096 (2187 92 -> 84, 3000 90 -> 83).

@@ -10,7 +10,7 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 8-point pass of a 8-point transform
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n8_r8_t8_p1_T1_M128_tm_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n8_r8_t8_p1_T1_M128_tm_pad_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
   const uint lid = (uint)get_local_id(0);
   const uint m = lid / 1, t = lid % 1;
   const ulong g = (ulong)get_group_id(0) * 128 + m;

@@ -10,7 +10,7 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 8-point pass of a 8-point transform
-extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n8_r8_t8_p1_T1_M128_tm_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n8_r8_t8_p1_T1_M128_tm_pad_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 1, t = lid % 1;
   const unsigned long long g = (unsigned long long)blockIdx.x * 128 + m;
