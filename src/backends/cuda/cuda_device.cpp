@@ -10,10 +10,10 @@
 namespace bfly::detail::cuda {
 namespace {
 
-// Shared memory a block may use without opting in; past it the kernel
-// declares dynamic shared memory (codegen/dialect.cpp) and the launch raises
-// the function's limit.
-constexpr std::size_t kStaticSharedLimit = 48 * 1024;
+// Shared memory a block may use without opting in; past it the generated
+// kernel declares dynamic shared memory and the launch raises the function's
+// limit. One number for both sides: the dialect table's.
+const std::size_t kStaticSharedLimit = codegen::dialect(codegen::DialectKind::Cuda).static_local_limit;
 
 class Buffer final : public BufferImpl {
  public:
