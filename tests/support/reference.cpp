@@ -2,6 +2,7 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -83,12 +84,11 @@ const Device* backend_device(const std::string& backend, std::string* why) {
 
 std::vector<std::int64_t> smooth_lengths(std::int64_t limit) {
   std::vector<std::int64_t> lengths;
-  for (std::int64_t n = 1; n <= limit; ++n) {
-    std::int64_t m = n;
-    for (std::int64_t p : {2, 3, 5, 7})
-      while (m % p == 0) m /= p;
-    if (m == 1) lengths.push_back(n);
-  }
+  for (std::int64_t a = 1; a <= limit; a *= 2)
+    for (std::int64_t b = a; b <= limit; b *= 3)
+      for (std::int64_t c = b; c <= limit; c *= 5)
+        for (std::int64_t d = c; d <= limit; d *= 7) lengths.push_back(d);
+  std::sort(lengths.begin(), lengths.end());
   return lengths;
 }
 

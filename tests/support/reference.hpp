@@ -34,7 +34,7 @@ Errors compare(const std::vector<std::complex<float>>& result, const std::vector
 // nullptr when the backend has no device here, with *why saying so.
 const Device* backend_device(const std::string& backend, std::string* why);
 
-// Every n in [1, limit] whose prime factors are all <= 7.
+// Every n in [1, limit] whose prime factors are all <= 7, ascending.
 std::vector<std::int64_t> smooth_lengths(std::int64_t limit);
 
 }  // namespace bfly::test

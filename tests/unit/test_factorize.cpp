@@ -3,6 +3,8 @@
 // split of a length into passes.
 #include <gtest/gtest.h>
 
+#include "support/reference.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,16 +22,7 @@ using bfly::plan::largest_prime_factor;
 using bfly::plan::prime_factors;
 using bfly::plan::split_length;
 
-// Every n = 2^a 3^b 5^c 7^d <= limit, ascending.
-std::vector<std::int64_t> smooth_numbers(std::int64_t limit) {
-  std::vector<std::int64_t> out;
-  for (std::int64_t a = 1; a <= limit; a *= 2)
-    for (std::int64_t b = a; b <= limit; b *= 3)
-      for (std::int64_t c = b; c <= limit; c *= 5)
-        for (std::int64_t d = c; d <= limit; d *= 7) out.push_back(d);
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using bfly::test::smooth_lengths;
 
 bool is_prime(std::int64_t n) {
   if (n < 2) return false;
@@ -64,7 +57,7 @@ TEST(Factorize, SmoothNumberEnumerationIsComplete) {
       while (m % p == 0) m /= p;
     if (m == 1) brute.push_back(n);
   }
-  EXPECT_EQ(smooth_numbers(5000), brute);
+  EXPECT_EQ(smooth_lengths(5000), brute);
 }
 
 TEST(Factorize, PrimeFactorsOfKnownNumbers) {
@@ -103,7 +96,7 @@ TEST(Factorize, SupportedLengthsAreExactlyThe7SmoothOnes) {
     EXPECT_FALSE(is_supported_length(n)) << "n=" << n;
   for (std::int64_t n : {2, 3, 5, 7, 210, 4096, 531441, 390625, 823543, 1 << 24})
     EXPECT_TRUE(is_supported_length(n)) << "n=" << n;
-  const auto smooth = smooth_numbers(100000);
+  const auto smooth = smooth_lengths(100000);
   for (std::int64_t n = 1; n <= 100000; ++n)
     ASSERT_EQ(is_supported_length(n), std::binary_search(smooth.begin(), smooth.end(), n)) << "n=" << n;
 }
@@ -119,7 +112,7 @@ TEST(Factorize, AvailableRadicesAreDistinctLargestFirstAndCoverThePrimes) {
 
 TEST(Factorize, ChooseRadicesForEvery7SmoothLengthUpTo2To24) {
   const auto& available = available_radices();
-  const auto lengths = smooth_numbers(std::int64_t{1} << 24);
+  const auto lengths = smooth_lengths(std::int64_t{1} << 24);
   ASSERT_GT(lengths.size(), 1000u);
   for (std::int64_t n : lengths) {
     const std::vector<int> radices = choose_radices(n);
@@ -173,7 +166,7 @@ void expect_valid_split(std::int64_t n, int passes, std::int64_t max_length, con
 TEST(Factorize, SplitIntoTwoIsValidAndAsBalancedAsPossible) {
   for (std::int64_t max_length : {std::int64_t{4096}, std::int64_t{16384}}) {
     int split_count = 0;
-    for (std::int64_t n : smooth_numbers(std::int64_t{1} << 26)) {
+    for (std::int64_t n : smooth_lengths(std::int64_t{1} << 26)) {
       if (n < 4) continue;
       const auto split = split_length(n, 2, max_length);
       // Brute force: the feasible pair (d, n/d) with the smallest ratio.

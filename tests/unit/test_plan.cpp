@@ -2,6 +2,8 @@
 // slots, launch shapes within the device limits, and the printed plan.
 #include <gtest/gtest.h>
 
+#include "support/reference.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdint>
@@ -28,15 +30,7 @@ using bfly::plan::Pass;
 using bfly::plan::PlanTree;
 using bfly::plan::Slot;
 
-std::vector<std::int64_t> smooth_numbers(std::int64_t limit) {
-  std::vector<std::int64_t> out;
-  for (std::int64_t a = 1; a <= limit; a *= 2)
-    for (std::int64_t b = a; b <= limit; b *= 3)
-      for (std::int64_t c = b; c <= limit; c *= 5)
-        for (std::int64_t d = c; d <= limit; d *= 7) out.push_back(d);
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using bfly::test::smooth_lengths;
 
 Problem problem(std::int64_t n, std::int64_t batch = 1, Placement placement = Placement::OutOfPlace) {
   Problem p;
@@ -126,7 +120,7 @@ void check_plan(const PlanTree& tree, const DeviceLimits& limits, const std::str
 TEST(Plan, EverySmoothLengthUpTo2To24PlansConsistently) {
   int plans = 0, three_pass = 0;
   for (const NamedLimits& l : all_limits())
-    for (std::int64_t n : smooth_numbers(std::int64_t{1} << 24))
+    for (std::int64_t n : smooth_lengths(std::int64_t{1} << 24))
       for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
         const Problem p = problem(n, 3, placement);
         const std::string where = std::string(l.name) + " " + p.token();
@@ -265,7 +259,7 @@ TEST(Plan, KernelNamesDistinguishSpecs) {
   std::set<std::string> names;
   std::vector<KernelSpec> specs;
   for (const NamedLimits& l : all_limits())
-    for (std::int64_t n : smooth_numbers(1 << 16))
+    for (std::int64_t n : smooth_lengths(1 << 16))
       for (const Pass& pass : make_plan(problem(n), l.limits).passes) specs.push_back(pass.spec);
   for (const KernelSpec& a : specs) names.insert(a.name());
   // Pairwise over a sample: equal names only for field-by-field equal specs.
