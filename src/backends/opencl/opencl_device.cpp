@@ -276,10 +276,4 @@ Handles handles(const DeviceImpl& device) {
   return d->handles();
 }
 
-cl_mem memory(const BufferImpl& buffer) {
-  const auto* b = dynamic_cast<const Buffer*>(&buffer);
-  if (!b) throw Error(ErrorCode::InvalidArgument, "not an OpenCL buffer");
-  return b->memory()();
-}
-
 }  // namespace bfly::detail::opencl

@@ -11,7 +11,6 @@
 typedef struct _cl_context* cl_context;
 typedef struct _cl_command_queue* cl_command_queue;
 typedef struct _cl_device_id* cl_device_id;
-typedef struct _cl_mem* cl_mem;
 
 namespace bfly::detail::opencl {
 
@@ -22,13 +21,12 @@ std::vector<DeviceInfo> list(std::string* why_none);
 std::shared_ptr<DeviceImpl> open(const std::string& spec);
 
 // Raw handles for code that drives other OpenCL libraries on the same
-// device and buffers (the benchmark's peers). Throw if not OpenCL objects.
+// device (the benchmark's peers). Throws if not an OpenCL device.
 struct Handles {
   cl_context context;
   cl_command_queue queue;
   cl_device_id device;
 };
 Handles handles(const DeviceImpl& device);
-cl_mem memory(const BufferImpl& buffer);
 
 }  // namespace bfly::detail::opencl
