@@ -16,7 +16,6 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
-#include <cstddef>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -59,13 +58,31 @@ const char* to_string(Placement p);
 const char* to_string(Norm n);
 Norm parse_norm(const std::string& text);  // throws Error naming the text
 
-// One transform, as a value. The canonical text token (print with token(),
-// read with parse()) names every field, e.g. "c2c_f32_fwd_1024_b8_oop_none":
+// Where the elements of one side (input or output) of a problem live, in
+// elements (cuFFT's advanced layout, FFTW's guru dims): element (i0, i1, ...)
+// of batch entry b is at b * distance + sum_k i_k * strides[k]. Empty strides
+// mean row-major contiguous; distance 0 means one array's extent.
+struct Layout {
+  std::vector<std::int64_t> strides;
+  std::int64_t distance = 0;
+  bool is_default() const { return strides.empty() && distance == 0; }
+  bool operator==(const Layout& o) const { return strides == o.strides && distance == o.distance; }
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+};
+
+// One transform, as a value: the transform of `axes` of an array of `shape`
+// (its other axes, and `batch` copies of the array, are independent
+// transforms). The canonical text token (print with token(), read with
+// parse()) names every field, e.g. "c2c_f32_fwd_1024_b8_oop_none":
 //   kind _ precision(f32|f64) _ direction(fwd|inv) _ shape(AxB..) _ b<batch>
 //   _ placement(oop|ip) _ norm(none|backward|ortho|forward)
+// then, only where they differ from the defaults: _ax<a.b> (axes),
+// _is<s.s..> _id<d> (input strides and distance), _os<..> _od<d> (output).
 struct Problem {
-  std::vector<std::int64_t> shape{1};  // transform lengths, outermost first
+  std::vector<std::int64_t> shape{1};  // array shape, outermost first (rank 1..4)
+  std::vector<int> axes;               // axes to transform (1..3 of them); empty: all; negative counts from the end
   std::int64_t batch = 1;
+  Layout input, output;                // in place: output must be default or equal input
   Precision precision = Precision::Single;
   Direction direction = Direction::Forward;
   Placement placement = Placement::OutOfPlace;
@@ -76,15 +93,36 @@ struct Problem {
 
   // Throws Error(InvalidArgument) naming the bad field.
   void validate() const;
-  std::int64_t length() const;    // points per transform (product of shape)
-  std::int64_t elements() const;  // length() * batch
+  int rank() const { return static_cast<int>(shape.size()); }
+  // The transformed axes, ascending, negatives resolved (validate() first).
+  std::vector<int> transform_axes() const;
+  std::int64_t length() const;    // points per transform (product of the transformed lengths)
+  std::int64_t elements() const;  // points of all arrays: product of shape * batch
   std::size_t element_bytes() const;
-  std::size_t bytes() const;      // elements() * element_bytes()
+  std::size_t bytes() const;      // elements() * element_bytes(): the contiguous size
+  // Resolved layouts (defaults filled in) and the elements a buffer must hold
+  // for them: the largest offset + 1.
+  Layout input_layout() const;
+  Layout output_layout() const;
+  std::int64_t input_extent() const;
+  std::int64_t output_extent() const;
   // The factor applied to the output of this problem's direction under norm.
   double scale() const;
 
   bool operator==(const Problem& other) const;
   bool operator!=(const Problem& other) const { return !(*this == other); }
+};
+
+// How to decompose a problem, where there is a choice. Auto: the planner's
+// choice (strided passes, one or more per axis). Transpose: the row-column
+// scheme of the seeds, every axis transformed as contiguous rows between
+// explicit tiled transposes (a baseline to compare with).
+enum class Strategy { Auto, Transpose };
+const char* to_string(Strategy s);
+Strategy parse_strategy(const std::string& text);  // throws Error naming the text
+
+struct PlanOptions {
+  Strategy strategy = Strategy::Auto;
 };
 
 // What a device is, as listed by `bfly info`.
@@ -170,7 +208,7 @@ struct BuildStats {
 class Plan {
  public:
   // Plans, generates and compiles everything the problem needs. Throws Error.
-  Plan(const Device& device, const Problem& problem);
+  Plan(const Device& device, const Problem& problem, const PlanOptions& options = {});
   ~Plan();
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;
@@ -182,7 +220,8 @@ class Plan {
   int passes() const;                  // trips over device memory
 
   // Enqueues the transform; returns without waiting. `in` and `out` must hold
-  // problem().bytes(); for an in-place problem pass the same buffer twice.
+  // problem().input_extent() / output_extent() elements; for an in-place
+  // problem pass the same buffer twice.
   void execute(const Buffer& in, const Buffer& out) const;
   // The same on a stream or queue the caller owns: a cudaStream_t / CUstream
   // on a CUDA device, a cl_command_queue on an OpenCL one. Stream-ordered:
@@ -190,7 +229,9 @@ class Plan {
   void execute(const Buffer& in, const Buffer& out, void* stream) const;
 
   // Copies host data in, transforms, copies the result out (blocking).
-  // Element type must match the precision (complex<float> for Single).
+  // Element type must match the precision (complex<float> for Single); `in`
+  // holds input_extent() elements, `out` output_extent(). Elements of `out`
+  // that the output layout skips keep their values.
   void execute_host(const std::complex<float>* in, std::complex<float>* out) const;
 
  private:

@@ -7,26 +7,50 @@ namespace bfly::plan {
 
 const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : "cm"; }
 
-bool KernelSpec::store_via_local() const {
-  // Output rows are contiguous only when p == 1; columns (p > 1) coalesce
-  // under the column-major mapping.
-  const bool contiguous_output = stride_product == 1;
-  return contiguous_output != (mapping == Mapping::TransformMajor);
+bool KernelSpec::store_rows_via_local() const {
+  return mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+}
+
+bool KernelSpec::store_columns_via_local() const {
+  // The group's transforms must be consecutive along dims[0] (out stride 1).
+  return mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+         dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
+}
+
+bool KernelSpec::store_via_local() const { return store_rows_via_local() || store_columns_via_local(); }
+
+std::string KernelSpec::geometry() const {
+  std::ostringstream out;
+  out << "points " << in_point_stride << "/" << out_point_stride << ", dims";
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    out << ' ';
+    if (d + 1 < dims.size()) out << dims[d].extent;
+    else out << '*';  // open: the run-time transform count
+    out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
+    if (static_cast<int>(d) == twiddle_dim) out << "(k)";
+  }
+  if (wide) out << ", 64-bit";
+  return out.str();
 }
 
 std::size_t KernelSpec::local_bytes() const {
   const std::size_t point = precision == Precision::Single ? 8 : 16;
   // A length-1 or single-stage transform with direct store needs no exchange.
-  const bool exchanges = radices.size() > 1 || store_via_local();
+  const bool exchanges = (!identity && radices.size() > 1) || store_via_local();
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
 std::int64_t KernelSpec::local_row() const {
   const bool padded = local_padding && mapping == Mapping::TransformMajor;
-  return padded ? length + length / 16 : length;
+  std::int64_t row = padded ? length + length / 16 : length;
+  // Writing columns reads the array across rows: an odd row length puts
+  // adjacent rows in different banks.
+  if (store_columns_via_local() && row % 2 == 0) ++row;
+  return row;
 }
 
 int KernelSpec::points_per_thread() const {
+  if (identity) return static_cast<int>((length + threads_per_transform - 1) / threads_per_transform);
   int widest = 1;
   for (int r : radices) {
     const std::int64_t butterflies = length / r;
@@ -40,7 +64,11 @@ std::string KernelSpec::name() const {
   std::ostringstream out;
   out << "bfly_" << (precision == Precision::Single ? "f32" : "f64") << "_n" << length << "_r";
   for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
-  out << "_t" << total << "_p" << stride_product << "_T" << threads_per_transform << "_M"
+  if (identity) out << "_copy";
+  // The geometry as a short hash: the full text is in the source's comment.
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  out << "_g" << std::hex << (h & 0xffffffffffull) << std::dec << "_p" << stride_product << "_T" << threads_per_transform << "_M"
       << transforms_per_group << '_' << to_string(mapping);
   if (has_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;

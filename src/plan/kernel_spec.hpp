@@ -20,17 +20,41 @@ enum class Mapping { TransformMajor, ColumnMajor };
 
 const char* to_string(Mapping m);
 
-// One pass of a Stockham decomposition over the whole transform of `total`
-// points: `length`-point sub-transforms of the points strided by total/length,
-// pre-multiplied by the pass twiddles w_{p*length}^{n*k} (p = stride_product,
-// k = sub-transform index mod p), written to offset (i/p)*p*length + i%p with
-// stride p. A single-pass transform is the case length == total, p == 1.
+// One axis of the sub-transform index of a pass: `extent` values, stepping
+// the input by in_stride and the output by out_stride elements.
+struct IndexDim {
+  std::int64_t extent = 1;
+  std::int64_t in_stride = 0;
+  std::int64_t out_stride = 0;
+  bool operator==(const IndexDim& o) const {
+    return extent == o.extent && in_stride == o.in_stride && out_stride == o.out_stride;
+  }
+};
+
+// One pass over device memory: a batch of `length`-point sub-transforms.
+// Sub-transform g is the multi-index (c0, c1, ...) over `dims` (innermost
+// first); its point n is read at sum c_d * in_stride_d + n * in_point_stride
+// and its output k written at sum c_d * out_stride_d + k * out_point_stride.
+// The last dim's extent is open (the run-time transform count), so one kernel
+// serves every batch.
+// A Stockham pass of an axis of N points is the case: L-point sub-transforms
+// of the points strided by N/L, pre-multiplied by the pass twiddles
+// w_{P*L}^{n*k} (P = stride_product, the product of the earlier passes'
+// lengths; k = the index along twiddle_dim, of extent P), written with stride
+// P. A single pass is P == 1 with the whole axis as the sub-transform.
+// An identity pass copies instead of transforming: the tiled transposes of
+// the row-column strategy.
 struct KernelSpec {
   Precision precision = Precision::Single;
   std::int64_t length = 1;           // points per sub-transform in this pass
   std::vector<int> radices;          // butterfly stages in order; product == length
-  std::int64_t total = 1;            // points per whole transform (batch distance)
-  std::int64_t stride_product = 1;   // p: product of the earlier passes' lengths
+  bool identity = false;             // copy (transpose) pass: no butterflies
+  std::int64_t in_point_stride = 1;
+  std::int64_t out_point_stride = 1;
+  std::vector<IndexDim> dims;        // innermost first
+  int twiddle_dim = -1;              // index into dims; -1 when stride_product == 1
+  std::int64_t stride_product = 1;   // P
+  bool wide = false;                 // 64-bit offsets (the buffers reach 2^31 elements)
   int threads_per_transform = 1;     // T
   int transforms_per_group = 1;      // M
   Mapping mapping = Mapping::TransformMajor;
@@ -47,13 +71,16 @@ struct KernelSpec {
   // 0: no requirement. Ignored by OpenCL.
   int min_groups_per_unit = 0;
 
-  std::int64_t input_stride() const { return total / length; }
-  std::int64_t output_stride() const { return stride_product; }
   bool has_pass_twiddles() const { return stride_product > 1; }
   int group_size() const { return threads_per_transform * transforms_per_group; }
   // Output goes through local memory when its access pattern does not match
-  // the mapping chosen for the input.
+  // the mapping chosen for the input: rows written by a column-major group,
+  // or columns by a transform-major one.
   bool store_via_local() const;
+  bool store_rows_via_local() const;     // column-major group, contiguous outputs
+  bool store_columns_via_local() const;  // transform-major group, adjacent transforms adjacent
+  // The geometry (strides, dims) as text, for comments and the name's hash.
+  std::string geometry() const;
   std::size_t local_bytes() const;   // local / shared memory per group
   std::int64_t local_row() const;    // local elements one transform occupies
   // Registers' worth of complex points a thread holds (the widest stage).

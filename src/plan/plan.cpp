@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <sstream>
 
 #include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
+#include "problem/text.hpp"
 
 namespace bfly::plan {
 
@@ -23,18 +26,77 @@ std::int64_t Pass::groups() const {
   return (transforms + spec.transforms_per_group - 1) / spec.transforms_per_group;
 }
 
-KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t stride_product,
-                     const DeviceLimits& limits) {
-  KernelSpec spec;
-  spec.precision = problem.precision;
-  spec.length = length;
-  spec.total = problem.length();
-  spec.stride_product = stride_product;
+namespace {
+
+// Sorts the dims before the last (the batch dim stays outermost) by `key`,
+// drops 1-point dims and merges neighbours that step as one, keeping track of
+// the twiddle dim (which is never merged: its index is the twiddle exponent).
+void normalise_dims(KernelSpec& spec, bool by_input) {
+  struct D {
+    IndexDim dim;
+    bool twiddle;
+  };
+  std::vector<D> ds;
+  for (std::size_t d = 0; d < spec.dims.size(); ++d)
+    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim});
+  D batch = ds.back();
+  ds.pop_back();
+  ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.twiddle; }), ds.end());
+  std::stable_sort(ds.begin(), ds.end(), [&](const D& a, const D& b) {
+    return by_input ? a.dim.in_stride < b.dim.in_stride : a.dim.out_stride < b.dim.out_stride;
+  });
+  ds.push_back(batch);
+  std::vector<D> merged;
+  for (const D& d : ds) {
+    if (!merged.empty()) {
+      D& prev = merged.back();
+      const bool steps_on = d.dim.in_stride == prev.dim.in_stride * prev.dim.extent &&
+                            d.dim.out_stride == prev.dim.out_stride * prev.dim.extent;
+      if (!d.twiddle && !prev.twiddle && steps_on) {
+        // The merged dim keeps the inner strides.
+        prev.dim.extent *= d.dim.extent;
+        continue;
+      }
+    }
+    merged.push_back(d);
+  }
+  spec.dims.clear();
+  spec.twiddle_dim = -1;
+  for (const D& d : merged) {
+    if (d.twiddle) spec.twiddle_dim = static_cast<int>(spec.dims.size());
+    spec.dims.push_back(d.dim);
+  }
+}
+
+std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
+  for (std::int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+}  // namespace
+
+void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+  const std::int64_t length = spec.length;
+  if (spec.identity) {
+    // A tiled transpose: each transform is a row chunk read along the
+    // source's innermost dim; adjacent transforms are adjacent in the output,
+    // so a group parks its tile in local memory and writes it by columns.
+    spec.mapping = Mapping::TransformMajor;
+    normalise_dims(spec, false);
+    spec.radices.clear();
+    spec.threads_per_transform = static_cast<int>(std::max<std::int64_t>(1, (length + 3) / 4));
+    const bool columns = spec.dims.front().out_stride == 1 && spec.out_point_stride != 1;
+    spec.transforms_per_group = static_cast<int>(columns ? largest_divisor_at_most(spec.dims.front().extent, 32) : 32);
+    return;
+  }
   spec.radices = choose_radices(length);
   const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
-  const std::size_t point = problem.element_bytes();
-  const bool columns = spec.input_stride() > 1;
+  // Points of a transform apart in memory: adjacent work-items take adjacent
+  // transforms (columns), so reads coalesce across the group.
+  const bool columns = spec.in_point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
+  normalise_dims(spec, columns);
   // Padding pays where the first stage writes its outputs a power of two
   // (8 or 16) points apart, which lands whole warps in one bank, and the
   // group's array is small; elsewhere it only cost (H100, % of the copy
@@ -53,14 +115,17 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   // One widest butterfly per thread per stage.
   std::int64_t threads = (length + widest - 1) / widest;
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
+  if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
   while (threads * per_group > limits.max_group_size && threads > 1) threads = (threads + 1) / 2;
   while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
-  const std::int64_t row = spec.local_padding ? length + length / 16 : length;
-  while (per_group > 1 && static_cast<std::size_t>(per_group * row) * point > limits.local_memory_bytes)
-    per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
+  auto local_bytes = [&](std::int64_t m) {
+    spec.transforms_per_group = static_cast<int>(m);
+    return spec.local_bytes();
+  };
+  while (per_group > 1 && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
   if (limits.registers_per_unit > 0) {
     // Registers a thread needs for its points (2 each, plus about as many
     // again for the butterfly's temporaries) and indexing. The weights are
@@ -70,7 +135,8 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
     // point live; powers of two ~2.
     int temporaries = 0;
     for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r);
-    const int registers = 2 * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0);
+    const int registers = 2 * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
+                          (spec.wide ? 16 : 0);
     auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
     while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
@@ -83,31 +149,192 @@ KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t s
   if (spec.has_pass_twiddles()) {
     // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
     // two tables of ~sqrt(p*L) entries instead of one of p*L.
-    const double bits = std::log2(static_cast<double>(stride_product * length));
+    const double bits = std::log2(static_cast<double>(spec.stride_product * length));
     spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
   }
-  return spec;
 }
 
-PlanTree make_plan(const Problem& problem, const DeviceLimits& limits) {
+namespace {
+
+// Strides of the logical dims (0: batch, a+1: axis a) in one buffer.
+using View = std::vector<std::int64_t>;
+
+View layout_view(const Layout& layout) {
+  View v{layout.distance};
+  v.insert(v.end(), layout.strides.begin(), layout.strides.end());
+  return v;
+}
+
+// Row-major over `order` (outermost first); natural order when empty.
+View work_view(const Problem& p, std::vector<int> order) {
+  const int dims = p.rank() + 1;
+  if (order.empty()) {
+    order.resize(dims);
+    std::iota(order.begin(), order.end(), 0);
+  }
+  View v(dims);
+  std::int64_t stride = 1;
+  for (int i = dims - 1; i >= 0; --i) {
+    const int d = order[i];
+    v[d] = stride;
+    stride *= d == 0 ? p.batch : p.shape[d - 1];
+  }
+  return v;
+}
+
+std::int64_t extent_of(const Problem& p, int dim) { return dim == 0 ? p.batch : p.shape[dim - 1]; }
+
+// The kernel of one step between two views.
+Pass make_pass(const Problem& p, const Step& step, const View& src, const View& dst, const DeviceLimits& limits) {
+  KernelSpec spec;
+  spec.precision = p.precision;
+  const int dims = p.rank() + 1;
+  const int a = step.dim;
+  const std::int64_t n = extent_of(p, a);
+  if (step.kind == Step::Kind::Fft) {
+    // Index j along the axis = i + n_point * S with S = N / L, i = a' * P + k;
+    // the output index of point k' is a' * P * L + k + k' * P.
+    const std::int64_t L = step.length, P = step.stride_product, S = n / L;
+    spec.length = L;
+    spec.stride_product = P;
+    spec.in_point_stride = S * src[a];
+    spec.out_point_stride = P * dst[a];
+    spec.dims.push_back({P, src[a], dst[a]});
+    spec.twiddle_dim = P > 1 ? 0 : -1;
+    spec.dims.push_back({S / P, P * src[a], P * L * dst[a]});
+  } else {
+    // Row chunks of the source's innermost dim.
+    const std::int64_t L = largest_divisor_at_most(n, 32);
+    spec.identity = true;
+    spec.length = L;
+    spec.in_point_stride = src[a];
+    spec.out_point_stride = dst[a];
+    spec.dims.push_back({n / L, L * src[a], L * dst[a]});
+  }
+  for (int d = 1; d < dims; ++d)
+    if (d != a) spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
+  spec.dims.push_back({p.batch, src[0], dst[0]});
+  // 64-bit offsets once any offset or the transform count can pass 2^31.
+  std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = (spec.length - 1) * spec.out_point_stride;
+  for (const IndexDim& d : spec.dims) {
+    in_last += (d.extent - 1) * d.in_stride;
+    out_last += (d.extent - 1) * d.out_stride;
+  }
+  const std::int64_t limit = std::int64_t{1} << 31;
+  spec.wide = in_last >= limit || out_last >= limit || p.elements() >= limit;
+  complete_spec(spec, limits);
+  Pass pass;
+  pass.what = step.what;
+  pass.spec = spec;
+  pass.transforms = p.elements() / spec.length;
+  return pass;
+}
+
+// Gives each step its source and destination: the first reads the input, the
+// last writes the output, nothing writes the input of an out-of-place
+// problem, a step writes the buffer it reads only where a group owns whole
+// sub-transforms, and a permuted intermediate goes to workspace. Among the
+// assignments, the one with the fewest workspace buffers (a search: plans
+// have at most a dozen steps).
+std::vector<std::pair<Slot, Slot>> assign_slots(const Problem& p, const std::vector<Step>& steps, int* workspace) {
+  const bool in_place = p.placement == Placement::InPlace;
+  // In place, input and output are one buffer: call it Output throughout.
+  auto same = [&](Slot a, Slot b) {
+    auto canon = [&](Slot s) { return in_place && s == Slot::Input ? Slot::Output : s; };
+    return canon(a) == canon(b);
+  };
+  std::vector<Slot> best, current;
+  int best_work = 3;
+  std::function<void(std::size_t, Slot, int)> search = [&](std::size_t j, Slot source, int work) {
+    if (work >= best_work) return;
+    if (j == steps.size()) {
+      best = current;
+      best_work = work;
+      return;
+    }
+    const Step& step = steps[j];
+    const bool last = j + 1 == steps.size();
+    std::vector<Slot> candidates;
+    if (last) candidates = {Slot::Output};
+    else if (step.work_only) candidates = {Slot::Work0, Slot::Work1};
+    else candidates = {source, Slot::Output, Slot::Work0, Slot::Work1};
+    for (Slot dest : candidates) {
+      if (dest == Slot::Input) continue;
+      if (same(dest, source) && !step.may_write_source(p)) continue;
+      if (!in_place && dest == Slot::Input) continue;
+      const int used = std::max(work, dest == Slot::Work1 ? 2 : dest == Slot::Work0 ? 1 : 0);
+      if (dest == Slot::Work1 && work < 1) continue;  // Work0 first
+      current.push_back(dest);
+      search(j + 1, dest, used);
+      current.pop_back();
+    }
+  };
+  search(0, Slot::Input, 0);
+  if (best.size() != steps.size())
+    throw Error(ErrorCode::Unsupported, "no buffer assignment for the passes of " + p.token());
+  std::vector<std::pair<Slot, Slot>> slots;
+  Slot source = Slot::Input;
+  for (Slot dest : best) {
+    slots.push_back({source, dest});
+    source = dest;
+  }
+  *workspace = best_work;
+  return slots;
+}
+
+}  // namespace
+
+PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options) {
   problem.validate();
-  if (problem.shape.size() != 1)
-    throw Error(ErrorCode::Unsupported, "shape " + std::to_string(problem.shape.size()) +
-                                            "-dimensional transforms are not supported yet (1D only)");
   if (problem.precision != Precision::Single)
     throw Error(ErrorCode::Unsupported, "double precision is not supported yet");
-  const std::int64_t n = problem.length();
-  if (!is_supported_length(n))
-    throw Error(ErrorCode::Unsupported,
-                "length " + std::to_string(n) + " has prime factor " + std::to_string(largest_prime_factor(n)) +
-                    "; lengths whose prime factors are all 2, 3, 5 or 7 are supported");
-  std::string reasons;
-  for (const Solver& solver : solvers()) {
-    const std::string why = solver.applicable(problem, limits);
-    if (why.empty()) return solver.make(problem, limits);
-    reasons += std::string("; ") + solver.name + ": " + why;
+  for (int a : problem.transform_axes()) {
+    const std::int64_t n = problem.shape[a];
+    if (!is_supported_length(n))
+      throw Error(ErrorCode::Unsupported,
+                  "length " + std::to_string(n) + (problem.rank() > 1 ? " on axis " + std::to_string(a) : "") +
+                      " has prime factor " + std::to_string(largest_prime_factor(n)) +
+                      "; lengths whose prime factors are all 2, 3, 5 or 7 are supported");
   }
-  throw Error(ErrorCode::Unsupported, "no decomposition for " + problem.token() + reasons);
+  const Solver* solver = nullptr;
+  for (const Solver& s : solvers())
+    if (s.strategy == options.strategy) solver = &s;
+  std::vector<Step> steps = solver->steps(problem, limits);
+  if (steps.empty()) {
+    // Every transformed axis has one point: the transform is a copy (scaled
+    // under a norm), done as 1-point transforms of the first axis.
+    Step copy;
+    copy.dim = problem.transform_axes().front() + 1;
+    copy.what = "1-point transforms (copy)";
+    steps.push_back(copy);
+  }
+  PlanTree tree;
+  tree.problem = problem;
+  tree.solver = solver->name;
+  if (options.strategy == Strategy::Auto) {
+    bool one_dim = true;
+    for (const Step& s : steps) one_dim = one_dim && s.dim == steps.front().dim;
+    if (one_dim) tree.solver = steps.size() == 1 ? "single-pass" : "multi-pass";
+  }
+  const auto slots = assign_slots(problem, steps, &tree.workspace_buffers);
+  const View input = layout_view(problem.input_layout()), output = layout_view(problem.output_layout());
+  std::vector<int> order;  // of the data the next step reads, where it is workspace
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    auto view = [&](Slot s, const std::vector<int>& o) {
+      switch (s) {
+        case Slot::Input: return input;
+        case Slot::Output: return output;
+        default: return work_view(problem, o);
+      }
+    };
+    const View src = view(slots[j].first, order), dst = view(slots[j].second, steps[j].order);
+    Pass pass = make_pass(problem, steps[j], src, dst, limits);
+    pass.source = slots[j].first;
+    pass.destination = slots[j].second;
+    tree.passes.push_back(pass);
+    order = steps[j].order;
+  }
+  return tree;
 }
 
 std::string PlanTree::print() const {
@@ -118,12 +345,16 @@ std::string PlanTree::print() const {
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const Pass& pass = passes[i];
     const KernelSpec& s = pass.spec;
-    out << "  pass " << i << ": " << to_string(pass.source) << " -> " << to_string(pass.destination)
-        << "\n    length " << s.length << " = ";
-    if (s.radices.empty()) out << "1";
-    for (std::size_t r = 0; r < s.radices.size(); ++r) out << (r ? " x " : "") << s.radices[r];
-    out << ", input stride " << s.input_stride() << ", output stride " << s.output_stride()
-        << (s.has_pass_twiddles() ? ", pass twiddles" : "") << "\n    " << pass.transforms
+    out << "  pass " << i << ": " << to_string(pass.source) << " -> " << to_string(pass.destination) << ", "
+        << pass.what << "\n    length " << s.length;
+    if (s.identity) {
+      out << ", copy";
+    } else {
+      out << " = ";
+      if (s.radices.empty()) out << "1";
+      for (std::size_t r = 0; r < s.radices.size(); ++r) out << (r ? " x " : "") << s.radices[r];
+    }
+    out << ", " << s.geometry() << (s.has_pass_twiddles() ? ", pass twiddles" : "") << "\n    " << pass.transforms
         << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
         << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
         << s.local_bytes() << " bytes local, " << (s.store_via_local() ? "store via local" : "direct store")

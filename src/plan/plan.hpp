@@ -17,10 +17,11 @@ enum class Slot { Input, Output, Work0, Work1 };
 const char* to_string(Slot s);
 
 struct Pass {
+  std::string what;             // e.g. "axis 1, pass 2 of 2", "transpose"
   KernelSpec spec;
   Slot source = Slot::Input;
   Slot destination = Slot::Output;
-  std::int64_t transforms = 1;  // sub-transforms this pass runs (batch * total / length)
+  std::int64_t transforms = 1;  // sub-transforms this pass runs (elements / length)
   std::int64_t groups() const;
 };
 
@@ -28,18 +29,20 @@ struct PlanTree {
   Problem problem;
   std::string solver;           // which decomposition produced it
   std::vector<Pass> passes;
-  int workspace_buffers = 0;    // each of problem.bytes()
+  int workspace_buffers = 0;    // each of problem.bytes() (contiguous)
 
   std::string print() const;
 };
 
 // Chooses the decomposition for `problem` on a device with `limits`.
 // Throws Error(Unsupported) naming the length when none applies.
-PlanTree make_plan(const Problem& problem, const DeviceLimits& limits);
+PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options = {});
 
-// Launch shape for one sub-transform length: threads per transform and
-// transforms per group. Shared by every solver so equal passes get equal specs.
-KernelSpec make_spec(const Problem& problem, std::int64_t length, std::int64_t stride_product,
-                     const DeviceLimits& limits);
+// Completes a spec whose precision, length, identity, geometry (point
+// strides, dims with the batch dim last, twiddle_dim) and stride_product are
+// set: orders and merges the dims, chooses the radices, the mapping, the
+// launch shape and the twiddle tables. Shared by every solver so equal passes
+// get equal specs.
+void complete_spec(KernelSpec& spec, const DeviceLimits& limits);
 
 }  // namespace bfly::plan

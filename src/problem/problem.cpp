@@ -1,4 +1,5 @@
 // Problem: the value type describing one transform, and its canonical token.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -41,13 +42,99 @@ Norm parse_norm(const std::string& text) {
               "invalid norm '" + text + "' (expected none, backward, ortho or forward)");
 }
 
+const char* to_string(Strategy s) { return s == Strategy::Auto ? "auto" : "transpose"; }
+
+Strategy parse_strategy(const std::string& text) {
+  for (Strategy s : {Strategy::Auto, Strategy::Transpose})
+    if (text == to_string(s)) return s;
+  throw Error(ErrorCode::InvalidArgument, "invalid strategy '" + text + "' (expected auto or transpose)");
+}
+
+namespace {
+
+Error invalid(const std::string& what) { return Error(ErrorCode::InvalidArgument, what); }
+
+std::string list(const std::vector<std::int64_t>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "." : "") + std::to_string(v[i]);
+  return out;
+}
+
+// Row-major strides of `shape`.
+std::vector<std::int64_t> contiguous(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
+  return strides;
+}
+
+// Checks one side's layout; `side` is "input" or "output". Returns the
+// largest offset + 1. Offsets must fit in 2^62 so index arithmetic cannot overflow.
+std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& side) {
+  const std::int64_t cap = std::int64_t{1} << 62;
+  if (!l.strides.empty() && l.strides.size() != p.shape.size())
+    throw invalid(side + " strides " + list(l.strides) + " have " + std::to_string(l.strides.size()) +
+                  " entries for a rank-" + std::to_string(p.shape.size()) + " shape " + text::shape(p.shape));
+  for (std::int64_t s : l.strides)
+    if (s <= 0) throw invalid(side + " stride " + std::to_string(s) + " in " + list(l.strides) + " must be positive");
+  if (l.distance < 0) throw invalid(side + " distance " + std::to_string(l.distance) + " must be positive");
+  const Layout r = side == "input" ? p.input_layout() : p.output_layout();
+  std::int64_t last = 0;  // the largest offset
+  for (std::size_t k = 0; k < p.shape.size(); ++k) {
+    if (r.strides[k] > (cap - last) / p.shape[k]) throw invalid(side + " strides " + list(r.strides) + " overflow");
+    last += (p.shape[k] - 1) * r.strides[k];
+  }
+  if (p.batch > 1) {
+    if (r.distance > (cap - last) / p.batch) throw invalid(side + " distance " + std::to_string(r.distance) + " overflows");
+    last += (p.batch - 1) * r.distance;
+  }
+  return last + 1;
+}
+
+// A layout writes every element to its own place when, taking the axes by
+// increasing stride, each stride steps past everything the smaller ones reach.
+// (Sufficient, not necessary: interleavings such as strides 2 and 3 over 3x2
+// are refused though they do not collide.)
+void check_no_overlap(const Problem& p, const Layout& r, const std::string& side) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, extent)
+  for (std::size_t k = 0; k < p.shape.size(); ++k)
+    if (p.shape[k] > 1) dims.push_back({r.strides[k], p.shape[k]});
+  if (p.batch > 1) dims.push_back({r.distance, p.batch});
+  std::sort(dims.begin(), dims.end());
+  std::int64_t reach = 0;
+  for (const auto& d : dims) {
+    if (d.first <= reach)
+      throw invalid(side + " layout (strides " + list(r.strides) + ", distance " + std::to_string(r.distance) +
+                    ") overlaps itself: stride " + std::to_string(d.first) + " does not step past " +
+                    std::to_string(reach));
+    reach += (d.second - 1) * d.first;
+  }
+}
+
+}  // namespace
+
+std::vector<int> Problem::transform_axes() const {
+  std::vector<int> out;
+  if (axes.empty()) {
+    for (int k = 0; k < rank(); ++k) out.push_back(k);
+    return out;
+  }
+  for (int a : axes) out.push_back(a < 0 ? a + rank() : a);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::int64_t Problem::length() const {
   std::int64_t n = 1;
-  for (std::int64_t s : shape) n *= s;
+  for (int a : transform_axes())
+    if (a >= 0 && a < rank()) n *= shape[a];
   return n;
 }
 
-std::int64_t Problem::elements() const { return length() * batch; }
+std::int64_t Problem::elements() const {
+  std::int64_t n = batch;
+  for (std::int64_t s : shape) n *= s;
+  return n;
+}
 
 std::size_t Problem::element_bytes() const {
   return precision == Precision::Single ? 8 : 16;
@@ -57,9 +144,40 @@ std::size_t Problem::bytes() const {
   return static_cast<std::size_t>(elements()) * element_bytes();
 }
 
+Layout Problem::input_layout() const {
+  Layout r = input;
+  if (r.strides.empty()) r.strides = contiguous(shape);
+  if (r.distance == 0) {
+    std::int64_t extent = 1;
+    for (std::size_t k = 0; k < shape.size(); ++k) extent += (shape[k] - 1) * r.strides[k];
+    r.distance = extent;
+  }
+  return r;
+}
+
+Layout Problem::output_layout() const {
+  if (placement == Placement::InPlace && output.is_default()) return input_layout();
+  Layout r = output;
+  if (r.strides.empty()) r.strides = contiguous(shape);
+  if (r.distance == 0) {
+    std::int64_t extent = 1;
+    for (std::size_t k = 0; k < shape.size(); ++k) extent += (shape[k] - 1) * r.strides[k];
+    r.distance = extent;
+  }
+  return r;
+}
+
+std::int64_t Problem::input_extent() const { return check_layout(*this, input, "input"); }
+std::int64_t Problem::output_extent() const {
+  if (placement == Placement::InPlace && output.is_default()) return input_extent();
+  return check_layout(*this, output, "output");
+}
+
 void Problem::validate() const {
   if (shape.empty())
     throw Error(ErrorCode::InvalidArgument, "problem shape is empty");
+  if (shape.size() > 4)
+    throw invalid("shape " + text::shape(shape) + " has rank " + std::to_string(shape.size()) + "; at most 4 axes are supported");
   // Element counts must fit comfortably in int64 bytes: cap at 2^58 points.
   const std::int64_t cap = std::int64_t{1} << 58;
   std::int64_t total = 1;
@@ -78,6 +196,23 @@ void Problem::validate() const {
     throw Error(ErrorCode::InvalidArgument,
                 "shape " + text::shape(shape) + " times batch " + std::to_string(batch) +
                     " has too many elements");
+  std::vector<bool> seen(shape.size(), false);
+  for (int a : axes) {
+    if (a < -rank() || a >= rank())
+      throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank()) + " shape " +
+                    text::shape(shape));
+    const int k = a < 0 ? a + rank() : a;
+    if (seen[k]) throw invalid("axis " + std::to_string(a) + " is repeated");
+    seen[k] = true;
+  }
+  if (transform_axes().size() > 3)
+    throw invalid("transforms over " + std::to_string(transform_axes().size()) +
+                  " axes are not supported (at most 3; the others can be batch axes)");
+  input_extent();
+  if (placement == Placement::InPlace && !output.is_default() && output != input)
+    throw invalid("in-place problem has an output layout different from its input layout");
+  output_extent();
+  check_no_overlap(*this, output_layout(), "output");
 }
 
 double Problem::scale() const {
@@ -96,6 +231,14 @@ std::string Problem::token() const {
   std::ostringstream out;
   out << "c2c_" << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape)
       << "_b" << batch << '_' << to_string(placement) << '_' << to_string(norm);
+  if (!axes.empty()) {
+    out << "_ax";
+    for (std::size_t i = 0; i < axes.size(); ++i) out << (i ? "." : "") << axes[i];
+  }
+  if (!input.strides.empty()) out << "_is" << list(input.strides);
+  if (input.distance != 0) out << "_id" << input.distance;
+  if (!output.strides.empty()) out << "_os" << list(output.strides);
+  if (output.distance != 0) out << "_od" << output.distance;
   return out.str();
 }
 
@@ -104,7 +247,7 @@ Problem Problem::parse(const std::string& token) {
   auto bad = [&](const std::string& why) {
     return Error(ErrorCode::InvalidArgument, "malformed problem token '" + token + "': " + why);
   };
-  if (f.size() != 7)
+  if (f.size() < 7)
     throw bad("expected 7 fields kind_precision_direction_shape_bBATCH_placement_norm");
   if (f[0] != "c2c") throw bad("unknown kind '" + f[0] + "' (expected c2c)");
   Problem p;
@@ -121,13 +264,35 @@ Problem Problem::parse(const std::string& token) {
   else if (f[5] == "ip") p.placement = Placement::InPlace;
   else throw bad("unknown placement '" + f[5] + "' (expected oop or ip)");
   p.norm = parse_norm(f[6]);
+  auto numbers = [&](const std::string& s, const std::string& what) {
+    std::vector<std::int64_t> v;
+    for (const std::string& part : text::split(s, '.')) v.push_back(text::parse_int(part, what));
+    return v;
+  };
+  for (std::size_t i = 7; i < f.size(); ++i) {
+    const std::string& x = f[i];
+    const std::string tag = x.substr(0, 2), rest = x.size() > 2 ? x.substr(2) : "";
+    if (tag == "ax") {
+      for (std::int64_t a : numbers(rest, "axis")) p.axes.push_back(static_cast<int>(a));
+    } else if (tag == "is") {
+      p.input.strides = numbers(rest, "input stride");
+    } else if (tag == "id") {
+      p.input.distance = text::parse_int(rest, "input distance");
+    } else if (tag == "os") {
+      p.output.strides = numbers(rest, "output stride");
+    } else if (tag == "od") {
+      p.output.distance = text::parse_int(rest, "output distance");
+    } else {
+      throw bad("unknown field '" + x + "' (expected axN.M, isS.S, idD, osS.S or odD)");
+    }
+  }
   p.validate();
   return p;
 }
 
 bool Problem::operator==(const Problem& o) const {
-  return shape == o.shape && batch == o.batch && precision == o.precision &&
-         direction == o.direction && placement == o.placement && norm == o.norm;
+  return shape == o.shape && axes == o.axes && batch == o.batch && input == o.input && output == o.output &&
+         precision == o.precision && direction == o.direction && placement == o.placement && norm == o.norm;
 }
 
 }  // namespace bfly

@@ -38,9 +38,10 @@ class PlanImpl {
     std::shared_ptr<BufferImpl> pass_twiddles;
   };
 
-  PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem) : device_(std::move(device)) {
+  PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
+      : device_(std::move(device)) {
     auto start = Clock::now();
-    tree_ = plan::make_plan(problem, device_->limits());
+    tree_ = plan::make_plan(problem, device_->limits(), options);
     stats_.plan_ms = ms_since(start);
     for (const plan::Pass& pass : tree_.passes) passes_.push_back(build(pass));
     for (int w = 0; w < tree_.workspace_buffers; ++w) workspace_.push_back(device_->allocate(problem.bytes()));
@@ -61,7 +62,7 @@ class PlanImpl {
     });
     ++stats_.kernels;
     auto start = Clock::now();
-    const std::int64_t length = spec.length;
+    const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;
     compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + std::to_string(length) + ":" + std::to_string(split), [&] {
       return upload(*device_, split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
@@ -80,13 +81,14 @@ class PlanImpl {
 
   void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr) const {
     const Problem& p = tree_.problem;
-    const std::size_t need = p.bytes();
-    if (in.bytes() < need)
+    const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.element_bytes();
+    const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.element_bytes();
+    if (in.bytes() < in_need)
       throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) + " bytes is smaller than the " +
-                                                  std::to_string(need) + " bytes of " + p.token());
-    if (out.bytes() < need)
+                                                  std::to_string(in_need) + " bytes of " + p.token());
+    if (out.bytes() < out_need)
       throw Error(ErrorCode::InvalidArgument, "output buffer of " + std::to_string(out.bytes()) + " bytes is smaller than the " +
-                                                  std::to_string(need) + " bytes of " + p.token());
+                                                  std::to_string(out_need) + " bytes of " + p.token());
     const bool same = in.identity() == out.identity();
     if (p.placement == Placement::InPlace && !same)
       throw Error(ErrorCode::InvalidArgument, "in-place plan " + p.token() + " needs the same buffer as input and output");
@@ -119,13 +121,18 @@ class PlanImpl {
     if (p.precision != Precision::Single)
       throw Error(ErrorCode::InvalidArgument, "execute_host with complex<float> data on a double-precision plan");
     std::lock_guard<std::mutex> lock(host_mutex_);
+    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.element_bytes();
     if (!host_in_) {
-      host_in_ = device_->allocate(p.bytes());
-      host_out_ = p.placement == Placement::InPlace ? host_in_ : device_->allocate(p.bytes());
+      host_in_ = device_->allocate(in_bytes);
+      host_out_ = p.placement == Placement::InPlace ? host_in_ : device_->allocate(out_bytes);
     }
-    device_->write(*host_in_, in, p.bytes(), 0);
+    // Elements the output layout skips keep the caller's values.
+    const bool gaps = out_bytes != p.bytes();
+    if (gaps && p.placement == Placement::OutOfPlace) device_->write(*host_out_, out, out_bytes, 0);
+    device_->write(*host_in_, in, in_bytes, 0);
     execute(*host_in_, *host_out_);
-    device_->read(*host_out_, out, p.bytes(), 0);
+    device_->read(*host_out_, out, out_bytes, 0);
   }
 
   const plan::PlanTree& tree() const { return tree_; }
@@ -155,8 +162,8 @@ class PlanImpl {
 
 }  // namespace detail
 
-Plan::Plan(const Device& device, const Problem& problem)
-    : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem)) {}
+Plan::Plan(const Device& device, const Problem& problem, const PlanOptions& options)
+    : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem, options)) {}
 Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;

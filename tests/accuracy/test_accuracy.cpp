@@ -2,17 +2,12 @@
 // outputs poisoned with NaN first so unwritten elements show. Each test runs
 // once per backend (CUDA, OpenCL) and is skipped, saying why, where the
 // backend has no device.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 
-#include "support/reference.hpp"
+#include "accuracy/fixture.hpp"
 
 namespace bfly::test {
 namespace {
-
-// cuFFT's level for fp32 (the best peers reach 2e-7 to 6e-7).
-constexpr double kTolerance = 5e-7;
 
 Problem make(std::int64_t n, std::int64_t batch, Direction direction, Placement placement, Norm norm = Norm::None) {
   Problem p;
@@ -22,43 +17,6 @@ Problem make(std::int64_t n, std::int64_t batch, Direction direction, Placement 
   p.placement = placement;
   p.norm = norm;
   return p;
-}
-
-class Accuracy : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    std::string why;
-    device_ = backend_device(GetParam(), &why);
-    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
-    std::printf("[ device   ] %s: %s\n", device_->info().spec.c_str(), device_->info().name.c_str());
-  }
-  const Device& device() const { return *device_; }
-  Errors check(const Problem& p) const;
-  void expect_accurate(const Problem& p) const;
-
- private:
-  const Device* device_ = nullptr;
-};
-
-// Runs one problem on fresh data and returns its error against FFTW.
-Errors Accuracy::check(const Problem& p) const {
-  const Plan plan(device(), p);
-  const auto input = random_data(static_cast<std::size_t>(p.elements()));
-  std::vector<std::complex<float>> output(input.size());
-  if (p.placement == Placement::InPlace) {
-    output = input;
-    plan.execute_host(output.data(), output.data());
-  } else {
-    poison(output);
-    plan.execute_host(input.data(), output.data());
-  }
-  return compare(output, fftw_reference(input, p.length(), p.batch, p.direction), p.scale());
-}
-
-void Accuracy::expect_accurate(const Problem& p) const {
-  const Errors e = check(p);
-  EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
-  EXPECT_LE(e.relative_l2, kTolerance) << p.token() << " (max error " << e.relative_max << ")";
 }
 
 TEST_P(Accuracy, EverySmoothLengthUpTo4096) {

@@ -9,54 +9,56 @@ inline cpx cmul(cpx a, cpx b) { return cmake(fma(a.x, b.x, -a.y * b.y), fma(a.x,
 inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
-// 256-point pass of a 65536-point transform
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16x16_t65536_p1_T16_M8_cm(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+// 256-point pass, stride product 1
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16x16_g4a600ac917_p1_T16_M8_cm(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+  // points 256/1, dims 256:1/256 *:65536/65536
   __local cpx lds[2048];
   const uint lid = (uint)get_local_id(0);
   const uint m = lid % 8, t = lid / 8;
   const ulong g = (ulong)get_group_id(0) * 8 + m;
   const bool valid = g < transforms;
-  const ulong batch = g / 256;
-  const uint i = (uint)(g % 256);
-  __global const cpx* src = in + batch * 65536 + i;
-  __global cpx* dst = out + batch * 65536 + (ulong)(i / 1) * 256 + i % 1;
+  uint rest = (uint)(g);
+  const uint c0 = rest % 256; rest /= 256;
+  const uint in_off = c0 + rest * 65536;
+  (void)rest;
+  __global const cpx* src = in + in_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0), x12 = cmake(0, 0), x13 = cmake(0, 0), x14 = cmake(0, 0), x15 = cmake(0, 0);
-  (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
+  (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
   // stage 0: radix 16, stride 1
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(b + 0) * 256];
+      x0 = src[(uint)(b + 0) * 256];
       x0.y *= in_sign;
-      x1 = src[(b + 16) * 256];
+      x1 = src[(uint)(b + 16) * 256];
       x1.y *= in_sign;
-      x2 = src[(b + 32) * 256];
+      x2 = src[(uint)(b + 32) * 256];
       x2.y *= in_sign;
-      x3 = src[(b + 48) * 256];
+      x3 = src[(uint)(b + 48) * 256];
       x3.y *= in_sign;
-      x4 = src[(b + 64) * 256];
+      x4 = src[(uint)(b + 64) * 256];
       x4.y *= in_sign;
-      x5 = src[(b + 80) * 256];
+      x5 = src[(uint)(b + 80) * 256];
       x5.y *= in_sign;
-      x6 = src[(b + 96) * 256];
+      x6 = src[(uint)(b + 96) * 256];
       x6.y *= in_sign;
-      x7 = src[(b + 112) * 256];
+      x7 = src[(uint)(b + 112) * 256];
       x7.y *= in_sign;
-      x8 = src[(b + 128) * 256];
+      x8 = src[(uint)(b + 128) * 256];
       x8.y *= in_sign;
-      x9 = src[(b + 144) * 256];
+      x9 = src[(uint)(b + 144) * 256];
       x9.y *= in_sign;
-      x10 = src[(b + 160) * 256];
+      x10 = src[(uint)(b + 160) * 256];
       x10.y *= in_sign;
-      x11 = src[(b + 176) * 256];
+      x11 = src[(uint)(b + 176) * 256];
       x11.y *= in_sign;
-      x12 = src[(b + 192) * 256];
+      x12 = src[(uint)(b + 192) * 256];
       x12.y *= in_sign;
-      x13 = src[(b + 208) * 256];
+      x13 = src[(uint)(b + 208) * 256];
       x13.y *= in_sign;
-      x14 = src[(b + 224) * 256];
+      x14 = src[(uint)(b + 224) * 256];
       x14.y *= in_sign;
-      x15 = src[(b + 240) * 256];
+      x15 = src[(uint)(b + 240) * 256];
       x15.y *= in_sign;
     }
   }
@@ -325,7 +327,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16
     const uint m2 = lid / 16, t2 = lid % 16;
     const ulong g2 = (ulong)get_group_id(0) * 8 + m2;
     if (g2 < transforms) {
-      __global cpx* row = out + (g2 / 256) * 65536 + (g2 % 256) * 256;
+      uint rest2 = (uint)(g2);
+      const uint c02 = rest2 % 256; rest2 /= 256;
+      const uint out_off2 = c02 * 256 + rest2 * 65536;
+      (void)rest2;
+      __global cpx* row = out + out_off2;
       row[t2 + 0] = cmake(lds[(t2 + 0) * 8 + m2].x * out_re, lds[(t2 + 0) * 8 + m2].y * out_im);
       row[t2 + 16] = cmake(lds[(t2 + 16) * 8 + m2].x * out_re, lds[(t2 + 16) * 8 + m2].y * out_im);
       row[t2 + 32] = cmake(lds[(t2 + 32) * 8 + m2].x * out_re, lds[(t2 + 32) * 8 + m2].y * out_im);

@@ -9,54 +9,56 @@ __device__ __forceinline__ cpx cmul(cpx a, cpx b) { return cmake(fmaf(a.x, b.x, 
 __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
-// 256-point pass of a 65536-point transform
-extern "C" __global__ void __launch_bounds__(128, 1) bfly_f32_n256_r16x16_t65536_p1_T16_M8_cm(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+// 256-point pass, stride product 1
+extern "C" __global__ void __launch_bounds__(128, 1) bfly_f32_n256_r16x16_g4a600ac917_p1_T16_M8_cm(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+  // points 256/1, dims 256:1/256 *:65536/65536
   __shared__ cpx lds[2048];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid % 8, t = lid / 8;
   const unsigned long long g = (unsigned long long)blockIdx.x * 8 + m;
   const bool valid = g < transforms;
-  const unsigned long long batch = g / 256;
-  const unsigned int i = (unsigned int)(g % 256);
-  const cpx* src = in + batch * 65536 + i;
-  cpx* dst = out + batch * 65536 + (unsigned long long)(i / 1) * 256 + i % 1;
+  unsigned int rest = (unsigned int)(g);
+  const unsigned int c0 = rest % 256; rest /= 256;
+  const unsigned int in_off = c0 + rest * 65536;
+  (void)rest;
+  const cpx* src = in + in_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0), x12 = cmake(0, 0), x13 = cmake(0, 0), x14 = cmake(0, 0), x15 = cmake(0, 0);
-  (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
+  (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
   // stage 0: radix 16, stride 1
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(b + 0) * 256];
+      x0 = src[(unsigned int)(b + 0) * 256];
       x0.y *= in_sign;
-      x1 = src[(b + 16) * 256];
+      x1 = src[(unsigned int)(b + 16) * 256];
       x1.y *= in_sign;
-      x2 = src[(b + 32) * 256];
+      x2 = src[(unsigned int)(b + 32) * 256];
       x2.y *= in_sign;
-      x3 = src[(b + 48) * 256];
+      x3 = src[(unsigned int)(b + 48) * 256];
       x3.y *= in_sign;
-      x4 = src[(b + 64) * 256];
+      x4 = src[(unsigned int)(b + 64) * 256];
       x4.y *= in_sign;
-      x5 = src[(b + 80) * 256];
+      x5 = src[(unsigned int)(b + 80) * 256];
       x5.y *= in_sign;
-      x6 = src[(b + 96) * 256];
+      x6 = src[(unsigned int)(b + 96) * 256];
       x6.y *= in_sign;
-      x7 = src[(b + 112) * 256];
+      x7 = src[(unsigned int)(b + 112) * 256];
       x7.y *= in_sign;
-      x8 = src[(b + 128) * 256];
+      x8 = src[(unsigned int)(b + 128) * 256];
       x8.y *= in_sign;
-      x9 = src[(b + 144) * 256];
+      x9 = src[(unsigned int)(b + 144) * 256];
       x9.y *= in_sign;
-      x10 = src[(b + 160) * 256];
+      x10 = src[(unsigned int)(b + 160) * 256];
       x10.y *= in_sign;
-      x11 = src[(b + 176) * 256];
+      x11 = src[(unsigned int)(b + 176) * 256];
       x11.y *= in_sign;
-      x12 = src[(b + 192) * 256];
+      x12 = src[(unsigned int)(b + 192) * 256];
       x12.y *= in_sign;
-      x13 = src[(b + 208) * 256];
+      x13 = src[(unsigned int)(b + 208) * 256];
       x13.y *= in_sign;
-      x14 = src[(b + 224) * 256];
+      x14 = src[(unsigned int)(b + 224) * 256];
       x14.y *= in_sign;
-      x15 = src[(b + 240) * 256];
+      x15 = src[(unsigned int)(b + 240) * 256];
       x15.y *= in_sign;
     }
   }
@@ -325,7 +327,11 @@ extern "C" __global__ void __launch_bounds__(128, 1) bfly_f32_n256_r16x16_t65536
     const unsigned int m2 = lid / 16, t2 = lid % 16;
     const unsigned long long g2 = (unsigned long long)blockIdx.x * 8 + m2;
     if (g2 < transforms) {
-      cpx* row = out + (g2 / 256) * 65536 + (g2 % 256) * 256;
+      unsigned int rest2 = (unsigned int)(g2);
+      const unsigned int c02 = rest2 % 256; rest2 /= 256;
+      const unsigned int out_off2 = c02 * 256 + rest2 * 65536;
+      (void)rest2;
+      cpx* row = out + out_off2;
       row[t2 + 0] = cmake(lds[(t2 + 0) * 8 + m2].x * out_re, lds[(t2 + 0) * 8 + m2].y * out_im);
       row[t2 + 16] = cmake(lds[(t2 + 16) * 8 + m2].x * out_re, lds[(t2 + 16) * 8 + m2].y * out_im);
       row[t2 + 32] = cmake(lds[(t2 + 32) * 8 + m2].x * out_re, lds[(t2 + 32) * 8 + m2].y * out_im);

@@ -9,118 +9,122 @@ inline cpx cmul(cpx a, cpx b) { return cmake(fma(a.x, b.x, -a.y * b.y), fma(a.x,
 inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
-// 256-point pass of a 65536-point transform
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16x16_t65536_p256_T16_M8_cm_tw8(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+// 256-point pass, stride product 256
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16x16_g634ae1d6e7_p256_T16_M8_cm_tw8(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+  // points 256/256, dims 256:1/1(k) *:65536/65536
   __local cpx lds[2048];
   const uint lid = (uint)get_local_id(0);
   const uint m = lid % 8, t = lid / 8;
   const ulong g = (ulong)get_group_id(0) * 8 + m;
   const bool valid = g < transforms;
-  const ulong batch = g / 256;
-  const uint i = (uint)(g % 256);
-  __global const cpx* src = in + batch * 65536 + i;
-  __global cpx* dst = out + batch * 65536 + (ulong)(i / 256) * 65536 + i % 256;
-  const uint k = i % 256;
+  uint rest = (uint)(g);
+  const uint c0 = rest % 256; rest /= 256;
+  const uint in_off = c0 + rest * 65536;
+  const uint out_off = c0 + rest * 65536;
+  const uint k = c0;
+  (void)rest;
+  __global const cpx* src = in + in_off;
+  __global cpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0), x12 = cmake(0, 0), x13 = cmake(0, 0), x14 = cmake(0, 0), x15 = cmake(0, 0);
-  (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
+  (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
   // stage 0: radix 16, stride 1
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(b + 0) * 256];
+      x0 = src[(uint)(b + 0) * 256];
       x0.y *= in_sign;
       {
-        const uint e = (b + 0) * k;
+        const uint e = (uint)(b + 0) * k;
         x0 = cmul(x0, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x1 = src[(b + 16) * 256];
+      x1 = src[(uint)(b + 16) * 256];
       x1.y *= in_sign;
       {
-        const uint e = (b + 16) * k;
+        const uint e = (uint)(b + 16) * k;
         x1 = cmul(x1, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x2 = src[(b + 32) * 256];
+      x2 = src[(uint)(b + 32) * 256];
       x2.y *= in_sign;
       {
-        const uint e = (b + 32) * k;
+        const uint e = (uint)(b + 32) * k;
         x2 = cmul(x2, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x3 = src[(b + 48) * 256];
+      x3 = src[(uint)(b + 48) * 256];
       x3.y *= in_sign;
       {
-        const uint e = (b + 48) * k;
+        const uint e = (uint)(b + 48) * k;
         x3 = cmul(x3, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x4 = src[(b + 64) * 256];
+      x4 = src[(uint)(b + 64) * 256];
       x4.y *= in_sign;
       {
-        const uint e = (b + 64) * k;
+        const uint e = (uint)(b + 64) * k;
         x4 = cmul(x4, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x5 = src[(b + 80) * 256];
+      x5 = src[(uint)(b + 80) * 256];
       x5.y *= in_sign;
       {
-        const uint e = (b + 80) * k;
+        const uint e = (uint)(b + 80) * k;
         x5 = cmul(x5, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x6 = src[(b + 96) * 256];
+      x6 = src[(uint)(b + 96) * 256];
       x6.y *= in_sign;
       {
-        const uint e = (b + 96) * k;
+        const uint e = (uint)(b + 96) * k;
         x6 = cmul(x6, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x7 = src[(b + 112) * 256];
+      x7 = src[(uint)(b + 112) * 256];
       x7.y *= in_sign;
       {
-        const uint e = (b + 112) * k;
+        const uint e = (uint)(b + 112) * k;
         x7 = cmul(x7, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x8 = src[(b + 128) * 256];
+      x8 = src[(uint)(b + 128) * 256];
       x8.y *= in_sign;
       {
-        const uint e = (b + 128) * k;
+        const uint e = (uint)(b + 128) * k;
         x8 = cmul(x8, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x9 = src[(b + 144) * 256];
+      x9 = src[(uint)(b + 144) * 256];
       x9.y *= in_sign;
       {
-        const uint e = (b + 144) * k;
+        const uint e = (uint)(b + 144) * k;
         x9 = cmul(x9, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x10 = src[(b + 160) * 256];
+      x10 = src[(uint)(b + 160) * 256];
       x10.y *= in_sign;
       {
-        const uint e = (b + 160) * k;
+        const uint e = (uint)(b + 160) * k;
         x10 = cmul(x10, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x11 = src[(b + 176) * 256];
+      x11 = src[(uint)(b + 176) * 256];
       x11.y *= in_sign;
       {
-        const uint e = (b + 176) * k;
+        const uint e = (uint)(b + 176) * k;
         x11 = cmul(x11, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x12 = src[(b + 192) * 256];
+      x12 = src[(uint)(b + 192) * 256];
       x12.y *= in_sign;
       {
-        const uint e = (b + 192) * k;
+        const uint e = (uint)(b + 192) * k;
         x12 = cmul(x12, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x13 = src[(b + 208) * 256];
+      x13 = src[(uint)(b + 208) * 256];
       x13.y *= in_sign;
       {
-        const uint e = (b + 208) * k;
+        const uint e = (uint)(b + 208) * k;
         x13 = cmul(x13, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x14 = src[(b + 224) * 256];
+      x14 = src[(uint)(b + 224) * 256];
       x14.y *= in_sign;
       {
-        const uint e = (b + 224) * k;
+        const uint e = (uint)(b + 224) * k;
         x14 = cmul(x14, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
-      x15 = src[(b + 240) * 256];
+      x15 = src[(uint)(b + 240) * 256];
       x15.y *= in_sign;
       {
-        const uint e = (b + 240) * k;
+        const uint e = (uint)(b + 240) * k;
         x15 = cmul(x15, cmul(pass_twiddles[e & 255], pass_twiddles[256 + (e >> 8)]));
       }
     }
@@ -368,22 +372,22 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n256_r16
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
-      dst[(b + 0) * 256] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(b + 16) * 256] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(b + 32) * 256] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(b + 48) * 256] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(b + 64) * 256] = cmake(x4.x * out_re, x4.y * out_im);
-      dst[(b + 80) * 256] = cmake(x5.x * out_re, x5.y * out_im);
-      dst[(b + 96) * 256] = cmake(x6.x * out_re, x6.y * out_im);
-      dst[(b + 112) * 256] = cmake(x7.x * out_re, x7.y * out_im);
-      dst[(b + 128) * 256] = cmake(x8.x * out_re, x8.y * out_im);
-      dst[(b + 144) * 256] = cmake(x9.x * out_re, x9.y * out_im);
-      dst[(b + 160) * 256] = cmake(x10.x * out_re, x10.y * out_im);
-      dst[(b + 176) * 256] = cmake(x11.x * out_re, x11.y * out_im);
-      dst[(b + 192) * 256] = cmake(x12.x * out_re, x12.y * out_im);
-      dst[(b + 208) * 256] = cmake(x13.x * out_re, x13.y * out_im);
-      dst[(b + 224) * 256] = cmake(x14.x * out_re, x14.y * out_im);
-      dst[(b + 240) * 256] = cmake(x15.x * out_re, x15.y * out_im);
+      dst[(uint)(b + 0) * 256] = cmake(x0.x * out_re, x0.y * out_im);
+      dst[(uint)(b + 16) * 256] = cmake(x1.x * out_re, x1.y * out_im);
+      dst[(uint)(b + 32) * 256] = cmake(x2.x * out_re, x2.y * out_im);
+      dst[(uint)(b + 48) * 256] = cmake(x3.x * out_re, x3.y * out_im);
+      dst[(uint)(b + 64) * 256] = cmake(x4.x * out_re, x4.y * out_im);
+      dst[(uint)(b + 80) * 256] = cmake(x5.x * out_re, x5.y * out_im);
+      dst[(uint)(b + 96) * 256] = cmake(x6.x * out_re, x6.y * out_im);
+      dst[(uint)(b + 112) * 256] = cmake(x7.x * out_re, x7.y * out_im);
+      dst[(uint)(b + 128) * 256] = cmake(x8.x * out_re, x8.y * out_im);
+      dst[(uint)(b + 144) * 256] = cmake(x9.x * out_re, x9.y * out_im);
+      dst[(uint)(b + 160) * 256] = cmake(x10.x * out_re, x10.y * out_im);
+      dst[(uint)(b + 176) * 256] = cmake(x11.x * out_re, x11.y * out_im);
+      dst[(uint)(b + 192) * 256] = cmake(x12.x * out_re, x12.y * out_im);
+      dst[(uint)(b + 208) * 256] = cmake(x13.x * out_re, x13.y * out_im);
+      dst[(uint)(b + 224) * 256] = cmake(x14.x * out_re, x14.y * out_im);
+      dst[(uint)(b + 240) * 256] = cmake(x15.x * out_re, x15.y * out_im);
     }
   }
 }

@@ -9,42 +9,45 @@ __device__ __forceinline__ cpx cmul(cpx a, cpx b) { return cmake(fmaf(a.x, b.x, 
 __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
-// 60-point pass of a 60-point transform
-extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_t60_p1_T6_M21_tm_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+// 60-point pass, stride product 1
+extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+  // points 1/1, dims *:60/60
   __shared__ cpx lds[1260];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 6, t = lid % 6;
   const unsigned long long g = (unsigned long long)blockIdx.x * 21 + m;
   const bool valid = g < transforms;
-  const unsigned long long batch = g / 1;
-  const unsigned int i = (unsigned int)(g % 1);
-  const cpx* src = in + batch * 60 + i;
-  cpx* dst = out + batch * 60 + (unsigned long long)(i / 1) * 60 + i % 1;
+  unsigned int rest = (unsigned int)(g);
+  const unsigned int in_off = rest * 60;
+  const unsigned int out_off = rest * 60;
+  (void)rest;
+  const cpx* src = in + in_off;
+  cpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0);
-  (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
+  (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
   // stage 0: radix 10, stride 1
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(b + 0) * 1];
+      x0 = src[(unsigned int)(b + 0) * 1];
       x0.y *= in_sign;
-      x1 = src[(b + 6) * 1];
+      x1 = src[(unsigned int)(b + 6) * 1];
       x1.y *= in_sign;
-      x2 = src[(b + 12) * 1];
+      x2 = src[(unsigned int)(b + 12) * 1];
       x2.y *= in_sign;
-      x3 = src[(b + 18) * 1];
+      x3 = src[(unsigned int)(b + 18) * 1];
       x3.y *= in_sign;
-      x4 = src[(b + 24) * 1];
+      x4 = src[(unsigned int)(b + 24) * 1];
       x4.y *= in_sign;
-      x5 = src[(b + 30) * 1];
+      x5 = src[(unsigned int)(b + 30) * 1];
       x5.y *= in_sign;
-      x6 = src[(b + 36) * 1];
+      x6 = src[(unsigned int)(b + 36) * 1];
       x6.y *= in_sign;
-      x7 = src[(b + 42) * 1];
+      x7 = src[(unsigned int)(b + 42) * 1];
       x7.y *= in_sign;
-      x8 = src[(b + 48) * 1];
+      x8 = src[(unsigned int)(b + 48) * 1];
       x8.y *= in_sign;
-      x9 = src[(b + 54) * 1];
+      x9 = src[(unsigned int)(b + 54) * 1];
       x9.y *= in_sign;
     }
   }
@@ -215,23 +218,23 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_t60_p1_T
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      dst[(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(b + 10) * 1] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(b + 20) * 1] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(b + 30) * 1] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(b + 40) * 1] = cmake(x4.x * out_re, x4.y * out_im);
-      dst[(b + 50) * 1] = cmake(x5.x * out_re, x5.y * out_im);
+      dst[(unsigned int)(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
+      dst[(unsigned int)(b + 10) * 1] = cmake(x1.x * out_re, x1.y * out_im);
+      dst[(unsigned int)(b + 20) * 1] = cmake(x2.x * out_re, x2.y * out_im);
+      dst[(unsigned int)(b + 30) * 1] = cmake(x3.x * out_re, x3.y * out_im);
+      dst[(unsigned int)(b + 40) * 1] = cmake(x4.x * out_re, x4.y * out_im);
+      dst[(unsigned int)(b + 50) * 1] = cmake(x5.x * out_re, x5.y * out_im);
     }
   }
   {
     const unsigned int b = t + 6;  (void)b;
     if (valid && b < 10) {
-      dst[(b + 0) * 1] = cmake(x6.x * out_re, x6.y * out_im);
-      dst[(b + 10) * 1] = cmake(x7.x * out_re, x7.y * out_im);
-      dst[(b + 20) * 1] = cmake(x8.x * out_re, x8.y * out_im);
-      dst[(b + 30) * 1] = cmake(x9.x * out_re, x9.y * out_im);
-      dst[(b + 40) * 1] = cmake(x10.x * out_re, x10.y * out_im);
-      dst[(b + 50) * 1] = cmake(x11.x * out_re, x11.y * out_im);
+      dst[(unsigned int)(b + 0) * 1] = cmake(x6.x * out_re, x6.y * out_im);
+      dst[(unsigned int)(b + 10) * 1] = cmake(x7.x * out_re, x7.y * out_im);
+      dst[(unsigned int)(b + 20) * 1] = cmake(x8.x * out_re, x8.y * out_im);
+      dst[(unsigned int)(b + 30) * 1] = cmake(x9.x * out_re, x9.y * out_im);
+      dst[(unsigned int)(b + 40) * 1] = cmake(x10.x * out_re, x10.y * out_im);
+      dst[(unsigned int)(b + 50) * 1] = cmake(x11.x * out_re, x11.y * out_im);
     }
   }
 }

@@ -9,37 +9,40 @@ __device__ __forceinline__ cpx cmul(cpx a, cpx b) { return cmake(fmaf(a.x, b.x, 
 __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
-// 8-point pass of a 8-point transform
-extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n8_r8_t8_p1_T1_M128_tm_pad_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+// 8-point pass, stride product 1
+extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n8_r8_g4fdce5d91b_p1_T1_M128_tm_pad_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+  // points 1/1, dims *:8/8
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 1, t = lid % 1;
   const unsigned long long g = (unsigned long long)blockIdx.x * 128 + m;
   const bool valid = g < transforms;
-  const unsigned long long batch = g / 1;
-  const unsigned int i = (unsigned int)(g % 1);
-  const cpx* src = in + batch * 8 + i;
-  cpx* dst = out + batch * 8 + (unsigned long long)(i / 1) * 8 + i % 1;
+  unsigned int rest = (unsigned int)(g);
+  const unsigned int in_off = rest * 8;
+  const unsigned int out_off = rest * 8;
+  (void)rest;
+  const cpx* src = in + in_off;
+  cpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0);
-  (void)valid; (void)dst; (void)src; (void)twiddles; (void)pass_twiddles;
+  (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
   // stage 0: radix 8, stride 1
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(b + 0) * 1];
+      x0 = src[(unsigned int)(b + 0) * 1];
       x0.y *= in_sign;
-      x1 = src[(b + 1) * 1];
+      x1 = src[(unsigned int)(b + 1) * 1];
       x1.y *= in_sign;
-      x2 = src[(b + 2) * 1];
+      x2 = src[(unsigned int)(b + 2) * 1];
       x2.y *= in_sign;
-      x3 = src[(b + 3) * 1];
+      x3 = src[(unsigned int)(b + 3) * 1];
       x3.y *= in_sign;
-      x4 = src[(b + 4) * 1];
+      x4 = src[(unsigned int)(b + 4) * 1];
       x4.y *= in_sign;
-      x5 = src[(b + 5) * 1];
+      x5 = src[(unsigned int)(b + 5) * 1];
       x5.y *= in_sign;
-      x6 = src[(b + 6) * 1];
+      x6 = src[(unsigned int)(b + 6) * 1];
       x6.y *= in_sign;
-      x7 = src[(b + 7) * 1];
+      x7 = src[(unsigned int)(b + 7) * 1];
       x7.y *= in_sign;
     }
   }
@@ -84,14 +87,14 @@ extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n8_r8_t8_p1_T1_M12
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      dst[(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(b + 1) * 1] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(b + 2) * 1] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(b + 3) * 1] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(b + 4) * 1] = cmake(x4.x * out_re, x4.y * out_im);
-      dst[(b + 5) * 1] = cmake(x5.x * out_re, x5.y * out_im);
-      dst[(b + 6) * 1] = cmake(x6.x * out_re, x6.y * out_im);
-      dst[(b + 7) * 1] = cmake(x7.x * out_re, x7.y * out_im);
+      dst[(unsigned int)(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
+      dst[(unsigned int)(b + 1) * 1] = cmake(x1.x * out_re, x1.y * out_im);
+      dst[(unsigned int)(b + 2) * 1] = cmake(x2.x * out_re, x2.y * out_im);
+      dst[(unsigned int)(b + 3) * 1] = cmake(x3.x * out_re, x3.y * out_im);
+      dst[(unsigned int)(b + 4) * 1] = cmake(x4.x * out_re, x4.y * out_im);
+      dst[(unsigned int)(b + 5) * 1] = cmake(x5.x * out_re, x5.y * out_im);
+      dst[(unsigned int)(b + 6) * 1] = cmake(x6.x * out_re, x6.y * out_im);
+      dst[(unsigned int)(b + 7) * 1] = cmake(x7.x * out_re, x7.y * out_im);
     }
   }
 }

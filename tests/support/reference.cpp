@@ -9,6 +9,7 @@
 #include <memory>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 namespace bfly::test {
 
@@ -35,6 +36,48 @@ std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<
   fftw_execute(plan);
   fftw_destroy_plan(plan);
   return out;
+}
+
+Expected fftw_reference(const Problem& p, const std::vector<std::complex<float>>& input) {
+  const Layout in_layout = p.input_layout(), out_layout = p.output_layout();
+  std::vector<std::complex<double>> in(input.begin(), input.end());
+  std::vector<std::complex<double>> out(static_cast<std::size_t>(p.output_extent()));
+  std::vector<fftw_iodim64> dims, loops;
+  std::vector<bool> transformed(p.shape.size(), false);
+  for (int a : p.transform_axes()) transformed[a] = true;
+  for (std::size_t a = 0; a < p.shape.size(); ++a) {
+    const fftw_iodim64 d{p.shape[a], in_layout.strides[a], out_layout.strides[a]};
+    (transformed[a] ? dims : loops).push_back(d);
+  }
+  loops.push_back({p.batch, in_layout.distance, out_layout.distance});
+  fftw_plan plan = fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                                        loops.data(), reinterpret_cast<fftw_complex*>(in.data()),
+                                        reinterpret_cast<fftw_complex*>(out.data()),
+                                        p.direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+  if (!plan) throw std::runtime_error("FFTW cannot plan " + p.token());
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  // Every logical element (batch, i0, i1, ...) and its output offset.
+  Expected e;
+  std::vector<std::int64_t> index(p.shape.size() + 1, 0);
+  for (std::int64_t count = 0; count < p.elements(); ++count) {
+    std::int64_t offset = index[0] * out_layout.distance;
+    for (std::size_t a = 0; a < p.shape.size(); ++a) offset += index[a + 1] * out_layout.strides[a];
+    e.offsets.push_back(offset);
+    e.values.push_back(out[static_cast<std::size_t>(offset)]);
+    for (std::size_t k = p.shape.size() + 1; k-- > 0;) {
+      const std::int64_t extent = k == 0 ? p.batch : p.shape[k - 1];
+      if (++index[k] < extent) break;
+      index[k] = 0;
+    }
+  }
+  return e;
+}
+
+Errors compare(const std::vector<std::complex<float>>& result, const Expected& expected, double scale) {
+  std::vector<std::complex<float>> picked(expected.offsets.size());
+  for (std::size_t i = 0; i < picked.size(); ++i) picked[i] = result[static_cast<std::size_t>(expected.offsets[i])];
+  return compare(picked, expected.values, scale);
 }
 
 Errors compare(const std::vector<std::complex<float>>& result, const std::vector<std::complex<double>>& reference,

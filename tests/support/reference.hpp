@@ -21,6 +21,15 @@ void poison(std::vector<std::complex<float>>& data);
 std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<float>>& input, std::int64_t length,
                                                  std::int64_t batch, Direction direction);
 
+// FFTW in double over the problem's axes and layouts (the guru interface),
+// unnormalised: the expected value of every element the output layout
+// addresses, with its offset in the output buffer.
+struct Expected {
+  std::vector<std::int64_t> offsets;
+  std::vector<std::complex<double>> values;
+};
+Expected fftw_reference(const Problem& problem, const std::vector<std::complex<float>>& input);
+
 struct Errors {
   double relative_l2 = 0;   // ||y - ref|| / ||ref||
   double relative_max = 0;  // max |y - ref| / max |ref|
@@ -28,6 +37,9 @@ struct Errors {
 };
 Errors compare(const std::vector<std::complex<float>>& result, const std::vector<std::complex<double>>& reference,
                double scale = 1.0);
+
+// The result at the expected offsets against the expected values * scale.
+Errors compare(const std::vector<std::complex<float>>& result, const Expected& expected, double scale = 1.0);
 
 // The device a backend's tests run on: with BFLY_TEST_DEVICE set, that device
 // for its own backend only; else the backend's default ("cuda", "opencl").

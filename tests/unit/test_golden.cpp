@@ -44,6 +44,7 @@ struct GoldenCase {
   bool gpu;           // gpu_limits(49152, 1024), else cpu_limits()
   std::size_t pass;   // which pass of that plan
   std::string what;   // what this case covers
+  bfly::Strategy strategy = bfly::Strategy::Auto;
 };
 
 const std::vector<GoldenCase>& cases() {
@@ -55,13 +56,20 @@ const std::vector<GoldenCase>& cases() {
        "first of two passes: strided columns read, row stored via local memory"},
       {"multi_65536_pass1", "c2c_f32_fwd_65536_b1_oop_none", false, 1,
        "second of two passes: column-major mapping, two-level pass twiddles"},
+      {"axis0_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
+       "2D: the strided axis 0 in place in the output, 8 adjacent columns per group"},
+      {"transpose_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
+       "row-column strategy: a tiled transpose, written by columns through local memory",
+       bfly::Strategy::Transpose},
   };
   return table;
 }
 
 KernelSpec spec_of(const GoldenCase& c) {
   const bfly::plan::DeviceLimits limits = c.gpu ? bfly::plan::gpu_limits(49152, 1024) : bfly::plan::cpu_limits();
-  const bfly::plan::PlanTree tree = bfly::plan::make_plan(bfly::Problem::parse(c.token), limits);
+  bfly::PlanOptions options;
+  options.strategy = c.strategy;
+  const bfly::plan::PlanTree tree = bfly::plan::make_plan(bfly::Problem::parse(c.token), limits, options);
   if (c.pass >= tree.passes.size())
     throw std::runtime_error(c.label + ": plan has only " + std::to_string(tree.passes.size()) + " passes:\n" +
                              tree.print());
@@ -162,6 +170,13 @@ TEST(GoldenSpecs, CasesCoverTheIntendedShapes) {
   EXPECT_TRUE(p1.has_pass_twiddles()) << p1.name();
   EXPECT_EQ(p1.mapping, bfly::plan::Mapping::ColumnMajor) << p1.name();
   EXPECT_EQ(p1.stride_product, 256) << p1.name();
+  const KernelSpec axis0 = spec_of(cases()[5]);
+  EXPECT_EQ(axis0.mapping, bfly::plan::Mapping::ColumnMajor) << axis0.name();
+  EXPECT_EQ(axis0.in_point_stride, 48) << axis0.name();
+  EXPECT_FALSE(axis0.store_via_local()) << axis0.name();
+  const KernelSpec transpose = spec_of(cases()[6]);
+  EXPECT_TRUE(transpose.identity) << transpose.name();
+  EXPECT_TRUE(transpose.store_columns_via_local()) << transpose.name();
 }
 
 TEST(GoldenSpecs, DialectsDifferOnlyWhereTheDialectTableSays) {

@@ -69,7 +69,7 @@ TEST(Problem, KnownTokensRoundTrip) {
       "c2c_f32_fwd_1024_b8_oop_none",       "c2c_f64_inv_1000x1000_b1_ip_ortho",
       "c2c_f32_inv_7_b3_oop_backward",      "c2c_f64_fwd_2x3x5_b100_ip_forward",
       "c2c_f32_fwd_1_b1_oop_none",          "c2c_f32_fwd_16777216_b1_ip_backward",
-      "c2c_f32_inv_4096x4096_b2_oop_ortho", "c2c_f64_fwd_1x1x1x1_b1_oop_none",
+      "c2c_f32_inv_4096x4096_b2_oop_ortho", "c2c_f64_fwd_1x1x1x1_b1_oop_none_ax-4.1.2", "c2c_f32_fwd_6x5x8x9_b3_ip_none_ax0.2_is1000.100.10.1_id7000",
   };
   for (const std::string& token : tokens) {
     Problem p;
@@ -177,7 +177,10 @@ TEST(Problem, MalformedTokensNameTheBadField) {
       {"", {"7 fields"}},
       {"c2c", {"7 fields"}},
       {"c2c_f32_fwd_8_b1_oop", {"7 fields"}},
-      {"c2c_f32_fwd_8_b1_oop_none_extra", {"7 fields"}},
+      {"c2c_f32_fwd_8_b1_oop_none_extra", {"unknown field", "extra"}},
+      {"c2c_f32_fwd_8x8_b1_oop_none_ax2", {"axis 2", "out of range"}},
+      {"c2c_f32_fwd_8x8_b1_oop_none_os4.1", {"overlaps itself"}},
+      {"c2c_f32_fwd_8x8_b1_oop_none_is1", {"input strides", "1 entries"}},
       {"c2c-f32-fwd-8-b1-oop-none", {"7 fields"}},
   };
   for (const Malformed& c : cases) {

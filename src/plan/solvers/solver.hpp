@@ -1,5 +1,7 @@
 // One decomposition strategy per file, each with the same small interface
-// (FFTW's solvers): whether it applies, and the plan it makes.
+// (FFTW's solvers): whether it applies, and the steps it takes. A step is one
+// pass over device memory; make_plan (plan.cpp) then gives the steps their
+// buffers and turns each into a KernelSpec.
 #pragma once
 
 #include <string>
@@ -9,17 +11,40 @@
 
 namespace bfly::plan {
 
-struct Solver {
-  const char* name;
-  // Empty when applicable, else why not (shown by `bfly plan` on failure).
-  std::string (*applicable)(const Problem& problem, const DeviceLimits& limits);
-  PlanTree (*make)(const Problem& problem, const DeviceLimits& limits);
+// The problem as logical dims: dim 0 is the batch, dim a+1 is array axis a.
+struct Step {
+  enum class Kind { Fft, Transpose };
+  Kind kind = Kind::Fft;
+  int dim = 1;                       // Fft: the dim transformed; Transpose: the source's innermost dim
+  std::int64_t length = 1;           // Fft: points per sub-transform (a Stockham pass of the dim)
+  std::int64_t stride_product = 1;   // Fft: P, the product of the dim's earlier passes' lengths
+  // Physical order of the dims where this step writes workspace, outermost
+  // first (row-major over that order); empty: natural order.
+  std::vector<int> order;
+  bool work_only = false;            // the result may only go to workspace (a permuted layout)
+  std::string what;
+
+  // A group owns whole sub-transforms of the dim: it may write what it read.
+  bool may_write_source(const Problem& problem) const;
 };
 
-// In order of preference: the first applicable solver wins.
+struct Solver {
+  const char* name;
+  Strategy strategy;
+  std::vector<Step> (*steps)(const Problem& problem, const DeviceLimits& limits);
+};
+
+// The solver of each strategy.
 const std::vector<Solver>& solvers();
 
-Solver single_pass_solver();
-Solver multi_pass_solver();
+// Pass lengths for one axis of n points: {n} when one group can hold it,
+// else the Stockham split with the fewest passes (cost model in axis_passes.cpp).
+// Throws Error(Unsupported) naming n when n cannot be split.
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits);
+// The Fft steps of one dim, with what = "axis A, pass j of k".
+std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+
+Solver strided_axes_solver();
+Solver row_column_solver();
 
 }  // namespace bfly::plan

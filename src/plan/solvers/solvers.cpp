@@ -3,7 +3,7 @@
 namespace bfly::plan {
 
 const std::vector<Solver>& solvers() {
-  static const std::vector<Solver> table{single_pass_solver(), multi_pass_solver()};
+  static const std::vector<Solver> table{strided_axes_solver(), row_column_solver()};
   return table;
 }
 

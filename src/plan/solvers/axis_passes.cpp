@@ -1,0 +1,70 @@
+// Passes for one axis: single pass when one group can hold the axis, else
+// Stockham passes (four-step generalised to k steps): N = L1 * L2 * ... * Lk,
+// each pass a batch of Lj-point sub-transforms read with stride N/Lj. The
+// twiddles between steps are fused into the next pass's loads and the
+// transposition is folded into each pass's output indexing (Stockham order),
+// so there is no transpose or digit-reversal kernel.
+#include <algorithm>
+
+#include "plan/factorize.hpp"
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+namespace {
+
+int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int64_t>* lengths) {
+  for (int k = 2; k <= 4; ++k) {
+    auto split = split_length(n, k, max_length);
+    if (!split.empty()) {
+      if (lengths) *lengths = split;
+      return k;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool Step::may_write_source(const Problem& problem) const {
+  if (kind != Kind::Fft) return false;
+  return length == problem.shape[dim - 1];
+}
+
+// The cost model: one pass when the axis fits one group; else the fewest
+// passes whose lengths stay within the preferred length, as long as that is
+// at most three passes (or no more than the fewest possible); e.g. on a CPU
+// 2^20 takes three passes of <= 256 points, not two of 1024 (measurements in
+// plan/device_limits.cpp).
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits) {
+  if (n <= limits.max_single_pass_length) return {n};
+  std::vector<std::int64_t> lengths;
+  const int fewest = fewest_passes(n, limits.max_pass_length, &lengths);
+  if (fewest == 0)
+    throw Error(ErrorCode::Unsupported, "length " + std::to_string(n) + " does not split into 4 passes of at most " +
+                                            std::to_string(limits.max_pass_length));
+  std::vector<std::int64_t> preferred;
+  const int k = fewest_passes(n, limits.preferred_pass_length, &preferred);
+  if (k != 0 && k <= std::max(fewest, 3)) return preferred;
+  return lengths;
+}
+
+std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+  const std::int64_t n = problem.shape[dim - 1];
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits);
+  std::vector<Step> steps;
+  std::int64_t stride_product = 1;
+  for (std::size_t j = 0; j < lengths.size(); ++j) {
+    Step step;
+    step.dim = dim;
+    step.length = lengths[j];
+    step.stride_product = stride_product;
+    step.order = order;
+    step.what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
+                (lengths.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(lengths.size()) : "");
+    steps.push_back(step);
+    stride_product *= lengths[j];
+  }
+  return steps;
+}
+
+}  // namespace bfly::plan

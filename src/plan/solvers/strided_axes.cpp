@@ -1,0 +1,25 @@
+// The default strategy: each transformed axis in place in the array's own
+// layout, one pass per axis where one group holds the axis (more where it
+// does not). A strided axis is read as blocks of adjacent columns (the
+// column-major mapping), so global accesses stay coalesced without any
+// transpose kernel. Axes go innermost first.
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+namespace {
+
+std::vector<Step> steps(const Problem& problem, const DeviceLimits& limits) {
+  std::vector<Step> out;
+  const std::vector<int> axes = problem.transform_axes();
+  for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
+    if (problem.shape[*a] == 1) continue;  // a 1-point transform is the identity
+    for (const Step& s : axis_steps(problem, *a + 1, limits, {})) out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+Solver strided_axes_solver() { return {"axes", Strategy::Auto, steps}; }
+
+}  // namespace bfly::plan
