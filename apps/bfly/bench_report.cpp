@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "problem/text.hpp"
+
 namespace bfly::cli {
 namespace {
 
@@ -44,54 +46,87 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 std::string table_header(const CaseResult& first) {
   std::ostringstream out;
-  out << "size x batch       passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
-  for (const PeerResult& p : first.peers) out << " | " << p.name << " ms (bfly speed-up)";
+  out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
+  for (const PeerResult& p : first.peers) {
+    out << " | " << p.name << " ms (bfly speed-up)";
+    if (p.name == kTransposePeer) out << " passes floor";
+  }
   out << '\n';
   return out.str();
 }
 
 std::string table_row(const CaseResult& r) {
   std::ostringstream out;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-18s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
+  char line[320];
+  std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
                 r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
                 r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(), 100 * r.floor_fraction());
   out << line;
   for (const PeerResult& p : r.peers) {
-    if (!p.unsupported.empty()) out << " | unsupported";
-    else out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
+    if (p.unsupported.rfind("n/a", 0) == 0) {
+      out << " | n/a";
+      continue;
+    }
+    if (!p.unsupported.empty()) {
+      out << " | unsupported";
+      continue;
+    }
+    out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
+    if (p.passes > 0)
+      out << ' ' << p.passes << ' ' << format("%.0f%%", 100 * r.floor_fraction(p.passes, p.median_ms));
+    if (p.error > 5e-7) out << " err " << format("%.1e", p.error);
   }
   out << '\n';
   return out.str();
 }
 
 std::string table_footer() {
-  return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double;\n"
+  return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double\n"
+         "(a peer's error is shown beside its time when above 5e-7); GFLOP/s counts 5 N log2 N per transform of N points;\n"
          "GB/s counts 16 bytes per point (one read, one write); plan ms = first plan in this process, (cached/kernels)\n"
          "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
-         "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time.\n";
+         "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time;\n"
+         "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor.\n";
 }
+
+namespace {
+
+std::string axes_text(const BenchCase& c) {
+  std::string out;
+  for (std::size_t i = 0; i < c.axes.size(); ++i) out += (i ? "." : "") + std::to_string(c.axes[i]);
+  return out;
+}
+
+}  // namespace
 
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    text << "length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,warm_plan_ms,copy_ms\n";
+    text << "shape,axes,length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,"
+            "warm_plan_ms,copy_ms,floor_fraction\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
-      text << c.length << ',' << c.batch << ',' << c.inverse << ",bfly," << r.median_ms << ',' << r.gflops(r.median_ms)
-           << ',' << r.gbytes(r.median_ms) << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ','
-           << r.warm_plan_ms << ',' << r.copy_ms << '\n';
+      const std::string head = text::shape(c.shape) + ',' + axes_text(c) + ',' + std::to_string(c.length()) + ',' +
+                               std::to_string(c.batch) + ',' + (c.inverse ? "1" : "0") + ',';
+      text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms) << ','
+           << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms << ','
+           << r.floor_fraction() << '\n';
       for (const PeerResult& p : r.peers)
-        if (p.unsupported.empty())
-          text << c.length << ',' << c.batch << ',' << c.inverse << ",\"" << p.name << "\"," << p.median_ms << ','
-               << r.gflops(p.median_ms) << ',' << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ",,,\n";
+        if (p.unsupported.empty()) {
+          text << head << '"' << p.name << "\"," << p.median_ms << ',' << r.gflops(p.median_ms) << ','
+               << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ',';
+          if (p.passes > 0) text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
+          else text << ",,,";
+          text << '\n';
+        }
     }
   } else if (ends_with(path, ".json")) {
     nlohmann::json doc;
     doc["bfly_version"] = version();
     doc["device"] = {{"spec", device.spec}, {"name", device.name}, {"driver", device.driver}};
     for (const CaseResult& r : results) {
-      nlohmann::json c = {{"length", r.bench_case.length}, {"batch", r.bench_case.batch},
+      nlohmann::json c = {{"shape", r.bench_case.shape}, {"length", r.bench_case.length()},
+                          {"batch", r.bench_case.batch},
                           {"inverse", r.bench_case.inverse}, {"passes", r.passes},
                           {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
                           {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
@@ -99,10 +134,13 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"kernels", r.kernels}, {"cache_hits", r.cache_hits},
                           {"warm_plan_ms", r.warm_plan_ms}, {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
+      if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};
         if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;
         else peer.update({{"median_ms", p.median_ms}, {"plan_ms", p.plan_ms}, {"relative_error", p.error}});
+        if (p.unsupported.empty() && p.passes > 0)
+          peer.update({{"passes", p.passes}, {"floor_fraction", r.floor_fraction(p.passes, p.median_ms)}});
         c["peers"].push_back(peer);
       }
       doc["cases"].push_back(c);

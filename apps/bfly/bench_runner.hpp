@@ -11,11 +11,19 @@
 
 namespace bfly::cli {
 
+// One benchmark case: `batch` arrays of `shape` (row-major, one after
+// another), transformed over `axes` (empty: every axis, the only kind the
+// peers run).
 struct BenchCase {
-  std::int64_t length = 1;
+  std::vector<std::int64_t> shape{1};
+  std::vector<int> axes;
   std::int64_t batch = 1;
   bool inverse = false;
-  std::string label() const;
+  std::int64_t array_points() const;  // product of shape
+  std::int64_t length() const;        // points per transform: product of the transformed axes
+  int transformed_axes() const;       // how many axes are transformed
+  Problem problem() const;            // out of place, unnormalised
+  std::string label() const;          // "1000x1000 b4", "64x64x64 ax0.1 b1 inv"
 };
 
 struct BenchSettings {
@@ -24,6 +32,9 @@ struct BenchSettings {
   int buffers = 3;       // input/output pairs rotated so caches start cold-ish
   bool peers = true;
   bool check = true;     // compare every output with FFTW double
+  // The strategy of the bfly row. Under Auto, cases of two or more axes are
+  // also timed with Strategy::Transpose, reported as the peer "bfly (transpose)".
+  Strategy strategy = Strategy::Auto;
 };
 
 struct PeerResult {
@@ -32,7 +43,11 @@ struct PeerResult {
   double median_ms = 0;
   double plan_ms = 0;
   double error = -1;        // relative L2 vs FFTW double (-1: not checked)
+  int passes = 0;           // for bfly's own strategies: trips over device memory (0: unknown)
 };
+
+// The name of the peer entry timing bfly's explicit-transpose strategy.
+extern const char* const kTransposePeer;
 
 struct CaseResult {
   BenchCase bench_case;
@@ -45,13 +60,14 @@ struct CaseResult {
   double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
   double copy_ms = 0;       // a plain copy of the same bytes on the same device
   // Fraction of the floor: passes x (one read + one write) at copy speed.
-  double floor_fraction() const { return copy_ms > 0 ? passes * copy_ms / median_ms : 0; }
+  double floor_fraction() const { return floor_fraction(passes, median_ms); }
+  double floor_fraction(int trips, double ms) const { return copy_ms > 0 && ms > 0 ? trips * copy_ms / ms : 0; }
   double copy_gbytes() const { return copy_ms > 0 ? 16.0 * points() / (copy_ms * 1e6) : 0; }
   double error = -1;
   std::vector<PeerResult> peers;
 
-  double points() const { return static_cast<double>(bench_case.length) * bench_case.batch; }
-  double gflops(double ms) const;  // 5 N log2 N per transform
+  double points() const { return static_cast<double>(bench_case.array_points()) * bench_case.batch; }
+  double gflops(double ms) const;  // 5 N log2 N per transform of N points
   double gbytes(double ms) const;  // 16 bytes per point (one read, one write)
 };
 
@@ -64,7 +80,8 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
                                   const OnResult& on_result, std::vector<std::string>* notes = nullptr);
 
 // Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
-// issue's), "demo" (a short tour).
+// issue's), "demo" (a short tour), "2d" and "3d" (the multi-dimensional
+// issue's). Each case has `points` points, or one array where that is larger.
 std::vector<BenchCase> suite(const std::string& name, std::int64_t points);
 
 }  // namespace bfly::cli

@@ -10,14 +10,14 @@
 namespace bfly::cli {
 namespace {
 
-struct PlanOptions {
+struct PlanCommandOptions {
   ProblemOptions problem;
   std::string limits = "auto";  // whose limits to plan for
   std::string dialect = "opencl";
   DeviceOptions device;
 };
 
-plan::DeviceLimits limits_for(const PlanOptions& o, codegen::DialectKind dialect) {
+plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind dialect) {
   if (o.limits == "cpu") return plan::cpu_limits();
   // NVIDIA's OpenCL exposes 48 KiB of local memory; the CUDA dialect plans
   // for a Hopper block's opt-in 227 KiB, as the CUDA backend does there.
@@ -32,7 +32,7 @@ plan::DeviceLimits limits_for(const PlanOptions& o, codegen::DialectKind dialect
 }  // namespace
 
 void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
-  auto o = std::make_shared<PlanOptions>();
+  auto o = std::make_shared<PlanCommandOptions>();
   for (const char* name : {"plan", "gen"}) {
     const bool gen = std::string(name) == "gen";
     CLI::App* command = app.add_subcommand(name, gen ? "print the generated kernel source of a problem"
@@ -43,7 +43,8 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
     if (gen) command->add_option("--dialect", o->dialect, "opencl or cuda");
     actions.emplace_back(command, [o, gen] {
       const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
-      const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits_for(*o, dialect));
+      const plan::PlanTree tree =
+          plan::make_plan(o->problem.problem(), limits_for(*o, dialect), o->problem.plan_options());
       if (!gen) {
         std::fputs(tree.print().c_str(), stdout);
         return 0;

@@ -1,16 +1,20 @@
-// bfly fft / ifft: numpy.fft.fft / ifft along the last axis of an .npy file.
+// bfly fft / ifft: numpy.fft.fftn / ifftn of an .npy file over --axes (by
+// default the last axis only, as numpy.fft.fft / ifft).
 #include <complex>
 #include <cstring>
 
 #include "commands.hpp"
 #include "io/npy.hpp"
 #include "options.hpp"
+#include "problem/text.hpp"
 
 namespace bfly::cli {
 namespace {
 
 struct TransformOptions {
   std::string input, output, norm = "backward";
+  std::string axes;  // "A[,B,...]"; empty: the last axis
+  bool axes_given = false;
   DeviceOptions device;
 };
 
@@ -28,6 +32,96 @@ std::vector<std::complex<float>> as_complex64(const io::NpyArray& a, const std::
   return data;
 }
 
+// The axes of an array of `shape` that --axes names, ascending, negatives
+// counted from the end as numpy does. A repeated or out-of-range axis is an
+// error naming it as the user typed it.
+std::vector<int> resolve_axes(const std::string& text, const std::vector<std::int64_t>& shape,
+                              const std::string& path) {
+  const int rank = static_cast<int>(shape.size());
+  const std::string array = path + " (shape " + text::shape(shape) + ", rank " + std::to_string(rank) + ")";
+  const std::vector<int> typed = parse_axes(text);
+  if (typed.empty()) throw Error(ErrorCode::InvalidArgument, "--axes names no axis (expected A[,B,...])");
+  std::vector<int> owner(rank, -1);  // which typed entry names each axis
+  for (std::size_t i = 0; i < typed.size(); ++i) {
+    const int a = typed[i];
+    if (a < -rank || a >= rank)
+      throw Error(ErrorCode::InvalidArgument, "axis " + std::to_string(a) + " is out of range for " + array +
+                                                  ": expected " + std::to_string(-rank) + " to " +
+                                                  std::to_string(rank - 1));
+    const int k = a < 0 ? a + rank : a;
+    if (owner[k] >= 0) {
+      const int first = typed[owner[k]];
+      throw Error(ErrorCode::InvalidArgument,
+                  first == a ? "axis " + std::to_string(a) + " is repeated in --axes " + text
+                             : "axis " + std::to_string(a) + " in --axes " + text + " repeats axis " +
+                                   std::to_string(first) + " of " + array);
+    }
+    owner[k] = static_cast<int>(i);
+  }
+  std::vector<int> axes;
+  for (int k = 0; k < rank; ++k)
+    if (owner[k] >= 0) axes.push_back(k);
+  return axes;
+}
+
+bool contains(const std::vector<int>& v, int x) {
+  for (int y : v)
+    if (y == x) return true;
+  return false;
+}
+
+// The array of `shape` viewed for transforming the axes `group` (ascending):
+// the axes before the first of them become batch, and each run of other axes
+// after it one axis. The same elements in the same order, so the problem runs
+// on the array's memory as it is.
+Problem view(const std::vector<std::int64_t>& shape, const std::vector<int>& group) {
+  Problem p;
+  p.shape.clear();
+  const int rank = static_cast<int>(shape.size());
+  p.batch = 1;
+  for (int k = 0; k < group.front(); ++k) p.batch *= shape[k];
+  for (int k = group.front(); k < rank;) {
+    if (contains(group, k)) {
+      p.axes.push_back(static_cast<int>(p.shape.size()));
+      p.shape.push_back(shape[k++]);
+    } else {
+      std::int64_t n = 1;
+      while (k < rank && !contains(group, k)) n *= shape[k++];
+      p.shape.push_back(n);
+    }
+  }
+  return p;
+}
+
+// The problems, run one after another in place, that transform `axes` of an
+// array of `shape`. One problem on the array's own shape where bfly takes it
+// (rank <= 4, <= 3 axes); otherwise the axes are split into groups, from the
+// last, each as large as a problem of rank <= 4 over <= 3 axes allows (the
+// transform is separable, and so is every norm's factor).
+std::vector<Problem> steps(const std::vector<std::int64_t>& shape, const std::vector<int>& axes) {
+  constexpr std::size_t kMaxRank = 4, kMaxAxes = 3;
+  if (shape.size() <= kMaxRank && axes.size() <= kMaxAxes) {
+    Problem p;
+    p.shape = shape;
+    p.axes = axes;
+    return {p};
+  }
+  std::vector<Problem> out;
+  std::vector<int> group{axes.back()};
+  for (std::size_t i = axes.size() - 1; i-- > 0;) {
+    std::vector<int> wider{axes[i]};
+    wider.insert(wider.end(), group.begin(), group.end());
+    if (wider.size() <= kMaxAxes && view(shape, wider).shape.size() <= kMaxRank) {
+      group = wider;
+    } else {
+      out.push_back(view(shape, group));
+      group = {axes[i]};
+    }
+  }
+  out.push_back(view(shape, group));
+  return out;
+}
+
 int run(const TransformOptions& o, Direction direction) {
   if (o.norm != "backward" && o.norm != "ortho" && o.norm != "forward")
     throw Error(ErrorCode::InvalidArgument, "invalid norm '" + o.norm + "' (expected backward, ortho or forward, as numpy.fft)");
@@ -35,24 +129,28 @@ int run(const TransformOptions& o, Direction direction) {
   const io::NpyArray input = io::read_npy(o.input);
   if (input.shape.empty())
     throw Error(ErrorCode::InvalidArgument, o.input + ": a 0-dimensional array has no axis to transform");
+  const int rank = static_cast<int>(input.shape.size());
+  const std::vector<int> axes =
+      o.axes_given ? resolve_axes(o.axes, input.shape, o.input) : std::vector<int>{rank - 1};
+  for (int k : axes)
+    if (input.shape[k] == 0)
+      throw Error(ErrorCode::InvalidArgument, o.input + ": invalid number of data points (0) on axis " +
+                                                  std::to_string(k) + " (shape " + text::shape(input.shape) + ")");
   std::vector<std::complex<float>> data = as_complex64(input, o.input);
-  const std::int64_t length = input.shape.back();
-  if (length == 0) throw Error(ErrorCode::InvalidArgument, o.input + ": invalid number of data points (0) on the last axis");
-  const std::int64_t batch = input.elements() / length;
 
   io::NpyArray result;
   result.dtype = io::DType::Complex64;
   result.shape = input.shape;
   result.data.resize(data.size() * sizeof(data[0]));
-  if (batch > 0) {
-    Problem problem;
-    problem.shape = {length};
-    problem.batch = batch;
-    problem.direction = direction;
-    problem.placement = Placement::InPlace;
-    problem.norm = norm;
-    const Plan plan(o.device.open(), problem);
-    plan.execute_host(data.data(), data.data());
+  if (!data.empty()) {  // an empty array (a zero-length axis not transformed) stays empty, as in numpy
+    const Device device = o.device.open();
+    for (Problem problem : steps(input.shape, axes)) {
+      problem.direction = direction;
+      problem.placement = Placement::InPlace;
+      problem.norm = norm;
+      const Plan plan(device, problem);
+      plan.execute_host(data.data(), data.data());
+    }
     std::memcpy(result.data.data(), data.data(), result.data.size());
   }
   io::write_npy(o.output, result);
@@ -65,16 +163,24 @@ void add(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions, cons
   CLI::App* command = app.add_subcommand(name, help);
   command->add_option("input", options->input, "input .npy (complex64, or float32 promoted)")->required();
   command->add_option("output", options->output, "output .npy (complex64, same shape)")->required();
+  CLI::Option* axes = command->add_option(
+      "--axes", options->axes,
+      "axes to transform, A[,B,...], negatives counting from the end (default: the last axis), as numpy.fft.fftn's axes");
   command->add_option("--norm", options->norm, "backward (default), ortho or forward, as numpy.fft");
   options->device.add_to(*command);
-  actions.emplace_back(command, [options, direction] { return run(*options, direction); });
+  actions.emplace_back(command, [options, direction, axes] {
+    options->axes_given = axes->count() > 0;
+    return run(*options, direction);
+  });
 }
 
 }  // namespace
 
 void add_transform_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
-  add(app, actions, "fft", Direction::Forward, "numpy.fft.fft of the last axis of an .npy file");
-  add(app, actions, "ifft", Direction::Inverse, "numpy.fft.ifft of the last axis of an .npy file");
+  add(app, actions, "fft", Direction::Forward,
+      "numpy.fft.fftn of an .npy file over --axes (default: the last axis, as numpy.fft.fft)");
+  add(app, actions, "ifft", Direction::Inverse,
+      "numpy.fft.ifftn of an .npy file over --axes (default: the last axis, as numpy.fft.ifft)");
 }
 
 }  // namespace bfly::cli

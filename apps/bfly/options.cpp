@@ -1,27 +1,48 @@
 #include "options.hpp"
 
+#include <limits>
+
 #include "problem/text.hpp"
 
 namespace bfly::cli {
 
+std::vector<int> parse_axes(const std::string& text) {
+  std::vector<int> axes;
+  if (text.empty()) return axes;
+  for (const std::string& item : text::split(text, ',')) {
+    const std::int64_t a = text::parse_int(item, "axis");
+    if (a < std::numeric_limits<int>::min() || a > std::numeric_limits<int>::max())
+      throw Error(ErrorCode::InvalidArgument, "invalid axis '" + item + "' (out of range)");
+    axes.push_back(static_cast<int>(a));
+  }
+  return axes;
+}
+
 void ProblemOptions::add_to(CLI::App& app, bool with_token) {
-  if (with_token) app.add_option("token", token, "problem token, e.g. c2c_f32_fwd_1024_b8_oop_none");
-  app.add_option("--shape", shape, "transform length(s), e.g. 1024 (NxM for later multi-dimensional support)");
-  app.add_option("--batch", batch, "number of transforms");
+  if (with_token)
+    app.add_option("token", token, "problem token, e.g. c2c_f32_fwd_1024_b8_oop_none or c2c_f32_fwd_64x48_b1_oop_none_ax0");
+  app.add_option("--shape", shape, "array shape, outermost first: 1024, 1000x1000, 64x64x64 (rank 1 to 4)");
+  app.add_option("--axes", axes,
+                 "axes to transform, A[,B,...] (1 to 3 of them; negatives count from the end); default: every axis");
+  app.add_option("--batch", batch, "number of arrays");
   app.add_flag("--inverse", inverse, "inverse transform");
   app.add_flag("--in-place", in_place, "in-place transform");
   app.add_option("--precision", precision, "single or double");
   app.add_option("--norm", norm, "none, backward, ortho or forward");
+  app.add_option("--strategy", strategy,
+                 "auto (the planner's choice) or transpose (rows between explicit blocked transposes)");
 }
 
 Problem ProblemOptions::problem() const {
   if (!token.empty()) {
     if (!shape.empty()) throw Error(ErrorCode::InvalidArgument, "give either a token or --shape, not both");
+    if (!axes.empty()) throw Error(ErrorCode::InvalidArgument, "give the axes in the token (_axA.B), not with --axes");
     return Problem::parse(token);
   }
-  if (shape.empty()) throw Error(ErrorCode::InvalidArgument, "no problem given: pass a token or --shape N");
+  if (shape.empty()) throw Error(ErrorCode::InvalidArgument, "no problem given: pass a token or --shape N[xM...]");
   Problem p;
   p.shape = text::parse_shape(shape);
+  p.axes = parse_axes(axes);
   p.batch = batch;
   p.direction = inverse ? Direction::Inverse : Direction::Forward;
   p.placement = in_place ? Placement::InPlace : Placement::OutOfPlace;
@@ -33,8 +54,14 @@ Problem ProblemOptions::problem() const {
   return p;
 }
 
+PlanOptions ProblemOptions::plan_options() const {
+  PlanOptions o;
+  o.strategy = parse_strategy(strategy);
+  return o;
+}
+
 void DeviceOptions::add_to(CLI::App& app) {
-  app.add_option("--device", spec, "auto, cpu, gpu or opencl:P:D (default: $BFLY_DEVICE, else auto)");
+  app.add_option("--device", spec, "auto, cpu, gpu, cuda:N or opencl:P:D (default: $BFLY_DEVICE, else auto)");
 }
 
 }  // namespace bfly::cli

@@ -1,27 +1,36 @@
 // Options shared by the subcommands: the problem (as a token or as
-// --shape/--batch/--inverse/--precision) and the device.
+// --shape/--axes/--batch/--inverse/--precision), the planner strategy and the
+// device.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "bfly/bfly.hpp"
 
 namespace bfly::cli {
 
+// "0,-1" -> {0, -1}; throws Error naming the bad item. Empty text: no axes.
+std::vector<int> parse_axes(const std::string& text);
+
 struct ProblemOptions {
   std::string token;
   std::string shape;
+  std::string axes;       // "A[,B,...]"; empty: every axis
   std::int64_t batch = 1;
   bool inverse = false;
   bool in_place = false;
   std::string precision = "single";
   std::string norm = "none";
+  std::string strategy = "auto";
 
   void add_to(CLI::App& app, bool with_token = true);
   // The problem the options describe; throws Error naming a bad value.
   Problem problem() const;
+  // The planner options (--strategy); throws Error naming a bad value.
+  PlanOptions plan_options() const;
 };
 
 struct DeviceOptions {

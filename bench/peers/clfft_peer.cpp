@@ -1,5 +1,5 @@
-// clFFT 2.x on the caller's OpenCL queue. clFFT does radices 2, 3, 5, 7 (11, 13
-// in 2.12); for other lengths bake fails and prepare() returns the status.
+// clFFT 2.x on the caller's OpenCL queue, 1D/2D/3D. clFFT does radices 2, 3,
+// 5, 7 (11, 13 since 2.12); prepare() refuses other axis lengths up front.
 #include <clFFT.h>
 
 #include <chrono>
@@ -28,6 +28,20 @@ std::string status_text(const char* call, clfftStatus s) {
   return name ? text + " (" + name + ")" : text;
 }
 
+// "" when clFFT can plan an axis of length n, else why not. clFFT has no
+// fallback (Bluestein) for other factors: clfftCreateDefaultPlan answers
+// CLFFT_NOTIMPLEMENTED, which says less than this.
+std::string unsupported_axis(std::int64_t n, bool radix_11_13) {
+  std::int64_t m = n;
+  for (std::int64_t p : {2, 3, 5, 7, 11, 13}) {
+    if (p > 7 && !radix_11_13) break;
+    while (m % p == 0) m /= p;
+  }
+  if (m == 1) return "";
+  return "axis " + std::to_string(n) + (radix_11_13 ? ": clFFT needs factors 2,3,5,7,11,13"
+                                                    : ": clFFT needs factors 2,3,5,7");
+}
+
 class ClfftPeer final : public Peer {
  public:
   // clFFT's runtime is global: set up while any clFFT peer lives, torn down
@@ -41,6 +55,10 @@ class ClfftPeer final : public Peer {
       runtime_status() = clfftSetup(&data);
     }
     setup_status_ = runtime_status();
+    // The library's own version, not the header's: radices 11 and 13 came in 2.12.
+    cl_uint major = 0, minor = 0, patch = 0;
+    if (clfftGetVersion(&major, &minor, &patch) == CLFFT_SUCCESS)
+      radix_11_13_ = major > 2 || (major == 2 && minor >= 12);
   }
   ~ClfftPeer() override {
     release();
@@ -52,12 +70,15 @@ class ClfftPeer final : public Peer {
 
   std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
     release();
-    if (c.length < 1 || c.batch < 1) return "bad case";
+    if (std::string why = c.problem(); !why.empty()) return why;
     if (!cl_.context || !cl_.queue) return "no OpenCL context/queue";
     if (setup_status_ != CLFFT_SUCCESS) return status_text("clfftSetup", setup_status_);
+    for (std::int64_t n : c.shape)
+      if (std::string why = unsupported_axis(n, radix_11_13_); !why.empty()) return why;
 
     inverse_ = c.inverse;
-    bytes_ = static_cast<size_t>(c.length * c.batch) * sizeof(std::complex<float>);
+    const std::int64_t length = c.length();
+    bytes_ = static_cast<size_t>(length * c.batch) * sizeof(std::complex<float>);
     cl_int err = CL_SUCCESS;
     in_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     if (err == CL_SUCCESS) out_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
@@ -68,9 +89,19 @@ class ClfftPeer final : public Peer {
       return "OpenCL buffer setup failed: " + std::to_string(err);
     }
 
+    // clFFT lists lengths and strides innermost first (X, Y, Z): the shape
+    // reversed. Row-major contiguous: stride of axis d is the product of the
+    // axes inside it; arrays are length points apart.
+    const size_t rank = c.shape.size();
+    size_t lens[3] = {1, 1, 1}, strides[3] = {1, 1, 1};
+    for (size_t d = 0; d < rank; ++d) {
+      lens[d] = static_cast<size_t>(c.shape[rank - 1 - d]);
+      if (d > 0) strides[d] = strides[d - 1] * lens[d - 1];
+    }
+    const clfftDim dim = rank == 1 ? CLFFT_1D : rank == 2 ? CLFFT_2D : CLFFT_3D;
+    const size_t dist = static_cast<size_t>(length);
     const auto t0 = std::chrono::steady_clock::now();
-    const size_t len = static_cast<size_t>(c.length);
-    clfftStatus s = clfftCreateDefaultPlan(&plan_, cl_.context, CLFFT_1D, &len);
+    clfftStatus s = clfftCreateDefaultPlan(&plan_, cl_.context, dim, lens);
     if (s != CLFFT_SUCCESS) { release(); return status_text("clfftCreateDefaultPlan", s); }
     have_plan_ = true;
     const char* call = "clfftSetPlanPrecision";
@@ -78,7 +109,9 @@ class ClfftPeer final : public Peer {
     if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetResultLocation"; s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetPlanBatchSize"; s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch)); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, len, len); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanInStride"; s = clfftSetPlanInStride(plan_, dim, strides); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanOutStride"; s = clfftSetPlanOutStride(plan_, dim, strides); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, dist, dist); }
     // clFFT scales the backward transform by 1/N by default; peers are unnormalised.
     if (s == CLFFT_SUCCESS) { call = "clfftSetPlanScale"; s = clfftSetPlanScale(plan_, CLFFT_BACKWARD, 1.0f); }
     if (s == CLFFT_SUCCESS) { call = "clfftBakePlan"; s = clfftBakePlan(plan_, 1, &cl_.queue, nullptr, nullptr); }
@@ -127,6 +160,7 @@ class ClfftPeer final : public Peer {
   clfftStatus setup_status_ = CLFFT_SUCCESS;
   clfftPlanHandle plan_ = 0;
   bool have_plan_ = false;
+  bool radix_11_13_ = false;
   bool inverse_ = false;
   cl_mem in_ = nullptr, out_ = nullptr, tmp_ = nullptr;
   size_t bytes_ = 0;

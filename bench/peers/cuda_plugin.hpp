@@ -11,7 +11,8 @@
 
 // Bumped whenever Peer's layout or these signatures change, so a stale plugin
 // left next to a newer bfly is refused instead of called through a wrong vtable.
-#define BFLY_CUDA_PEERS_ABI 1
+// 2: PeerCase holds a shape (std::vector) instead of one length.
+#define BFLY_CUDA_PEERS_ABI 2
 
 extern "C" {
 

@@ -25,9 +25,12 @@ class FftwPeer final : public Peer {
 
   std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
     release();
-    if (c.length < 1 || c.batch < 1) return "bad case";
-    const std::int64_t total = c.length * c.batch;
-    if (c.length > INT32_MAX || c.batch > INT32_MAX) return "too large for FFTW's int sizes";
+    if (std::string why = c.problem(); !why.empty()) return why;
+    // FFTW takes int sizes: each axis, the distance between arrays (length)
+    // and the batch count must fit.
+    const std::int64_t length = c.length();
+    if (length > INT32_MAX || c.batch > INT32_MAX) return "too large for FFTW's int sizes";
+    const std::int64_t total = length * c.batch;
     in_ = fftwf_alloc_complex(static_cast<size_t>(total));
     out_ = fftwf_alloc_complex(static_cast<size_t>(total));
     if (!in_ || !out_) { release(); return "out of host memory"; }
@@ -35,12 +38,16 @@ class FftwPeer final : public Peer {
 
     // MEASURE takes seconds to minutes on big cases; ESTIMATE above 2^20 points.
     const unsigned flags = total > (1 << 20) ? FFTW_ESTIMATE : FFTW_MEASURE;
-    const int n = static_cast<int>(c.length);
+    // FFTW's n[] is row-major, outermost first, as the shape.
+    int n[3];
+    const int rank = static_cast<int>(c.shape.size());
+    for (int d = 0; d < rank; ++d) n[d] = static_cast<int>(c.shape[d]);
+    const int dist = static_cast<int>(length);
     const auto t0 = std::chrono::steady_clock::now();
     fftwf_plan_with_nthreads(threads_);
-    // Contiguous batches: stride 1, distance length, for input and output.
-    plan_ = fftwf_plan_many_dft(1, &n, static_cast<int>(c.batch), in_, nullptr, 1, n, out_,
-                                nullptr, 1, n, c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
+    // Contiguous batches (null embeds): stride 1, distance length, for input and output.
+    plan_ = fftwf_plan_many_dft(rank, n, static_cast<int>(c.batch), in_, nullptr, 1, dist, out_,
+                                nullptr, 1, dist, c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!plan_) { release(); return "fftwf_plan_many_dft failed"; }
     // Copy after planning: MEASURE overwrites the arrays while it plans.

@@ -13,12 +13,34 @@
 
 namespace bfly::bench {
 
-// 1D complex-to-complex fp32, out-of-place, unnormalised (inverse without 1/N,
-// like FFTW). Forward is exp(-2 pi i n k / N).
+// Complex-to-complex fp32 over every axis of `shape` (1D, 2D or 3D,
+// row-major, contiguous), `batch` arrays one after another, out-of-place,
+// unnormalised (inverse without 1/N, like FFTW). Forward is exp(-2 pi i n k / N).
 struct PeerCase {
-  std::int64_t length;
-  std::int64_t batch;
-  bool inverse;
+  std::vector<std::int64_t> shape;  // outermost first, as NumPy
+  std::int64_t batch = 1;
+  bool inverse = false;
+  // Points of one array: the product of shape.
+  std::int64_t length() const {
+    std::int64_t n = 1;
+    for (std::int64_t s : shape) n *= s;
+    return n;
+  }
+  // "" when the case is well formed: 1 to 3 axes, every axis and batch >= 1,
+  // and length()*batch points (in bytes) fit int64, so peers may multiply
+  // freely. Else a short reason, which prepare() returns as is.
+  std::string problem() const {
+    if (shape.empty() || shape.size() > 3) return "bad case: needs 1 to 3 axes";
+    if (batch < 1) return "bad case: batch < 1";
+    std::int64_t points = batch;
+    const std::int64_t max_points = INT64_MAX / std::int64_t(sizeof(std::complex<float>));
+    for (std::int64_t s : shape) {
+      if (s < 1) return "bad case: axis < 1";
+      if (points > max_points / s) return "bad case: too many points";
+      points *= s;
+    }
+    return "";
+  }
 };
 
 class Peer {

@@ -1,6 +1,8 @@
 // Proves each peer wrapper computes the transform bfly means (direction,
-// batch layout, no 1/N on the inverse): compares every ready peer against a
-// naive double-precision DFT. Usage: bfly_peer_selftest [--cuda] [length...]
+// axis order, batch layout, no 1/N on the inverse): compares every ready peer
+// against a double-precision reference computed here (naive DFT along each
+// axis; double FFTW for cases too big for that). Usage:
+//   bfly_peer_selftest [--cuda] [shape...]   shape: N, AxB or AxBxC (outermost first)
 // Default: FFTW and the OpenCL peers (first OpenCL device), plus a check that
 // the CUDA plugin loader answers (a machine without CUDA prints why and does
 // not fail). --cuda: FFTW and the CUDA peers on CUDA device 0 instead of the
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <exception>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "peer.hpp"
@@ -30,40 +33,97 @@ using cd = std::complex<double>;
 
 namespace {
 
-// y[k] = sum_n x[n] exp(sign 2 pi i n k / N), per batch; exact twiddle table
-// indexed by (n*k) mod N keeps the reference near 1e-15.
-std::vector<cd> naive_dft(const std::vector<cf>& x, std::int64_t n, std::int64_t batch, bool inverse) {
+// The shape as written on the command line: "64x48".
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string t;
+  for (std::int64_t s : shape) t += (t.empty() ? "" : "x") + std::to_string(s);
+  return t;
+}
+
+// y[k] = sum_n x[n] exp(sign 2 pi i n k / N) along each axis in turn (a
+// multi-dimensional DFT is the 1D DFT over every axis), for all batch arrays
+// at once; exact twiddle table indexed by (n*k) mod N keeps the reference near
+// 1e-15. Costs size * sum(shape) multiply-adds.
+std::vector<cd> naive_dft(const std::vector<cf>& x, const std::vector<std::int64_t>& shape, bool inverse) {
   const double sign = inverse ? 1.0 : -1.0;
-  std::vector<cd> w(n), y(x.size());
-  for (std::int64_t j = 0; j < n; ++j) w[j] = std::polar(1.0, sign * 2.0 * M_PI * double(j) / double(n));
-  for (std::int64_t b = 0; b < batch; ++b)
-    for (std::int64_t k = 0; k < n; ++k) {
-      cd acc = 0;
-      for (std::int64_t i = 0, idx = 0; i < n; ++i, idx = (idx + k) % n) acc += cd(x[b * n + i]) * w[idx];
-      y[b * n + k] = acc;
-    }
+  std::vector<cd> y(x.begin(), x.end()), line;
+  const std::int64_t size = static_cast<std::int64_t>(y.size());
+  std::int64_t inner = 1;  // stride of the axis: the product of the axes inside it (row-major)
+  for (size_t d = shape.size(); d-- > 0;) {
+    const std::int64_t n = shape[d];
+    std::vector<cd> w(n);
+    for (std::int64_t j = 0; j < n; ++j) w[j] = std::polar(1.0, sign * 2.0 * M_PI * double(j) / double(n));
+    line.assign(n, 0);
+    for (std::int64_t o = 0; o < size / (n * inner); ++o)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        cd* a = y.data() + o * n * inner + i;
+        for (std::int64_t k = 0; k < n; ++k) {
+          cd acc = 0;
+          for (std::int64_t j = 0, idx = 0; j < n; ++j) {
+            acc += a[j * inner] * w[idx];
+            idx += k;  // (j*k) mod n, k < n
+            if (idx >= n) idx -= n;
+          }
+          line[k] = acc;
+        }
+        for (std::int64_t k = 0; k < n; ++k) a[k * inner] = line[k];
+      }
+    inner *= n;
+  }
   return y;
 }
 
-// Naive DFT while it is cheap; FFTW in double beyond that, when it was found.
-bool reference(const std::vector<cf>& x, std::int64_t n, std::int64_t batch, bool inverse, std::vector<cd>& ref) {
-  if (n * n * batch <= (std::int64_t(1) << 28)) {
-    ref = naive_dft(x, n, batch, inverse);
-    return true;
-  }
 #ifdef BFLY_SELFTEST_FFTW_DOUBLE
+// Double FFTW over every axis (n[] row-major as the shape), contiguous batches.
+// False when the sizes do not fit FFTW's ints.
+bool fftw_double(const std::vector<cf>& x, const std::vector<std::int64_t>& shape, std::int64_t batch,
+                 bool inverse, std::vector<cd>& ref) {
+  const std::int64_t length = static_cast<std::int64_t>(x.size()) / batch;
+  if (length > INT32_MAX || batch > INT32_MAX) return false;
+  int n[3];
+  const int rank = static_cast<int>(shape.size());
+  for (int d = 0; d < rank; ++d) n[d] = static_cast<int>(shape[d]);
   std::vector<cd> in(x.begin(), x.end());
   ref.assign(x.size(), 0);
-  const int len = static_cast<int>(n);
-  fftw_plan plan = fftw_plan_many_dft(1, &len, static_cast<int>(batch), reinterpret_cast<fftw_complex*>(in.data()),
-                                      nullptr, 1, len, reinterpret_cast<fftw_complex*>(ref.data()), nullptr, 1, len,
-                                      inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+  const int dist = static_cast<int>(length);
+  fftw_plan plan = fftw_plan_many_dft(rank, n, static_cast<int>(batch), reinterpret_cast<fftw_complex*>(in.data()),
+                                      nullptr, 1, dist, reinterpret_cast<fftw_complex*>(ref.data()), nullptr, 1,
+                                      dist, inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+  if (!plan) return false;
   fftw_execute(plan);
   fftw_destroy_plan(plan);
   return true;
-#else
-  return false;
+}
 #endif
+
+// The naive DFT while it is cheap; double FFTW beyond that, when it was found.
+// *cross is the relative L2 gap between the two when both ran (checks the
+// reference itself, FFTW's axis order included), else -1.
+bool reference(const std::vector<cf>& x, const std::vector<std::int64_t>& shape, std::int64_t batch, bool inverse,
+               std::vector<cd>& ref, double* cross) {
+  *cross = -1;
+  std::int64_t axes_sum = 0;
+  for (std::int64_t s : shape) axes_sum += s;
+  const bool naive = static_cast<std::int64_t>(x.size()) * axes_sum <= (std::int64_t(1) << 28);
+  if (naive) ref = naive_dft(x, shape, inverse);
+#ifdef BFLY_SELFTEST_FFTW_DOUBLE
+  std::vector<cd> f;
+  if (fftw_double(x, shape, batch, inverse, f)) {
+    if (!naive) {
+      ref = std::move(f);
+      return true;
+    }
+    double num = 0, den = 0;
+    for (size_t i = 0; i < f.size(); ++i) {
+      num += std::norm(f[i] - ref[i]);
+      den += std::norm(ref[i]);
+    }
+    *cross = std::sqrt(num / den);
+  }
+#else
+  (void)batch;
+#endif
+  return naive;
 }
 
 double rel_l2(const std::vector<cf>& y, const std::vector<cd>& ref) {
@@ -94,14 +154,41 @@ double check_runs(Peer& p, std::vector<cf>& y, const std::vector<cd>& ref) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  struct Case {
+    std::vector<std::int64_t> shape;
+    std::int64_t batch;
+  };
   bool cuda = false;
-  std::vector<std::int64_t> lengths;
+  std::vector<Case> cases;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--cuda") == 0) cuda = true;
-    else lengths.push_back(std::atoll(argv[i]));
+    if (std::strcmp(argv[i], "--cuda") == 0) {
+      cuda = true;
+      continue;
+    }
+    // "AxBxC": 1 to 3 axes, each >= 1.
+    std::vector<std::int64_t> shape;
+    for (const char* p = argv[i];;) {
+      char* end = nullptr;
+      shape.push_back(std::strtoll(p, &end, 10));
+      if (end == p || shape.back() < 1) break;
+      if (*end == 'x') { p = end + 1; continue; }
+      if (*end != '\0') shape.back() = 0;
+      break;
+    }
+    if (shape.size() > 3 || shape.back() < 1) {
+      std::fprintf(stderr, "bad shape '%s' (want N, AxB or AxBxC)\n", argv[i]);
+      return 2;
+    }
+    cases.push_back({shape, shape.size() == 1 ? 4 : 2});
   }
-  if (lengths.empty()) lengths = {64, 1000, 4096, 2187};
-  const std::int64_t batch = 4;
+  if (cases.empty()) {
+    // 1D: powers of 2, 3 and a mixed radix. 2D/3D: non-square, a tiny outer
+    // axis over a long inner one, and three distinct axes, so a swapped axis
+    // order or stride shows. 17x64: an axis clFFT refuses (reason, not failure).
+    for (std::int64_t n : {64, 1000, 4096, 2187}) cases.push_back({{n}, 4});
+    for (auto shape : std::vector<std::vector<std::int64_t>>{{64, 48}, {7, 4096}, {16, 12, 10}, {17, 64}})
+      cases.push_back({shape, 2});
+  }
 #ifdef BFLY_SELFTEST_CUDA_PLUGIN
   // This binary is not beside the plugin (bfly is); an explicit setting wins.
   setenv("BFLY_CUDA_PEERS", BFLY_SELFTEST_CUDA_PLUGIN, 0);
@@ -164,34 +251,47 @@ int main(int argc, char** argv) {
   std::mt19937 rng(12345);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   bool failed = false;
-  std::printf("%-18s %6s %5s %-8s %12s %10s  %s\n", "peer", "length", "batch", "dir", "rel L2 err", "plan ms", "status");
-  for (std::int64_t n : lengths) {
+  std::printf("%-18s %-10s %5s %-8s %12s %10s  %s\n", "peer", "shape", "batch", "dir", "rel L2 err", "plan ms",
+              "status");
+  for (const Case& tc : cases) {
+    const std::string shape = shape_text(tc.shape);
+    const std::int64_t batch = tc.batch;
+    std::int64_t length = 1;
+    for (std::int64_t s : tc.shape) length *= s;
     for (bool inverse : {false, true}) {
-      std::vector<cf> x(n * batch), y(n * batch);
+      const char* dir = inverse ? "inverse" : "forward";
+      std::vector<cf> x(length * batch), y(length * batch);
       for (auto& v : x) v = cf(dist(rng), dist(rng));  // fresh input, never zeros
       std::vector<cd> ref;
-      if (!reference(x, n, batch, inverse, ref)) {
-        std::printf("length %lld: too large for the naive DFT and no double FFTW: skipped\n", (long long)n);
+      double cross = -1;
+      if (!reference(x, tc.shape, batch, inverse, ref, &cross)) {
+        std::printf("shape %s: too large for the naive DFT and no double FFTW: skipped\n", shape.c_str());
         continue;
       }
+      if (cross >= 0 || std::isnan(cross)) {
+        // Both references ran: they must agree far below the peers' bound.
+        const bool ok = cross <= 1e-12;
+        failed |= !ok;
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10s  %s\n", "(ref: naive/FFTW)", shape.c_str(),
+                    (long long)batch, dir, cross, "-", ok ? "ok" : "FAIL (> 1e-12)");
+      }
       for (auto& p : peers) {
-        const char* dir = inverse ? "inverse" : "forward";
         std::string why, status;
         double err = NAN;
         try {
-          why = p->prepare({n, batch, inverse}, x.data());
+          why = p->prepare({tc.shape, batch, inverse}, x.data());
           if (why.empty()) err = check_runs(*p, y, ref);
         } catch (const std::exception& e) {
           status = std::string("FAIL (threw: ") + e.what() + ")";
         }
         if (status.empty() && !why.empty()) {
-          std::printf("%-18s %6lld %5lld %-8s %12s %10s  unsupported: %s\n", p->name().c_str(), (long long)n,
+          std::printf("%-18s %-10s %5lld %-8s %12s %10s  unsupported: %s\n", p->name().c_str(), shape.c_str(),
                       (long long)batch, dir, "-", "-", why.c_str());
           continue;
         }
         if (status.empty()) status = err <= 1e-5 ? "ok" : "FAIL (> 1e-5)";  // NaN fails too
         failed |= status != "ok";
-        std::printf("%-18s %6lld %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), (long long)n,
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(),
                     (long long)batch, dir, err, p->plan_ms(), status.c_str());
         std::fflush(stdout);
         p->release();

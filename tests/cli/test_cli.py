@@ -4,7 +4,8 @@
 Run as:  python3 tests/cli/test_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
 
 Checks `bfly fft` / `bfly ifft` against numpy.fft (computed in complex128 from
-the same input) on fresh random data, the failure modes (one clear line on
+the same input) on fresh random data, with and without --axes (numpy.fft.fftn /
+ifftn over any axes of arrays of rank 1 to 5), the failure modes (one clear line on
 stderr, non-zero exit, no output or temporary file left, an existing output
 left untouched), and that `info`, `plan` and `gen` run. Prints one line per
 check and ends with exactly one line "N passed, M failed"; exits 1 if any
@@ -128,7 +129,34 @@ ACCURACY_CASES = [
 ]
 
 
-def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm):
+# (verb, shape, --axes or None for the default, input dtype, norm or None):
+# numpy.fft.fftn / ifftn over the axes (negative ones too), or numpy.fft.fft /
+# ifft along the last axis without --axes. Few distinct lengths (each costs
+# compiles): 2 to 16. The rank-5 arrays and the transform over all four axes
+# of a rank-4 array are more than one bfly problem takes (rank <= 4, <= 3
+# axes): the CLI folds the leading axes into the batch and splits the axes.
+ND_CASES = [
+    ("fft", (6, 8, 10), None, np.complex64, None),
+    ("ifft", (4, 6, 8), None, np.float32, "ortho"),
+    ("fft", (12, 16), (0,), np.complex64, None),
+    ("ifft", (12, 16), (0,), np.complex64, "forward"),
+    ("fft", (12, 16), (0, 1), np.float32, "ortho"),
+    ("ifft", (12, 16), (-1, -2), np.complex64, None),
+    ("fft", (4, 6, 8), (1,), np.complex64, "backward"),
+    ("fft", (6, 8, 10), (0, 1, 2), np.complex64, None),
+    ("ifft", (6, 8, 10), (0, 1, 2), np.complex64, "ortho"),
+    ("fft", (6, 8, 10), (-1, -3), np.complex64, None),
+    ("ifft", (6, 8, 10), (2, 0), np.complex64, "forward"),
+    ("fft", (3, 4, 6, 8), (1, 3), np.complex64, None),
+    ("ifft", (3, 4, 6, 8), (-3, -2, -1), np.complex64, None),
+    ("fft", (3, 4, 6, 8), (0, 2), np.float32, "ortho"),
+    ("fft", (2, 3, 4, 6, 8), (-1, -2), np.complex64, None),
+    ("ifft", (2, 3, 4, 6, 8), (0, 2, 4), np.complex64, "backward"),
+    ("fft", (3, 4, 6, 8), (0, 1, 2, 3), np.complex64, None),
+]
+
+
+def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm, axes=None):
     tag = name.replace(" ", "_").replace("=", "-")
     tag = re.sub(r"[^A-Za-z0-9_.-]", "", tag)
     in_path = os.path.join(work, "inputs", tag + ".npy")
@@ -136,6 +164,8 @@ def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm):
     x = random_array(rng, shape, dtype)
     np.save(in_path, x)
     args = [verb, in_path, out_path] + (["--norm", norm] if norm else [])
+    if axes is not None:
+        args += ["--axes", ",".join(str(a) for a in axes)]
     result = bfly.run(args)
     if result.returncode != 0:
         return checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
@@ -147,8 +177,12 @@ def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm):
             name, False, f"output is {y.dtype} {y.shape}, expected complex64 {x.shape}")
     if not np.array_equal(np.load(in_path), x):
         return checks.record(name, False, "the input file was modified")
-    transform = np.fft.fft if verb == "fft" else np.fft.ifft
-    reference = transform(x.astype(np.complex128), norm=norm)
+    if axes is None:
+        transform = np.fft.fft if verb == "fft" else np.fft.ifft
+        reference = transform(x.astype(np.complex128), norm=norm)
+    else:
+        transform = np.fft.fftn if verb == "fft" else np.fft.ifftn
+        reference = transform(x.astype(np.complex128), axes=axes, norm=norm)
     if not np.all(np.isfinite(y)):
         return checks.record(name, False, "output has non-finite values")
     error = np.linalg.norm(y.astype(np.complex128) - reference) / np.linalg.norm(reference)
@@ -258,6 +292,24 @@ def check_failures(bfly, rng, work):
     expect_failure("fails cleanly: bad --norm value", bfly,
                    ["fft", good, out, "--norm", "sideways"], out, ["sideways"])
 
+    # --axes: a repeated or out-of-range axis is one line naming the axis as
+    # typed; a transformed axis of length 0 fails as in numpy.
+    cube = os.path.join(inputs, "cube.npy")
+    np.save(cube, random_array(rng, (4, 6, 8), np.complex64))
+    empty = os.path.join(inputs, "empty_last.npy")
+    np.save(empty, np.zeros((3, 0), np.complex64))
+    for label, verb, in_path, axes, needles in [
+        ("repeated axis 1,1", "fft", cube, "1,1", ["axis 1"]),
+        ("repeated axis 2,-1", "ifft", cube, "2,-1", ["axis -1"]),
+        ("out-of-range axis 3", "fft", cube, "0,3", ["axis 3"]),
+        ("out-of-range axis -4", "ifft", cube, "-4", ["axis -4"]),
+        ("non-integer axis", "fft", cube, "1.5", ["1.5"]),
+        ("transformed axis of length 0", "fft", empty, None, ["(0)"]),
+    ]:
+        out = out_in_fresh_dir()
+        args = [verb, in_path, out] + (["--axes", axes] if axes is not None else [])
+        expect_failure(f"fails cleanly: {label}", bfly, args, out, needles)
+
     # A failing run must not clobber an existing output file, whether it fails
     # reading the input or later, planning the transform.
     known = b"bfly must not overwrite this\n" + bytes(range(256))
@@ -271,9 +323,24 @@ def check_failures(bfly, rng, work):
         expect_failure(f"keeps an existing output: {label}", bfly, [verb, in_path, out], out,
                        needles, existing=known)
 
+    checks.run("empty array (zero-length axis not transformed) gives an empty output",
+               check_empty, bfly, work)
+
     result = bfly.run(["fft", good], device=False)
     checks.record("fft with a missing operand exits non-zero", result.returncode > 0,
                   f"exit {result.returncode}")
+
+
+def check_empty(name, bfly, work):
+    """numpy.fft.fft of a (0, 8) array is an empty (0, 8) complex array."""
+    in_path = os.path.join(work, "inputs", "empty_first.npy")
+    out_path = os.path.join(work, "outputs", "empty_first.npy")
+    np.save(in_path, np.zeros((0, 8), np.complex64))
+    result = bfly.run(["fft", in_path, out_path])
+    if result.returncode != 0:
+        return checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
+    y = np.load(out_path)
+    checks.record(name, y.dtype == np.complex64 and y.shape == (0, 8), f"output {y.dtype} {y.shape}")
 
 
 # ---- other verbs ----------------------------------------------------------------
@@ -296,6 +363,21 @@ def check_other_verbs(bfly, work):
     checks.run("plan --shape 1000 --batch 3", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "1000", "--batch", "3"]))
     checks.run("gen --shape 1000", lambda name: check_runs(name, bfly, ["gen", "--shape", "1000"]))
+    checks.run("plan --shape 64x48 --axes 0", lambda name: check_runs(
+        name, bfly, ["plan", "--shape", "64x48", "--axes", "0"]))
+    checks.run("plan --shape 64x48 --strategy transpose", lambda name: check_runs(
+        name, bfly, ["plan", "--shape", "64x48", "--strategy", "transpose"]))
+    checks.run("plan --shape 8x8x8 --axes -1,0", lambda name: check_runs(
+        name, bfly, ["plan", "--shape", "8x8x8", "--axes", "-1,0"]))
+    for label, args, needle in [
+        ("plan --shape 64x48 --axes 2 fails naming the axis", ["--axes", "2"], "axis 2"),
+        ("plan --shape 64x48 --axes 0,-2 fails naming the axis", ["--axes", "0,-2"], "axis -2"),
+        ("plan --strategy sideways fails naming it", ["--strategy", "sideways"], "sideways"),
+    ]:
+        result = bfly.run(["plan", "--shape", "64x48"] + args, device=False)
+        lines = result.stderr.strip().splitlines()
+        checks.record(label, result.returncode > 0 and len(lines) == 1 and mentions(lines[0], needle),
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
 
     generated = {}
 
@@ -351,6 +433,10 @@ def main():
             for verb, shape, dtype, norm in ACCURACY_CASES:
                 name = f"{verb} {shape} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm)
+            for verb, shape, axes, dtype, norm in ND_CASES:
+                where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
+                name = f"{verb} {shape} {where} {np.dtype(dtype).name} norm={norm or 'default'}"
+                checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm, axes)
             stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
             checks.record("successful runs leave no temporary files", not stray,
                           f"left: {stray}" if stray else "")

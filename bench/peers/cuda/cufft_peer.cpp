@@ -51,10 +51,11 @@ class CufftPeer final : public Peer {
 
   std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
     release();
-    if (c.length < 1 || c.batch < 1) return "bad case";
+    if (std::string why = c.problem(); !why.empty()) return why;
     ctx_.bind();
     inverse_ = c.inverse;
-    bytes_ = static_cast<size_t>(c.length * c.batch) * sizeof(std::complex<float>);
+    const long long length = c.length();
+    bytes_ = static_cast<size_t>(length * c.batch) * sizeof(std::complex<float>);
     cudaError_t e = cudaMalloc(&in_, bytes_);
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, bytes_, cudaMemcpyHostToDevice, stream_);
@@ -64,15 +65,19 @@ class CufftPeer final : public Peer {
       return cuda_error("device buffer setup", e);
     }
 
-    // cufftPlanMany's 64-bit form: contiguous batches (stride 1, distance
-    // length) and no int overflow on big length*batch.
+    // cufftPlanMany's 64-bit form: contiguous batches (null embeds, stride 1,
+    // distance length) and no int overflow on big length*batch. n[] is
+    // row-major, outermost first, as the shape (and FFTW).
     const auto t0 = std::chrono::steady_clock::now();
     cufftResult r = cufftCreate(&plan_);
     if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftCreate", r); }
     have_plan_ = true;
-    long long n = c.length;
+    long long n[3];
+    const int rank = static_cast<int>(c.shape.size());
+    for (int d = 0; d < rank; ++d) n[d] = c.shape[d];
     size_t work_bytes = 0;
-    r = cufftMakePlanMany64(plan_, 1, &n, nullptr, 1, n, nullptr, 1, n, CUFFT_C2C, c.batch, &work_bytes);
+    r = cufftMakePlanMany64(plan_, rank, n, nullptr, 1, length, nullptr, 1, length, CUFFT_C2C, c.batch,
+                            &work_bytes);
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftMakePlanMany64", r); }
     r = cufftSetStream(plan_, stream_);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 namespace bfly::bench::cuda {
 namespace {
@@ -36,10 +37,17 @@ class VkfftCudaPeer final : public Peer {
 
   std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
     release();
-    if (c.length < 1 || c.batch < 1) return "bad case";
+    if (std::string why = c.problem(); !why.empty()) return why;
+    // VkFFT's size[] is innermost first (size[0] is the contiguous axis): the
+    // shape reversed. VkFFT 1.2 refuses length-1 axes (VKFFT_ERROR_UNSUPPORTED_RADIX);
+    // their DFT is the identity, so they are dropped (clFFT does the same inside).
+    std::vector<std::uint64_t> axes;
+    for (auto it = c.shape.rbegin(); it != c.shape.rend(); ++it)
+      if (*it > 1) axes.push_back(static_cast<std::uint64_t>(*it));
+    if (axes.empty()) return "no length-1 transform in VkFFT";
     ctx_.bind();  // NVRTC modules and VkFFT's cudaMalloc'ed tables land in the current context
     inverse_ = c.inverse;
-    bytes_ = static_cast<std::uint64_t>(c.length * c.batch) * sizeof(std::complex<float>);
+    bytes_ = static_cast<std::uint64_t>(c.length() * c.batch) * sizeof(std::complex<float>);
     cudaError_t e = cudaMalloc(&in_, bytes_);
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, bytes_, cudaMemcpyHostToDevice, stream_);
@@ -52,8 +60,10 @@ class VkfftCudaPeer final : public Peer {
     // VkFFT keeps these pointers (to members of this object) until deleteVkFFT;
     // kernels get &in_ / &out_ as their pointer arguments.
     VkFFTConfiguration config = {};
-    config.FFTdim = 1;
-    config.size[0] = static_cast<std::uint64_t>(c.length);
+    // Unset sizes stay 0, which VkFFT reads as 1. Strides and the distance
+    // between the numberBatches arrays default to contiguous.
+    config.FFTdim = axes.size();
+    for (size_t d = 0; d < axes.size(); ++d) config.size[d] = axes[d];
     config.numberBatches = static_cast<std::uint64_t>(c.batch);
     config.device = &device_;
     config.stream = &stream_;  // with num_streams >= 1 VkFFT launches on stream[0]; 0 = legacy default
