@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|bench|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|bench|bench-nd|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -46,5 +46,12 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   build-gpu/apps/bfly/bfly bench --suite gpu --device cuda:0 --quiet --repetitions 11 \
     --points 134217728 --out "$out/gpu-bench.json" > "$out/bench.txt" 2>&1 || status=1
   cat "$out/bench.txt"
+fi
+if [ "$what" = bench-nd ] || [ "$what" = all ]; then
+  for suite in 2d 3d; do
+    build-gpu/apps/bfly/bfly bench --suite $suite --device cuda:0 --quiet --repetitions 11 \
+      --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-$suite.json" > "$out/bench-$suite.txt" 2>&1 || status=1
+    cat "$out/bench-$suite.txt"
+  done
 fi
 exit $status

@@ -85,6 +85,26 @@ std::vector<Job> collect_jobs() {
                         Job{spec, "n=" + std::to_string(n) + " pass " + std::to_string(i) + " under " + l.name});
       }
     }
+  // The multi-dimensional cases of the bench, in both strategies (strided
+  // axes; rows between tiled transposes), and one past 2^31 elements (64-bit offsets).
+  const std::vector<std::vector<std::int64_t>> shapes{
+      {120, 120},   {512, 512},    {1000, 1000},    {2048, 2048}, {3000, 3000},    {4096, 4096},
+      {480, 640},   {7, 4096},     {4096, 7},       {64, 64, 64}, {100, 100, 100}, {96, 128, 80},
+      {7, 5, 3},    {128, 128, 128}, {256, 256, 256}, {65536, 32768}};
+  for (const Limits& l : all)
+    for (const auto& shape : shapes)
+      for (bfly::Strategy strategy : {bfly::Strategy::Auto, bfly::Strategy::Transpose}) {
+        bfly::Problem problem;
+        problem.shape = shape;
+        bfly::PlanOptions options;
+        options.strategy = strategy;
+        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits, options);
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const KernelSpec& spec = tree.passes[i].spec;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " " + bfly::to_string(strategy) + " pass " +
+                                                     std::to_string(i) + " under " + l.name});
+        }
+      }
   std::vector<Job> jobs;
   for (auto& entry : by_name) jobs.push_back(entry.second);
   // Longest kernels first so the threads finish together.
