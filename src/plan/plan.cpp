@@ -119,6 +119,14 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   // group: a 7-point column pass with 8 columns ran groups of 8 threads
   // (H100, 7x4096: 65% of the two-pass floor, 0.66x cuFFT).
   if (columns && limits.is_gpu) per_group = std::max(per_group, limits.target_group_size / threads);
+  // Long strided transforms on a GPU: about 64 points per thread. Their
+  // columns fill most of the shared memory, so few groups fit a
+  // multiprocessor; fewer threads per group, each with more independent
+  // loads, wait less at the barriers (H100, BFLY_COLUMNS sweep over the 2D
+  // bench, ms at 2^26 points, 16-32 vs 4-8 points per thread: 2048x2048
+  // 0.81 vs 1.16, 4096x4096 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128
+  // points per thread fell to 2.66 at 4096).
+  if (columns && limits.is_gpu && length >= 2048) threads = std::min<std::int64_t>(threads, (length + 63) / 64);
   if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
