@@ -50,7 +50,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_LOCAL_MEMORY=bytes, BFLY_COLUMNS=n (min_columns), BFLY_GROUP=n
 // (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
 // BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
-// BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles).
+// BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
+// longest and preferred sub-transform of a multi-pass plan).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan
