@@ -41,11 +41,16 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   std::int64_t fit = 1;
   while ((fit * 2 + fit * 2 / 16) * 8 <= static_cast<std::int64_t>(local_memory_bytes)) fit *= 2;
   limits.max_single_pass_length = std::min<std::int64_t>(fit, 16384);
-  // Strided passes need 8 columns of a sub-transform in one group's
-  // registers: past 1024 points the group drops to 1-2 columns and its reads
-  // to 8-16 bytes (H100: 2^22..2^24 as 2048^2..4096^2 ran at 25-38% of the
-  // two-pass floor), so longer transforms take a third pass.
-  limits.max_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, 1024);
+  // Strided passes need several columns of a sub-transform in one group:
+  // past 1024 points, 48 KiB holds only 1-2 columns and the reads shrink to
+  // 8-16 bytes (H100, OpenCL-sized groups: 2^22..2^24 as 2048^2..4096^2 ran
+  // at 25-38% of the two-pass floor), so longer transforms take a third
+  // pass. With Hopper's 227 KiB, 4-8 columns of 2048-4096 points fit and,
+  // at ~64 points per thread (complete_spec), two passes beat three (H100,
+  // 2^27 points, ms: 2^21 1.91 vs 2.20, 2^22 2.06 vs 2.26, 2^23 2.22 vs
+  // 2.35, 2^24 2.33 vs 2.48; BFLY_PASS_LENGTH=4096 vs 1024).
+  limits.max_pass_length = std::min<std::int64_t>(limits.max_single_pass_length,
+                                                  local_memory_bytes >= 4 * 4096 * 8 ? 4096 : 1024);
   limits.preferred_pass_length = limits.max_pass_length;
   // Measured on an H100 (bfly bench --no-peers, 2^26 points, 2026-11-22):
   // 8 columns moved 16384 and 65536 from 84% to 93-96% of the two-pass floor
