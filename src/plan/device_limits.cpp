@@ -24,6 +24,13 @@ DeviceLimits cpu_limits() {
   limits.max_pass_length = 4096;
   limits.preferred_pass_length = 256;
   limits.min_columns = 8;
+  // Strided axes whose points are a multiple of 4 KiB apart map onto the
+  // same L1/L2 sets (as the 2^20 rows above): split them like 1D lengths
+  // (bfly bench --no-peers, 2 cores, ms, split at 256 vs one pass: 512x512
+  // 32.5 vs 36.6, 2048x2048 32.4 vs 42.8, 4096x4096 164 vs 217). Other
+  // strides lose by splitting (1000x1000 31.0 vs 23.7, 3000x3000 89.6 vs 59.7).
+  limits.max_strided_length = 256;
+  limits.cache_alias_bytes = 4096;
   // Groups of 32-64 work-items beat 256 on PoCL (bench, same machine, 2^22
   // points: 64-point 6.3 vs 10.7-14.6 ms, 1024-point 12.9-18.5 vs 20.2 ms,
   // 120-point 7.5-12 vs 11-17 ms; other sizes within noise).
@@ -94,6 +101,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
     limits.max_single_pass_length = single;
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
+  if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

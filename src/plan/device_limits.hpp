@@ -19,6 +19,11 @@ struct DeviceLimits {
   // touch `length` rows at once, and on a CPU many rows at a power-of-two
   // stride thrash the caches.
   std::int64_t preferred_pass_length = 4096;
+  // Longest axis transformed in one pass when its points are strided in
+  // memory by a multiple of cache_alias_bytes (then they all fall into the
+  // same cache sets): longer ones take Stockham passes of at most this.
+  std::int64_t max_strided_length = std::int64_t{1} << 40;
+  std::int64_t cache_alias_bytes = 4096;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;
@@ -51,7 +56,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
 // BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
-// longest and preferred sub-transform of a multi-pass plan).
+// longest and preferred sub-transform of a multi-pass plan),
+// BFLY_STRIDED_LENGTH=L (max_strided_length).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -10,12 +10,12 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 64-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M8_cm_occ14(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M16_cm_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
   // points 48/48, dims 48:1/1 *:3072/3072
-  __local cpx lds[512];
+  __local cpx lds[1024];
   const uint lid = (uint)get_local_id(0);
-  const uint m = lid % 8, t = lid / 8;
-  const ulong g = (ulong)get_group_id(0) * 8 + m;
+  const uint m = lid % 16, t = lid / 16;
+  const ulong g = (ulong)get_group_id(0) * 16 + m;
   const bool valid = g < transforms;
   uint rest = (uint)(g);
   const uint c0 = rest % 48; rest /= 48;
@@ -88,27 +88,27 @@ __kernel __attribute__((reqd_work_group_size(64, 1, 1))) void bfly_f32_n64_r8x8_
   }
   {
     const uint b = t + 0;  (void)b;
-    lds[((b / 1) * 8 + b % 1 + 0) * 8 + m] = x0;
-    lds[((b / 1) * 8 + b % 1 + 1) * 8 + m] = x1;
-    lds[((b / 1) * 8 + b % 1 + 2) * 8 + m] = x2;
-    lds[((b / 1) * 8 + b % 1 + 3) * 8 + m] = x3;
-    lds[((b / 1) * 8 + b % 1 + 4) * 8 + m] = x4;
-    lds[((b / 1) * 8 + b % 1 + 5) * 8 + m] = x5;
-    lds[((b / 1) * 8 + b % 1 + 6) * 8 + m] = x6;
-    lds[((b / 1) * 8 + b % 1 + 7) * 8 + m] = x7;
+    lds[((b / 1) * 8 + b % 1 + 0) * 16 + m] = x0;
+    lds[((b / 1) * 8 + b % 1 + 1) * 16 + m] = x1;
+    lds[((b / 1) * 8 + b % 1 + 2) * 16 + m] = x2;
+    lds[((b / 1) * 8 + b % 1 + 3) * 16 + m] = x3;
+    lds[((b / 1) * 8 + b % 1 + 4) * 16 + m] = x4;
+    lds[((b / 1) * 8 + b % 1 + 5) * 16 + m] = x5;
+    lds[((b / 1) * 8 + b % 1 + 6) * 16 + m] = x6;
+    lds[((b / 1) * 8 + b % 1 + 7) * 16 + m] = x7;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // stage 1: radix 8, stride 8
   {
     const uint b = t + 0;  (void)b;
-    x0 = lds[(b + 0) * 8 + m];
-    x1 = lds[(b + 8) * 8 + m];
-    x2 = lds[(b + 16) * 8 + m];
-    x3 = lds[(b + 24) * 8 + m];
-    x4 = lds[(b + 32) * 8 + m];
-    x5 = lds[(b + 40) * 8 + m];
-    x6 = lds[(b + 48) * 8 + m];
-    x7 = lds[(b + 56) * 8 + m];
+    x0 = lds[(b + 0) * 16 + m];
+    x1 = lds[(b + 8) * 16 + m];
+    x2 = lds[(b + 16) * 16 + m];
+    x3 = lds[(b + 24) * 16 + m];
+    x4 = lds[(b + 32) * 16 + m];
+    x5 = lds[(b + 40) * 16 + m];
+    x6 = lds[(b + 48) * 16 + m];
+    x7 = lds[(b + 56) * 16 + m];
   }
   {
     const uint b = t + 0;  (void)b;

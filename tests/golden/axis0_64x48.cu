@@ -10,12 +10,12 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 64-point pass, stride product 1
-extern "C" __global__ void __launch_bounds__(64, 14) bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M8_cm_occ14(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M16_cm_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 48/48, dims 48:1/1 *:3072/3072
-  __shared__ cpx lds[512];
+  __shared__ cpx lds[1024];
   const unsigned int lid = threadIdx.x;
-  const unsigned int m = lid % 8, t = lid / 8;
-  const unsigned long long g = (unsigned long long)blockIdx.x * 8 + m;
+  const unsigned int m = lid % 16, t = lid / 16;
+  const unsigned long long g = (unsigned long long)blockIdx.x * 16 + m;
   const bool valid = g < transforms;
   unsigned int rest = (unsigned int)(g);
   const unsigned int c0 = rest % 48; rest /= 48;
@@ -88,27 +88,27 @@ extern "C" __global__ void __launch_bounds__(64, 14) bfly_f32_n64_r8x8_gf68887c8
   }
   {
     const unsigned int b = t + 0;  (void)b;
-    lds[((b / 1) * 8 + b % 1 + 0) * 8 + m] = x0;
-    lds[((b / 1) * 8 + b % 1 + 1) * 8 + m] = x1;
-    lds[((b / 1) * 8 + b % 1 + 2) * 8 + m] = x2;
-    lds[((b / 1) * 8 + b % 1 + 3) * 8 + m] = x3;
-    lds[((b / 1) * 8 + b % 1 + 4) * 8 + m] = x4;
-    lds[((b / 1) * 8 + b % 1 + 5) * 8 + m] = x5;
-    lds[((b / 1) * 8 + b % 1 + 6) * 8 + m] = x6;
-    lds[((b / 1) * 8 + b % 1 + 7) * 8 + m] = x7;
+    lds[((b / 1) * 8 + b % 1 + 0) * 16 + m] = x0;
+    lds[((b / 1) * 8 + b % 1 + 1) * 16 + m] = x1;
+    lds[((b / 1) * 8 + b % 1 + 2) * 16 + m] = x2;
+    lds[((b / 1) * 8 + b % 1 + 3) * 16 + m] = x3;
+    lds[((b / 1) * 8 + b % 1 + 4) * 16 + m] = x4;
+    lds[((b / 1) * 8 + b % 1 + 5) * 16 + m] = x5;
+    lds[((b / 1) * 8 + b % 1 + 6) * 16 + m] = x6;
+    lds[((b / 1) * 8 + b % 1 + 7) * 16 + m] = x7;
   }
   __syncthreads();
   // stage 1: radix 8, stride 8
   {
     const unsigned int b = t + 0;  (void)b;
-    x0 = lds[(b + 0) * 8 + m];
-    x1 = lds[(b + 8) * 8 + m];
-    x2 = lds[(b + 16) * 8 + m];
-    x3 = lds[(b + 24) * 8 + m];
-    x4 = lds[(b + 32) * 8 + m];
-    x5 = lds[(b + 40) * 8 + m];
-    x6 = lds[(b + 48) * 8 + m];
-    x7 = lds[(b + 56) * 8 + m];
+    x0 = lds[(b + 0) * 16 + m];
+    x1 = lds[(b + 8) * 16 + m];
+    x2 = lds[(b + 16) * 16 + m];
+    x3 = lds[(b + 24) * 16 + m];
+    x4 = lds[(b + 32) * 16 + m];
+    x5 = lds[(b + 40) * 16 + m];
+    x6 = lds[(b + 48) * 16 + m];
+    x7 = lds[(b + 56) * 16 + m];
   }
   {
     const unsigned int b = t + 0;  (void)b;

@@ -35,7 +35,15 @@ bool Step::may_write_source(const Problem& problem) const {
 // at most three passes (or no more than the fewest possible); e.g. on a CPU
 // 2^20 takes three passes of <= 256 points, not two of 1024 (measurements in
 // plan/device_limits.cpp).
-std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits) {
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided) {
+  if (n <= limits.max_single_pass_length && (!strided || n <= limits.max_strided_length)) return {n};
+  if (strided && n > limits.max_strided_length) {
+    // Shorter passes, where n splits into them.
+    DeviceLimits shorter = limits;
+    shorter.max_single_pass_length = shorter.max_pass_length = std::min(limits.max_pass_length, limits.max_strided_length);
+    shorter.preferred_pass_length = std::min(limits.preferred_pass_length, shorter.max_pass_length);
+    if (fewest_passes(n, shorter.max_pass_length, nullptr) != 0) return axis_pass_lengths(n, shorter, false);
+  }
   if (n <= limits.max_single_pass_length) return {n};
   std::vector<std::int64_t> lengths;
   const int fewest = fewest_passes(n, limits.max_pass_length, &lengths);
@@ -50,7 +58,17 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits);
+  // Strided by a multiple of the cache's aliasing period where this axis is
+  // read (the input's layout, or the workspace's order in the row-column strategy).
+  std::int64_t stride = 1;
+  if (order.empty()) {
+    stride = problem.input_layout().strides[dim - 1];
+  } else {
+    for (auto d = order.rbegin(); *d != dim; ++d) stride *= *d == 0 ? problem.batch : problem.shape[*d - 1];
+  }
+  const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
+  const bool strided = stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, strided);
   std::vector<Step> steps;
   std::int64_t stride_product = 1;
   for (std::size_t j = 0; j < lengths.size(); ++j) {

@@ -37,10 +37,11 @@ struct Solver {
 // The solver of each strategy.
 const std::vector<Solver>& solvers();
 
-// Pass lengths for one axis of n points: {n} when one group can hold it,
-// else the Stockham split with the fewest passes (cost model in axis_passes.cpp).
+// Pass lengths for one axis of n points: {n} when one group can hold it
+// (and, for an axis `strided` in memory, n <= max_strided_length), else the
+// Stockham split with the fewest passes (cost model in axis_passes.cpp).
 // Throws Error(Unsupported) naming n when n cannot be split.
-std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits);
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided);
 // The Fft steps of one dim, with what = "axis A, pass j of k".
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
