@@ -102,6 +102,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
   if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
+  limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

@@ -24,6 +24,9 @@ struct DeviceLimits {
   // same cache sets): longer ones take Stockham passes of at most this.
   std::int64_t max_strided_length = std::int64_t{1} << 40;
   std::int64_t cache_alias_bytes = 4096;
+  // GPU: strided transforms of at least this many points keep about 64
+  // points per thread (complete_spec).
+  std::int64_t long_strided_length = 2048;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;
@@ -57,7 +60,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
-// BFLY_STRIDED_LENGTH=L (max_strided_length).
+// BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
+// (long_strided_length).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -126,7 +126,7 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   // bench, ms at 2^26 points, 16-32 vs 4-8 points per thread: 2048x2048
   // 0.81 vs 1.16, 4096x4096 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128
   // points per thread fell to 2.66 at 4096).
-  if (columns && limits.is_gpu && length >= 2048) threads = std::min<std::int64_t>(threads, (length + 63) / 64);
+  if (columns && limits.is_gpu && length >= limits.long_strided_length) threads = std::min<std::int64_t>(threads, (length + 63) / 64);
   if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.

@@ -202,7 +202,11 @@ void Problem::validate() const {
       throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank()) + " shape " +
                     text::shape(shape));
     const int k = a < 0 ? a + rank() : a;
-    if (seen[k]) throw invalid("axis " + std::to_string(a) + " is repeated");
+    if (seen[k])
+      throw invalid("axis " + std::to_string(a) + " is repeated" +
+                    (a < 0 ? " (it is axis " + std::to_string(k) + " of the rank-" + std::to_string(rank()) + " shape " +
+                                 text::shape(shape) + ")"
+                           : ""));
     seen[k] = true;
   }
   if (transform_axes().size() > 3)
