@@ -26,7 +26,7 @@ struct DeviceLimits {
   std::int64_t cache_alias_bytes = 4096;
   // GPU: strided transforms of at least this many points keep about 64
   // points per thread (complete_spec).
-  std::int64_t long_strided_length = 2048;
+  std::int64_t long_strided_length = 1000;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;

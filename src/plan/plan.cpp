@@ -122,10 +122,11 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   // Long strided transforms on a GPU: about 64 points per thread. Their
   // columns fill most of the shared memory, so few groups fit a
   // multiprocessor; fewer threads per group, each with more independent
-  // loads, wait less at the barriers (H100, BFLY_COLUMNS sweep over the 2D
-  // bench, ms at 2^26 points, 16-32 vs 4-8 points per thread: 2048x2048
-  // 0.81 vs 1.16, 4096x4096 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128
-  // points per thread fell to 2.66 at 4096).
+  // loads, wait less at the barriers (H100, ms at 2^26 points: 16-32 vs 4-8
+  // points per thread, BFLY_COLUMNS sweep: 2048x2048 0.81 vs 1.16, 4096x4096
+  // 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128 points per thread fell to 2.66
+  // at 4096. From 1000 points rather than 2048, BFLY_LONG_STRIDED: 1000x1000
+  // 0.83 vs 0.86, 2^20 0.90 vs 0.95; from 512, 512x512 lost 0.91 vs 0.76).
   if (columns && limits.is_gpu && length >= limits.long_strided_length) threads = std::min<std::int64_t>(threads, (length + 63) / 64);
   if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
@@ -148,7 +149,7 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     int temporaries = 0;
     for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r);
     const int registers = 2 * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
-                          (spec.wide ? 16 : 0);
+                          (spec.wide ? 16 : 0) + (spec.has_pass_twiddles() ? 24 : 0);
     auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
     while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
