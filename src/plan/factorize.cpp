@@ -13,7 +13,7 @@ const std::vector<int>& available_radices() {
   // composite radix saves a trip through local memory: 1000 = 10 x 10 x 10
   // takes three stages where 8 x 5 x 5 x 5 took four. 16 (and 25 for powers
   // of five) bound the registers a thread holds per butterfly.
-  static const std::vector<int> radices{25, 16, 15, 14, 12, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+  static const std::vector<int> radices{25, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
   return radices;
 }
 
@@ -33,7 +33,7 @@ std::int64_t largest_prime_factor(std::int64_t n) {
   return f.empty() ? 1 : f.back();
 }
 
-bool is_supported_length(std::int64_t n) { return n >= 1 && largest_prime_factor(n) <= 7; }
+bool is_supported_length(std::int64_t n) { return n >= 1 && largest_prime_factor(n) <= 13; }
 
 namespace {
 

@@ -310,7 +310,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const Pla
       throw Error(ErrorCode::Unsupported,
                   "length " + std::to_string(n) + (problem.rank() > 1 ? " on axis " + std::to_string(a) : "") +
                       " has prime factor " + std::to_string(largest_prime_factor(n)) +
-                      "; lengths whose prime factors are all 2, 3, 5 or 7 are supported");
+                      "; lengths whose prime factors are all 2, 3, 5, 7, 11 or 13 are supported");
   }
   const Solver* solver = nullptr;
   for (const Solver& s : solvers())

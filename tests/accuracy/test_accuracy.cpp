@@ -37,6 +37,27 @@ TEST_P(Accuracy, EverySmoothLengthUpTo4096) {
   std::printf("%zu lengths, worst relative L2 error %.3g at %s\n", lengths.size(), worst, worst_token.c_str());
 }
 
+// Radix 11 and 13: every 13-smooth length up to 4096 that the test above
+// does not cover (a factor 11 or 13), forward and inverse.
+TEST_P(Accuracy, Every13SmoothLengthUpTo4096) {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n : smooth_lengths(4096, 13))
+    if (n % 11 == 0 || n % 13 == 0) lengths.push_back(n);
+  ASSERT_GT(lengths.size(), 200u);
+  double worst = 0;
+  std::string worst_token;
+  int i = 0;
+  for (std::int64_t n : lengths)
+    for (Direction d : {Direction::Forward, Direction::Inverse}) {
+      const Problem p = make(n, 2, d, ++i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
+      const Errors e = check(p);
+      ASSERT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+      ASSERT_LE(e.relative_l2, kTolerance) << p.token();
+      if (e.relative_l2 > worst) worst = e.relative_l2, worst_token = p.token();
+    }
+  std::printf("%zu lengths, worst relative L2 error %.3g at %s\n", lengths.size(), worst, worst_token.c_str());
+}
+
 TEST_P(Accuracy, LargeSmoothLengths) {
   struct Case {
     std::int64_t n, batch;
@@ -45,7 +66,9 @@ TEST_P(Accuracy, LargeSmoothLengths) {
   // limits and multi-pass sizes up to 2^24.
   const Case cases[] = {{8192, 3},    {16384, 2},    {16807, 1},   {19683, 2},       {65536, 2},
                         {78125, 1},   {248832, 1},   {390625, 1},  {531441, 1},      {823543, 1},
-                        {1 << 20, 1}, {3000 * 7, 2}, {1000000, 1}, {1 << 24, 1}};
+                        {1 << 20, 1}, {3000 * 7, 2}, {1000000, 1}, {1 << 24, 1},
+                        {14641, 2} /* 11^4 */, {28561, 1} /* 13^4 */, {161051, 1} /* 11^5 */,
+                        {371293, 1} /* 13^5 */, {11 * 13 * 4096, 1}};
   int i = 0;
   for (const Case& c : cases) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
@@ -100,7 +123,7 @@ TEST_P(Accuracy, RejectsMisuse) {
   Buffer small(device(), 8 * 32), big(device(), 8 * 64);
   EXPECT_THROW(plan.execute(small, big), Error);
   EXPECT_THROW(plan.execute(big, big), Error);  // out-of-place plan given one buffer
-  EXPECT_THROW(Plan(device(), make(11, 1, Direction::Forward, Placement::OutOfPlace)), Error);
+  EXPECT_THROW(Plan(device(), make(17, 1, Direction::Forward, Placement::OutOfPlace)), Error);
   try {
     Plan(device(), make(1009, 1, Direction::Forward, Placement::OutOfPlace));
     FAIL() << "length 1009 was accepted";

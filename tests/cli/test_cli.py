@@ -253,8 +253,8 @@ def check_failures(bfly, rng, work):
     fortran = os.path.join(inputs, "fortran.npy")
     np.save(fortran, np.asfortranarray(random_array(rng, (4, 64), np.complex64)))
 
-    length_11 = os.path.join(inputs, "prime_a.npy")
-    np.save(length_11, random_array(rng, (11,), np.complex64))
+    length_17 = os.path.join(inputs, "prime_a.npy")
+    np.save(length_17, random_array(rng, (17,), np.complex64))
     length_1009 = os.path.join(inputs, "prime_b.npy")
     np.save(length_1009, random_array(rng, (2, 1009), np.complex64))
 
@@ -272,7 +272,7 @@ def check_failures(bfly, rng, work):
         ("truncated input", ["fft", truncated], ["truncated.npy"]),
         ("int32 input", ["fft", int32], ["int32", "<i4"]),
         ("Fortran-order input", ["ifft", fortran], ["fortran"]),
-        ("unsupported length 11", ["fft", length_11], ["11"]),
+        ("unsupported length 17", ["fft", length_17], ["17"]),
         ("unsupported length 1009", ["ifft", length_1009], ["1009"]),
     ]
     for label, (verb, in_path), needles in cases:
@@ -315,7 +315,7 @@ def check_failures(bfly, rng, work):
     known = b"bfly must not overwrite this\n" + bytes(range(256))
     for label, (verb, in_path), needles in [
         ("malformed input", ("fft", garbage), ["garbage.npy"]),
-        ("unsupported length", ("fft", length_11), ["11"]),
+        ("unsupported length", ("fft", length_17), ["17"]),
     ]:
         out = out_in_fresh_dir()
         with open(out, "wb") as f:

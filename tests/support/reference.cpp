@@ -125,12 +125,15 @@ const Device* backend_device(const std::string& backend, std::string* why) {
   return found->second.first.get();
 }
 
-std::vector<std::int64_t> smooth_lengths(std::int64_t limit) {
+std::vector<std::int64_t> smooth_lengths(std::int64_t limit, int largest) {
   std::vector<std::int64_t> lengths;
+  const std::int64_t e11 = largest >= 11 ? limit : 1, e13 = largest >= 13 ? limit : 1;
   for (std::int64_t a = 1; a <= limit; a *= 2)
     for (std::int64_t b = a; b <= limit; b *= 3)
       for (std::int64_t c = b; c <= limit; c *= 5)
-        for (std::int64_t d = c; d <= limit; d *= 7) lengths.push_back(d);
+        for (std::int64_t d = c; d <= limit; d *= 7)
+          for (std::int64_t e = d; e <= limit && e / d <= e11; e *= 11)
+            for (std::int64_t f = e; f <= limit && f / e <= e13; f *= 13) lengths.push_back(f);
   std::sort(lengths.begin(), lengths.end());
   return lengths;
 }

@@ -46,7 +46,7 @@ Errors compare(const std::vector<std::complex<float>>& result, const Expected& e
 // nullptr when the backend has no device here, with *why saying so.
 const Device* backend_device(const std::string& backend, std::string* why);
 
-// Every n in [1, limit] whose prime factors are all <= 7, ascending.
-std::vector<std::int64_t> smooth_lengths(std::int64_t limit);
+// Every n in [1, limit] whose prime factors are all <= largest (7, 11 or 13), ascending.
+std::vector<std::int64_t> smooth_lengths(std::int64_t limit, int largest = 7);
 
 }  // namespace bfly::test

@@ -42,7 +42,8 @@ std::vector<std::int64_t> sweep_lengths() {
       for (std::int64_t c = b; c <= 4096; c *= 5)
         for (std::int64_t d = c; d <= 4096; d *= 7) out.push_back(d);
   for (std::int64_t n : {8192, 16384, 65536, 1 << 20, 531441 /* 3^12 */, 390625 /* 5^8 */, 823543 /* 7^7 */, 1000,
-                         3000, 248832 /* 2^10 3^5 */, 1 << 24})
+                         3000, 248832 /* 2^10 3^5 */, 1 << 24, 11, 13, 121, 169, 143, 1331, 2197, 11 * 13 * 16,
+                         11 * 256, 13 * 256, 14641, 28561, 161051, 371293})
     out.push_back(n);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -58,6 +58,14 @@ TEST(Factorize, SmoothNumberEnumerationIsComplete) {
     if (m == 1) brute.push_back(n);
   }
   EXPECT_EQ(smooth_lengths(5000), brute);
+  std::vector<std::int64_t> brute13;
+  for (std::int64_t n = 1; n <= 5000; ++n) {
+    std::int64_t m = n;
+    for (std::int64_t p : {2, 3, 5, 7, 11, 13})
+      while (m % p == 0) m /= p;
+    if (m == 1) brute13.push_back(n);
+  }
+  EXPECT_EQ(smooth_lengths(5000, 13), brute13);
 }
 
 TEST(Factorize, PrimeFactorsOfKnownNumbers) {
@@ -88,15 +96,15 @@ TEST(Factorize, PrimeFactorsAreSortedPrimesWhoseProductIsN) {
   }
 }
 
-TEST(Factorize, SupportedLengthsAreExactlyThe7SmoothOnes) {
+TEST(Factorize, SupportedLengthsAreExactlyThe13SmoothOnes) {
   EXPECT_FALSE(is_supported_length(0));
   EXPECT_FALSE(is_supported_length(-8));
   EXPECT_TRUE(is_supported_length(1));
-  for (std::int64_t n : {11, 13, 1009, 49 * 11, 2 * 3 * 5 * 7 * 11, 65537, 4099})
+  for (std::int64_t n : {17, 1009, 49 * 17, 2 * 3 * 5 * 7 * 19, 65537, 4099})
     EXPECT_FALSE(is_supported_length(n)) << "n=" << n;
-  for (std::int64_t n : {2, 3, 5, 7, 210, 4096, 531441, 390625, 823543, 1 << 24})
+  for (std::int64_t n : {2, 3, 5, 7, 11, 13, 210, 4096, 531441, 390625, 823543, 1 << 24, 1331, 2197, 11 * 13 * 64})
     EXPECT_TRUE(is_supported_length(n)) << "n=" << n;
-  const auto smooth = smooth_lengths(100000);
+  const auto smooth = smooth_lengths(100000, 13);
   for (std::int64_t n = 1; n <= 100000; ++n)
     ASSERT_EQ(is_supported_length(n), std::binary_search(smooth.begin(), smooth.end(), n)) << "n=" << n;
 }
@@ -105,7 +113,7 @@ TEST(Factorize, AvailableRadicesAreDistinctLargestFirstAndCoverThePrimes) {
   const auto& radices = available_radices();
   ASSERT_FALSE(radices.empty());
   for (std::size_t i = 1; i < radices.size(); ++i) EXPECT_GT(radices[i - 1], radices[i]) << "at " << i;
-  for (int p : {2, 3, 5, 7})
+  for (int p : {2, 3, 5, 7, 11, 13})
     EXPECT_NE(std::find(radices.begin(), radices.end(), p), radices.end()) << "radix " << p << " missing";
   for (int r : radices) EXPECT_TRUE(is_supported_length(r)) << "radix " << r;
 }
