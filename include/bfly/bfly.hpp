@@ -229,10 +229,12 @@ class Plan {
   void execute(const Buffer& in, const Buffer& out, void* stream) const;
 
   // Copies host data in, transforms, copies the result out (blocking).
-  // Element type must match the precision (complex<float> for Single); `in`
+  // Element type must match the precision (complex<float> for Single,
+  // complex<double> for Double); `in`
   // holds input_extent() elements, `out` output_extent(). Elements of `out`
   // that the output layout skips keep their values.
   void execute_host(const std::complex<float>* in, std::complex<float>* out) const;
+  void execute_host(const std::complex<double>* in, std::complex<double>* out) const;
 
  private:
   std::unique_ptr<detail::PlanImpl> impl_;

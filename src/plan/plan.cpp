@@ -127,7 +127,11 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   // 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128 points per thread fell to 2.66
   // at 4096. From 1000 points rather than 2048, BFLY_LONG_STRIDED: 1000x1000
   // 0.83 vs 0.86, 2^20 0.90 vs 0.95; from 512, 512x512 lost 0.91 vs 0.76).
-  if (columns && limits.is_gpu && length >= limits.long_strided_length) threads = std::min<std::int64_t>(threads, (length + 63) / 64);
+  // (16 for doubles, which take twice the registers: at 32 the NVRTC sweep
+  // saw spills in the pass-twiddle kernels.)
+  const std::int64_t per_thread = spec.precision == Precision::Double ? 16 : 64;
+  if (columns && limits.is_gpu && length >= limits.long_strided_length)
+    threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
   if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
@@ -146,11 +150,13 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     // kernel spill. A group must fit one multiprocessor's registers.
     // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
     // point live; powers of two ~2.
+    // A double takes two registers.
+    const int words = spec.precision == Precision::Double ? 2 : 1;
     int temporaries = 0;
-    for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r);
+    for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
     // A thread has at most 255 (the estimate overshoots for the longest
     // strided kernels, which the sweep sees compile without spills).
-    const int registers = std::min(255, 2 * spec.points_per_thread() + temporaries + 40 +
+    const int registers = std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 +
                                             (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
                                             (spec.has_pass_twiddles() ? 24 : 0));
     auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
@@ -300,10 +306,27 @@ std::vector<std::pair<Slot, Slot>> assign_slots(const Problem& p, const std::vec
 
 }  // namespace
 
-PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options) {
+DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
+  if (precision == Precision::Single) return limits;
+  // A double point takes 16 bytes: the lengths that local memory bounds
+  // halve where they no longer fit (4096 -> 2048 on a CPU's 32 KiB, 16384 ->
+  // 8192 in a Hopper block).
+  auto fits = [&](std::int64_t n) {
+    const std::int64_t row = limits.local_padding ? n + n / 16 : n;
+    return row * 16 <= static_cast<std::int64_t>(limits.local_memory_bytes);
+  };
+  while (limits.max_single_pass_length > 1 && !fits(limits.max_single_pass_length)) limits.max_single_pass_length /= 2;
+  // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
+  while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
+    limits.max_pass_length /= 2;
+  limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
+  limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
+  return limits;
+}
+
+PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
-  if (problem.precision != Precision::Single)
-    throw Error(ErrorCode::Unsupported, "double precision is not supported yet");
+  const DeviceLimits limits = for_precision(device_limits, problem.precision);
   for (int a : problem.transform_axes()) {
     const std::int64_t n = problem.shape[a];
     if (!is_supported_length(n))

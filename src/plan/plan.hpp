@@ -38,6 +38,10 @@ struct PlanTree {
 // Throws Error(Unsupported) naming the length when none applies.
 PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options = {});
 
+// The limits for a precision: lengths bounded by local memory shrink for
+// 16-byte double points.
+DeviceLimits for_precision(DeviceLimits limits, Precision precision);
+
 // Completes a spec whose precision, length, identity, geometry (point
 // strides, dims with the batch dim last, twiddle_dim) and stride_product are
 // set: orders and merges the dims, chooses the radices, the mapping, the

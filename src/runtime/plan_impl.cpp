@@ -21,7 +21,8 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<float>>& table) {
+template <class T>
+std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<T>>& table) {
   auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
   if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
   return buffer;
@@ -64,14 +65,19 @@ class PlanImpl {
     auto start = Clock::now();
     const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;
-    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + std::to_string(length) + ":" + std::to_string(split), [&] {
+    const bool f64 = spec.precision == Precision::Double;
+    const std::string kind = f64 ? "f64:" : "f32:";
+    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(length) + ":" + std::to_string(split), [&] {
+      if (f64) return upload(*device_, split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
       return upload(*device_, split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
     });
     if (spec.has_pass_twiddles()) {
       const std::int64_t n = spec.stride_product * spec.length;
       compiled.pass_twiddles = device_->memo<BufferImpl>(
-          "pass_twiddles:" + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits),
-          [&] { return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits)); });
+          "pass_twiddles:" + kind + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits), [&] {
+            if (f64) return upload(*device_, twiddle::two_level_f64(n, spec.twiddle_fine_bits));
+            return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits));
+          });
     } else {
       compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
     }
@@ -97,6 +103,10 @@ class PlanImpl {
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
     const bool inverse = p.direction == Direction::Inverse;
     const double scale = p.scale();
+    // The kernels' `real` arguments are of the working precision.
+    auto real = [&](double v) {
+      return p.precision == Precision::Double ? KernelArg::of_f64(v) : KernelArg::of_f32(v);
+    };
     for (std::size_t j = 0; j < passes_.size(); ++j) {
       const CompiledPass& c = passes_[j];
       const bool first = j == 0, last = j + 1 == passes_.size();
@@ -108,18 +118,22 @@ class PlanImpl {
                                         KernelArg::of(*c.twiddles),
                                         KernelArg::of(*c.pass_twiddles),
                                         KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
-                                        KernelArg::of_f32(in_sign),
-                                        KernelArg::of_f32(out_re),
-                                        KernelArg::of_f32(out_im)};
+                                        real(in_sign),
+                                        real(out_re),
+                                        real(out_im)};
       device_->launch(*c.kernel, static_cast<std::size_t>(c.pass.groups()),
                       static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
     }
   }
 
-  void execute_host(const std::complex<float>* in, std::complex<float>* out) {
+  template <class T>
+  void execute_host(const std::complex<T>* in, std::complex<T>* out) {
     const Problem& p = tree_.problem;
-    if (p.precision != Precision::Single)
-      throw Error(ErrorCode::InvalidArgument, "execute_host with complex<float> data on a double-precision plan");
+    const bool single = sizeof(T) == sizeof(float);
+    if (single != (p.precision == Precision::Single))
+      throw Error(ErrorCode::InvalidArgument, std::string("execute_host with ") +
+                                                  (single ? "complex<float>" : "complex<double>") + " data on a " +
+                                                  (single ? "double" : "single") + "-precision plan " + p.token());
     std::lock_guard<std::mutex> lock(host_mutex_);
     const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.element_bytes();
     const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.element_bytes();
@@ -187,6 +201,10 @@ void Plan::execute(const Buffer& in, const Buffer& out, void* stream) const {
 }
 
 void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out) const {
+  impl_->execute_host(in, out);
+}
+
+void Plan::execute_host(const std::complex<double>* in, std::complex<double>* out) const {
   impl_->execute_host(in, out);
 }
 

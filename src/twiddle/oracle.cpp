@@ -43,28 +43,39 @@ std::complex<long double> root(std::int64_t e, std::int64_t n) {
   return {c, -s};
 }
 
-std::vector<std::complex<float>> table_f32(std::int64_t n, std::int64_t count) {
-  std::vector<std::complex<float>> table(static_cast<std::size_t>(count));
+namespace {
+
+template <class T>
+std::vector<std::complex<T>> table(std::int64_t n, std::int64_t count) {
+  std::vector<std::complex<T>> out(static_cast<std::size_t>(count));
   for (std::int64_t j = 0; j < count; ++j) {
     const auto w = root(j, n);
-    table[j] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
+    out[j] = {static_cast<T>(w.real()), static_cast<T>(w.imag())};
   }
-  return table;
+  return out;
 }
 
-std::vector<std::complex<float>> two_level_f32(std::int64_t n, int bits) {
+template <class T>
+std::vector<std::complex<T>> two_level(std::int64_t n, int bits) {
   const std::int64_t fine = std::int64_t{1} << bits;
   const std::int64_t coarse = (n + fine - 1) / fine;
-  std::vector<std::complex<float>> table(static_cast<std::size_t>(fine + coarse));
+  std::vector<std::complex<T>> out(static_cast<std::size_t>(fine + coarse));
   for (std::int64_t j = 0; j < fine; ++j) {
     const auto w = root(j, n);
-    table[j] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
+    out[j] = {static_cast<T>(w.real()), static_cast<T>(w.imag())};
   }
   for (std::int64_t j = 0; j < coarse; ++j) {
     const auto w = root(j * fine, n);
-    table[fine + j] = {static_cast<float>(w.real()), static_cast<float>(w.imag())};
+    out[fine + j] = {static_cast<T>(w.real()), static_cast<T>(w.imag())};
   }
-  return table;
+  return out;
 }
+
+}  // namespace
+
+std::vector<std::complex<float>> table_f32(std::int64_t n, std::int64_t count) { return table<float>(n, count); }
+std::vector<std::complex<float>> two_level_f32(std::int64_t n, int bits) { return two_level<float>(n, bits); }
+std::vector<std::complex<double>> table_f64(std::int64_t n, std::int64_t count) { return table<double>(n, count); }
+std::vector<std::complex<double>> two_level_f64(std::int64_t n, int bits) { return two_level<double>(n, bits); }
 
 }  // namespace bfly::twiddle

@@ -20,4 +20,8 @@ std::vector<std::complex<float>> table_f32(std::int64_t n, std::int64_t count);
 // coarse[e >> bits]; fine has 2^bits entries, coarse ceil(n / 2^bits).
 std::vector<std::complex<float>> two_level_f32(std::int64_t n, int bits);
 
+// The same in double precision.
+std::vector<std::complex<double>> table_f64(std::int64_t n, std::int64_t count);
+std::vector<std::complex<double>> two_level_f64(std::int64_t n, int bits);
+
 }  // namespace bfly::twiddle

@@ -16,6 +16,8 @@ namespace bfly::test {
 
 // cuFFT's level for fp32 (the best peers reach 2e-7 to 6e-7).
 constexpr double kTolerance = 5e-7;
+// fp64: the bar (about 10 ulps of relative L2).
+constexpr double kToleranceF64 = 2e-15;
 
 class Accuracy : public ::testing::TestWithParam<std::string> {
  protected:
@@ -27,12 +29,30 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
   }
   const Device& device() const { return *device_; }
 
-  // Runs one problem on fresh data and returns its error against FFTW. The
-  // elements an output layout skips must keep their (poisoned) values.
+  // Runs one problem on fresh data and returns its error against FFTW (in
+  // long double for double precision). The elements an output layout skips
+  // must keep their (poisoned) values.
   Errors check(const Problem& p, const PlanOptions& options = {}) const {
+    return p.precision == Precision::Double ? run<double>(p, options) : run<float>(p, options);
+  }
+
+  void expect_accurate(const Problem& p, const PlanOptions& options = {}) const {
+    const Errors e = check(p, options);
+    EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+    EXPECT_LE(e.relative_l2, tolerance(p)) << p.token() << " (max error " << e.relative_max << ")";
+  }
+
+  static double tolerance(const Problem& p) { return p.precision == Precision::Double ? kToleranceF64 : kTolerance; }
+
+ private:
+  template <class T>
+  Errors run(const Problem& p, const PlanOptions& options) const {
     const Plan plan(device(), p, options);
-    const auto input = random_data(static_cast<std::size_t>(p.input_extent()));
-    std::vector<std::complex<float>> output(static_cast<std::size_t>(p.output_extent()));
+    const std::size_t in_count = static_cast<std::size_t>(p.input_extent());
+    std::vector<std::complex<T>> input;
+    if constexpr (sizeof(T) == sizeof(float)) input = random_data(in_count);
+    else input = random_data_f64(in_count);
+    std::vector<std::complex<T>> output(static_cast<std::size_t>(p.output_extent()));
     if (p.placement == Placement::InPlace) {
       output = input;
       plan.execute_host(output.data(), output.data());
@@ -54,13 +74,6 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
     return e;
   }
 
-  void expect_accurate(const Problem& p, const PlanOptions& options = {}) const {
-    const Errors e = check(p, options);
-    EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
-    EXPECT_LE(e.relative_l2, kTolerance) << p.token() << " (max error " << e.relative_max << ")";
-  }
-
- private:
   const Device* device_ = nullptr;
 };
 

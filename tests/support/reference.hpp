@@ -13,8 +13,11 @@ namespace bfly::test {
 // Uniform in [-1, 1) for real and imaginary parts, new seed each call.
 std::vector<std::complex<float>> random_data(std::size_t count);
 
+std::vector<std::complex<double>> random_data_f64(std::size_t count);
+
 // Poison: NaN in every element, so anything the transform leaves unwritten shows.
 void poison(std::vector<std::complex<float>>& data);
+void poison(std::vector<std::complex<double>>& data);
 
 // FFTW in double precision: batched 1D transforms of `length` along
 // contiguous rows, unnormalised, forward or inverse.
@@ -29,6 +32,8 @@ struct Expected {
   std::vector<std::complex<double>> values;
 };
 Expected fftw_reference(const Problem& problem, const std::vector<std::complex<float>>& input);
+// The same in long double (FFTW's fftwl), for double-precision problems.
+Expected fftw_reference(const Problem& problem, const std::vector<std::complex<double>>& input);
 
 struct Errors {
   double relative_l2 = 0;   // ||y - ref|| / ||ref||
@@ -40,6 +45,7 @@ Errors compare(const std::vector<std::complex<float>>& result, const std::vector
 
 // The result at the expected offsets against the expected values * scale.
 Errors compare(const std::vector<std::complex<float>>& result, const Expected& expected, double scale = 1.0);
+Errors compare(const std::vector<std::complex<double>>& result, const Expected& expected, double scale = 1.0);
 
 // The device a backend's tests run on: with BFLY_TEST_DEVICE set, that device
 // for its own backend only; else the backend's default ("cuda", "opencl").

@@ -106,6 +106,18 @@ std::vector<Job> collect_jobs() {
                                                      std::to_string(i) + " under " + l.name});
         }
       }
+  // Double precision: the same generator, twice the registers per point.
+  for (const Limits& l : all)
+    for (std::int64_t n : {64, 1000, 1024, 2187, 4096, 8192, 11 * 13 * 16, 65536, 1 << 20, 1 << 22}) {
+      bfly::Problem problem;
+      problem.shape = {n};
+      problem.precision = bfly::Precision::Double;
+      const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
+      for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+        const KernelSpec& spec = tree.passes[i].spec;
+        by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
+      }
+    }
   std::vector<Job> jobs;
   for (auto& entry : by_name) jobs.push_back(entry.second);
   // Longest kernels first so the threads finish together.

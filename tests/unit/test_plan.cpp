@@ -319,9 +319,6 @@ TEST(Plan, OtherUnsupportedAndInvalidProblems) {
   prime_axis.output = {};
   prime_axis.shape = {8, 17};
   expect_plan_error(prime_axis, gpu, ErrorCode::Unsupported, "length 17 on axis 1");
-  Problem f64 = problem(64);
-  f64.precision = bfly::Precision::Double;
-  expect_plan_error(f64, gpu, ErrorCode::Unsupported, "double");
   expect_plan_error(problem(0), gpu, ErrorCode::InvalidArgument, "length 0");
   expect_plan_error(problem(64, 0), gpu, ErrorCode::InvalidArgument, "batch 0");
   // Smooth but too long for four passes of the longest sub-transform.
@@ -468,5 +465,24 @@ TEST(MultiDimPlan, TokensRoundTripAxesAndLayouts) {
 }
 
 }  // namespace multidim
+
+TEST(Plan, DoublePrecisionHalvesTheLocalMemoryBoundLengths) {
+  const DeviceLimits cpu = bfly::plan::cpu_limits();
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  EXPECT_EQ(bfly::plan::for_precision(cpu, bfly::Precision::Double).max_single_pass_length, 2048);
+  EXPECT_EQ(bfly::plan::for_precision(hopper, bfly::Precision::Double).max_single_pass_length, 8192);
+  EXPECT_EQ(bfly::plan::for_precision(hopper, bfly::Precision::Single).max_single_pass_length, 16384);
+  for (const NamedLimits& l : all_limits())
+    for (std::int64_t n : {std::int64_t{64}, std::int64_t{4096}, std::int64_t{65536}, std::int64_t{1} << 22}) {
+      Problem p = problem(n, 3);
+      p.precision = bfly::Precision::Double;
+      const PlanTree tree = make_plan(p, l.limits);
+      for (const Pass& pass : tree.passes) {
+        EXPECT_EQ(pass.spec.precision, bfly::Precision::Double);
+        EXPECT_LE(pass.spec.local_bytes(), l.limits.local_memory_bytes) << tree.print();
+        EXPECT_NE(pass.spec.name().find("f64"), std::string::npos);
+      }
+    }
+}
 
 }  // namespace
