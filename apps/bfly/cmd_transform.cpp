@@ -18,16 +18,15 @@ struct TransformOptions {
   DeviceOptions device;
 };
 
-std::vector<std::complex<float>> as_complex64(const io::NpyArray& a, const std::string& path) {
-  std::vector<std::complex<float>> data(static_cast<std::size_t>(a.elements()));
-  if (a.dtype == io::DType::Complex64) {
+// The input as complex<T>: complex data as it is, real data promoted.
+template <class T>
+std::vector<std::complex<T>> as_complex(const io::NpyArray& a) {
+  std::vector<std::complex<T>> data(static_cast<std::size_t>(a.elements()));
+  if (a.dtype == io::DType::Complex64 || a.dtype == io::DType::Complex128) {
     std::memcpy(data.data(), a.data.data(), data.size() * sizeof(data[0]));
-  } else if (a.dtype == io::DType::Float32) {
-    const auto* real = reinterpret_cast<const float*>(a.data.data());
-    for (std::size_t i = 0; i < data.size(); ++i) data[i] = {real[i], 0.0f};
   } else {
-    throw Error(ErrorCode::Unsupported, path + ": dtype " + io::to_string(a.dtype) +
-                                            " is not supported yet (bfly transforms complex64 and float32)");
+    const auto* real = reinterpret_cast<const T*>(a.data.data());
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = {real[i], T(0)};
   }
   return data;
 }
@@ -136,15 +135,18 @@ int run(const TransformOptions& o, Direction direction) {
     if (input.shape[k] == 0)
       throw Error(ErrorCode::InvalidArgument, o.input + ": invalid number of data points (0) on axis " +
                                                   std::to_string(k) + " (shape " + text::shape(input.shape) + ")");
-  std::vector<std::complex<float>> data = as_complex64(input, o.input);
-
+  // The precision follows the input, as NumPy 2 does: complex64 and float32
+  // in single, complex128 and float64 in double.
+  const bool f64 = input.dtype == io::DType::Complex128 || input.dtype == io::DType::Float64;
   io::NpyArray result;
-  result.dtype = io::DType::Complex64;
+  result.dtype = f64 ? io::DType::Complex128 : io::DType::Complex64;
   result.shape = input.shape;
-  result.data.resize(data.size() * sizeof(data[0]));
-  if (!data.empty()) {  // an empty array (a zero-length axis not transformed) stays empty, as in numpy
+  auto transform = [&](auto data) {
+    result.data.resize(data.size() * sizeof(data[0]));
+    if (data.empty()) return;  // an empty array (a zero-length axis not transformed) stays empty, as in numpy
     const Device device = o.device.open();
     for (Problem problem : steps(input.shape, axes)) {
+      problem.precision = f64 ? Precision::Double : Precision::Single;
       problem.direction = direction;
       problem.placement = Placement::InPlace;
       problem.norm = norm;
@@ -152,7 +154,9 @@ int run(const TransformOptions& o, Direction direction) {
       plan.execute_host(data.data(), data.data());
     }
     std::memcpy(result.data.data(), data.data(), result.data.size());
-  }
+  };
+  if (f64) transform(as_complex<double>(input));
+  else transform(as_complex<float>(input));
   io::write_npy(o.output, result);
   return 0;
 }
@@ -161,8 +165,11 @@ void add(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions, cons
          const char* help) {
   auto options = std::make_shared<TransformOptions>();
   CLI::App* command = app.add_subcommand(name, help);
-  command->add_option("input", options->input, "input .npy (complex64, or float32 promoted)")->required();
-  command->add_option("output", options->output, "output .npy (complex64, same shape)")->required();
+  command->add_option("input", options->input,
+                      "input .npy: complex64 or float32 (single precision), complex128 or float64 (double)")
+      ->required();
+  command->add_option("output", options->output, "output .npy (complex64 or complex128 as the input, same shape)")
+      ->required();
   CLI::Option* axes = command->add_option(
       "--axes", options->axes,
       "axes to transform, A[,B,...], negatives counting from the end (default: the last axis), as numpy.fft.fftn's axes");
