@@ -1,0 +1,94 @@
+// Bluestein's tables (src/twiddle/chirp.*): the chirp with its exponent
+// reduced in integers, the host FFT in long double, and the whole chirp-z
+// identity checked against a direct DFT on the host.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "twiddle/chirp.hpp"
+
+namespace {
+
+using ld = long double;
+using C = std::complex<ld>;
+
+const ld kPi = 3.141592653589793238462643383279502884L;
+
+std::vector<C> direct_dft(const std::vector<C>& x) {
+  const std::size_t n = x.size();
+  std::vector<C> out(n);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < n; ++j)
+      out[k] += x[j] * std::polar(1.0L, -2 * kPi * static_cast<ld>((j * k) % n) / static_cast<ld>(n));
+  return out;
+}
+
+std::vector<C> random_vector(std::size_t n) {
+  std::mt19937_64 engine{std::random_device{}()};
+  std::uniform_real_distribution<ld> uniform(-1, 1);
+  std::vector<C> x(n);
+  for (auto& v : x) v = {uniform(engine), uniform(engine)};
+  return x;
+}
+
+ld relative_l2(const std::vector<C>& y, const std::vector<C>& ref) {
+  ld diff = 0, norm = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) diff += std::norm(y[i] - ref[i]), norm += std::norm(ref[i]);
+  return std::sqrt(diff / norm);
+}
+
+TEST(Chirp, MatchesTheDefinitionWithTheExponentReduced) {
+  for (std::int64_t n : {1, 2, 17, 1009, 65537}) {
+    const auto c = bfly::twiddle::chirp(n, std::min<std::int64_t>(n, 3000));
+    for (std::size_t j = 0; j < c.size(); ++j) {
+      const ld angle = -kPi * static_cast<ld>((static_cast<std::int64_t>(j) * static_cast<std::int64_t>(j)) % (2 * n)) /
+                       static_cast<ld>(n);
+      ASSERT_LT(std::abs(c[j] - std::polar(1.0L, angle)), 1e-17L) << "n=" << n << " j=" << j;
+    }
+  }
+  // Past j = 2^32 the square overflows 64 bits; the reduction must not.
+  const std::int64_t big = (std::int64_t{1} << 33) + 7;
+  const auto c = bfly::twiddle::chirp(big, 3);
+  EXPECT_LT(std::abs(c[2] - std::polar(1.0L, -kPi * 4 / static_cast<ld>(big))), 1e-17L);
+}
+
+TEST(Chirp, HostFftMatchesTheDirectDft) {
+  for (std::size_t m : {1u, 2u, 8u, 64u, 1024u}) {
+    auto x = random_vector(m);
+    const auto ref = direct_dft(x);
+    bfly::twiddle::fft_long_double(x);
+    EXPECT_LT(relative_l2(x, ref), 1e-17L) << "m=" << m;
+  }
+  std::vector<C> odd(12);
+  EXPECT_THROW(bfly::twiddle::fft_long_double(odd), bfly::Error);
+}
+
+// X[k] = c[k] * IFFT_m(FFT_m(x c, zero-padded) * kernel)[k]: the tables give
+// the DFT of any length, here primes and a product of two primes.
+TEST(Chirp, BluesteinIdentityGivesTheDft) {
+  for (std::int64_t n : {1, 2, 3, 17, 97, 101 * 3, 1009}) {
+    std::int64_t m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    const auto x = random_vector(static_cast<std::size_t>(n));
+    const auto c = bfly::twiddle::chirp(n, n);
+    const auto kernel = bfly::twiddle::bluestein_kernel(n, m);
+    std::vector<C> a(static_cast<std::size_t>(m));
+    for (std::int64_t j = 0; j < n; ++j) a[j] = x[j] * c[j];
+    bfly::twiddle::fft_long_double(a);
+    // Inverse FFT as conj(FFT(conj(.))); the kernel already holds 1/m.
+    for (std::int64_t j = 0; j < m; ++j) a[j] = std::conj(a[j] * kernel[j]);
+    bfly::twiddle::fft_long_double(a);
+    std::vector<C> X(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k) X[k] = c[k] * std::conj(a[k]);
+    EXPECT_LT(relative_l2(X, direct_dft(x)), 1e-16L) << "n=" << n << " m=" << m;
+  }
+  EXPECT_THROW(bfly::twiddle::bluestein_kernel(17, 32), bfly::Error);  // 32 < 2*17-1
+  EXPECT_THROW(bfly::twiddle::bluestein_kernel(17, 48), bfly::Error);  // not a power of two
+}
+
+}  // namespace
