@@ -144,8 +144,11 @@ std::size_t Problem::bytes() const {
   return static_cast<std::size_t>(elements()) * element_bytes();
 }
 
-Layout Problem::input_layout() const {
-  Layout r = input;
+namespace {
+
+// A layout with its defaults filled in: row-major strides, and a distance of
+// one array's extent.
+Layout resolved(Layout r, const std::vector<std::int64_t>& shape) {
   if (r.strides.empty()) r.strides = contiguous(shape);
   if (r.distance == 0) {
     std::int64_t extent = 1;
@@ -155,16 +158,13 @@ Layout Problem::input_layout() const {
   return r;
 }
 
+}  // namespace
+
+Layout Problem::input_layout() const { return resolved(input, shape); }
+
 Layout Problem::output_layout() const {
   if (placement == Placement::InPlace && output.is_default()) return input_layout();
-  Layout r = output;
-  if (r.strides.empty()) r.strides = contiguous(shape);
-  if (r.distance == 0) {
-    std::int64_t extent = 1;
-    for (std::size_t k = 0; k < shape.size(); ++k) extent += (shape[k] - 1) * r.strides[k];
-    r.distance = extent;
-  }
-  return r;
+  return resolved(output, shape);
 }
 
 std::int64_t Problem::input_extent() const { return check_layout(*this, input, "input"); }
