@@ -44,7 +44,7 @@ class PassWriter {
     const std::string g = d_.global;
     e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit) + g + "const cpx* in, " + g + "cpx* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
-            " transforms, real in_sign, real out_re, real out_im)");
+            " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
     emit_indexing();
     if (s_.identity) emit_copy();
     else emit_stages();
@@ -53,6 +53,15 @@ class PassWriter {
   }
 
  private:
+  // Bluestein's kernels take N and the open dim's strides at run time, so
+  // one kernel serves every N with the same M (a sweep over lengths
+  // compiles a handful of kernels, not one per length), and its tables.
+  std::string bluestein_params() const {
+    if (!s_.bluestein()) return "";
+    return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
+           " open_out";
+  }
+
   std::string u32() const { return d_.u32; }
   std::string u64() const { return d_.u64; }
   bool column_major() const { return s_.mapping == Mapping::ColumnMajor; }
@@ -86,6 +95,10 @@ class PassWriter {
       std::string out;
       for (std::size_t d = 0; d < dims.size(); ++d) {
         const std::int64_t stride = input ? dims[d].in_stride : dims[d].out_stride;
+        if (d + 1 == dims.size() && s_.bluestein()) {
+          out += (out.empty() ? "" : " + ") + index[d] + " * (" + idx() + ")" + (input ? "open_in" : "open_out");
+          continue;
+        }
         if (stride == 0) continue;
         out += (out.empty() ? "" : " + ") + index[d] + (stride == 1 ? "" : " * " + str(stride));
       }
@@ -94,6 +107,7 @@ class PassWriter {
     if (want_in) e_.line("const " + idx() + " in_off" + sfx + " = " + sum(true) + ";");
     if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
     if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
+    if (want_k && s_.chirp_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.chirp_dim] + ";");
     e_.line("(void)" + rest + ";");
   }
 
@@ -110,7 +124,7 @@ class PassWriter {
     }
     e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
     e_.line("const bool valid = g < transforms;");
-    emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles());
+    emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles() || s_.chirp_dim >= 0);
     e_.line(d_.global + std::string("const cpx* src = in + in_off;"));
     if (!s_.store_via_local()) e_.line(d_.global + std::string("cpx* dst = out + out_off;"));
     std::string decl = "cpx";
@@ -145,8 +159,21 @@ class PassWriter {
       for (int t = 0; t < r; ++t) {
         const std::string n = "(b + " + str(t * (R / r)) + ")";
         const std::string v = x(j * r + t);
-        e_.line(v + " = src[(" + idx() + ")" + n + " * " + str(S) + "];");
-        e_.line(v + ".y *= in_sign;");
+        if (s_.chirp_load) {
+          // Bluestein: x[j] * c[j], zero past the N input points.
+          e_.open("");
+          e_.line("const " + idx() + " j = " + std::string(s_.chirp_dim >= 0 ? "ci + " : "") + "(" + idx() + ")" + n +
+                  " * " + str(s_.chirp_stride) + ";");
+          e_.open("if (j < chirp_n)");
+          e_.line(v + " = src[(" + idx() + ")" + n + " * " + str(S) + "];");
+          e_.line(v + ".y *= in_sign;");
+          e_.line(v + " = cmul(" + v + ", tables[j]);");
+          e_.close();
+          e_.close();
+        } else {
+          e_.line(v + " = src[(" + idx() + ")" + n + " * " + str(S) + "];");
+          e_.line(v + ".y *= in_sign;");
+        }
         if (s_.has_pass_twiddles()) {
           e_.open("");
           e_.line("const " + idx() + " e = (" + idx() + ")" + n + " * k;");
@@ -202,6 +229,10 @@ class PassWriter {
 
   void emit_store(int r) {
     const std::int64_t R = s_.length;
+    if (s_.chirp_store != KernelSpec::ChirpStore::None || s_.convolve) {
+      emit_chirp_store(r);
+      return;
+    }
     if (!s_.store_via_local()) {
       for_each_butterfly(R / r, "valid", [&](int j) {
         for (int t = 0; t < r; ++t)
@@ -215,6 +246,50 @@ class PassWriter {
     });
     e_.line(d_.barrier);
     emit_store_from_local();
+  }
+
+  // Bluestein's stores: output e = k + k' * P of the M-point transform
+  // becomes conj(y[e] * K[e]) (the kernel multiply; the conjugation makes
+  // the inverse FFT that follows a forward one), or, after that FFT,
+  // conj(y[e]) * c[e] for e < N (the chirp multiply and the truncation).
+  void emit_chirp_store(int r) {
+    const std::int64_t R = s_.length;
+    const bool kernel = s_.chirp_store == KernelSpec::ChirpStore::Kernel;
+    const std::string k = s_.twiddle_dim >= 0 ? "k + " : "";
+    for_each_butterfly(R / r, "valid", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string point = "(" + idx() + ")(b + " + str(t * (R / r)) + ")";
+        const std::string v = x(j * r + t);
+        e_.open("");
+        e_.line("const " + idx() + " e = " + k + point + " * " + str(s_.stride_product) + ";");
+        if (kernel) {
+          e_.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
+          e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        } else {
+          e_.open("if (e < chirp_n)");
+          e_.line(v + " = cmul(cmake(" + v + ".x, -" + v + ".y), tables[e]);");
+          e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled(v) + ";");
+          e_.close();
+        }
+        e_.close();
+      }
+    });
+  }
+
+  // Between the two FFTs of a one-kernel Bluestein: the first FFT's outputs
+  // times the kernel, conjugated, into local memory in natural order, where
+  // the second FFT's first stage reads them.
+  void emit_convolve_turn(int r) {
+    const std::int64_t R = s_.length;
+    for_each_butterfly(R / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string n = "b + " + str(t * (R / r));
+        const std::string v = x(j * r + t);
+        e_.line(v + " = cmul(" + v + ", tables[chirp_n + " + n + "]);");
+        e_.line(local("m", n) + " = cmake(" + v + ".x, -" + v + ".y);");
+      }
+    });
+    e_.line(d_.barrier);
   }
 
   // The group's results sit in local memory; write them in the order the
@@ -280,22 +355,38 @@ class PassWriter {
   }
 
   void emit_stages() {
+    if (!s_.convolve) {
+      emit_fft(true, true);
+      return;
+    }
+    e_.line("// Bluestein: FFT of the chirped input");
+    emit_fft(true, false);
+    e_.line("// Bluestein: FFT of the conjugated product, then the chirp");
+    emit_fft(false, true);
+  }
+
+  // The stages of one FFT: its first stage reads the input (`from_global`)
+  // or local memory; its last writes the output (`to_global`) or, for
+  // Bluestein's first FFT, the convolution's other operand to local memory.
+  void emit_fft(bool from_global, bool to_global) {
     std::int64_t Ps = 1;
     const int stages = static_cast<int>(radices_.size());
     for (int stage = 0; stage < stages; ++stage) {
       const int r = radices_[stage];
       e_.line("// stage " + std::to_string(stage) + ": radix " + std::to_string(r) + ", stride " + str(Ps));
-      if (stage == 0) {
-        emit_load(r);
-      } else {
+      const bool reads_local = stage > 0 || !from_global;
+      if (reads_local) {
         emit_local_read(r);
+      } else {
+        emit_load(r);
       }
       emit_butterflies(r, Ps);
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
-      if (stage > 0 && (!last || s_.store_via_local())) e_.line(d_.barrier);
+      if (reads_local && (!last || !to_global || s_.store_via_local())) e_.line(d_.barrier);
       if (last) {
-        emit_store(r);
+        if (to_global) emit_store(r);
+        else emit_convolve_turn(r);
       } else {
         emit_local_write(r, Ps);
         e_.line(d_.barrier);

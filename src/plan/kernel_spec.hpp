@@ -66,12 +66,31 @@ struct KernelSpec {
   // One unused slot after every 16 points of a transform-major local array,
   // so butterflies that write 8-16 points apart hit different banks (GPUs).
   bool local_padding = false;
+  // Bluestein's chirp-z (any length N, through an FFT of a power of two M >=
+  // 2N - 1; plan/solvers/bluestein.cpp). The tables argument holds the chirp
+  // c[j] (N entries) then the convolution kernel K = FFT_M(conj c) / M.
+  std::int64_t chirp_length = 0;     // N; 0: not part of a Bluestein transform
+  // Loads: point j = i + n * chirp_stride of the N-point axis (i the index
+  // along chirp_dim, 0 when -1) is x[j] * c[j], zero for j >= N.
+  bool chirp_load = false;
+  int chirp_dim = -1;
+  std::int64_t chirp_stride = 1;
+  // Stores: output e = k + k' * P of the M-point transform (k the twiddle
+  // dim's index) becomes conj(y[e] * K[e]) (Kernel: the forward FFT's last
+  // pass, so the inverse FFT that follows is a forward one), or
+  // conj(y[e]) * c[e] for e < N only (Chirp: the inverse FFT's last pass).
+  enum class ChirpStore { None, Kernel, Chirp };
+  ChirpStore chirp_store = ChirpStore::None;
+  // The whole of Bluestein in one kernel: chirp load, FFT_M, kernel
+  // multiply, FFT_M, chirp store (M fits one group).
+  bool convolve = false;
   // Groups per multiprocessor the CUDA compiler must fit (__launch_bounds__'s
   // second argument), so memory-bound kernels keep enough loads in flight;
   // 0: no requirement. Ignored by OpenCL.
   int min_groups_per_unit = 0;
 
   bool has_pass_twiddles() const { return stride_product > 1; }
+  bool bluestein() const { return chirp_length > 0; }
   int group_size() const { return threads_per_transform * transforms_per_group; }
   // Output goes through local memory when its access pattern does not match
   // the mapping chosen for the input: rows written by a column-major group,

@@ -30,18 +30,21 @@ namespace {
 
 // Sorts the dims before the last (the batch dim stays outermost) by `key`,
 // drops 1-point dims and merges neighbours that step as one, keeping track of
-// the twiddle dim (which is never merged: its index is the twiddle exponent).
+// the twiddle dim and the chirp dim (never merged: their indices enter the
+// twiddle and chirp exponents).
 void normalise_dims(KernelSpec& spec, bool by_input) {
   struct D {
     IndexDim dim;
     bool twiddle;
+    bool chirp;
+    bool kept() const { return twiddle || chirp; }
   };
   std::vector<D> ds;
   for (std::size_t d = 0; d < spec.dims.size(); ++d)
-    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim});
+    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.chirp_dim});
   D batch = ds.back();
   ds.pop_back();
-  ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.twiddle; }), ds.end());
+  ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.kept(); }), ds.end());
   std::stable_sort(ds.begin(), ds.end(), [&](const D& a, const D& b) {
     return by_input ? a.dim.in_stride < b.dim.in_stride : a.dim.out_stride < b.dim.out_stride;
   });
@@ -52,7 +55,7 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
       D& prev = merged.back();
       const bool steps_on = d.dim.in_stride == prev.dim.in_stride * prev.dim.extent &&
                             d.dim.out_stride == prev.dim.out_stride * prev.dim.extent;
-      if (!d.twiddle && !prev.twiddle && steps_on) {
+      if (!d.kept() && !prev.kept() && steps_on) {
         // The merged dim keeps the inner strides.
         prev.dim.extent *= d.dim.extent;
         continue;
@@ -62,8 +65,10 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
   }
   spec.dims.clear();
   spec.twiddle_dim = -1;
+  spec.chirp_dim = -1;
   for (const D& d : merged) {
     if (d.twiddle) spec.twiddle_dim = static_cast<int>(spec.dims.size());
+    if (d.chirp) spec.chirp_dim = static_cast<int>(spec.dims.size());
     spec.dims.push_back(d.dim);
   }
 }
@@ -187,8 +192,10 @@ View layout_view(const Layout& layout) {
   return v;
 }
 
-// Row-major over `order` (outermost first); natural order when empty.
-View work_view(const Problem& p, std::vector<int> order) {
+// Row-major over `order` (outermost first); natural order when empty. The
+// extent of `padded_dim` is `padded` where that is nonzero (Bluestein's
+// zero-padded data).
+View work_view(const Problem& p, std::vector<int> order, int padded_dim = -1, std::int64_t padded = 0) {
   const int dims = p.rank() + 1;
   if (order.empty()) {
     order.resize(dims);
@@ -199,7 +206,7 @@ View work_view(const Problem& p, std::vector<int> order) {
   for (int i = dims - 1; i >= 0; --i) {
     const int d = order[i];
     v[d] = stride;
-    stride *= d == 0 ? p.batch : p.shape[d - 1];
+    stride *= d == padded_dim && padded > 0 ? padded : d == 0 ? p.batch : p.shape[d - 1];
   }
   return v;
 }
@@ -213,10 +220,22 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const int dims = p.rank() + 1;
   const int a = step.dim;
   const std::int64_t n = extent_of(p, a);
-  if (step.kind == Step::Kind::Fft) {
+  // The points a step's transforms cover along the dim: Bluestein's passes
+  // run over its zero-padded M points.
+  const bool fused = step.chirp == Step::Chirp::Fused;
+  const std::int64_t span = step.chirp == Step::Chirp::None || fused ? n : step.padded;
+  if (step.kind == Step::Kind::Fft && fused) {
+    // Bluestein in one kernel: an M-point transform per N-point axis.
+    spec.length = step.padded;
+    spec.in_point_stride = src[a];
+    spec.out_point_stride = dst[a];
+    spec.chirp_length = n;
+    spec.chirp_load = true;
+    spec.convolve = true;
+  } else if (step.kind == Step::Kind::Fft) {
     // Index j along the axis = i + n_point * S with S = N / L, i = a' * P + k;
     // the output index of point k' is a' * P * L + k + k' * P.
-    const std::int64_t L = step.length, P = step.stride_product, S = n / L;
+    const std::int64_t L = step.length, P = step.stride_product, S = span / L;
     spec.length = L;
     spec.stride_product = P;
     spec.in_point_stride = S * src[a];
@@ -224,6 +243,17 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.dims.push_back({P, src[a], dst[a]});
     spec.twiddle_dim = P > 1 ? 0 : -1;
     spec.dims.push_back({S / P, P * src[a], P * L * dst[a]});
+    // The middle passes are plain FFT passes (shared with fast lengths).
+    if (step.chirp != Step::Chirp::None && step.chirp != Step::Chirp::Middle) spec.chirp_length = n;
+    if (step.chirp == Step::Chirp::Load) {
+      // The first pass (P == 1): point j = i + n_point * S of the N-point input.
+      spec.chirp_load = true;
+      spec.chirp_dim = 1;
+      spec.chirp_stride = S;
+    }
+    // The last passes (S == P): output e = k + k' * P.
+    if (step.chirp == Step::Chirp::KernelStore) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
+    if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
   } else {
     // Row chunks of the source's innermost dim.
     const std::int64_t L = largest_divisor_at_most(n, 32);
@@ -243,12 +273,13 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     out_last += (d.extent - 1) * d.out_stride;
   }
   const std::int64_t limit = std::int64_t{1} << 31;
-  spec.wide = in_last >= limit || out_last >= limit || p.elements() >= limit;
+  const std::int64_t elements = p.elements() / n * span;
+  spec.wide = in_last >= limit || out_last >= limit || elements >= limit;
   complete_spec(spec, limits);
   Pass pass;
   pass.what = step.what;
   pass.spec = spec;
-  pass.transforms = p.elements() / spec.length;
+  pass.transforms = fused ? elements / n : elements / spec.length;
   return pass;
 }
 
@@ -327,14 +358,6 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
   const DeviceLimits limits = for_precision(device_limits, problem.precision);
-  for (int a : problem.transform_axes()) {
-    const std::int64_t n = problem.shape[a];
-    if (!is_supported_length(n))
-      throw Error(ErrorCode::Unsupported,
-                  "length " + std::to_string(n) + (problem.rank() > 1 ? " on axis " + std::to_string(a) : "") +
-                      " has prime factor " + std::to_string(largest_prime_factor(n)) +
-                      "; lengths whose prime factors are all 2, 3, 5, 7, 11 or 13 are supported");
-  }
   const Solver* solver = nullptr;
   for (const Solver& s : solvers())
     if (s.strategy == options.strategy) solver = &s;
@@ -356,17 +379,23 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
     if (one_dim) tree.solver = steps.size() == 1 ? "single-pass" : "multi-pass";
   }
   const auto slots = assign_slots(problem, steps, &tree.workspace_buffers);
+  // A workspace buffer holds the array, or its Bluestein-padded form.
+  std::int64_t work_elements = problem.elements();
+  for (const Step& s : steps)
+    if (s.padded > 0) work_elements = std::max(work_elements, problem.elements() / problem.shape[s.dim - 1] * s.padded);
+  tree.workspace_bytes = tree.workspace_buffers > 0 ? work_elements * static_cast<std::int64_t>(problem.element_bytes()) : 0;
   const View input = layout_view(problem.input_layout()), output = layout_view(problem.output_layout());
   std::vector<int> order;  // of the data the next step reads, where it is workspace
   for (std::size_t j = 0; j < steps.size(); ++j) {
-    auto view = [&](Slot s, const std::vector<int>& o) {
+    auto view = [&](Slot s, const std::vector<int>& o, bool padded) {
       switch (s) {
         case Slot::Input: return input;
         case Slot::Output: return output;
-        default: return work_view(problem, o);
+        default: return work_view(problem, o, steps[j].dim, padded ? steps[j].padded : 0);
       }
     };
-    const View src = view(slots[j].first, order), dst = view(slots[j].second, steps[j].order);
+    const View src = view(slots[j].first, order, steps[j].padded_source()),
+               dst = view(slots[j].second, steps[j].order, steps[j].padded_destination());
     Pass pass = make_pass(problem, steps[j], src, dst, limits);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
@@ -380,7 +409,7 @@ std::string PlanTree::print() const {
   std::ostringstream out;
   out << "plan " << problem.token() << "\n  solver " << solver << ", " << passes.size()
       << (passes.size() == 1 ? " pass" : " passes") << ", workspace " << workspace_buffers << " x "
-      << problem.bytes() << " bytes\n";
+      << (workspace_buffers > 0 ? workspace_bytes : problem.bytes()) << " bytes\n";
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const Pass& pass = passes[i];
     const KernelSpec& s = pass.spec;

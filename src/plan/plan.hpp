@@ -29,7 +29,8 @@ struct PlanTree {
   Problem problem;
   std::string solver;           // which decomposition produced it
   std::vector<Pass> passes;
-  int workspace_buffers = 0;    // each of problem.bytes() (contiguous)
+  int workspace_buffers = 0;
+  std::int64_t workspace_bytes = 0;  // each: problem.bytes(), or more for Bluestein's padding
 
   std::string print() const;
 };

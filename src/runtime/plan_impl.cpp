@@ -6,6 +6,8 @@
 #include "backends/device_impl.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
+#include "plan/solvers/solver.hpp"
+#include "twiddle/chirp.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly {
@@ -28,6 +30,19 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::co
   return buffer;
 }
 
+// Bluestein's tables for N points: the chirp c[j] (N entries), then the
+// kernel FFT_M(conj c) / M (M entries), rounded once from long double.
+template <class T>
+std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
+  const std::vector<std::complex<long double>> c = twiddle::chirp(n, n);
+  const std::vector<std::complex<long double>> k = twiddle::bluestein_kernel(n, plan::bluestein_length(n));
+  std::vector<std::complex<T>> out;
+  out.reserve(c.size() + k.size());
+  for (const auto& v : c) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  for (const auto& v : k) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  return out;
+}
+
 }  // namespace
 
 class PlanImpl {
@@ -37,6 +52,7 @@ class PlanImpl {
     std::shared_ptr<KernelImpl> kernel;
     std::shared_ptr<BufferImpl> twiddles;
     std::shared_ptr<BufferImpl> pass_twiddles;
+    std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel
   };
 
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
@@ -45,11 +61,12 @@ class PlanImpl {
     tree_ = plan::make_plan(problem, device_->limits(), options);
     stats_.plan_ms = ms_since(start);
     for (const plan::Pass& pass : tree_.passes) passes_.push_back(build(pass));
-    for (int w = 0; w < tree_.workspace_buffers; ++w) workspace_.push_back(device_->allocate(problem.bytes()));
+    for (int w = 0; w < tree_.workspace_buffers; ++w)
+      workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
   }
 
   CompiledPass build(const plan::Pass& pass) {
-    CompiledPass compiled{pass, nullptr, nullptr, nullptr};
+    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr};
     const plan::KernelSpec& spec = pass.spec;
     compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
       auto start = Clock::now();
@@ -80,6 +97,14 @@ class PlanImpl {
           });
     } else {
       compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
+    }
+    if (spec.bluestein()) {
+      compiled.tables = device_->memo<BufferImpl>("bluestein:" + kind + std::to_string(spec.chirp_length), [&] {
+        if (f64) return upload(*device_, bluestein_tables<double>(spec.chirp_length));
+        return upload(*device_, bluestein_tables<float>(spec.chirp_length));
+      });
+    } else {
+      compiled.tables = compiled.twiddles;  // unused by the kernel
     }
     stats_.twiddle_ms += ms_since(start);
     return compiled;
@@ -113,7 +138,7 @@ class PlanImpl {
       const double in_sign = first && inverse ? -1.0 : 1.0;
       const double out_re = last ? scale : 1.0;
       const double out_im = last ? (inverse ? -scale : scale) : 1.0;
-      const std::vector<KernelArg> args{KernelArg::of(slot(c.pass.source, in, out)),
+      std::vector<KernelArg> args{KernelArg::of(slot(c.pass.source, in, out)),
                                         KernelArg::of(slot(c.pass.destination, in, out)),
                                         KernelArg::of(*c.twiddles),
                                         KernelArg::of(*c.pass_twiddles),
@@ -121,6 +146,13 @@ class PlanImpl {
                                         real(in_sign),
                                         real(out_re),
                                         real(out_im)};
+      const plan::KernelSpec& spec = c.pass.spec;
+      if (spec.bluestein()) {
+        args.push_back(KernelArg::of(*c.tables));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
+      }
       device_->launch(*c.kernel, static_cast<std::size_t>(c.pass.groups()),
                       static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
     }
@@ -152,7 +184,7 @@ class PlanImpl {
   const plan::PlanTree& tree() const { return tree_; }
   const BuildStats& stats() const { return stats_; }
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
-  std::size_t workspace_bytes() const { return workspace_.size() * tree_.problem.bytes(); }
+  std::size_t workspace_bytes() const { return workspace_.size() * static_cast<std::size_t>(tree_.workspace_bytes); }
 
  private:
   const BufferImpl& slot(plan::Slot s, const BufferImpl& in, const BufferImpl& out) const {

@@ -15,6 +15,7 @@
 #include "plan/device_limits.hpp"
 #include "plan/factorize.hpp"
 #include "plan/plan.hpp"
+#include "plan/solvers/solver.hpp"
 
 namespace {
 
@@ -290,10 +291,73 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
   }
 }
 
-TEST(Plan, UnsupportedLengthsThrowNamingTheLength) {
+// Bluestein: a length with a prime factor above 13 is a convolution of the
+// power of two M >= 2N - 1: one fused pass where M fits a group, else the
+// passes of two M-point FFTs through workspace, with the chirp load in the
+// first, the kernel multiply in the forward FFT's last and the chirp store
+// in the last; the middle passes are plain FFT passes.
+TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
-    for (std::int64_t n : {std::int64_t{17}, std::int64_t{1009}, std::int64_t{17 * 64}, std::int64_t{65537}})
-      expect_plan_error(problem(n), l.limits, ErrorCode::Unsupported, std::to_string(n));
+    for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+      for (std::int64_t n : {17, 97, 1009, 17 * 64, 2039, 4093, 4097, 65537, 1000003}) {
+        Problem p = problem(n, 3);
+        p.precision = precision;
+        const PlanTree tree = make_plan(p, l.limits);
+        SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
+        const std::int64_t m = bfly::plan::bluestein_length(n);
+        EXPECT_GE(m, 2 * n - 1);
+        EXPECT_LT(m, 4 * n);
+        EXPECT_EQ(m & (m - 1), 0);
+        const DeviceLimits limits = bfly::plan::for_precision(l.limits, precision);
+        ASSERT_FALSE(tree.passes.empty());
+        for (const Pass& pass : tree.passes) {
+          EXPECT_LE(pass.spec.local_bytes(), limits.local_memory_bytes);
+          EXPECT_LE(pass.spec.group_size(), limits.max_group_size);
+        }
+        if (m <= limits.max_single_pass_length) {
+          ASSERT_EQ(tree.passes.size(), 1u);
+          const KernelSpec& s = tree.passes[0].spec;
+          EXPECT_TRUE(s.convolve && s.chirp_load);
+          EXPECT_EQ(s.length, m);
+          EXPECT_EQ(s.chirp_length, n);
+          EXPECT_EQ(tree.passes[0].transforms, 3);
+          EXPECT_EQ(tree.workspace_buffers, 0);
+          continue;
+        }
+        const std::size_t k = tree.passes.size() / 2;
+        ASSERT_EQ(tree.passes.size() % 2, 0u);
+        ASSERT_GE(k, 2u);
+        std::int64_t product = 1;
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const Pass& pass = tree.passes[i];
+          const KernelSpec& s = pass.spec;
+          const std::size_t j = i % k;  // pass within its FFT
+          if (j == 0) product = 1;
+          EXPECT_EQ(s.stride_product, product) << "pass " << i;
+          product *= s.length;
+          EXPECT_EQ(pass.transforms * s.length, 3 * m) << "pass " << i;
+          EXPECT_FALSE(s.convolve);
+          EXPECT_EQ(s.chirp_load, i == 0) << "pass " << i;
+          if (i == 0) EXPECT_EQ(s.chirp_stride * s.length, m);
+          const KernelSpec::ChirpStore store = i == k - 1                    ? KernelSpec::ChirpStore::Kernel
+                                               : i == tree.passes.size() - 1 ? KernelSpec::ChirpStore::Chirp
+                                                                             : KernelSpec::ChirpStore::None;
+          EXPECT_EQ(s.chirp_store, store) << "pass " << i;
+          EXPECT_EQ(s.bluestein(), i == 0 || store != KernelSpec::ChirpStore::None) << "pass " << i;
+          if (i + 1 < tree.passes.size()) EXPECT_TRUE(is_work(pass.destination)) << "pass " << i;
+          if (j + 1 == k) EXPECT_EQ(product, m);
+        }
+        EXPECT_EQ(tree.workspace_bytes, 3 * m * static_cast<std::int64_t>(p.element_bytes()));
+      }
+}
+
+// One Bluestein kernel serves every N of one M: N and the batch strides are
+// run-time arguments.
+TEST(Plan, BluesteinKernelsAreSharedAcrossLengths) {
+  const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
+  std::set<std::string> names;
+  for (std::int64_t n : {1031, 1033, 1237, 2039}) names.insert(make_plan(problem(n, 2), gpu).passes[0].spec.name());
+  EXPECT_EQ(names.size(), 1u);
 }
 
 TEST(Plan, OtherUnsupportedAndInvalidProblems) {
@@ -315,10 +379,6 @@ TEST(Plan, OtherUnsupportedAndInvalidProblems) {
   overlap.shape = {8, 8};
   overlap.output.strides = {4, 1};
   expect_plan_error(overlap, gpu, ErrorCode::InvalidArgument, "overlaps itself");
-  Problem prime_axis = overlap;
-  prime_axis.output = {};
-  prime_axis.shape = {8, 17};
-  expect_plan_error(prime_axis, gpu, ErrorCode::Unsupported, "length 17 on axis 1");
   expect_plan_error(problem(0), gpu, ErrorCode::InvalidArgument, "length 0");
   expect_plan_error(problem(64, 0), gpu, ErrorCode::InvalidArgument, "batch 0");
   // Smooth but too long for four passes of the longest sub-transform.
@@ -426,7 +486,8 @@ TEST(MultiDimPlan, EveryAxisSubsetAndStrategyFlows) {
   int plans = 0;
   for (const NamedLimits& l : all_limits())
     for (const std::vector<std::int64_t>& shape :
-         {std::vector<std::int64_t>{12, 10, 16}, {6, 5, 8, 9}, {7, 4096}, {4096, 7}, {96, 128, 80}, {3000, 3000}})
+         {std::vector<std::int64_t>{12, 10, 16}, {6, 5, 8, 9}, {7, 4096}, {4096, 7}, {96, 128, 80}, {3000, 3000},
+          {17, 19, 23}, {1009, 1013}, {4093, 6}, {5, 17, 8}})
       for (int mask = 1; mask < (1 << shape.size()); ++mask)
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
           for (Strategy strategy : {Strategy::Auto, Strategy::Transpose}) {

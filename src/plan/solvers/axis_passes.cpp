@@ -27,7 +27,8 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
-  return length == problem.shape[dim - 1];
+  if (chirp == Chirp::Fused) return true;  // one group holds the whole axis
+  return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 
 // The cost model: one pass when the axis fits one group; else the fewest
@@ -58,6 +59,7 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
+  if (!is_supported_length(n)) return bluestein_steps(problem, dim, limits, order);
   // Strided by a multiple of the cache's aliasing period where this axis is
   // read (the input's layout, or the workspace's order in the row-column strategy).
   std::int64_t stride = 1;

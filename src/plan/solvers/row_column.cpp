@@ -37,7 +37,7 @@ std::vector<Step> steps(const Problem& problem, const DeviceLimits& limits) {
       transpose_to(next, "transpose axis " + std::to_string(*a) + " innermost");
     }
     for (Step s : axis_steps(problem, dim, limits, order)) {
-      s.work_only = order != natural;
+      s.work_only = s.work_only || order != natural;
       out.push_back(s);
     }
   }

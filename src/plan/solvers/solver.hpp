@@ -22,6 +22,14 @@ struct Step {
   // first (row-major over that order); empty: natural order.
   std::vector<int> order;
   bool work_only = false;            // the result may only go to workspace (a permuted layout)
+  // Bluestein (solvers/bluestein.cpp): an Fft step of a dim of N points
+  // done as a convolution of `padded` (M) points. The M-point data lives in
+  // workspace only; which sides of the step hold it follows from the role.
+  enum class Chirp { None, Fused, Load, Middle, KernelStore, ChirpStore };
+  Chirp chirp = Chirp::None;
+  std::int64_t padded = 0;           // M, when chirp != None
+  bool padded_source() const { return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore; }
+  bool padded_destination() const { return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore; }
   std::string what;
 
   // A group owns whole sub-transforms of the dim: it may write what it read.
@@ -42,8 +50,14 @@ const std::vector<Solver>& solvers();
 // Stockham split with the fewest passes (cost model in axis_passes.cpp).
 // Throws Error(Unsupported) naming n when n cannot be split.
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided);
-// The Fft steps of one dim, with what = "axis A, pass j of k".
+// The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
+// steps for a length with a prime factor above 13.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+
+// Bluestein's steps for a dim whose length has a prime factor above 13.
+std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+// The power of two M >= 2N - 1 Bluestein convolves with.
+std::int64_t bluestein_length(std::int64_t n);
 
 Solver strided_axes_solver();
 Solver row_column_solver();

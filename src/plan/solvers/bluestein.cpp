@@ -1,0 +1,85 @@
+// Bluestein's chirp-z for an axis of any length N (a prime factor above 13):
+// with the chirp c[j] = exp(-pi i j^2 / N),
+//   X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k - j]),
+// a cyclic convolution of M >= 2N - 1 points done with two M-point FFTs and
+// the kernel K = FFT_M(conj c) / M (twiddle/chirp.cpp). The inverse FFT is
+// taken as conj(FFT(conj z)), so both inner FFTs are forward FFTs.
+//
+// Nothing runs as a pass of its own: the chirp multiply and the zero padding
+// are fused into the first FFT's loads, the kernel multiply (and the
+// conjugation) into its last stores, the conjugation, chirp multiply and
+// truncation to N into the second FFT's last stores. Where M fits one group
+// the whole of it is one kernel (two FFTs through local memory), so an axis
+// costs one read and one write, like a fast length; else 2 x the passes of
+// M points through workspace.
+//
+// The cost model: M is the power of two >= 2N - 1 (the kernel table comes
+// from a long-double radix-2 FFT on the host). Rader's algorithm (a cyclic
+// convolution of N - 1 points for a prime N) is not used: its N - 1 is often
+// not 13-smooth itself (it would then need Bluestein inside), and in one
+// group Bluestein's fused kernel already reads and writes each point once.
+#include <algorithm>
+
+#include "plan/factorize.hpp"
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+
+std::int64_t bluestein_length(std::int64_t n) {
+  std::int64_t m = 1;
+  while (m < 2 * n - 1) m *= 2;
+  return m;
+}
+
+std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+  const std::int64_t n = problem.shape[dim - 1];
+  const std::int64_t m = bluestein_length(n);
+  const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
+                           std::to_string(m) + "-point convolution";
+  if (m <= limits.max_single_pass_length) {
+    Step step;
+    step.dim = dim;
+    step.length = m;
+    step.order = order;
+    step.chirp = Step::Chirp::Fused;
+    step.padded = m;
+    step.what = axis + " in one pass)";
+    return {step};
+  }
+  // The padded data lives in workspace, row-major over `order` (natural
+  // when empty): the dim's stride there decides the CPU's aliasing split.
+  std::int64_t stride = 1;
+  const int dims = problem.rank() + 1;
+  auto extent = [&](int d) { return d == 0 ? problem.batch : d == dim ? m : problem.shape[d - 1]; };
+  if (order.empty()) {
+    for (int d = dim + 1; d < dims; ++d) stride *= extent(d);
+  } else {
+    for (auto d = order.rbegin(); *d != dim; ++d) stride *= extent(*d);
+  }
+  const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
+  const bool strided = stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(m, limits, strided);
+  std::vector<Step> steps;
+  for (int fft = 0; fft < 2; ++fft) {
+    std::int64_t stride_product = 1;
+    for (std::size_t j = 0; j < lengths.size(); ++j) {
+      const bool first = j == 0, last = j + 1 == lengths.size();
+      Step step;
+      step.dim = dim;
+      step.length = lengths[j];
+      step.stride_product = stride_product;
+      step.order = order;
+      step.padded = m;
+      if (fft == 0) step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
+      else step.chirp = last ? Step::Chirp::ChirpStore : Step::Chirp::Middle;
+      step.work_only = step.padded_destination();
+      step.what = axis + ", " + (fft == 0 ? "forward" : "inverse") + " pass " + std::to_string(j + 1) + " of " +
+                  std::to_string(lengths.size()) + ")";
+      steps.push_back(step);
+      stride_product *= lengths[j];
+    }
+  }
+  return steps;
+}
+
+}  // namespace bfly::plan

@@ -1,0 +1,113 @@
+// Every length: lengths with a prime factor above 13 go through Bluestein's
+// chirp-z (plan/solvers/bluestein.cpp), checked like every transform against
+// FFTW (double for fp32, long double for fp64) on fresh random data with the
+// output poisoned first.
+#include <cstdlib>
+
+#include "accuracy/fixture.hpp"
+#include "plan/factorize.hpp"
+
+namespace bfly::test {
+namespace {
+
+Problem make(std::vector<std::int64_t> shape, Precision precision, std::int64_t batch = 1,
+             Direction direction = Direction::Forward, Placement placement = Placement::OutOfPlace) {
+  Problem p;
+  p.shape = std::move(shape);
+  p.batch = batch;
+  p.precision = precision;
+  p.direction = direction;
+  p.placement = placement;
+  return p;
+}
+
+class Bluestein : public Accuracy {
+ protected:
+  void every_length(Precision precision);
+};
+
+// Every length 1..2048 (primes, 13-smooth and Bluestein alike), forward and
+// inverse, in and out of place, batches of 1 and 2. One Bluestein kernel
+// serves every length of one padded size, so the sweep compiles a handful of
+// kernels for its ~1600 Bluestein lengths.
+void Bluestein::every_length(Precision precision) {
+  double worst = 0, worst_bluestein = 0;
+  std::string worst_token;
+  int i = 0;
+  for (std::int64_t n = 1; n <= 2048; ++n)
+    for (Direction d : {Direction::Forward, Direction::Inverse}) {
+      ++i;
+      const Problem p = make({n}, precision, 1 + i % 2, d, i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
+      const Errors e = check(p);
+      ASSERT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+      ASSERT_LE(e.relative_l2, tolerance(p)) << p.token();
+      if (e.relative_l2 > worst) worst = e.relative_l2, worst_token = p.token();
+      if (!plan::is_supported_length(n)) worst_bluestein = std::max(worst_bluestein, e.relative_l2);
+    }
+  std::printf("lengths 1..2048: worst relative L2 error %.3g at %s (Bluestein lengths: %.3g)\n", worst,
+              worst_token.c_str(), worst_bluestein);
+}
+
+TEST_P(Bluestein, EveryLengthUpTo2048Single) { every_length(Precision::Single); }
+TEST_P(Bluestein, EveryLengthUpTo2048Double) { every_length(Precision::Double); }
+
+// The awkward lengths: primes either side of powers of two, 2^20 + 1,
+// 1000003, a product of two large primes (101 * 103), a prime times a fast
+// length; multi-pass convolutions where M passes one group.
+TEST_P(Bluestein, AwkwardLengths) {
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {1009, 4093, 4097, 65521, 65537, 1000003, (1 << 20) + 1, 101 * 103, 17 * 4096, 3 * 1031}) {
+      const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+      const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+      expect_accurate(make({n}, precision, n < 100000 ? 2 : 1, d, placement));
+      ++i;
+    }
+}
+
+// Prime axes in 2D and 3D, both strategies, a strided sub-array and an
+// in-place problem.
+TEST_P(Bluestein, PrimeAxes) {
+  PlanOptions transpose;
+  transpose.strategy = Strategy::Transpose;
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    expect_accurate(make({17, 19, 23}, precision, 2));
+    expect_accurate(make({17, 19, 23}, precision, 1, Direction::Inverse), transpose);
+    expect_accurate(make({1009, 1013}, precision));
+    expect_accurate(make({1009, 1013}, precision, 1, Direction::Inverse, Placement::InPlace));
+    expect_accurate(make({64, 4093}, precision, 1, Direction::Forward, Placement::InPlace));
+    expect_accurate(make({4093, 6}, precision, 1, Direction::Inverse));
+    Problem sub = make({6, 17, 8, 9}, precision, 2);
+    sub.axes = {1, 3};
+    sub.input.strides = {2000, 100, 10, 1};
+    sub.input.distance = 13000;
+    sub.output.strides = {1, 6, 102, 816};  // a transposed output
+    sub.output.distance = 7400;
+    expect_accurate(sub);
+  }
+}
+
+// Small lengths forced through the multi-pass form (chirp load, kernel
+// store and chirp store as separate passes through workspace), on 1D, a
+// strided axis and in place.
+TEST_P(Bluestein, ForcedMultiPass) {
+  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    for (std::int64_t n : {17, 31, 97, 257}) {
+      const Problem p = make({n}, precision, 3, n % 2 ? Direction::Forward : Direction::Inverse);
+      EXPECT_GE(Plan(device(), p).passes(), 4) << p.token();
+      expect_accurate(p);
+    }
+    expect_accurate(make({97}, precision, 2, Direction::Inverse, Placement::InPlace));
+    Problem columns = make({37, 12}, precision, 2);
+    columns.axes = {0};
+    expect_accurate(columns);
+  }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Bluestein, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace bfly::test
