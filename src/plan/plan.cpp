@@ -134,13 +134,20 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   // 0.83 vs 0.86, 2^20 0.90 vs 0.95; from 512, 512x512 lost 0.91 vs 0.76).
   // (16 for doubles, which take twice the registers: at 32 the NVRTC sweep
   // saw spills in the pass-twiddle kernels.)
-  const std::int64_t per_thread = spec.precision == Precision::Double ? 16 : 64;
+  // Bluestein's fused kernels hold two FFTs' worth of live values: 16 (the
+  // NVRTC sweep saw 64 spill).
+  const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : 64;
   if (columns && limits.is_gpu && length >= limits.long_strided_length)
     threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
   if (length == 1) per_group = limits.target_group_size;
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
-  while (threads * per_group > limits.max_group_size && threads > 1) threads = (threads + 1) / 2;
+  // (Not past per_thread points, where the registers would spill: fp64
+  // 8192-point columns at 64 points a thread did in the NVRTC sweep.)
+  const bool register_bound = limits.is_gpu && (spec.precision == Precision::Double || spec.convolve);
+  while (threads * per_group > limits.max_group_size && threads > 1 &&
+         !(register_bound && per_group > 1 && (length + threads - 1) / threads >= per_thread))
+    threads = (threads + 1) / 2;
   while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
   auto local_bytes = [&](std::int64_t m) {
@@ -161,9 +168,12 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
     // A thread has at most 255 (the estimate overshoots for the longest
     // strided kernels, which the sweep sees compile without spills).
+    // Bluestein's fused kernels keep the chirp index, the tables and the
+    // second FFT's state: about 40 more (NVRTC sweep: 1024 points spilled
+    // at 128 registers, fit at 170).
     const int registers = std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 +
                                             (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
-                                            (spec.has_pass_twiddles() ? 24 : 0));
+                                            (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0));
     auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
     while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
@@ -245,14 +255,14 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.dims.push_back({S / P, P * src[a], P * L * dst[a]});
     // The middle passes are plain FFT passes (shared with fast lengths).
     if (step.chirp != Step::Chirp::None && step.chirp != Step::Chirp::Middle) spec.chirp_length = n;
-    if (step.chirp == Step::Chirp::Load) {
+    if (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore) {
       // The first pass (P == 1): point j = i + n_point * S of the N-point input.
       spec.chirp_load = true;
       spec.chirp_dim = 1;
       spec.chirp_stride = S;
     }
     // The last passes (S == P): output e = k + k' * P.
-    if (step.chirp == Step::Chirp::KernelStore) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
+    if (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
     if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
   } else {
     // Row chunks of the source's innermost dim.

@@ -118,6 +118,22 @@ std::vector<Job> collect_jobs() {
         by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
       }
     }
+  // Bluestein: one fused kernel per padded size (1D and strided axes), and
+  // the chirp passes of the multi-pass form, in both precisions.
+  for (const Limits& l : all)
+    for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+      for (const std::vector<std::int64_t>& shape :
+           std::vector<std::vector<std::int64_t>>{{17}, {31}, {61}, {127}, {257}, {509}, {1021}, {2039}, {4093}, {8191},
+                                                  {65537}, {1000003}, {17, 19, 23}, {1009, 1013}, {4093, 64}}) {
+        bfly::Problem problem;
+        problem.shape = shape;
+        problem.precision = precision;
+        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const KernelSpec& spec = tree.passes[i].spec;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
+        }
+      }
   std::vector<Job> jobs;
   for (auto& entry : by_name) jobs.push_back(entry.second);
   // Longest kernels first so the threads finish together.

@@ -314,8 +314,10 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
           EXPECT_LE(pass.spec.local_bytes(), limits.local_memory_bytes);
           EXPECT_LE(pass.spec.group_size(), limits.max_group_size);
         }
-        if (m <= limits.max_single_pass_length) {
-          ASSERT_EQ(tree.passes.size(), 1u);
+        // One fused kernel where M fits a group (on a GPU, also its registers).
+        if (!limits.is_gpu && m <= limits.max_single_pass_length) EXPECT_EQ(tree.passes.size(), 1u);
+        if (tree.passes.size() == 1) {
+          EXPECT_LE(m, limits.max_single_pass_length);
           const KernelSpec& s = tree.passes[0].spec;
           EXPECT_TRUE(s.convolve && s.chirp_load);
           EXPECT_EQ(s.length, m);
@@ -326,7 +328,7 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
         }
         const std::size_t k = tree.passes.size() / 2;
         ASSERT_EQ(tree.passes.size() % 2, 0u);
-        ASSERT_GE(k, 2u);
+        ASSERT_GE(k, 1u);  // one pass each: M fits a group, the fused kernel not
         std::int64_t product = 1;
         for (std::size_t i = 0; i < tree.passes.size(); ++i) {
           const Pass& pass = tree.passes[i];

@@ -36,7 +36,12 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
   const std::int64_t m = bluestein_length(n);
   const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
                            std::to_string(m) + "-point convolution";
-  if (m <= limits.max_single_pass_length) {
+  // One kernel where M fits a group, and on a GPU where its registers do:
+  // the fused kernel holds 16 points a thread through two FFTs, and past 4096
+  // single (1024 double) points the NVRTC sweep saw it spill at 255 registers.
+  std::int64_t fused = limits.max_single_pass_length;
+  if (limits.is_gpu) fused = std::min<std::int64_t>(fused, problem.precision == Precision::Double ? 1024 : 4096);
+  if (m <= fused) {
     Step step;
     step.dim = dim;
     step.length = m;
@@ -70,7 +75,8 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
       step.stride_product = stride_product;
       step.order = order;
       step.padded = m;
-      if (fft == 0) step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
+      if (fft == 0 && first && last) step.chirp = Step::Chirp::LoadKernelStore;
+      else if (fft == 0) step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
       else step.chirp = last ? Step::Chirp::ChirpStore : Step::Chirp::Middle;
       step.work_only = step.padded_destination();
       step.what = axis + ", " + (fft == 0 ? "forward" : "inverse") + " pass " + std::to_string(j + 1) + " of " +

@@ -25,11 +25,15 @@ struct Step {
   // Bluestein (solvers/bluestein.cpp): an Fft step of a dim of N points
   // done as a convolution of `padded` (M) points. The M-point data lives in
   // workspace only; which sides of the step hold it follows from the role.
-  enum class Chirp { None, Fused, Load, Middle, KernelStore, ChirpStore };
+  // LoadKernelStore: a forward FFT of one pass (M fits a group but the fused
+  // kernel does not fit its registers).
+  enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore };
   Chirp chirp = Chirp::None;
   std::int64_t padded = 0;           // M, when chirp != None
   bool padded_source() const { return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore; }
-  bool padded_destination() const { return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore; }
+  bool padded_destination() const {
+    return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore;
+  }
   std::string what;
 
   // A group owns whole sub-transforms of the dim: it may write what it read.
