@@ -58,10 +58,16 @@ std::string table_header(const CaseResult& first) {
 std::string table_row(const CaseResult& r) {
   std::ostringstream out;
   char line[320];
-  std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
-                r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
-                r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(), 100 * r.floor_fraction());
+  if (r.unsupported.empty())
+    std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
+                  r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
+                  r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(),
+                  100 * r.floor_fraction());
+  else  // bfly's columns blank, the copy and the peers still measured; why at the end of the line
+    std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %10.1f %6s", r.bench_case.label().c_str(),
+                  "-", "unsupported", "-", "-", "-", "-", "", "-", r.copy_gbytes(), "-");
   out << line;
+  const double limit = error_limit(r.bench_case.precision);
   for (const PeerResult& p : r.peers) {
     if (p.unsupported.rfind("n/a", 0) == 0) {
       out << " | n/a";
@@ -71,22 +77,34 @@ std::string table_row(const CaseResult& r) {
       out << " | unsupported";
       continue;
     }
-    out << " | " << format("%.3f", p.median_ms) << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
+    out << " | " << format("%.3f", p.median_ms);
+    if (r.median_ms > 0) out << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
     if (p.passes > 0)
       out << ' ' << p.passes << ' ' << format("%.0f%%", 100 * r.floor_fraction(p.passes, p.median_ms));
-    if (p.error > 5e-7) out << " err " << format("%.1e", p.error);
+    if (p.error > limit) out << " err " << format("%.1e", p.error);
+  }
+  if (!r.unsupported.empty()) {
+    // The first line only: a kernel build failure carries its whole log (the JSON keeps it).
+    const std::string why = r.unsupported.substr(0, r.unsupported.find('\n'));
+    out << " | bfly: " << (why.size() > 120 ? why.substr(0, 117) + "..." : why);
   }
   out << '\n';
   return out.str();
 }
 
-std::string table_footer() {
-  return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs FFTW double\n"
-         "(a peer's error is shown beside its time when above 5e-7); GFLOP/s counts 5 N log2 N per transform of N points;\n"
-         "GB/s counts 16 bytes per point (one read, one write); plan ms = first plan in this process, (cached/kernels)\n"
+std::string table_footer(Precision precision) {
+  const bool fp64 = precision == Precision::Double;
+  return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs " +
+         reference_name(precision) + "\n(a peer's error is shown beside its time when above " +
+         error_limit_text(precision) +
+         "); GFLOP/s counts 5 N log2 N per transform of N points;\n"
+         "GB/s counts " + (fp64 ? "32 bytes per point (one read, one write of a complex128)"
+                                : "16 bytes per point (one read, one write of a complex64)") +
+         "; plan ms = first plan in this process, (cached/kernels)\n"
          "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
          "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time;\n"
-         "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor.\n";
+         "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor;\n"
+         "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
 }
 
 namespace {
@@ -102,15 +120,18 @@ std::string axes_text(const BenchCase& c) {
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    text << "shape,axes,length,batch,inverse,implementation,median_ms,gflops,gbytes_per_s,relative_error,plan_ms,passes,"
-            "warm_plan_ms,copy_ms,floor_fraction\n";
+    text << "shape,axes,length,batch,inverse,precision,implementation,median_ms,gflops,gbytes_per_s,relative_error,"
+            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       const std::string head = text::shape(c.shape) + ',' + axes_text(c) + ',' + std::to_string(c.length()) + ',' +
-                               std::to_string(c.batch) + ',' + (c.inverse ? "1" : "0") + ',';
-      text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms) << ','
-           << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms << ','
-           << r.floor_fraction() << '\n';
+                               std::to_string(c.batch) + ',' + (c.inverse ? "1" : "0") + ',' +
+                               precision_name(c.precision) + ',';
+      // Rows only for what ran, as for the peers: bfly's reason is in the JSON.
+      if (r.unsupported.empty())
+        text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms)
+             << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms
+             << ',' << r.floor_fraction() << '\n';
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty()) {
           text << head << '"' << p.name << "\"," << p.median_ms << ',' << r.gflops(p.median_ms) << ','
@@ -124,9 +145,16 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
     nlohmann::json doc;
     doc["bfly_version"] = version();
     doc["device"] = {{"spec", device.spec}, {"name", device.name}, {"driver", device.driver}};
+    // One precision per run (--precision); also kept per case for merged records.
+    if (!results.empty()) {
+      const Precision precision = results.front().bench_case.precision;
+      doc["precision"] = precision_name(precision);
+      doc["reference"] = reference_name(precision);
+      doc["error_limit"] = error_limit(precision);
+    }
     for (const CaseResult& r : results) {
       nlohmann::json c = {{"shape", r.bench_case.shape}, {"length", r.bench_case.length()},
-                          {"batch", r.bench_case.batch},
+                          {"batch", r.bench_case.batch}, {"precision", precision_name(r.bench_case.precision)},
                           {"inverse", r.bench_case.inverse}, {"passes", r.passes},
                           {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
                           {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
@@ -135,6 +163,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"warm_plan_ms", r.warm_plan_ms}, {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
       if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
+      if (!r.unsupported.empty()) c["unsupported"] = r.unsupported;
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};
         if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;

@@ -13,7 +13,7 @@ namespace bfly::cli {
 // first result's peers), rows, footer.
 std::string table_header(const CaseResult& first);
 std::string table_row(const CaseResult& result);
-std::string table_footer();
+std::string table_footer(Precision precision);  // names the reference and limits of that precision
 // Format from the extension: .csv or .json. Written atomically.
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device);
 

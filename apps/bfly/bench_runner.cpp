@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -63,22 +64,50 @@ void time_interleaved(std::vector<Contender*>& contenders, const BenchSettings& 
     for (Contender* c : contenders) c->samples.push_back(sample(*c));
 }
 
-std::vector<std::complex<float>> random_input(std::size_t count) {
+// The reference's element type: wide enough for either precision's check.
+using Exact = std::complex<long double>;
+
+// Host data in the working precision (complex<float> or complex<double>), as
+// bfly and every peer upload it and read it back. operator new aligns it for
+// either type.
+using HostData = std::vector<unsigned char>;
+
+template <typename Real>
+void fill_random(HostData& data) {
   std::mt19937_64 engine{std::random_device{}()};
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<std::complex<float>> data(count);
-  for (auto& v : data) v = {uniform(engine), uniform(engine)};
+  std::uniform_real_distribution<Real> uniform(-1, 1);
+  auto* v = reinterpret_cast<std::complex<Real>*>(data.data());
+  for (std::size_t i = 0; i < data.size() / sizeof *v; ++i) v[i] = {uniform(engine), uniform(engine)};
+}
+
+// Fresh points in [-1, 1) each run (never zeros), drawn in the working precision.
+HostData random_input(std::size_t points, Precision precision) {
+  HostData data(points * (precision == Precision::Double ? 16 : 8));
+  if (precision == Precision::Double) fill_random<double>(data);
+  else fill_random<float>(data);
   return data;
 }
 
-// FFTW in double on the same input (`arrays` arrays of c.shape): the
-// reference every output is checked against. The guru interface takes any
-// set of axes: the transformed ones as dims, the others and the batch as
-// howmany dims.
-std::vector<std::complex<double>> reference(const std::vector<std::complex<float>>& input, const BenchCase& c,
-                                            std::int64_t arrays) {
+template <typename Real>
+std::vector<Exact> widen_as(const HostData& data, std::size_t points) {
+  const auto* v = reinterpret_cast<const std::complex<Real>*>(data.data());
+  return std::vector<Exact>(v, v + points);
+}
+
+// The first `points` points of `data`, exactly, in the reference's type.
+std::vector<Exact> widen(const HostData& data, std::size_t points, Precision precision) {
+  return precision == Precision::Double ? widen_as<double>(data, points) : widen_as<float>(data, points);
+}
+
+// FFTW on the same input (`arrays` arrays of c.shape): the reference every
+// output is checked against. Long double for fp64 cases where libfftw3l was
+// found, so the reference's own error (~1e-19) stays far below the 2e-15
+// limit (FFTW double's ~2e-16 would eat into it); double for fp32 ones.
+// The guru interface takes any set of axes: the transformed ones as dims, the
+// others and the batch as howmany dims (fftw_iodim64 is one struct for every
+// precision).
+std::vector<Exact> reference(std::vector<Exact> in, const BenchCase& c, std::int64_t arrays) {
 #ifdef BFLY_HAVE_FFTW_DOUBLE
-  std::vector<std::complex<double>> in(input.begin(), input.end()), out(input.size());
   const std::vector<int> axes = c.problem().transform_axes();
   std::vector<fftw_iodim64> dims, loops;
   std::int64_t stride = 1;
@@ -93,31 +122,51 @@ std::vector<std::complex<double>> reference(const std::vector<std::complex<float
   }
   loops.insert(loops.begin(), fftw_iodim64{static_cast<ptrdiff_t>(arrays), static_cast<ptrdiff_t>(stride),
                                            static_cast<ptrdiff_t>(stride)});
-  fftw_plan plan = fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                        loops.data(), reinterpret_cast<fftw_complex*>(in.data()),
-                                        reinterpret_cast<fftw_complex*>(out.data()),
-                                        c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+  const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD;
+  const int rank = static_cast<int>(dims.size()), loop_rank = static_cast<int>(loops.size());
+#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
+  if (c.precision == Precision::Double) {
+    std::vector<Exact> out(in.size());
+    fftwl_plan plan = fftwl_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(),
+                                            reinterpret_cast<fftwl_complex*>(in.data()),
+                                            reinterpret_cast<fftwl_complex*>(out.data()), sign, FFTW_ESTIMATE);
+    if (!plan) return {};
+    fftwl_execute(plan);
+    fftwl_destroy_plan(plan);
+    return out;
+  }
+#endif
+  std::vector<std::complex<double>> narrow(in.begin(), in.end()), out(in.size());  // exact: data are fp32 or fp64
+  fftw_plan plan = fftw_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(),
+                                        reinterpret_cast<fftw_complex*>(narrow.data()),
+                                        reinterpret_cast<fftw_complex*>(out.data()), sign, FFTW_ESTIMATE);
   if (!plan) return {};
   fftw_execute(plan);
   fftw_destroy_plan(plan);
-  return out;
+  return std::vector<Exact>(out.begin(), out.end());
 #else
-  (void)input;
+  (void)in;
   (void)c;
   (void)arrays;
   return {};
 #endif
 }
 
-double relative_error(const std::vector<std::complex<float>>& y, const std::vector<std::complex<double>>& ref) {
-  if (ref.empty()) return -1;
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const std::complex<double> v(y[i].real(), y[i].imag());
-    diff += std::norm(v - ref[i]);
+template <typename Real>
+double relative_error_as(const HostData& y, const std::vector<Exact>& ref) {
+  const auto* v = reinterpret_cast<const std::complex<Real>*>(y.data());
+  long double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    diff += std::norm(Exact(v[i]) - ref[i]);
     norm += std::norm(ref[i]);
   }
-  return std::isfinite(diff) ? std::sqrt(diff / norm) : INFINITY;
+  return std::isfinite(diff) ? static_cast<double>(std::sqrt(diff / norm)) : INFINITY;
+}
+
+// Relative L2 error of the first ref.size() points of `y` (in `precision`).
+double relative_error(const HostData& y, Precision precision, const std::vector<Exact>& ref) {
+  if (ref.empty()) return -1;
+  return precision == Precision::Double ? relative_error_as<double>(y, ref) : relative_error_as<float>(y, ref);
 }
 
 std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::vector<std::string>& notes) {
@@ -167,8 +216,11 @@ std::int64_t BenchCase::array_points() const {
   return n;
 }
 
+std::size_t BenchCase::point_bytes() const { return precision == Precision::Double ? 16 : 8; }
+
 Problem BenchCase::problem() const {
   Problem p;
+  p.precision = precision;
   p.shape = shape;
   p.axes = axes;
   p.batch = batch;
@@ -195,7 +247,28 @@ double CaseResult::gflops(double ms) const {
   return n > 1 ? 5.0 * n * std::log2(n) * transforms / (ms * 1e6) : 0;
 }
 
-double CaseResult::gbytes(double ms) const { return 16.0 * points() / (ms * 1e6); }
+double CaseResult::gbytes(double ms) const { return 2.0 * bench_case.point_bytes() * points() / (ms * 1e6); }
+
+std::string reference_name(Precision precision) {
+#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
+  if (precision == Precision::Double) return "FFTW long double";
+#endif
+  (void)precision;
+  return "FFTW double";
+}
+
+double error_limit(Precision precision) { return precision == Precision::Double ? 2e-15 : 5e-7; }
+
+std::string error_limit_text(Precision precision) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0e", error_limit(precision));
+  std::string out = text;
+  // "5e-07" -> "5e-7", as the limits are written everywhere else.
+  if (const auto zero = out.find("e-0"); zero != std::string::npos) out.erase(zero + 2, 1);
+  return out;
+}
+
+const char* precision_name(Precision precision) { return precision == Precision::Double ? "double" : "single"; }
 
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress,
@@ -219,22 +292,29 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     if (progress) progress(done, steps, "bfly " + c.label());
     const Problem problem = c.problem();
     const PlanOptions options{settings.strategy};
-    const auto plan_start = Clock::now();
-    const Plan plan(device, problem, options);
-    r.plan_ms = ms_between(plan_start, Clock::now());
-    r.kernels = plan.build_stats().kernels;
-    r.cache_hits = plan.build_stats().cache_hits;
-    r.passes = plan.passes();
-    {
+    // A case bfly cannot plan (a length its planner does not reach, fp64 on a
+    // device without it) is a row that says why, not the end of the run: the
+    // copy and the peers are still timed on it.
+    std::unique_ptr<Plan> plan;
+    try {
+      const auto plan_start = Clock::now();
+      plan = std::make_unique<Plan>(device, problem, options);
+      r.plan_ms = ms_between(plan_start, Clock::now());
+      r.kernels = plan->build_stats().kernels;
+      r.cache_hits = plan->build_stats().cache_hits;
+      r.passes = plan->passes();
       // A new context shares nothing in memory with `device`, so this is what
       // a new process pays once the disk cache holds the kernels.
       const Device fresh = Device::open(device.info().spec);
       const auto warm_start = Clock::now();
       const Plan again(fresh, problem, options);
       r.warm_plan_ms = ms_between(warm_start, Clock::now());
+    } catch (const Error& e) {
+      plan.reset();
+      r.unsupported = e.what();
     }
 
-    const std::vector<std::complex<float>> input = random_input(static_cast<std::size_t>(r.points()));
+    const HostData input = random_input(static_cast<std::size_t>(r.points()), c.precision);
     std::vector<Buffer> ins, outs;
     for (int b = 0; b < settings.buffers; ++b) {
       ins.emplace_back(device, problem.bytes());
@@ -243,7 +323,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     }
     int next = 0;
     Contender mine{[&] {
-                     plan.execute(ins[next], outs[next]);
+                     plan->execute(ins[next], outs[next]);
                      next = (next + 1) % settings.buffers;
                    },
                    [&] { device.synchronize(); }};
@@ -256,7 +336,8 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
                                                detail::KernelArg::of_u64(wide_elements)});
                       },
                       [&] { device.synchronize(); }};
-    std::vector<Contender*> contenders{&mine, &copying};
+    std::vector<Contender*> contenders{&copying};
+    if (plan) contenders.insert(contenders.begin(), &mine);
 
     // bfly's explicit-transpose strategy, timed like a peer on the same buffers.
     std::unique_ptr<Plan> transposing;
@@ -291,12 +372,13 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     const std::size_t first_peer = r.peers.size();  // peers[k] is r.peers[first_peer + k]
     std::vector<Contender> theirs(peers.size());
     const bool every_axis = c.transformed_axes() == static_cast<int>(c.shape.size());
+    const bench::PeerCase peer_case{c.shape, c.batch, c.inverse, c.precision == Precision::Double};
     for (std::size_t k = 0; k < peers.size(); ++k) {
       if (progress) progress(done, steps, "preparing " + peers[k]->name() + " " + c.label());
       PeerResult p;
       p.name = peers[k]->name();
       if (every_axis) {
-        p.unsupported = peers[k]->prepare(bench::PeerCase{c.shape, c.batch, c.inverse}, input.data());
+        p.unsupported = peers[k]->prepare(peer_case, input.data());
         p.plan_ms = peers[k]->plan_ms();
       } else {
         p.unsupported = "n/a (the peers transform every axis)";
@@ -311,42 +393,40 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     }
     if (progress) progress(done, steps, "timing " + c.label());
     time_interleaved(contenders, settings);
-    r.median_ms = mine.median();
-    r.min_ms = mine.min();
+    if (plan) {
+      r.median_ms = mine.median();
+      r.min_ms = mine.min();
+    }
     r.copy_ms = copying.median();
     if (transposing) r.peers.front().median_ms = theirs_transposing.median();
     ++done;
 
     if (settings.check) {
-      // Checked against FFTW double on the first arrays of the batch (at
-      // least one, up to 2^22 points), so a 2^27-point case checks quickly.
+      // Checked on the first arrays of the batch (at least one, up to 2^22
+      // points), so a 2^27-point case checks quickly.
       const std::int64_t per_array = c.array_points();
       const std::int64_t arrays =
           std::max<std::int64_t>(1, std::min<std::int64_t>(c.batch, (std::int64_t{1} << 22) / per_array));
       const std::size_t points = static_cast<std::size_t>(arrays * per_array);
-      const std::vector<std::complex<float>> head(input.begin(), input.begin() + points);
-      const std::vector<std::complex<double>> ref = reference(head, c, arrays);
-      std::vector<std::complex<float>> output(input.size());
-      // The copy kernel overwrote outs[0]: transform once more to check it.
-      plan.execute(ins[0], outs[0]);
-      outs[0].read(output.data(), problem.bytes());
-      output.resize(points);
-      r.error = relative_error(output, ref);
-      if (transposing) {
-        // Zeros first, so a plan that wrote nothing cannot pass with bfly's output.
-        output.assign(input.size(), {});
+      const std::vector<Exact> ref = reference(widen(input, points, c.precision), c, arrays);
+      // Every output is poisoned first (all-ones bytes: NaN in either
+      // precision), so points a plan leaves unwritten fail the check instead
+      // of passing with an earlier run's values (the copy kernel's, bfly's).
+      HostData output;
+      auto check_plan = [&](const Plan& p) {
+        output.assign(input.size(), 0xff);
         outs[0].write(output.data(), problem.bytes());
-        transposing->execute(ins[0], outs[0]);
+        p.execute(ins[0], outs[0]);
         outs[0].read(output.data(), problem.bytes());
-        output.resize(points);
-        r.peers.front().error = relative_error(output, ref);
-      }
+        return relative_error(output, c.precision, ref);
+      };
+      if (plan) r.error = check_plan(*plan);
+      if (transposing) r.peers.front().error = check_plan(*transposing);
       for (std::size_t k = 0; k < peers.size(); ++k)
         if (r.peers[first_peer + k].unsupported.empty()) {
-          output.resize(input.size());
+          output.assign(input.size(), 0xff);
           peers[k]->result(output.data());
-          output.resize(points);
-          r.peers[first_peer + k].error = relative_error(output, ref);
+          r.peers[first_peer + k].error = relative_error(output, c.precision, ref);
         }
     }
     for (std::size_t k = 0; k < peers.size(); ++k) {
@@ -379,8 +459,21 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
               {480, 640},   {7, 4096},  {4096, 7},    {4096, 4096}};
   } else if (name == "3d") {
     shapes = {{64, 64, 64}, {100, 100, 100}, {96, 128, 80}, {7, 5, 3}, {128, 128, 128}, {256, 256, 256}};
+  } else if (name == "prime") {
+    // Lengths only Bluestein (or a large-prime pass) reaches: primes, 2^k+1
+    // (4097 = 17*241, 1048577 = 17*61681) and 10403 = 101*103, each after a
+    // power of two of about its size, so the rows show Bluestein's cost over a
+    // fast length (DESIGN.md: cuFFT moves 65537 at 0.19 TB/s, two-pass powers of
+    // two at 0.94-1.41).
+    for (std::int64_t n : {17, 127, 1024, 1009, 2039, 4096, 4093, 4097, 10403, 65536, 65521, 65537, 1 << 20, 1000003,
+                           (1 << 20) + 1})
+      shapes.push_back({n});
+  } else if (name == "prime-nd") {
+    // Prime axes in 2D and 3D: every axis through Bluestein; the small 3D one is batched.
+    shapes = {{1009, 1013}, {17, 19, 23}};
   } else {
-    throw Error(ErrorCode::InvalidArgument, "unknown suite '" + name + "' (expected pocl, gpu, demo, 2d or 3d)");
+    throw Error(ErrorCode::InvalidArgument,
+                "unknown suite '" + name + "' (expected pocl, gpu, demo, 2d, 3d, prime or prime-nd)");
   }
   std::vector<BenchCase> cases;
   for (const auto& shape : shapes) {

@@ -1,5 +1,6 @@
 // The benchmark: bfly and its peers timed in one process on the same data
-// and the same device, each result checked against FFTW in double.
+// and the same device, each result checked against FFTW in a wider precision
+// (double for fp32 cases, long double for fp64 ones where libfftw3l is found).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,9 @@ struct BenchCase {
   std::vector<int> axes;
   std::int64_t batch = 1;
   bool inverse = false;
+  Precision precision = Precision::Single;  // complex64 or complex128 data
   std::int64_t array_points() const;  // product of shape
+  std::size_t point_bytes() const;    // 8 (complex64) or 16 (complex128)
   std::int64_t length() const;        // points per transform: product of the transformed axes
   int transformed_axes() const;       // how many axes are transformed
   Problem problem() const;            // out of place, unnormalised
@@ -31,7 +34,7 @@ struct BenchSettings {
   int repetitions = 7;
   int buffers = 3;       // input/output pairs rotated so caches start cold-ish
   bool peers = true;
-  bool check = true;     // compare every output with FFTW double
+  bool check = true;     // compare every output with reference_name(precision)
   // The strategy of the bfly row. Under Auto, cases of two or more axes are
   // also timed with Strategy::Transpose, reported as the peer "bfly (transpose)".
   Strategy strategy = Strategy::Auto;
@@ -42,7 +45,7 @@ struct PeerResult {
   std::string unsupported;  // non-empty: why the peer did not run this case
   double median_ms = 0;
   double plan_ms = 0;
-  double error = -1;        // relative L2 vs FFTW double (-1: not checked)
+  double error = -1;        // relative L2 vs reference_name(precision) (-1: not checked)
   int passes = 0;           // for bfly's own strategies: trips over device memory (0: unknown)
 };
 
@@ -51,6 +54,7 @@ extern const char* const kTransposePeer;
 
 struct CaseResult {
   BenchCase bench_case;
+  std::string unsupported;  // non-empty: bfly could not plan this case (why); its columns stay 0
   int passes = 0;
   double median_ms = 0;
   double min_ms = 0;
@@ -62,14 +66,22 @@ struct CaseResult {
   // Fraction of the floor: passes x (one read + one write) at copy speed.
   double floor_fraction() const { return floor_fraction(passes, median_ms); }
   double floor_fraction(int trips, double ms) const { return copy_ms > 0 && ms > 0 ? trips * copy_ms / ms : 0; }
-  double copy_gbytes() const { return copy_ms > 0 ? 16.0 * points() / (copy_ms * 1e6) : 0; }
+  double copy_gbytes() const { return copy_ms > 0 ? gbytes(copy_ms) : 0; }
   double error = -1;
   std::vector<PeerResult> peers;
 
   double points() const { return static_cast<double>(bench_case.array_points()) * bench_case.batch; }
   double gflops(double ms) const;  // 5 N log2 N per transform of N points
-  double gbytes(double ms) const;  // 16 bytes per point (one read, one write)
+  double gbytes(double ms) const;  // 2 x point_bytes() per point (one read, one write)
 };
+
+// What results of `precision` are checked against, and the relative L2 error
+// they must stay under (DESIGN.md "Accuracy": fp32 at the best peers' level,
+// fp64 at about 1e-15).
+std::string reference_name(Precision precision);  // "FFTW double", "FFTW long double"
+const char* precision_name(Precision precision);  // "single", "double", as --precision
+double error_limit(Precision precision);          // 5e-7, 2e-15
+std::string error_limit_text(Precision precision);  // "5e-7", "2e-15"
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
 using OnResult = std::function<void(const CaseResult& result)>;
@@ -81,7 +93,9 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
 
 // Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
 // issue's), "demo" (a short tour), "2d" and "3d" (the multi-dimensional
-// issue's). Each case has `points` points, or one array where that is larger.
+// issue's), "prime" (Bluestein lengths beside fast ones, 2D and 3D included).
+// Each case has `points` points, or one array where that is larger; cases
+// are single precision unless set otherwise afterwards.
 std::vector<BenchCase> suite(const std::string& name, std::int64_t points);
 
 }  // namespace bfly::cli

@@ -1,5 +1,6 @@
-// clFFT 2.x on the caller's OpenCL queue, 1D/2D/3D. clFFT does radices 2, 3,
-// 5, 7 (11, 13 since 2.12); prepare() refuses other axis lengths up front.
+// clFFT 2.x on the caller's OpenCL queue, 1D/2D/3D, fp32 or fp64 (where the
+// device has cl_khr_fp64). clFFT does radices 2, 3, 5, 7 (11, 13 since 2.12);
+// prepare() refuses other axis lengths up front.
 #include <clFFT.h>
 
 #include <chrono>
@@ -68,17 +69,18 @@ class ClfftPeer final : public Peer {
 
   std::string name() const override { return "clFFT"; }
 
-  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+  std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
     if (!cl_.context || !cl_.queue) return "no OpenCL context/queue";
+    if (std::string why = precision_unsupported(c, cl_.device); !why.empty()) return why;
     if (setup_status_ != CLFFT_SUCCESS) return status_text("clfftSetup", setup_status_);
     for (std::int64_t n : c.shape)
       if (std::string why = unsupported_axis(n, radix_11_13_); !why.empty()) return why;
 
     inverse_ = c.inverse;
     const std::int64_t length = c.length();
-    bytes_ = static_cast<size_t>(length * c.batch) * sizeof(std::complex<float>);
+    bytes_ = static_cast<size_t>(length * c.batch) * c.point_bytes();
     cl_int err = CL_SUCCESS;
     in_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     if (err == CL_SUCCESS) out_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
@@ -105,7 +107,7 @@ class ClfftPeer final : public Peer {
     if (s != CLFFT_SUCCESS) { release(); return status_text("clfftCreateDefaultPlan", s); }
     have_plan_ = true;
     const char* call = "clfftSetPlanPrecision";
-    s = clfftSetPlanPrecision(plan_, CLFFT_SINGLE);
+    s = clfftSetPlanPrecision(plan_, c.double_precision ? CLFFT_DOUBLE : CLFFT_SINGLE);
     if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetResultLocation"; s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetPlanBatchSize"; s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch)); }
@@ -136,7 +138,7 @@ class ClfftPeer final : public Peer {
     if (s != CLFFT_SUCCESS) throw std::runtime_error(status_text("clfftEnqueueTransform", s));
   }
   void finish() override { clFinish(cl_.queue); }
-  void result(std::complex<float>* output) override {
+  void result(void* output) override {
     clEnqueueReadBuffer(cl_.queue, out_, CL_TRUE, 0, bytes_, output, 0, nullptr, nullptr);
   }
   double plan_ms() const override { return plan_ms_; }

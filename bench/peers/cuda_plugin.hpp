@@ -12,7 +12,8 @@
 // Bumped whenever Peer's layout or these signatures change, so a stale plugin
 // left next to a newer bfly is refused instead of called through a wrong vtable.
 // 2: PeerCase holds a shape (std::vector) instead of one length.
-#define BFLY_CUDA_PEERS_ABI 2
+// 3: PeerCase.double_precision; prepare/result take untyped (fp32 or fp64) data.
+#define BFLY_CUDA_PEERS_ABI 3
 
 extern "C" {
 

@@ -1,4 +1,5 @@
-// FFTW (single precision) on the host, with 1 or more threads.
+// FFTW on the host, with 1 or more threads: fftwf_* for fp32 cases, fftw_*
+// for fp64 ones (when libfftw3_threads was found: BFLY_HAVE_FFTW_FP64).
 #include <fftw3.h>
 
 #include <chrono>
@@ -10,31 +11,80 @@
 namespace bfly::bench {
 namespace {
 
+// The few FFTW calls the peer makes, one table per precision: the two
+// libraries differ only in their prefix and complex type, so the peer holds
+// untyped pointers and calls through the table of the case's precision.
+struct FftwApi {
+  const char* missing;  // non-null: why this precision is not built in
+  void (*init_threads)();
+  void (*plan_with_nthreads)(int threads);  // per library: fftw_ and fftwf_ keep their own
+  void* (*alloc)(std::size_t points);
+  void (*free)(void* data);
+  void* (*plan_many)(int rank, const int* n, int batch, void* in, void* out, int dist, int sign, unsigned flags);
+  void (*execute)(void* plan);
+  void (*destroy)(void* plan);
+};
+
+// Contiguous batches (null embeds): stride 1, distance `dist`, for input and output.
+const FftwApi kSingle{
+    nullptr,
+    [] { fftwf_init_threads(); },
+    fftwf_plan_with_nthreads,
+    [](std::size_t points) -> void* { return fftwf_alloc_complex(points); },
+    [](void* data) { fftwf_free(data); },
+    [](int rank, const int* n, int batch, void* in, void* out, int dist, int sign, unsigned flags) -> void* {
+      return fftwf_plan_many_dft(rank, n, batch, static_cast<fftwf_complex*>(in), nullptr, 1, dist,
+                                 static_cast<fftwf_complex*>(out), nullptr, 1, dist, sign, flags);
+    },
+    [](void* plan) { fftwf_execute(static_cast<fftwf_plan>(plan)); },
+    [](void* plan) { fftwf_destroy_plan(static_cast<fftwf_plan>(plan)); },
+};
+
+#ifdef BFLY_HAVE_FFTW_FP64
+const FftwApi kDouble{
+    nullptr,
+    [] { fftw_init_threads(); },
+    fftw_plan_with_nthreads,
+    [](std::size_t points) -> void* { return fftw_alloc_complex(points); },
+    [](void* data) { fftw_free(data); },
+    [](int rank, const int* n, int batch, void* in, void* out, int dist, int sign, unsigned flags) -> void* {
+      return fftw_plan_many_dft(rank, n, batch, static_cast<fftw_complex*>(in), nullptr, 1, dist,
+                                static_cast<fftw_complex*>(out), nullptr, 1, dist, sign, flags);
+    },
+    [](void* plan) { fftw_execute(static_cast<fftw_plan>(plan)); },
+    [](void* plan) { fftw_destroy_plan(static_cast<fftw_plan>(plan)); },
+};
+#else
+const FftwApi kDouble{"FFTW double (libfftw3, libfftw3_threads) not found at build time"};
+#endif
+
 class FftwPeer final : public Peer {
  public:
-  explicit FftwPeer(int threads) : threads_(threads < 1 ? 1 : threads) {
-    // fftwf_init_threads must run once per process, before any planning.
-    static std::once_flag once;
-    std::call_once(once, [] { fftwf_init_threads(); });
-  }
+  explicit FftwPeer(int threads) : threads_(threads < 1 ? 1 : threads) {}
   ~FftwPeer() override { release(); }
 
   std::string name() const override {
     return threads_ == 1 ? "FFTW (1 thread)" : "FFTW (" + std::to_string(threads_) + " threads)";
   }
 
-  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+  std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
+    const FftwApi& api = c.double_precision ? kDouble : kSingle;
+    if (api.missing) return api.missing;
+    // Each library's fftw*_init_threads must run once per process, before any planning.
+    static std::once_flag once[2];
+    std::call_once(once[c.double_precision], api.init_threads);
     // FFTW takes int sizes: each axis, the distance between arrays (length)
     // and the batch count must fit.
     const std::int64_t length = c.length();
     if (length > INT32_MAX || c.batch > INT32_MAX) return "too large for FFTW's int sizes";
     const std::int64_t total = length * c.batch;
-    in_ = fftwf_alloc_complex(static_cast<size_t>(total));
-    out_ = fftwf_alloc_complex(static_cast<size_t>(total));
+    api_ = &api;
+    in_ = api.alloc(static_cast<std::size_t>(total));
+    out_ = api.alloc(static_cast<std::size_t>(total));
     if (!in_ || !out_) { release(); return "out of host memory"; }
-    points_ = total;
+    bytes_ = static_cast<std::size_t>(total) * c.point_bytes();
 
     // MEASURE takes seconds to minutes on big cases; ESTIMATE above 2^20 points.
     const unsigned flags = total > (1 << 20) ? FFTW_ESTIMATE : FFTW_MEASURE;
@@ -42,42 +92,40 @@ class FftwPeer final : public Peer {
     int n[3];
     const int rank = static_cast<int>(c.shape.size());
     for (int d = 0; d < rank; ++d) n[d] = static_cast<int>(c.shape[d]);
-    const int dist = static_cast<int>(length);
     const auto t0 = std::chrono::steady_clock::now();
-    fftwf_plan_with_nthreads(threads_);
-    // Contiguous batches (null embeds): stride 1, distance length, for input and output.
-    plan_ = fftwf_plan_many_dft(rank, n, static_cast<int>(c.batch), in_, nullptr, 1, dist, out_,
-                                nullptr, 1, dist, c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
+    api.plan_with_nthreads(threads_);
+    plan_ = api.plan_many(rank, n, static_cast<int>(c.batch), in_, out_, static_cast<int>(length),
+                          c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!plan_) { release(); return "fftwf_plan_many_dft failed"; }
+    if (!plan_) { release(); return "fftw_plan_many_dft failed"; }
     // Copy after planning: MEASURE overwrites the arrays while it plans.
     // Out-of-place complex transforms leave the input intact, so run() repeats.
-    std::memcpy(in_, input, static_cast<size_t>(total) * sizeof(fftwf_complex));
+    std::memcpy(in_, input, bytes_);
     return "";
   }
 
-  void run() override { fftwf_execute(plan_); }
+  void run() override { api_->execute(plan_); }
   void finish() override {}
-  void result(std::complex<float>* output) override {
-    std::memcpy(static_cast<void*>(output), out_, static_cast<size_t>(points_) * sizeof(fftwf_complex));
-  }
+  void result(void* output) override { std::memcpy(output, out_, bytes_); }
   double plan_ms() const override { return plan_ms_; }
 
   void release() override {
-    if (plan_) fftwf_destroy_plan(plan_);
-    if (in_) fftwf_free(in_);
-    if (out_) fftwf_free(out_);
-    plan_ = nullptr;
-    in_ = out_ = nullptr;
-    points_ = 0;
+    if (!api_) return;
+    if (plan_) api_->destroy(plan_);
+    if (in_) api_->free(in_);
+    if (out_) api_->free(out_);
+    plan_ = in_ = out_ = nullptr;
+    api_ = nullptr;
+    bytes_ = 0;
   }
 
  private:
   int threads_;
-  fftwf_plan plan_ = nullptr;
-  fftwf_complex* in_ = nullptr;
-  fftwf_complex* out_ = nullptr;
-  std::int64_t points_ = 0;
+  const FftwApi* api_ = nullptr;  // the prepared case's precision; null: nothing prepared
+  void* plan_ = nullptr;
+  void* in_ = nullptr;
+  void* out_ = nullptr;
+  std::size_t bytes_ = 0;
   double plan_ms_ = 0;
 };
 

@@ -22,6 +22,18 @@ struct OpenCLHandles {
   cl_device_id device = nullptr;
 };
 
+// "" when `device` can run the case's precision, else why not: fp64 needs
+// cl_khr_fp64, which a nonzero CL_DEVICE_DOUBLE_FP_CONFIG reports (many
+// mobile and some consumer GPUs lack it).
+inline std::string precision_unsupported(const PeerCase& c, cl_device_id device) {
+  if (!c.double_precision) return "";
+  cl_device_fp_config config = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr) != CL_SUCCESS ||
+      config == 0)
+    return "no fp64 on this OpenCL device (cl_khr_fp64)";
+  return "";
+}
+
 // Each returns nullptr when that peer was not found at build time.
 std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles& cl);
 std::unique_ptr<Peer> make_vkfft_peer(const OpenCLHandles& cl);

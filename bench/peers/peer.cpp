@@ -2,6 +2,8 @@
 // whatever was installed; absent_peers() says what is missing and why.
 #include "peer.hpp"
 
+#include <pthread.h>
+
 #ifdef BFLY_HAVE_OPENCL_PEERS
 #include "opencl_peers.hpp"
 #endif
@@ -19,6 +21,16 @@ std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles&) { return nullptr; }
 std::unique_ptr<Peer> make_vkfft_peer(const OpenCLHandles&) { return nullptr; }
 #endif
 #endif
+
+void enlarge_thread_stacks() {
+  constexpr std::size_t kStack = std::size_t{64} << 20;
+  pthread_attr_t attr;
+  if (pthread_getattr_default_np(&attr) != 0) return;
+  std::size_t size = 0;
+  if (pthread_attr_getstacksize(&attr, &size) == 0 && size < kStack && pthread_attr_setstacksize(&attr, kStack) == 0)
+    pthread_setattr_default_np(&attr);
+  pthread_attr_destroy(&attr);
+}
 
 // The CUDA peers are not listed: whether they exist is only known at run time
 // (make_cuda_peers says why not).

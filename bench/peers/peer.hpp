@@ -6,6 +6,7 @@
 #pragma once
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,13 +14,19 @@
 
 namespace bfly::bench {
 
-// Complex-to-complex fp32 over every axis of `shape` (1D, 2D or 3D,
-// row-major, contiguous), `batch` arrays one after another, out-of-place,
-// unnormalised (inverse without 1/N, like FFTW). Forward is exp(-2 pi i n k / N).
+// Complex-to-complex over every axis of `shape` (1D, 2D or 3D, row-major,
+// contiguous), `batch` arrays one after another, out-of-place, unnormalised
+// (inverse without 1/N, like FFTW). Forward is exp(-2 pi i n k / N). Data are
+// complex<float> (fp32), or complex<double> (fp64) when double_precision.
 struct PeerCase {
   std::vector<std::int64_t> shape;  // outermost first, as NumPy
   std::int64_t batch = 1;
   bool inverse = false;
+  bool double_precision = false;
+  // Bytes of one complex point.
+  std::size_t point_bytes() const {
+    return double_precision ? sizeof(std::complex<double>) : sizeof(std::complex<float>);
+  }
   // Points of one array: the product of shape.
   std::int64_t length() const {
     std::int64_t n = 1;
@@ -33,7 +40,7 @@ struct PeerCase {
     if (shape.empty() || shape.size() > 3) return "bad case: needs 1 to 3 axes";
     if (batch < 1) return "bad case: batch < 1";
     std::int64_t points = batch;
-    const std::int64_t max_points = INT64_MAX / std::int64_t(sizeof(std::complex<float>));
+    const std::int64_t max_points = INT64_MAX / static_cast<std::int64_t>(point_bytes());
     for (std::int64_t s : shape) {
       if (s < 1) return "bad case: axis < 1";
       if (points > max_points / s) return "bad case: too many points";
@@ -52,16 +59,19 @@ class Peer {
   // "FFTW (1 thread)", "FFTW (2 threads)", "clFFT", "VkFFT", "cuFFT"
   virtual std::string name() const = 0;
   // Prepares the case on the peer's own buffers with a copy of `input`
-  // (length*batch points). Returns "" when ready, or a short reason why this
-  // size is unsupported / failed (never throws for that).
-  virtual std::string prepare(const PeerCase& c, const std::complex<float>* input) = 0;
+  // (length*batch points of c.point_bytes(): complex<float> or, for
+  // double_precision, complex<double>). Returns "" when ready, or a short
+  // reason why this size or precision is unsupported / failed (never throws
+  // for that).
+  virtual std::string prepare(const PeerCase& c, const void* input) = 0;
   // Enqueue/perform one transform of the prepared case (device peers: no wait).
   // Repeatable: the input buffer is never overwritten.
   virtual void run() = 0;
   // Wait until everything run() started is done.
   virtual void finish() = 0;
-  // Copies the output of the last run() to host (length*batch points).
-  virtual void result(std::complex<float>* output) = 0;
+  // Copies the output of the last run() to host (length*batch points, in
+  // the prepared case's precision).
+  virtual void result(void* output) = 0;
   // Time prepare() spent planning/compiling (ms).
   virtual double plan_ms() const = 0;
   // Frees the case's buffers and plans (also done by the destructor).
@@ -80,6 +90,14 @@ std::unique_ptr<Peer> make_fftw_peer(int threads);
 // the device's primary context (the one bfly's CUDA backend uses) current on
 // the calling thread, so any thread may drive them.
 std::vector<std::unique_ptr<Peer>> make_cuda_peers(int ordinal, std::string* why);
+
+// Gives the threads created from now on a stack of at least 64 MiB (glibc's
+// default is RLIMIT_STACK, usually 8 MiB). PoCL runs each work-group on such a
+// thread, with every work-item's private arrays on its stack: VkFFT's kernels
+// for primes of about 3e4..6.6e4 (4096 work-items) overflow 8 MiB and kill
+// the process (measured, PoCL 3.1: 30011, 32749, 40009, 65521 segfault; all
+// pass with 64 MiB). Call before the first OpenCL call, so PoCL's threads get it.
+void enlarge_thread_stacks();
 
 // The peers that were NOT compiled in, each with why (empty when all are),
 // (e.g. "clFFT: not found at build time").

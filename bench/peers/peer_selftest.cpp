@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
   setenv("BFLY_CUDA_PEERS", BFLY_SELFTEST_CUDA_PLUGIN, 0);
 #endif
 
+  bfly::bench::enlarge_thread_stacks();  // before the first OpenCL call (see peer.hpp)
   for (const auto& a : bfly::bench::absent_peers()) std::printf("absent: %s\n", a.c_str());
   std::vector<std::unique_ptr<Peer>> peers;
   peers.push_back(bfly::bench::make_fftw_peer(1));

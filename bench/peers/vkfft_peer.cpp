@@ -1,4 +1,5 @@
-// VkFFT (header-only) through its OpenCL backend, on the caller's queue.
+// VkFFT (header-only) through its OpenCL backend, on the caller's queue, fp32
+// or fp64 (where the device has cl_khr_fp64).
 // Out-of-place without a copy: isInputFormatted = 1 makes VkFFT read from
 // inputBuffer and write to buffer in both directions (inverseReturnToInputBuffer
 // stays 0), so the input survives and run() can repeat. VkFFT allocates its own
@@ -23,9 +24,10 @@ class VkfftPeer final : public Peer {
 
   std::string name() const override { return "VkFFT"; }
 
-  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+  std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
+    if (std::string why = precision_unsupported(c, device_); !why.empty()) return why;
     // VkFFT's size[] is innermost first (size[0] is the contiguous axis): the
     // shape reversed. VkFFT 1.2 refuses length-1 axes (VKFFT_ERROR_UNSUPPORTED_RADIX);
     // their DFT is the identity, so they are dropped (clFFT does the same inside).
@@ -35,7 +37,7 @@ class VkfftPeer final : public Peer {
     if (axes.empty()) return "no length-1 transform in VkFFT";
     if (!context_ || !queue_ || !device_) return "no OpenCL context/queue/device";
     inverse_ = c.inverse;
-    bytes_ = static_cast<std::uint64_t>(c.length() * c.batch) * sizeof(std::complex<float>);
+    bytes_ = static_cast<std::uint64_t>(c.length() * c.batch) * c.point_bytes();
     cl_int err = CL_SUCCESS;
     in_ = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     if (err == CL_SUCCESS) out_ = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
@@ -62,6 +64,7 @@ class VkfftPeer final : public Peer {
     config.inputBuffer = &in_;
     config.inputBufferSize = &bytes_;
     config.normalize = 0;  // the default: inverse without 1/N, like FFTW
+    config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels PoCL/the driver must compile.
     if (c.inverse) config.makeInversePlanOnly = 1; else config.makeForwardPlanOnly = 1;
 
@@ -86,7 +89,7 @@ class VkfftPeer final : public Peer {
     if (r != VKFFT_SUCCESS) throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(static_cast<int>(r)));
   }
   void finish() override { clFinish(queue_); }
-  void result(std::complex<float>* output) override {
+  void result(void* output) override {
     clEnqueueReadBuffer(queue_, out_, CL_TRUE, 0, bytes_, output, 0, nullptr, nullptr);
   }
   double plan_ms() const override { return plan_ms_; }

@@ -1,6 +1,7 @@
 // cuFFT on the shared primary context, on the peer's own non-blocking stream
 // (so it never waits on, or is waited on by, work bfly puts on the legacy
-// default stream). Out-of-place C2C: cuFFT leaves the input intact.
+// default stream). Out-of-place C2C (fp32) or Z2Z (fp64): cuFFT leaves the
+// input intact.
 #include <cufft.h>
 
 #include <chrono>
@@ -49,13 +50,14 @@ class CufftPeer final : public Peer {
 
   std::string name() const override { return "cuFFT"; }
 
-  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+  std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
     ctx_.bind();
     inverse_ = c.inverse;
+    double_ = c.double_precision;
     const long long length = c.length();
-    bytes_ = static_cast<size_t>(length * c.batch) * sizeof(std::complex<float>);
+    bytes_ = static_cast<size_t>(length * c.batch) * c.point_bytes();
     cudaError_t e = cudaMalloc(&in_, bytes_);
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, bytes_, cudaMemcpyHostToDevice, stream_);
@@ -76,8 +78,8 @@ class CufftPeer final : public Peer {
     const int rank = static_cast<int>(c.shape.size());
     for (int d = 0; d < rank; ++d) n[d] = c.shape[d];
     size_t work_bytes = 0;
-    r = cufftMakePlanMany64(plan_, rank, n, nullptr, 1, length, nullptr, 1, length, CUFFT_C2C, c.batch,
-                            &work_bytes);
+    r = cufftMakePlanMany64(plan_, rank, n, nullptr, 1, length, nullptr, 1, length,
+                            double_ ? CUFFT_Z2Z : CUFFT_C2C, c.batch, &work_bytes);
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftMakePlanMany64", r); }
     r = cufftSetStream(plan_, stream_);
@@ -88,9 +90,12 @@ class CufftPeer final : public Peer {
   void run() override {
     ctx_.bind();
     // CUFFT_FORWARD is -1: exp(-2 pi i n k / N); CUFFT_INVERSE is unnormalised.
-    const cufftResult r = cufftExecC2C(plan_, static_cast<cufftComplex*>(in_), static_cast<cufftComplex*>(out_),
-                                       inverse_ ? CUFFT_INVERSE : CUFFT_FORWARD);
-    if (r != CUFFT_SUCCESS) throw std::runtime_error(cufft_error("cufftExecC2C", r));
+    const int direction = inverse_ ? CUFFT_INVERSE : CUFFT_FORWARD;
+    const cufftResult r =
+        double_ ? cufftExecZ2Z(plan_, static_cast<cufftDoubleComplex*>(in_), static_cast<cufftDoubleComplex*>(out_),
+                               direction)
+                : cufftExecC2C(plan_, static_cast<cufftComplex*>(in_), static_cast<cufftComplex*>(out_), direction);
+    if (r != CUFFT_SUCCESS) throw std::runtime_error(cufft_error(double_ ? "cufftExecZ2Z" : "cufftExecC2C", r));
   }
   void finish() override {
     ctx_.bind();
@@ -98,7 +103,7 @@ class CufftPeer final : public Peer {
     const cudaError_t e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess) throw std::runtime_error(cuda_error("cudaStreamSynchronize", e));
   }
-  void result(std::complex<float>* output) override {
+  void result(void* output) override {
     ctx_.bind();
     cudaError_t e = cudaMemcpyAsync(output, out_, bytes_, cudaMemcpyDeviceToHost, stream_);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
@@ -124,6 +129,7 @@ class CufftPeer final : public Peer {
   cufftHandle plan_ = 0;
   bool have_plan_ = false;
   bool inverse_ = false;
+  bool double_ = false;  // Z2Z instead of C2C
   void* in_ = nullptr;
   void* out_ = nullptr;
   size_t bytes_ = 0;

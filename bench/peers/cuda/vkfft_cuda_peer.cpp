@@ -1,5 +1,6 @@
 // VkFFT (header-only) through its CUDA backend (NVRTC + driver API), on the
-// shared primary context and the peer's own non-blocking stream. Out-of-place
+// shared primary context and the peer's own non-blocking stream, fp32 or fp64
+// (config.doublePrecision; every CUDA GPU has fp64). Out-of-place
 // without a copy, as in the OpenCL peer: isInputFormatted = 1 makes VkFFT read
 // inputBuffer and write buffer in both directions, so run() can repeat.
 #define VKFFT_BACKEND 1
@@ -35,7 +36,7 @@ class VkfftCudaPeer final : public Peer {
 
   std::string name() const override { return "VkFFT"; }
 
-  std::string prepare(const PeerCase& c, const std::complex<float>* input) override {
+  std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
     // VkFFT's size[] is innermost first (size[0] is the contiguous axis): the
@@ -47,7 +48,7 @@ class VkfftCudaPeer final : public Peer {
     if (axes.empty()) return "no length-1 transform in VkFFT";
     ctx_.bind();  // NVRTC modules and VkFFT's cudaMalloc'ed tables land in the current context
     inverse_ = c.inverse;
-    bytes_ = static_cast<std::uint64_t>(c.length() * c.batch) * sizeof(std::complex<float>);
+    bytes_ = static_cast<std::uint64_t>(c.length() * c.batch) * c.point_bytes();
     cudaError_t e = cudaMalloc(&in_, bytes_);
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, bytes_, cudaMemcpyHostToDevice, stream_);
@@ -74,6 +75,7 @@ class VkfftCudaPeer final : public Peer {
     config.inputBuffer = &in_;
     config.inputBufferSize = &bytes_;
     config.normalize = 0;  // the default: inverse without 1/N, like FFTW
+    config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels NVRTC must compile.
     if (c.inverse) config.makeInversePlanOnly = 1; else config.makeForwardPlanOnly = 1;
 
@@ -104,7 +106,7 @@ class VkfftCudaPeer final : public Peer {
     const cudaError_t e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess) throw std::runtime_error(cuda_error("cudaStreamSynchronize", e));
   }
-  void result(std::complex<float>* output) override {
+  void result(void* output) override {
     ctx_.bind();
     cudaError_t e = cudaMemcpyAsync(output, out_, bytes_, cudaMemcpyDeviceToHost, stream_);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
