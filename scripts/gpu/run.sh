@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|bench|bench-nd|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -53,5 +53,26 @@ if [ "$what" = bench-nd ] || [ "$what" = all ]; then
       --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-$suite.json" > "$out/bench-$suite.txt" 2>&1 || status=1
     cat "$out/bench-$suite.txt"
   done
+fi
+if [ "$what" = bench-prime ] || [ "$what" = all ]; then
+  # Bluestein and prime lengths beside fast ones, in both precisions.
+  for precision in single double; do
+    for suite in prime prime-nd; do
+      build-gpu/apps/bfly/bfly bench --suite $suite --precision $precision --device cuda:0 --quiet --repetitions 11 \
+        --points ${BFLY_BENCH_POINTS:-16777216} --out "$out/gpu-bench-$suite-$precision.json" \
+        > "$out/bench-$suite-$precision.txt" 2>&1 || status=1
+      cat "$out/bench-$suite-$precision.txt"
+    done
+  done
+fi
+if [ "$what" = bench-f64 ]; then
+  build-gpu/apps/bfly/bfly bench --suite gpu --precision double --device cuda:0 --quiet --repetitions 11 \
+    --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-double.json" > "$out/bench-double.txt" 2>&1 || status=1
+  cat "$out/bench-double.txt"
+fi
+if [ "$what" = test-accuracy ]; then
+  # Only the accuracy suite, optionally filtered (BFLY_TEST_FILTER, a gtest filter).
+  build-gpu/tests/bfly_accuracy_tests --gtest_filter="${BFLY_TEST_FILTER:-*}" > "$out/accuracy.log" 2>&1 || status=1
+  grep -E "worst|FAILED|PASSED|OK \]|SKIPPED" "$out/accuracy.log" | tail -60
 fi
 exit $status
