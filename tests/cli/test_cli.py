@@ -132,8 +132,9 @@ ACCURACY_CASES = [
     ("fft", (3, 120), np.complex128, None),
     ("ifft", (4096,), np.complex128, "ortho"),
     ("fft", (2, 1331), np.float64, None),
-    # Any length: primes and other lengths with a factor above 13 (Bluestein).
+    # Any length: radices 17-23, and lengths with a factor above 23 (Bluestein).
     ("fft", (17,), np.complex64, None),
+    ("fft", (29,), np.complex64, None),
     ("ifft", (2, 1009), np.complex64, "ortho"),
     ("fft", (4093,), np.complex128, None),
     ("ifft", (3, 34), np.float64, "forward"),

@@ -118,13 +118,14 @@ std::vector<Job> collect_jobs() {
         by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
       }
     }
-  // Bluestein: one fused kernel per padded size (1D and strided axes), and
+  // Radices 17, 19 and 23, and Bluestein: one fused kernel per padded size (1D and strided axes), and
   // the chirp passes of the multi-pass form, in both precisions.
   for (const Limits& l : all)
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
       for (const std::vector<std::int64_t>& shape :
-           std::vector<std::vector<std::int64_t>>{{17}, {31}, {61}, {127}, {257}, {509}, {1021}, {2039}, {4093}, {8191},
-                                                  {65537}, {1000003}, {17, 19, 23}, {1009, 1013}, {4093, 64}}) {
+           std::vector<std::vector<std::int64_t>>{{17}, {19}, {23}, {17 * 19 * 8}, {23 * 23 * 4}, {31}, {61}, {127}, {257},
+                                                  {509}, {1021}, {2039}, {4093}, {8191}, {65537}, {1000003}, {17, 19, 23},
+                                                  {1009, 1013}, {4093, 64}, {23, 4096}, {4096, 17}}) {
         bfly::Problem problem;
         problem.shape = shape;
         problem.precision = precision;

@@ -299,7 +299,7 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
 TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {17, 97, 1009, 17 * 64, 2039, 4093, 4097, 65537, 1000003}) {
+      for (std::int64_t n : {29, 97, 1009, 29 * 64, 2039, 4093, 4097, 65537, 1000003}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -489,7 +489,7 @@ TEST(MultiDimPlan, EveryAxisSubsetAndStrategyFlows) {
   for (const NamedLimits& l : all_limits())
     for (const std::vector<std::int64_t>& shape :
          {std::vector<std::int64_t>{12, 10, 16}, {6, 5, 8, 9}, {7, 4096}, {4096, 7}, {96, 128, 80}, {3000, 3000},
-          {17, 19, 23}, {1009, 1013}, {4093, 6}, {5, 17, 8}})
+          {17, 19, 23}, {29, 31, 37}, {1009, 1013}, {4093, 6}, {5, 29, 8}})
       for (int mask = 1; mask < (1 << shape.size()); ++mask)
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
           for (Strategy strategy : {Strategy::Auto, Strategy::Transpose}) {

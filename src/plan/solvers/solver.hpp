@@ -55,10 +55,10 @@ const std::vector<Solver>& solvers();
 // Throws Error(Unsupported) naming n when n cannot be split.
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
-// steps for a length with a prime factor above 13.
+// steps for a length with a prime factor above 23.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
-// Bluestein's steps for a dim whose length has a prime factor above 13.
+// Bluestein's steps for a dim whose length has a prime factor above 23.
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
