@@ -57,6 +57,11 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
   return lengths;
 }
 
+bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits) {
+  const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
+  return stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
+}
+
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   if (!is_supported_length(n)) return bluestein_steps(problem, dim, limits, order);
@@ -68,9 +73,7 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   } else {
     for (auto d = order.rbegin(); *d != dim; ++d) stride *= *d == 0 ? problem.batch : problem.shape[*d - 1];
   }
-  const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
-  const bool strided = stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, strided);
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits));
   std::vector<Step> steps;
   std::int64_t stride_product = 1;
   for (std::size_t j = 0; j < lengths.size(); ++j) {

@@ -68,9 +68,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
   } else {
     for (auto d = order.rbegin(); *d != dim; ++d) stride *= extent(*d);
   }
-  const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
-  const bool strided = stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(m, limits, strided);
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(m, limits, cache_aliased(problem, stride, limits));
   std::vector<Step> steps;
   for (int fft = 0; fft < 2; ++fft) {
     std::int64_t stride_product = 1;

@@ -54,6 +54,9 @@ const std::vector<Solver>& solvers();
 // Stockham split with the fewest passes (cost model in axis_passes.cpp).
 // Throws Error(Unsupported) naming n when n cannot be split.
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided);
+// An axis read `stride` elements apart lands on one cache set (a multiple of
+// the CPU's aliasing period): axis_pass_lengths then splits it shorter.
+bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
 // steps for a length with a prime factor above 23.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
