@@ -46,12 +46,16 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
+// Complex to complex, or real data and the non-redundant half of its
+// spectrum (FFTW's r2c / c2r, numpy.fft.rfftn / irfftn).
+enum class Kind { C2C, R2C, C2R };
 enum class Precision { Single, Double };
 enum class Direction { Forward, Inverse };
 enum class Placement { OutOfPlace, InPlace };
 // Which direction carries the 1/N factor, as numpy.fft's `norm`.
 enum class Norm { None, Backward, Ortho, Forward };
 
+const char* to_string(Kind k);
 const char* to_string(Precision p);
 const char* to_string(Direction d);
 const char* to_string(Placement p);
@@ -74,12 +78,24 @@ struct Layout {
 // (its other axes, and `batch` copies of the array, are independent
 // transforms). The canonical text token (print with token(), read with
 // parse()) names every field, e.g. "c2c_f32_fwd_1024_b8_oop_none":
-//   kind _ precision(f32|f64) _ direction(fwd|inv) _ shape(AxB..) _ b<batch>
-//   _ placement(oop|ip) _ norm(none|backward|ortho|forward)
+//   kind(c2c|r2c|c2r) _ precision(f32|f64) _ direction(fwd|inv) _ shape(AxB..)
+//   _ b<batch> _ placement(oop|ip) _ norm(none|backward|ortho|forward)
 // then, only where they differ from the defaults: _ax<a.b> (axes),
 // _is<s.s..> _id<d> (input strides and distance), _os<..> _od<d> (output).
+//
+// Real transforms (R2C forward, C2R inverse), as FFTW and cuFFT define them:
+// `shape` is the real array's shape; the complex side holds the
+// non-redundant half of the spectrum, n/2 + 1 points along the real axis
+// (the last of `axes` as given, as numpy.fft.rfftn; the array's last axis
+// when `axes` is empty). Ask input_shape() / output_shape() rather than
+// computing it. Layout strides count elements of their own side: reals on
+// the real side, complex points on the other. In place, the layouts must be
+// the defaults: the complex side contiguous, the real side the same memory
+// with each row of the (innermost) real axis padded to 2 * (n/2 + 1) reals.
+// C2R reads its input only: it leaves the input buffer as it was.
 struct Problem {
-  std::vector<std::int64_t> shape{1};  // array shape, outermost first (rank 1..4)
+  Kind kind = Kind::C2C;
+  std::vector<std::int64_t> shape{1};  // array shape, outermost first (rank 1..4); the real shape for R2C / C2R
   std::vector<int> axes;               // axes to transform (1..3 of them); empty: all; negative counts from the end
   std::int64_t batch = 1;
   Layout input, output;                // in place: output must be default or equal input
@@ -98,8 +114,20 @@ struct Problem {
   std::vector<int> transform_axes() const;
   std::int64_t length() const;    // points per transform (product of the transformed lengths)
   std::int64_t elements() const;  // points of all arrays: product of shape * batch
-  std::size_t element_bytes() const;
-  std::size_t bytes() const;      // elements() * element_bytes(): the contiguous size
+  std::size_t element_bytes() const;  // of a complex point: 8 (f32) or 16 (f64)
+  std::size_t bytes() const;      // elements() * element_bytes(): the contiguous complex size
+  // Real transforms: whether this is one, and the axis whose length the
+  // complex side halves (-1 for C2C; validate() first).
+  bool is_real() const { return kind != Kind::C2C; }
+  int real_axis() const;
+  // The complex side's shape: `shape` with the real axis n/2 + 1.
+  std::vector<std::int64_t> complex_shape() const;
+  // The shapes of the input and output arrays (each times batch), and the
+  // bytes of one of their elements (4 or 8 for a real one).
+  std::vector<std::int64_t> input_shape() const;
+  std::vector<std::int64_t> output_shape() const;
+  std::size_t input_element_bytes() const;
+  std::size_t output_element_bytes() const;
   // Resolved layouts (defaults filled in) and the elements a buffer must hold
   // for them: the largest offset + 1.
   Layout input_layout() const;
@@ -220,7 +248,8 @@ class Plan {
   int passes() const;                  // trips over device memory
 
   // Enqueues the transform; returns without waiting. `in` and `out` must hold
-  // problem().input_extent() / output_extent() elements; for an in-place
+  // problem().input_extent() / output_extent() elements (of
+  // input_element_bytes() / output_element_bytes() each); for an in-place
   // problem pass the same buffer twice.
   void execute(const Buffer& in, const Buffer& out) const;
   // The same on a stream or queue the caller owns: a cudaStream_t / CUstream
@@ -235,6 +264,11 @@ class Plan {
   // that the output layout skips keep their values.
   void execute_host(const std::complex<float>* in, std::complex<float>* out) const;
   void execute_host(const std::complex<double>* in, std::complex<double>* out) const;
+  // The same for real transforms: R2C reads reals, C2R writes them.
+  void execute_host(const float* in, std::complex<float>* out) const;
+  void execute_host(const double* in, std::complex<double>* out) const;
+  void execute_host(const std::complex<float>* in, float* out) const;
+  void execute_host(const std::complex<double>* in, double* out) const;
 
  private:
   std::unique_ptr<detail::PlanImpl> impl_;

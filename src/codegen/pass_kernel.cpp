@@ -10,6 +10,8 @@ namespace {
 
 using plan::KernelSpec;
 using plan::Mapping;
+using RealLoad = plan::KernelSpec::RealLoad;
+using RealStore = plan::KernelSpec::RealStore;
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
@@ -42,7 +44,8 @@ class PassWriter {
     e_.line(s_.identity ? "// copy of " + std::to_string(s_.length) + "-point rows"
                         : "// " + std::to_string(s_.length) + "-point pass, stride product " + str(s_.stride_product));
     const std::string g = d_.global;
-    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit) + g + "const cpx* in, " + g + "cpx* out, " + g +
+    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit) + g + "const " + in_type() + "* in, " + g +
+            out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
     emit_indexing();
@@ -57,10 +60,21 @@ class PassWriter {
   // one kernel serves every N with the same M (a sweep over lengths
   // compiles a handful of kernels, not one per length), and its tables.
   std::string bluestein_params() const {
+    if (s_.packed()) return ", " + std::string(d_.global) + "const cpx* tables";  // w_n^k, k = 0..n/2
     if (!s_.bluestein()) return "";
     return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
            " open_out";
   }
+
+  // The element types of the two buffers: reals on a real transform's real side.
+  std::string in_type() const {
+    return s_.real_load == RealLoad::Real || s_.real_load == RealLoad::Pairs ? "real" : "cpx";
+  }
+  std::string out_type() const {
+    return s_.real_store == RealStore::Real || s_.real_store == RealStore::Pairs ? "real" : "cpx";
+  }
+  // The real axis's length n: Bluestein's kernels take it at run time.
+  std::string real_n() const { return s_.bluestein() ? "chirp_n" : str(s_.real_length); }
 
   std::string u32() const { return d_.u32; }
   std::string u64() const { return d_.u64; }
@@ -107,7 +121,12 @@ class PassWriter {
     if (want_in) e_.line("const " + idx() + " in_off" + sfx + " = " + sum(true) + ";");
     if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
     if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
-    if (want_k && s_.chirp_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.chirp_dim] + ";");
+    if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
+    if (want_k && s_.real_load == RealLoad::Hermitian) {
+      // Where the axis's point 0 is: the mirror X[n - j] is read from there.
+      const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
+      e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") + ";");
+    }
     e_.line("(void)" + rest + ";");
   }
 
@@ -124,9 +143,9 @@ class PassWriter {
     }
     e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
     e_.line("const bool valid = g < transforms;");
-    emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles() || s_.chirp_dim >= 0);
-    e_.line(d_.global + std::string("const cpx* src = in + in_off;"));
-    if (!s_.store_via_local()) e_.line(d_.global + std::string("cpx* dst = out + out_off;"));
+    emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles() || s_.axis_dim >= 0 || s_.real_load == RealLoad::Hermitian);
+    e_.line(d_.global + std::string("const ") + in_type() + "* src = in + in_off;");
+    if (!s_.store_via_local()) e_.line(d_.global + out_type() + "* dst = out + out_off;");
     std::string decl = "cpx";
     for (int v = 0; v < s_.points_per_thread(); ++v)
       decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
@@ -153,7 +172,7 @@ class PassWriter {
   }
 
   void emit_load(int r) {
-    const std::int64_t R = s_.length, S = s_.in_point_stride;
+    const std::int64_t R = s_.length;
     const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
     for_each_butterfly(R / r, "valid", [&](int j) {
       for (int t = 0; t < r; ++t) {
@@ -162,16 +181,23 @@ class PassWriter {
         if (s_.chirp_load) {
           // Bluestein: x[j] * c[j], zero past the N input points.
           e_.open("");
-          e_.line("const " + idx() + " j = " + std::string(s_.chirp_dim >= 0 ? "ci + " : "") + "(" + idx() + ")" + n +
-                  " * " + str(s_.chirp_stride) + ";");
+          emit_axis_index(n);
           e_.open("if (j < chirp_n)");
-          e_.line(v + " = src[(" + idx() + ")" + n + " * " + str(S) + "];");
+          emit_read(v, n);
           e_.line(v + ".y *= in_sign;");
           e_.line(v + " = cmul(" + v + ", tables[j]);");
           e_.close();
           e_.close();
+        } else if (s_.real_load == RealLoad::Mirror) {
+          emit_mirror_read(v, n);
+        } else if (s_.real_load == RealLoad::Hermitian) {
+          e_.open("");
+          emit_axis_index(n);
+          emit_read(v, n);
+          e_.line(v + ".y *= in_sign;");
+          e_.close();
         } else {
-          e_.line(v + " = src[(" + idx() + ")" + n + " * " + str(S) + "];");
+          emit_read(v, n);
           e_.line(v + ".y *= in_sign;");
         }
         if (s_.has_pass_twiddles()) {
@@ -183,6 +209,60 @@ class PassWriter {
         }
       }
     });
+  }
+
+  // j, the index along the transformed axis of point `n` of this sub-transform.
+  void emit_axis_index(const std::string& n) {
+    e_.line("const " + idx() + " j = " + std::string(s_.axis_dim >= 0 ? "ci + " : "") + "(" + idx() + ")" + n + " * " +
+            str(s_.axis_stride) + ";");
+  }
+
+  // Point `n` of the sub-transform into `v`, as the load mode reads it.
+  void emit_read(const std::string& v, const std::string& n) {
+    const std::int64_t S = s_.in_point_stride;
+    const std::string at = "(" + idx() + ")" + n + " * " + str(S);
+    switch (s_.real_load) {
+      case RealLoad::Real:
+        e_.line(v + " = cmake(src[" + at + "], 0);");
+        return;
+      case RealLoad::Pairs:
+        if (s_.real_pairs_aligned) e_.line(v + " = ((" + d_.global + " const cpx*)src)[" + n + "];");
+        else e_.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
+        return;
+      case RealLoad::Hermitian:
+        // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
+        e_.open("if (j <= " + real_n() + " / 2)");
+        e_.line(v + " = src[" + at + "];");
+        e_.close();
+        e_.open("else");
+        e_.line(v + " = in[axis_off + (" + real_n() + " - j) * " + str(S / s_.axis_stride) + "];");
+        e_.line(v + ".y = -" + v + ".y;");
+        e_.close();
+        return;
+      default:
+        e_.line(v + " = src[" + at + "];");
+    }
+  }
+
+  // The packed inverse's loads: Z[k] = E' + i O' from X[k] and X[n/2 - k]
+  // (real_axis.cpp), conjugated for the forward FFT that follows. Memory
+  // holds conj X where an earlier pass of this inverse wrote it (in_sign 1),
+  // X itself on the first pass (in_sign -1). As numpy's irfft, the imaginary
+  // parts of X[0] and X[n/2] are ignored.
+  void emit_mirror_read(const std::string& v, const std::string& n) {
+    const std::int64_t S = s_.in_point_stride, H = s_.length;
+    e_.open("");
+    e_.line("const " + idx() + " kk = (" + idx() + ")" + n + ";");
+    e_.line("cpx a = src[kk * " + str(S) + "], c = src[(" + str(H) + " - kk) * " + str(S) + "];");
+    e_.line("a.y *= -in_sign; c.y *= -in_sign;");
+    e_.open("if (kk == 0)");
+    e_.line("a.y = 0; c.y = 0;");
+    e_.close();
+    e_.line("const cpx w = tables[kk];");
+    e_.line("const cpx even = cmake(a.x + c.x, a.y - c.y);");
+    e_.line("const cpx odd = cmul(cmake(a.x - c.x, a.y + c.y), cmake(w.x, -w.y));");
+    e_.line(v + " = cmake(even.x - odd.y, -(even.y + odd.x));");
+    e_.close();
   }
 
   // Twiddles of the stage (w_{Ps r}^{t * (b mod Ps)}) and the butterfly; the
@@ -233,6 +313,14 @@ class PassWriter {
       emit_chirp_store(r);
       return;
     }
+    if (s_.real_store == RealStore::Split) {
+      emit_split_store(r);
+      return;
+    }
+    if (s_.real_store != RealStore::None) {
+      emit_real_store(r);
+      return;
+    }
     if (!s_.store_via_local()) {
       for_each_butterfly(R / r, "valid", [&](int j) {
         for (int t = 0; t < r; ++t)
@@ -266,15 +354,76 @@ class PassWriter {
           e_.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
           e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
         } else {
-          e_.open("if (e < chirp_n)");
+          // A real axis: the half spectrum e <= N/2, or the real parts.
+          const bool half = s_.real_store == RealStore::Half;
+          e_.open("if (e < chirp_n" + std::string(half ? " && e <= chirp_n / 2" : "") + ")");
           e_.line(v + " = cmul(cmake(" + v + ".x, -" + v + ".y), tables[e]);");
-          e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled(v) + ";");
+          if (s_.real_store == RealStore::Real)
+            e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + v + ".x * out_re;");
+          else
+            e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled(v) + ";");
           e_.close();
         }
         e_.close();
       }
     });
   }
+
+  // A real axis's last stores: the half spectrum (output e = k + k' * P of
+  // the n-point transform, e <= n/2), the real parts, or (packed inverse)
+  // z[j] as the two reals x[2j], x[2j+1].
+  void emit_real_store(int r) {
+    const std::int64_t R = s_.length, S = s_.out_point_stride;
+    const std::string k = s_.twiddle_dim >= 0 ? "k + " : "";
+    for_each_butterfly(R / r, "valid", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string point = "(" + idx() + ")(b + " + str(t * (R / r)) + ")";
+        const std::string v = x(j * r + t), at = point + " * " + str(S);
+        switch (s_.real_store) {
+          case RealStore::Half:
+            e_.line("if (" + k + point + " * " + str(s_.stride_product) + " <= " + str(s_.real_length / 2) + ") dst[" + at +
+                    "] = " + scaled(v) + ";");
+            break;
+          case RealStore::Real:
+            e_.line("dst[" + at + "] = " + v + ".x * out_re;");
+            break;
+          default:  // Pairs
+            if (s_.real_pairs_aligned) {
+              e_.line("((" + std::string(d_.global) + "cpx*)dst)[" + point + "] = " + scaled(v) + ";");
+            } else {
+              e_.line("dst[" + at + "] = " + v + ".x * out_re;");
+              e_.line("dst[" + at + " + " + str(S / 2) + "] = " + v + ".y * out_im;");
+            }
+        }
+      }
+    });
+  }
+
+  // The packed forward's split (real_axis.cpp): Z into local memory in
+  // natural order, then X[k] = E[k] + w_n^k O[k] for k = 0..n/2, each from
+  // Z[k] and Z[n/2 - k].
+  void emit_split_store(int r) {
+    const std::int64_t R = s_.length;
+    const int T = s_.threads_per_transform;
+    for_each_butterfly(R / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t) e_.line(local("m", "b + " + str(t * (R / r))) + " = " + x(j * r + t) + ";");
+    });
+    e_.line(d_.barrier);
+    for (std::int64_t q = 0; q * T <= R; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " kk = t + " + str(q * T) + ";");
+      e_.open("if (valid && kk <= " + str(R) + ")");
+      e_.line("const cpx a = " + local("m", "(kk == " + str(R) + " ? 0 : kk)") + ";");
+      e_.line("const cpx c = " + local("m", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
+      e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
+      e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
+      e_.line("const cpx y = cadd(even, cmul(tables[kk], odd));");
+      e_.line("dst[(" + idx() + ")kk * " + str(s_.out_point_stride) + "] = " + scaled("y") + ";");
+      e_.close();
+      e_.close();
+    }
+  }
+  std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
 
   // Between the two FFTs of a one-kernel Bluestein: the first FFT's outputs
   // times the kernel, conjugated, into local memory in natural order, where
@@ -383,7 +532,12 @@ class PassWriter {
       emit_butterflies(r, Ps);
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
-      if (reads_local && (!last || !to_global || s_.store_via_local())) e_.line(d_.barrier);
+      const bool split = s_.real_store == RealStore::Split;
+      if (reads_local && (!last || !to_global || s_.store_via_local() || split)) e_.line(d_.barrier);
+      // In place, a real axis's outputs overlap inputs of other threads
+      // (reals and complex points differ in size): with one stage, nothing
+      // else orders this thread's stores after their loads.
+      if (!reads_local && last && to_global && s_.real() && !split) e_.line(d_.barrier);
       if (last) {
         if (to_global) emit_store(r);
         else emit_convolve_turn(r);

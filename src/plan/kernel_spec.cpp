@@ -7,14 +7,15 @@ namespace bfly::plan {
 
 const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : "cm"; }
 
-// Bluestein's stores index the M-point output directly: no local detour.
+// Bluestein's and the real axis's stores index the output directly: no
+// local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return chirp_store == ChirpStore::None && !convolve && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return chirp_store == ChirpStore::None && !convolve && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+  return chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
          dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
@@ -31,15 +32,23 @@ std::string KernelSpec::geometry() const {
     if (d + 1 == dims.size() && bluestein()) out << ":?/?";
     else out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
     if (static_cast<int>(d) == twiddle_dim) out << "(k)";
-    if (static_cast<int>(d) == chirp_dim) out << "(i)";
+    if (static_cast<int>(d) == axis_dim) out << "(i)";
   }
   if (wide) out << ", 64-bit";
   if (bluestein()) {
     out << ", chirp";  // N is a run-time argument
-    if (chirp_load) out << " load/" << chirp_stride;
+    if (chirp_load) out << " load/" << axis_stride;
     if (chirp_store == ChirpStore::Kernel) out << " kernel-store";
     if (chirp_store == ChirpStore::Chirp) out << " chirp-store";
     if (convolve) out << " convolve";
+  }
+  if (real()) {
+    static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
+    static const char* stores[] = {"", "half", "real", "split", "pairs"};
+    out << ", real " << real_length;
+    if (real_load != RealLoad::None) out << " load " << loads[static_cast<int>(real_load)];
+    if (real_store != RealStore::None) out << " store " << stores[static_cast<int>(real_store)];
+    if (real_pairs_aligned) out << " aligned";
   }
   return out.str();
 }
@@ -47,7 +56,7 @@ std::string KernelSpec::geometry() const {
 std::size_t KernelSpec::local_bytes() const {
   const std::size_t point = precision == Precision::Single ? 8 : 16;
   // A length-1 or single-stage transform with direct store needs no exchange.
-  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve;
+  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
@@ -78,6 +87,8 @@ std::string KernelSpec::name() const {
   if (identity) out << "_copy";
   if (convolve) out << "_bluestein";
   else if (bluestein()) out << "_chirp";
+  if (packed()) out << "_packed";
+  else if (real()) out << "_real";
   // The geometry as a short hash: the full text is in the source's comment.
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;

@@ -70,11 +70,14 @@ struct KernelSpec {
   // 2N - 1; plan/solvers/bluestein.cpp). The tables argument holds the chirp
   // c[j] (N entries) then the convolution kernel K = FFT_M(conj c) / M.
   std::int64_t chirp_length = 0;     // N; 0: not part of a Bluestein transform
-  // Loads: point j = i + n * chirp_stride of the N-point axis (i the index
-  // along chirp_dim, 0 when -1) is x[j] * c[j], zero for j >= N.
+  // Loads: point j of the N-point axis is x[j] * c[j], zero for j >= N.
   bool chirp_load = false;
-  int chirp_dim = -1;
-  std::int64_t chirp_stride = 1;
+  // Where a load depends on the point's index j along the transformed axis
+  // (Bluestein's chirp, a real axis's Hermitian mirror): point n of
+  // sub-transform i (i the index along axis_dim, 0 when -1) is j = i + n *
+  // axis_stride.
+  int axis_dim = -1;
+  std::int64_t axis_stride = 1;
   // Stores: output e = k + k' * P of the M-point transform (k the twiddle
   // dim's index) becomes conj(y[e] * K[e]) (Kernel: the forward FFT's last
   // pass, so the inverse FFT that follows is a forward one), or
@@ -84,6 +87,30 @@ struct KernelSpec {
   // The whole of Bluestein in one kernel: chirp load, FFT_M, kernel
   // multiply, FFT_M, chirp store (M fits one group).
   bool convolve = false;
+  // Real transforms (plan/solvers/real_axis.cpp): the real axis's first pass
+  // reads one side and its last pass writes the other. Pairs and Mirror /
+  // Split are the packed form of an even axis: a complex FFT of n/2 points
+  // z[j] = x[2j] + i x[2j+1] (point strides count reals on the real side).
+  enum class RealLoad {
+    None,
+    Real,       // R2C: the real x[j] as x[j] + 0i
+    Hermitian,  // C2R: X[j] for j <= n/2, conj(X[n - j]) above (the full spectrum)
+    Pairs,      // R2C packed: z[j] from two reals
+    Mirror,     // C2R packed: Z[k] from X[k] and X[n/2 - k] (the inverse of Split)
+  };
+  enum class RealStore {
+    None,
+    Half,   // R2C: outputs e <= n/2 only (e as for the chirp store)
+    Real,   // C2R: the real part
+    Split,  // R2C packed: X[k], k = 0..n/2, from Z[k] and Z[n/2 - k] through local memory
+    Pairs,  // C2R packed: z[j] as two reals
+  };
+  RealLoad real_load = RealLoad::None;
+  RealStore real_store = RealStore::None;
+  std::int64_t real_length = 0;  // n (Bluestein's kernels take it as chirp_n, at run time)
+  // Packed pairs move as one complex access (the real axis contiguous and
+  // every offset even).
+  bool real_pairs_aligned = false;
   // Groups per multiprocessor the CUDA compiler must fit (__launch_bounds__'s
   // second argument), so memory-bound kernels keep enough loads in flight;
   // 0: no requirement. Ignored by OpenCL.
@@ -91,6 +118,8 @@ struct KernelSpec {
 
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool bluestein() const { return chirp_length > 0; }
+  bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
+  bool packed() const { return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror; }
   int group_size() const { return threads_per_transform * transforms_per_group; }
   // Output goes through local memory when its access pattern does not match
   // the mapping chosen for the input: rows written by a column-major group,

@@ -41,7 +41,7 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
   };
   std::vector<D> ds;
   for (std::size_t d = 0; d < spec.dims.size(); ++d)
-    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.chirp_dim});
+    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.axis_dim});
   D batch = ds.back();
   ds.pop_back();
   ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.kept(); }), ds.end());
@@ -65,10 +65,10 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
   }
   spec.dims.clear();
   spec.twiddle_dim = -1;
-  spec.chirp_dim = -1;
+  spec.axis_dim = -1;
   for (const D& d : merged) {
     if (d.twiddle) spec.twiddle_dim = static_cast<int>(spec.dims.size());
-    if (d.chirp) spec.chirp_dim = static_cast<int>(spec.dims.size());
+    if (d.chirp) spec.axis_dim = static_cast<int>(spec.dims.size());
     spec.dims.push_back(d.dim);
   }
 }
@@ -99,7 +99,9 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
   // Points of a transform apart in memory: adjacent work-items take adjacent
   // transforms (columns), so reads coalesce across the group.
-  const bool columns = spec.in_point_stride != 1 || length == 1;
+  // (A packed real axis reads two reals a point: contiguous at stride 2.)
+  const std::int64_t point_stride = spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
+  const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
   // Padding pays where the first stage writes its outputs a power of two
@@ -234,7 +236,18 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   // run over its zero-padded M points.
   const bool fused = step.chirp == Step::Chirp::Fused;
   const std::int64_t span = step.chirp == Step::Chirp::None || fused ? n : step.padded;
-  if (step.kind == Step::Kind::Fft && fused) {
+  const bool forward_real = p.kind == Kind::R2C;
+  if (step.packed) {
+    // An even real axis as n/2 complex points (solvers/real_axis.cpp); point
+    // strides count reals on the real side.
+    using K = KernelSpec;
+    spec.length = n / 2;
+    spec.real_load = forward_real ? K::RealLoad::Pairs : K::RealLoad::Mirror;
+    spec.real_store = forward_real ? K::RealStore::Split : K::RealStore::Pairs;
+    spec.real_length = n;
+    spec.in_point_stride = forward_real ? 2 * src[a] : src[a];
+    spec.out_point_stride = forward_real ? dst[a] : 2 * dst[a];
+  } else if (step.kind == Step::Kind::Fft && fused) {
     // Bluestein in one kernel: an M-point transform per N-point axis.
     spec.length = step.padded;
     spec.in_point_stride = src[a];
@@ -258,12 +271,17 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     if (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore) {
       // The first pass (P == 1): point j = i + n_point * S of the N-point input.
       spec.chirp_load = true;
-      spec.chirp_dim = 1;
-      spec.chirp_stride = S;
+      spec.axis_dim = 1;
+      spec.axis_stride = S;
     }
     // The last passes (S == P): output e = k + k' * P.
     if (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
     if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+    if (step.real_first && !forward_real) {
+      // The first pass (P == 1): point j = i + n_point * S of the axis.
+      spec.axis_dim = 1;
+      spec.axis_stride = S;
+    }
   } else {
     // Row chunks of the source's innermost dim.
     const std::int64_t L = largest_divisor_at_most(n, 32);
@@ -276,6 +294,22 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   for (int d = 1; d < dims; ++d)
     if (d != a) spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
   spec.dims.push_back({p.batch, src[0], dst[0]});
+  if (!step.packed && (step.real_first || step.real_last)) {
+    // A real axis as an n-point complex FFT: its first pass reads the real
+    // side or extends the half spectrum, its last writes the other side.
+    using K = KernelSpec;
+    if (step.real_first) spec.real_load = forward_real ? K::RealLoad::Real : K::RealLoad::Hermitian;
+    if (step.real_last) spec.real_store = forward_real ? K::RealStore::Half : K::RealStore::Real;
+    if (!spec.bluestein()) spec.real_length = n;  // Bluestein's kernels take N at run time
+  }
+  if (step.packed) {
+    // Both reals of a point in one complex access: the axis contiguous and
+    // every offset on the real side even.
+    const bool real_in = forward_real;
+    bool aligned = (real_in ? src[a] : dst[a]) == 1;
+    for (const IndexDim& d : spec.dims) aligned = aligned && (real_in ? d.in_stride : d.out_stride) % 2 == 0;
+    spec.real_pairs_aligned = aligned;
+  }
   // 64-bit offsets once any offset or the transform count can pass 2^31.
   std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = (spec.length - 1) * spec.out_point_stride;
   for (const IndexDim& d : spec.dims) {
@@ -289,7 +323,7 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   Pass pass;
   pass.what = step.what;
   pass.spec = spec;
-  pass.transforms = fused ? elements / n : elements / spec.length;
+  pass.transforms = fused || step.packed ? elements / n : elements / spec.length;
   return pass;
 }
 
@@ -305,6 +339,15 @@ std::vector<std::pair<Slot, Slot>> assign_slots(const Problem& p, const std::vec
   auto same = [&](Slot a, Slot b) {
     auto canon = [&](Slot s) { return in_place && s == Slot::Input ? Slot::Output : s; };
     return canon(a) == canon(b);
+  };
+  // Which buffers can hold a step's result: workspace holds complex points
+  // only; the caller's buffers their own side (in place, the one buffer
+  // both sides of a real problem), never a real axis's full n points.
+  auto holds = [&](Slot s, Step::Side side) {
+    if (s == Slot::Work0 || s == Slot::Work1) return side != Step::Side::Real;
+    if (!p.is_real()) return true;
+    if (side == Step::Side::Full) return false;
+    return in_place || side == (p.kind == Kind::R2C ? Step::Side::Complex : Step::Side::Real);
   };
   std::vector<Slot> best, current;
   int best_work = 3;
@@ -323,6 +366,7 @@ std::vector<std::pair<Slot, Slot>> assign_slots(const Problem& p, const std::vec
     else candidates = {source, Slot::Output, Slot::Work0, Slot::Work1};
     for (Slot dest : candidates) {
       if (dest == Slot::Input) continue;
+      if (!holds(dest, step.to)) continue;
       if (same(dest, source) && !step.may_write_source(p)) continue;
       if (!in_place && dest == Slot::Input) continue;
       const int used = std::max(work, dest == Slot::Work1 ? 2 : dest == Slot::Work0 ? 1 : 0);
@@ -395,18 +439,25 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
     if (s.padded > 0) work_elements = std::max(work_elements, problem.elements() / problem.shape[s.dim - 1] * s.padded);
   tree.workspace_bytes = tree.workspace_buffers > 0 ? work_elements * static_cast<std::int64_t>(problem.element_bytes()) : 0;
   const View input = layout_view(problem.input_layout()), output = layout_view(problem.output_layout());
+  // A real problem's steps see its complex side (the half spectrum) or, on
+  // the real axis, the real shape; in place, its one buffer holds either side.
+  const Problem complex = complex_side(problem);
+  const bool in_place_real = problem.is_real() && problem.placement == Placement::InPlace;
+  const View real_side = problem.kind == Kind::R2C ? input : output, complex_view = layout_view(complex.input_layout());
   std::vector<int> order;  // of the data the next step reads, where it is workspace
   for (std::size_t j = 0; j < steps.size(); ++j) {
-    auto view = [&](Slot s, const std::vector<int>& o, bool padded) {
+    auto view = [&](Slot s, Step::Side side, const std::vector<int>& o, bool padded) {
+      if (in_place_real && (s == Slot::Input || s == Slot::Output)) return side == Step::Side::Real ? real_side : complex_view;
       switch (s) {
         case Slot::Input: return input;
         case Slot::Output: return output;
-        default: return work_view(problem, o, steps[j].dim, padded ? steps[j].padded : 0);
+        default: return work_view(side == Step::Side::Full ? problem : complex, o, steps[j].dim, padded ? steps[j].padded : 0);
       }
     };
-    const View src = view(slots[j].first, order, steps[j].padded_source()),
-               dst = view(slots[j].second, steps[j].order, steps[j].padded_destination());
-    Pass pass = make_pass(problem, steps[j], src, dst, limits);
+    const View src = view(slots[j].first, steps[j].from, order, steps[j].padded_source()),
+               dst = view(slots[j].second, steps[j].to, steps[j].order, steps[j].padded_destination());
+    const bool on_complex_side = steps[j].from == Step::Side::Complex && steps[j].to == Step::Side::Complex;
+    Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], src, dst, limits);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
     tree.passes.push_back(pass);

@@ -21,6 +21,15 @@ const char* to_string(ErrorCode code) {
   return "error";
 }
 
+const char* to_string(Kind k) {
+  switch (k) {
+    case Kind::C2C: return "c2c";
+    case Kind::R2C: return "r2c";
+    case Kind::C2R: return "c2r";
+  }
+  return "c2c";
+}
+
 const char* to_string(Precision p) { return p == Precision::Single ? "f32" : "f64"; }
 const char* to_string(Direction d) { return d == Direction::Forward ? "fwd" : "inv"; }
 const char* to_string(Placement p) { return p == Placement::OutOfPlace ? "oop" : "ip"; }
@@ -71,17 +80,18 @@ std::vector<std::int64_t> contiguous(const std::vector<std::int64_t>& shape) {
 // largest offset + 1. Offsets must fit in 2^62 so index arithmetic cannot overflow.
 std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& side) {
   const std::int64_t cap = std::int64_t{1} << 62;
-  if (!l.strides.empty() && l.strides.size() != p.shape.size())
+  const std::vector<std::int64_t> shape = side == "input" ? p.input_shape() : p.output_shape();
+  if (!l.strides.empty() && l.strides.size() != shape.size())
     throw invalid(side + " strides " + list(l.strides) + " have " + std::to_string(l.strides.size()) +
-                  " entries for a rank-" + std::to_string(p.shape.size()) + " shape " + text::shape(p.shape));
+                  " entries for a rank-" + std::to_string(shape.size()) + " shape " + text::shape(shape));
   for (std::int64_t s : l.strides)
     if (s <= 0) throw invalid(side + " stride " + std::to_string(s) + " in " + list(l.strides) + " must be positive");
   if (l.distance < 0) throw invalid(side + " distance " + std::to_string(l.distance) + " must be positive");
   const Layout r = side == "input" ? p.input_layout() : p.output_layout();
   std::int64_t last = 0;  // the largest offset
-  for (std::size_t k = 0; k < p.shape.size(); ++k) {
-    if (r.strides[k] > (cap - last) / p.shape[k]) throw invalid(side + " strides " + list(r.strides) + " overflow");
-    last += (p.shape[k] - 1) * r.strides[k];
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (r.strides[k] > (cap - last) / shape[k]) throw invalid(side + " strides " + list(r.strides) + " overflow");
+    last += (shape[k] - 1) * r.strides[k];
   }
   if (p.batch > 1) {
     if (r.distance > (cap - last) / p.batch) throw invalid(side + " distance " + std::to_string(r.distance) + " overflows");
@@ -95,9 +105,10 @@ std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& 
 // (Sufficient, not necessary: interleavings such as strides 2 and 3 over 3x2
 // are refused though they do not collide.)
 void check_no_overlap(const Problem& p, const Layout& r, const std::string& side) {
+  const std::vector<std::int64_t> shape = side == "input" ? p.input_shape() : p.output_shape();
   std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, extent)
-  for (std::size_t k = 0; k < p.shape.size(); ++k)
-    if (p.shape[k] > 1) dims.push_back({r.strides[k], p.shape[k]});
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    if (shape[k] > 1) dims.push_back({r.strides[k], shape[k]});
   if (p.batch > 1) dims.push_back({r.distance, p.batch});
   std::sort(dims.begin(), dims.end());
   std::int64_t reach = 0;
@@ -158,18 +169,54 @@ Layout resolved(Layout r, const std::vector<std::int64_t>& shape) {
   return r;
 }
 
+// In place, a real transform's two sides share memory as FFTW and cuFFT lay
+// it out: the complex side contiguous, each real row (the innermost axis)
+// padded to the 2 * (n/2 + 1) reals of its complex row.
+Layout in_place_real(const Problem& p, bool real_side) {
+  Layout complex_side = resolved(Layout{}, p.complex_shape());
+  if (!real_side) return complex_side;
+  Layout r = complex_side;
+  for (std::size_t k = 0; k + 1 < r.strides.size(); ++k) r.strides[k] *= 2;
+  r.distance *= 2;
+  return r;
+}
+
 }  // namespace
 
-Layout Problem::input_layout() const { return resolved(input, shape); }
+int Problem::real_axis() const {
+  if (kind == Kind::C2C) return -1;
+  if (axes.empty()) return rank() - 1;
+  const int a = axes.back();
+  return a < 0 ? a + rank() : a;
+}
+
+std::vector<std::int64_t> Problem::complex_shape() const {
+  std::vector<std::int64_t> out = shape;
+  const int a = real_axis();
+  if (a >= 0 && a < rank()) out[a] = out[a] / 2 + 1;
+  return out;
+}
+
+std::vector<std::int64_t> Problem::input_shape() const { return kind == Kind::C2R ? complex_shape() : shape; }
+std::vector<std::int64_t> Problem::output_shape() const { return kind == Kind::R2C ? complex_shape() : shape; }
+
+std::size_t Problem::input_element_bytes() const { return kind == Kind::R2C ? element_bytes() / 2 : element_bytes(); }
+std::size_t Problem::output_element_bytes() const { return kind == Kind::C2R ? element_bytes() / 2 : element_bytes(); }
+
+Layout Problem::input_layout() const {
+  if (is_real() && placement == Placement::InPlace) return in_place_real(*this, kind == Kind::R2C);
+  return resolved(input, input_shape());
+}
 
 Layout Problem::output_layout() const {
+  if (is_real() && placement == Placement::InPlace) return in_place_real(*this, kind == Kind::C2R);
   if (placement == Placement::InPlace && output.is_default()) return input_layout();
-  return resolved(output, shape);
+  return resolved(output, output_shape());
 }
 
 std::int64_t Problem::input_extent() const { return check_layout(*this, input, "input"); }
 std::int64_t Problem::output_extent() const {
-  if (placement == Placement::InPlace && output.is_default()) return input_extent();
+  if (placement == Placement::InPlace && output.is_default() && !is_real()) return input_extent();
   return check_layout(*this, output, "output");
 }
 
@@ -212,6 +259,19 @@ void Problem::validate() const {
   if (transform_axes().size() > 3)
     throw invalid("transforms over " + std::to_string(transform_axes().size()) +
                   " axes are not supported (at most 3; the others can be batch axes)");
+  if (kind == Kind::R2C && direction != Direction::Forward)
+    throw invalid("an r2c transform is forward (got direction inv); c2r is the inverse");
+  if (kind == Kind::C2R && direction != Direction::Inverse)
+    throw invalid("a c2r transform is inverse (got direction fwd); r2c is the forward one");
+  if (is_real() && placement == Placement::InPlace) {
+    if (!input.is_default() || !output.is_default())
+      throw invalid("in-place " + std::string(to_string(kind)) +
+                    " problems take the default padded layout only (FFTW's and cuFFT's); drop the strides or go out of place");
+    if (real_axis() != rank() - 1)
+      throw invalid("in-place " + std::string(to_string(kind)) + " needs the real axis innermost: axis " +
+                    std::to_string(real_axis()) + " of the rank-" + std::to_string(rank()) + " shape " + text::shape(shape) +
+                    " is not (go out of place)");
+  }
   input_extent();
   if (placement == Placement::InPlace && !output.is_default() && output != input)
     throw invalid("in-place problem has an output layout different from its input layout");
@@ -233,7 +293,7 @@ double Problem::scale() const {
 
 std::string Problem::token() const {
   std::ostringstream out;
-  out << "c2c_" << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape)
+  out << to_string(kind) << '_' << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape)
       << "_b" << batch << '_' << to_string(placement) << '_' << to_string(norm);
   if (!axes.empty()) {
     out << "_ax";
@@ -253,8 +313,11 @@ Problem Problem::parse(const std::string& token) {
   };
   if (f.size() < 7)
     throw bad("expected 7 fields kind_precision_direction_shape_bBATCH_placement_norm");
-  if (f[0] != "c2c") throw bad("unknown kind '" + f[0] + "' (expected c2c)");
   Problem p;
+  if (f[0] == "c2c") p.kind = Kind::C2C;
+  else if (f[0] == "r2c") p.kind = Kind::R2C;
+  else if (f[0] == "c2r") p.kind = Kind::C2R;
+  else throw bad("unknown kind '" + f[0] + "' (expected c2c, r2c or c2r)");
   if (f[1] == "f32") p.precision = Precision::Single;
   else if (f[1] == "f64") p.precision = Precision::Double;
   else throw bad("unknown precision '" + f[1] + "' (expected f32 or f64)");
@@ -295,7 +358,7 @@ Problem Problem::parse(const std::string& token) {
 }
 
 bool Problem::operator==(const Problem& o) const {
-  return shape == o.shape && axes == o.axes && batch == o.batch && input == o.input && output == o.output &&
+  return kind == o.kind && shape == o.shape && axes == o.axes && batch == o.batch && input == o.input && output == o.output &&
          precision == o.precision && direction == o.direction && placement == o.placement && norm == o.norm;
 }
 

@@ -2,6 +2,7 @@
 // pass, and the launches.
 #include <chrono>
 #include <cstring>
+#include <type_traits>
 
 #include "backends/device_impl.hpp"
 #include "codegen/pass_kernel.hpp"
@@ -22,6 +23,19 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+template <class T>
+struct scalar {
+  using type = T;
+};
+template <class T>
+struct scalar<std::complex<T>> {
+  using type = T;
+};
 
 template <class T>
 std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<T>>& table) {
@@ -103,6 +117,13 @@ class PlanImpl {
         if (f64) return upload(*device_, bluestein_tables<double>(spec.chirp_length));
         return upload(*device_, bluestein_tables<float>(spec.chirp_length));
       });
+    } else if (spec.packed()) {
+      // The split's w_n^k, k = 0..n/2.
+      const std::int64_t n = spec.real_length;
+      compiled.tables = device_->memo<BufferImpl>("real:" + kind + std::to_string(n), [&] {
+        if (f64) return upload(*device_, twiddle::table_f64(n, n / 2 + 1));
+        return upload(*device_, twiddle::table_f32(n, n / 2 + 1));
+      });
     } else {
       compiled.tables = compiled.twiddles;  // unused by the kernel
     }
@@ -112,8 +133,8 @@ class PlanImpl {
 
   void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr) const {
     const Problem& p = tree_.problem;
-    const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.element_bytes();
-    const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.element_bytes();
+    const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
     if (in.bytes() < in_need)
       throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) + " bytes is smaller than the " +
                                                   std::to_string(in_need) + " bytes of " + p.token());
@@ -147,6 +168,7 @@ class PlanImpl {
                                         real(out_re),
                                         real(out_im)};
       const plan::KernelSpec& spec = c.pass.spec;
+      if (spec.packed()) args.push_back(KernelArg::of(*c.tables));
       if (spec.bluestein()) {
         args.push_back(KernelArg::of(*c.tables));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
@@ -158,23 +180,34 @@ class PlanImpl {
     }
   }
 
-  template <class T>
-  void execute_host(const std::complex<T>* in, std::complex<T>* out) {
+  // In and Out are T or std::complex<T>: real data on the real side of an
+  // R2C / C2R problem, complex elsewhere.
+  template <class In, class Out>
+  void execute_host(const In* in, Out* out) {
     const Problem& p = tree_.problem;
-    const bool single = sizeof(T) == sizeof(float);
-    if (single != (p.precision == Precision::Single))
-      throw Error(ErrorCode::InvalidArgument, std::string("execute_host with ") +
-                                                  (single ? "complex<float>" : "complex<double>") + " data on a " +
-                                                  (single ? "double" : "single") + "-precision plan " + p.token());
+    auto type = [](bool real, bool single) {
+      return std::string(real ? (single ? "float" : "double") : (single ? "complex<float>" : "complex<double>"));
+    };
+    const bool in_real = !is_complex<In>::value, out_real = !is_complex<Out>::value;
+    const bool is_single = std::is_same<typename scalar<In>::type, float>::value;
+    const bool want_in_real = p.kind == Kind::R2C, want_out_real = p.kind == Kind::C2R;
+    const bool want_single = p.precision == Precision::Single;
+    if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
+      throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
+                                                  type(out_real, is_single) + " output on plan " + p.token() + ", which takes " +
+                                                  type(want_in_real, want_single) + " and " + type(want_out_real, want_single));
     std::lock_guard<std::mutex> lock(host_mutex_);
-    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.element_bytes();
-    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.element_bytes();
+    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
     if (!host_in_) {
-      host_in_ = device_->allocate(in_bytes);
+      // In place, one buffer holds both sides (a real transform's differ in size).
+      host_in_ = device_->allocate(p.placement == Placement::InPlace ? std::max(in_bytes, out_bytes) : in_bytes);
       host_out_ = p.placement == Placement::InPlace ? host_in_ : device_->allocate(out_bytes);
     }
     // Elements the output layout skips keep the caller's values.
-    const bool gaps = out_bytes != p.bytes();
+    std::int64_t out_elements = p.batch;
+    for (std::int64_t e : p.output_shape()) out_elements *= e;
+    const bool gaps = p.output_extent() != out_elements;
     if (gaps && p.placement == Placement::OutOfPlace) device_->write(*host_out_, out, out_bytes, 0);
     device_->write(*host_in_, in, in_bytes, 0);
     execute(*host_in_, *host_out_);
@@ -239,5 +272,10 @@ void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out)
 void Plan::execute_host(const std::complex<double>* in, std::complex<double>* out) const {
   impl_->execute_host(in, out);
 }
+
+void Plan::execute_host(const float* in, std::complex<float>* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const double* in, std::complex<double>* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const std::complex<float>* in, float* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const std::complex<double>* in, double* out) const { impl_->execute_host(in, out); }
 
 }  // namespace bfly

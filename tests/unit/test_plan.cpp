@@ -340,7 +340,7 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
           EXPECT_EQ(pass.transforms * s.length, 3 * m) << "pass " << i;
           EXPECT_FALSE(s.convolve);
           EXPECT_EQ(s.chirp_load, i == 0) << "pass " << i;
-          if (i == 0) EXPECT_EQ(s.chirp_stride * s.length, m);
+          if (i == 0) EXPECT_EQ(s.axis_stride * s.length, m);
           const KernelSpec::ChirpStore store = i == k - 1                    ? KernelSpec::ChirpStore::Kernel
                                                : i == tree.passes.size() - 1 ? KernelSpec::ChirpStore::Chirp
                                                                              : KernelSpec::ChirpStore::None;

@@ -12,6 +12,9 @@ namespace bfly::plan {
 namespace {
 
 std::vector<Step> steps(const Problem& problem, const DeviceLimits& limits) {
+  if (problem.is_real())
+    throw Error(ErrorCode::Unsupported, "the transpose strategy does not do real transforms (" + problem.token() +
+                                            "); use the default strategy");
   const int dims = problem.rank() + 1;
   std::vector<int> natural(dims);
   std::iota(natural.begin(), natural.end(), 0);

@@ -34,6 +34,17 @@ struct Step {
   bool padded_destination() const {
     return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore;
   }
+  // Real transforms (solvers/real_axis.cpp). Which data a step reads and
+  // writes: Complex is the problem's complex side (the half spectrum of a
+  // real problem, over complex_shape()), Real its real side, Full complex
+  // points over the real shape (between the passes of a real axis: in
+  // workspace only).
+  enum class Side { Complex, Real, Full };
+  Side from = Side::Complex, to = Side::Complex;
+  // The real axis's first step reads the real side (R2C) or the half
+  // spectrum (C2R); its last step writes the other. Packed: an even axis as
+  // one complex FFT of n/2 points, both roles in one step.
+  bool real_first = false, real_last = false, packed = false;
   std::string what;
 
   // A group owns whole sub-transforms of the dim: it may write what it read.
@@ -65,6 +76,15 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
+
+// A real problem's complex side as a C2C problem of complex_shape() in the
+// complex side's layout (what the steps of the other axes see); the problem
+// itself for C2C.
+Problem complex_side(const Problem& problem);
+// The steps of a real problem's real axis (dim = real_axis() + 1): one packed
+// step where n is even and n/2 fits one pass, else axis_steps() over n with
+// the real loads and stores on the first and last.
+std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& limits);
 
 Solver strided_axes_solver();
 Solver row_column_solver();

@@ -2,7 +2,8 @@
 // layout, one pass per axis where one group holds the axis (more where it
 // does not). A strided axis is read as blocks of adjacent columns (the
 // column-major mapping), so global accesses stay coalesced without any
-// transpose kernel. Axes go innermost first.
+// transpose kernel. Axes go innermost first; a real problem's real axis goes
+// first (R2C) or last (C2R), the others transform its half spectrum.
 #include "plan/solvers/solver.hpp"
 
 namespace bfly::plan {
@@ -10,11 +11,15 @@ namespace {
 
 std::vector<Step> steps(const Problem& problem, const DeviceLimits& limits) {
   std::vector<Step> out;
+  const Problem complex = complex_side(problem);
   const std::vector<int> axes = problem.transform_axes();
   for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
-    if (problem.shape[*a] == 1) continue;  // a 1-point transform is the identity
-    for (const Step& s : axis_steps(problem, *a + 1, limits, {})) out.push_back(s);
+    if (problem.shape[*a] == 1 || *a == problem.real_axis()) continue;  // a 1-point transform is the identity
+    for (const Step& s : axis_steps(complex, *a + 1, limits, {})) out.push_back(s);
   }
+  if (!problem.is_real()) return out;
+  const std::vector<Step> real = real_axis_steps(problem, limits);
+  out.insert(problem.kind == Kind::R2C ? out.begin() : out.end(), real.begin(), real.end());
   return out;
 }
 

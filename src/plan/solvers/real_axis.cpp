@@ -1,0 +1,78 @@
+// The real axis of an R2C or C2R problem: the one step that turns n reals
+// into n/2 + 1 complex points (or back). The problem's other axes are plain
+// complex transforms of the half spectrum (complex_side()), after the real
+// axis for R2C and before it for C2R.
+//
+// An even axis is packed (the classic trick; Van Loan 4.2, FFTW's rdft2):
+// z[j] = x[2j] + i x[2j+1] is a complex FFT of n/2 points, and with
+// E[k] = (Z[k] + conj Z[n/2-k]) / 2 and O[k] = -i (Z[k] - conj Z[n/2-k]) / 2,
+//   X[k] = E[k] + w_n^k O[k],  k = 0..n/2
+// (the split). The inverse runs the same backwards: Z[k] = E'[k] + i O'[k]
+// with E' = X[k] + conj X[n/2-k], O' = (X[k] - conj X[n/2-k]) w_n^-k, then
+// x[2j], x[2j+1] = Re, Im of the inverse FFT of Z. Where n/2 fits one pass,
+// the split is fused into that pass: its stores go through local memory,
+// where each thread finds both Z[k] and Z[n/2-k] (the inverse's loads read
+// both from memory), so the axis costs one read of n reals and one write of
+// n/2 + 1 points: half a complex transform.
+//
+// Elsewhere (odd n, or n/2 past one pass, or a length Bluestein does) the
+// axis is a complex FFT of n points whose first pass reads reals (or
+// extends the half spectrum by its Hermitian symmetry, X[n-k] = conj X[k])
+// and whose last pass writes the n/2 + 1 outputs (or the real parts): the
+// memory traffic of the real side is halved, the inner passes are as
+// complex. Fusing the split into the last of several passes needs a group
+// to hold both sub-transform k and P - k of that pass: not done yet.
+#include "plan/factorize.hpp"
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+
+Problem complex_side(const Problem& problem) {
+  if (!problem.is_real()) return problem;
+  Problem q;
+  q.kind = Kind::C2C;
+  q.shape = problem.complex_shape();
+  q.axes = problem.axes;
+  q.batch = problem.batch;
+  q.precision = problem.precision;
+  q.direction = problem.direction;
+  q.norm = problem.norm;
+  q.input = q.output = problem.kind == Kind::R2C ? problem.output_layout() : problem.input_layout();
+  return q;
+}
+
+std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& limits) {
+  const int dim = problem.real_axis() + 1;
+  const std::int64_t n = problem.shape[dim - 1];
+  const bool forward = problem.kind == Kind::R2C;
+  const Step::Side real = Step::Side::Real, half = Step::Side::Complex;
+  const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " real points";
+  const std::int64_t h = n / 2;
+  // The real side's stride along the axis decides the CPU's aliasing split.
+  const Layout side = forward ? problem.input_layout() : problem.output_layout();
+  const bool aliased = cache_aliased(problem, side.strides[dim - 1], limits);
+  if (n % 2 == 0 && is_supported_length(h) && axis_pass_lengths(h, limits, aliased).size() == 1) {
+    Step step;
+    step.dim = dim;
+    step.length = h;
+    step.packed = step.real_first = step.real_last = true;
+    step.from = forward ? real : half;
+    step.to = forward ? half : real;
+    step.what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed)";
+    return {step};
+  }
+  std::vector<Step> steps = axis_steps(problem, dim, limits, {});
+  for (Step& s : steps) {
+    s.from = s.to = Step::Side::Full;
+    s.work_only = true;
+    s.what = axis + " as complex: " + s.what;
+  }
+  steps.front().real_first = true;
+  steps.front().from = forward ? real : half;
+  steps.back().real_last = true;
+  steps.back().to = forward ? half : real;
+  steps.back().work_only = false;
+  return steps;
+}
+
+}  // namespace bfly::plan
