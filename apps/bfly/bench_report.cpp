@@ -47,6 +47,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 std::string table_header(const CaseResult& first) {
   std::ostringstream out;
   out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
+  if (first.bench_case.real()) out << "    c2c ms real/c2c";
   for (const PeerResult& p : first.peers) {
     out << " | " << p.name << " ms (bfly speed-up)";
     if (p.name == kTransposePeer) out << " passes floor";
@@ -67,6 +68,12 @@ std::string table_row(const CaseResult& r) {
     std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %10.1f %6s", r.bench_case.label().c_str(),
                   "-", "unsupported", "-", "-", "-", "-", "", "-", r.copy_gbytes(), "-");
   out << line;
+  if (r.bench_case.real()) {
+    if (r.c2c_ms > 0 && r.median_ms > 0) std::snprintf(line, sizeof line, " %9.3f %8.2f", r.c2c_ms, r.real_over_c2c());
+    else if (r.c2c_ms > 0) std::snprintf(line, sizeof line, " %9.3f %8s", r.c2c_ms, "-");
+    else std::snprintf(line, sizeof line, " %9s %8s", "unsupp.", "-");
+    out << line;
+  }
   const double limit = error_limit(r.bench_case.precision);
   for (const PeerResult& p : r.peers) {
     if (p.unsupported.rfind("n/a", 0) == 0) {
@@ -92,8 +99,27 @@ std::string table_row(const CaseResult& r) {
   return out.str();
 }
 
-std::string table_footer(Precision precision) {
+std::string table_footer(Precision precision, Kind kind) {
   const bool fp64 = precision == Precision::Double;
+  if (kind != Kind::C2C) {
+    const std::string real = fp64 ? "float64" : "float32", complex = fp64 ? "complex128" : "complex64";
+    const bool r2c = kind == Kind::R2C;
+    return "speed-up = peer time / bfly time (above 1: bfly is faster; the cuFFT column is the ratio to cuFFT's " +
+           std::string(r2c ? (fp64 ? "D2Z" : "R2C") : (fp64 ? "Z2D" : "C2R")) +
+           ");\nrel.err = relative L2 error vs " + reference_name(precision) + " " + (r2c ? "r2c" : "c2r") +
+           " (a peer's error is shown beside its time when above " + error_limit_text(precision) +
+           ");\nGFLOP/s counts 2.5 N log2 N per real transform of N points (half the complex convention);\n"
+           "GB/s counts the bytes read and written once: " + (fp64 ? "8" : "4") + " per " + real +
+           " of the real side, " + (fp64 ? "16" : "8") + " per " + complex + " point of the half spectrum\n"
+           "(n/2 + 1 points along the halved axis)" +
+           (r2c ? "" : "; the inputs are half spectra of real arrays (Hermitian where it matters)") +
+           ";\nc2c ms = bfly's complex (C2C) transform of the same shape, axes, batch and direction, timed in the same "
+           "run;\nreal/c2c = bfly ms / c2c ms (issue 7: at most 0.6 for even sizes);\n"
+           "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache; warm ms = the same plan "
+           "again on a new device context;\ncopy GB/s = a plain copy kernel on the same buffers in the same run; "
+           "floor = passes x copy time of those bytes / bfly time;\n"
+           "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
+  }
   return "speed-up = peer time / bfly time (above 1: bfly is faster); rel.err = relative L2 error vs " +
          reference_name(precision) + "\n(a peer's error is shown beside its time when above " +
          error_limit_text(precision) +
@@ -120,25 +146,31 @@ std::string axes_text(const BenchCase& c) {
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
+    // kind and c2c_ms (bfly's complex time beside a real case) came last, so
+    // readers of the earlier columns by position are unaffected.
     text << "shape,axes,length,batch,inverse,precision,implementation,median_ms,gflops,gbytes_per_s,relative_error,"
-            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction\n";
+            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction,kind,c2c_ms\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       const std::string head = text::shape(c.shape) + ',' + axes_text(c) + ',' + std::to_string(c.length()) + ',' +
                                std::to_string(c.batch) + ',' + (c.inverse ? "1" : "0") + ',' +
                                precision_name(c.precision) + ',';
       // Rows only for what ran, as for the peers: bfly's reason is in the JSON.
-      if (r.unsupported.empty())
+      const std::string kind = to_string(c.kind);
+      if (r.unsupported.empty()) {
         text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms)
              << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms
-             << ',' << r.floor_fraction() << '\n';
+             << ',' << r.floor_fraction() << ',' << kind << ',';
+        if (r.c2c_ms > 0) text << r.c2c_ms;
+        text << '\n';
+      }
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty()) {
           text << head << '"' << p.name << "\"," << p.median_ms << ',' << r.gflops(p.median_ms) << ','
                << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ',';
           if (p.passes > 0) text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
           else text << ",,,";
-          text << '\n';
+          text << ',' << kind << ",\n";
         }
     }
   } else if (ends_with(path, ".json")) {
@@ -149,6 +181,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
     if (!results.empty()) {
       const Precision precision = results.front().bench_case.precision;
       doc["precision"] = precision_name(precision);
+      doc["kind"] = to_string(results.front().bench_case.kind);
       doc["reference"] = reference_name(precision);
       doc["error_limit"] = error_limit(precision);
     }
@@ -163,6 +196,13 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"warm_plan_ms", r.warm_plan_ms}, {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
       if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
+      c["kind"] = to_string(r.bench_case.kind);
+      if (r.bench_case.real()) {
+        // Bytes as GB/s counts them, and bfly's complex transform of the same shape beside.
+        c["moved_bytes"] = r.moved_bytes();
+        if (r.c2c_ms > 0) c.update({{"c2c_median_ms", r.c2c_ms}, {"real_over_c2c", r.real_over_c2c()}});
+        if (!r.c2c_unsupported.empty()) c["c2c_unsupported"] = r.c2c_unsupported;
+      }
       if (!r.unsupported.empty()) c["unsupported"] = r.unsupported;
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};

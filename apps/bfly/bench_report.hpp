@@ -13,7 +13,9 @@ namespace bfly::cli {
 // first result's peers), rows, footer.
 std::string table_header(const CaseResult& first);
 std::string table_row(const CaseResult& result);
-std::string table_footer(Precision precision);  // names the reference and limits of that precision
+// Names the reference and limits of that precision, and how a real run's
+// columns are counted.
+std::string table_footer(Precision precision, Kind kind = Kind::C2C);
 // Format from the extension: .csv or .json. Written atomically.
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device);
 

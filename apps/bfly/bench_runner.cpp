@@ -64,88 +64,191 @@ void time_interleaved(std::vector<Contender*>& contenders, const BenchSettings& 
     for (Contender* c : contenders) c->samples.push_back(sample(*c));
 }
 
-// The reference's element type: wide enough for either precision's check.
-using Exact = std::complex<long double>;
-
-// Host data in the working precision (complex<float> or complex<double>), as
-// bfly and every peer upload it and read it back. operator new aligns it for
-// either type.
+// Host data in the working precision (float / complex<float> or double /
+// complex<double>), as bfly and every peer upload it and read it back.
+// operator new aligns it for either type.
 using HostData = std::vector<unsigned char>;
+
+std::size_t real_bytes(Precision precision) { return precision == Precision::Double ? 8 : 4; }
 
 template <typename Real>
 void fill_random(HostData& data) {
   std::mt19937_64 engine{std::random_device{}()};
   std::uniform_real_distribution<Real> uniform(-1, 1);
-  auto* v = reinterpret_cast<std::complex<Real>*>(data.data());
-  for (std::size_t i = 0; i < data.size() / sizeof *v; ++i) v[i] = {uniform(engine), uniform(engine)};
+  auto* v = reinterpret_cast<Real*>(data.data());
+  for (std::size_t i = 0; i < data.size() / sizeof *v; ++i) v[i] = uniform(engine);
 }
 
-// Fresh points in [-1, 1) each run (never zeros), drawn in the working precision.
-HostData random_input(std::size_t points, Precision precision) {
-  HostData data(points * (precision == Precision::Double ? 16 : 8));
+// Fresh reals in [-1, 1) each run (never zeros), drawn in the working
+// precision: `scalars` of them (two per complex point).
+HostData random_scalars(std::size_t scalars, Precision precision) {
+  HostData data(scalars * real_bytes(precision));
   if (precision == Precision::Double) fill_random<double>(data);
   else fill_random<float>(data);
   return data;
 }
 
+std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
+  return strides;
+}
+
+std::int64_t product(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t s : shape) n *= s;
+  return n;
+}
+
+// Makes random half spectra ones that real arrays have (in every array of
+// the batch): on the planes where the real axis index is 0 or (n even) n/2,
+// the points at k and -k (over the other transformed axes) are each other's
+// conjugates, and those that are their own mirror are real. Every C2R
+// implementation then computes the same real array (they differ on other
+// input: FFTW, cuFFT and numpy drop different parts), and the reference is
+// well defined. The pair is averaged with the same additions on both sides,
+// so the symmetry is exact in the working precision.
 template <typename Real>
-std::vector<Exact> widen_as(const HostData& data, std::size_t points) {
-  const auto* v = reinterpret_cast<const std::complex<Real>*>(data.data());
-  return std::vector<Exact>(v, v + points);
+void make_hermitian_as(HostData& data, const Problem& p) {
+  auto* v = reinterpret_cast<std::complex<Real>*>(data.data());
+  const std::vector<std::int64_t> shape = p.complex_shape(), strides = row_major_strides(shape);
+  const std::vector<int> axes = p.transform_axes();
+  const int real_axis = p.real_axis();
+  const std::int64_t n = p.shape[real_axis], per_array = product(shape);
+  const int rank = static_cast<int>(shape.size());
+  std::vector<std::int64_t> index(rank);
+  for (std::int64_t b = 0; b < p.batch; ++b) {
+    std::complex<Real>* array = v + b * per_array;
+    for (std::int64_t i = 0; i < per_array; ++i) {
+      const std::int64_t k = i / strides[real_axis] % shape[real_axis];
+      if (k != 0 && !(n % 2 == 0 && k == n / 2)) continue;
+      std::int64_t mirror = 0;
+      for (int d = 0; d < rank; ++d) {
+        index[d] = i / strides[d] % shape[d];
+        const bool flipped = d != real_axis && std::find(axes.begin(), axes.end(), d) != axes.end();
+        mirror += (flipped ? (shape[d] - index[d]) % shape[d] : index[d]) * strides[d];
+      }
+      if (mirror == i) {
+        array[i].imag(0);
+      } else if (mirror > i) {
+        const std::complex<Real> a = array[i], m = array[mirror];
+        const std::complex<Real> mean((a.real() + m.real()) / 2, (a.imag() - m.imag()) / 2);
+        array[i] = mean;
+        array[mirror] = std::conj(mean);
+      }
+    }
+  }
 }
 
-// The first `points` points of `data`, exactly, in the reference's type.
-std::vector<Exact> widen(const HostData& data, std::size_t points, Precision precision) {
-  return precision == Precision::Double ? widen_as<double>(data, points) : widen_as<float>(data, points);
+// The input of a case: complex points, reals for R2C, half spectra of real
+// arrays for C2R.
+HostData random_input(const BenchCase& c) {
+  const Problem p = c.problem();
+  const std::size_t scalars = c.input_bytes() / real_bytes(c.precision);
+  HostData data = random_scalars(scalars, c.precision);
+  if (c.kind == Kind::C2R) {
+    if (c.precision == Precision::Double) make_hermitian_as<double>(data, p);
+    else make_hermitian_as<float>(data, p);
+  }
+  return data;
 }
 
-// FFTW on the same input (`arrays` arrays of c.shape): the reference every
-// output is checked against. Long double for fp64 cases where libfftw3l was
-// found, so the reference's own error (~1e-19) stays far below the 2e-15
-// limit (FFTW double's ~2e-16 would eat into it); double for fp32 ones.
-// The guru interface takes any set of axes: the transformed ones as dims, the
-// others and the batch as howmany dims (fftw_iodim64 is one struct for every
-// precision).
-std::vector<Exact> reference(std::vector<Exact> in, const BenchCase& c, std::int64_t arrays) {
 #ifdef BFLY_HAVE_FFTW_DOUBLE
-  const std::vector<int> axes = c.problem().transform_axes();
-  std::vector<fftw_iodim64> dims, loops;
-  std::int64_t stride = 1;
-  for (int k = static_cast<int>(c.shape.size()); k-- > 0;) {
-    const fftw_iodim64 d{static_cast<ptrdiff_t>(c.shape[k]), static_cast<ptrdiff_t>(stride),
-                         static_cast<ptrdiff_t>(stride)};
-    bool transformed = false;
-    for (int a : axes) transformed = transformed || a == k;
-    std::vector<fftw_iodim64>& target = transformed ? dims : loops;
-    target.insert(target.begin(), d);
-    stride *= c.shape[k];
-  }
-  loops.insert(loops.begin(), fftw_iodim64{static_cast<ptrdiff_t>(arrays), static_cast<ptrdiff_t>(stride),
-                                           static_cast<ptrdiff_t>(stride)});
-  const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD;
+// One FFTW guru transform (planned, run, destroyed) in double or long double:
+// complex (C2C, interleaved pairs), r2c or c2r, which halves the LAST of
+// `dims`. fftw_iodim64 is one struct for every precision.
+bool fftw_transform(Kind kind, const std::vector<fftw_iodim64>& dims, const std::vector<fftw_iodim64>& loops,
+                    double* in, double* out, int sign) {
   const int rank = static_cast<int>(dims.size()), loop_rank = static_cast<int>(loops.size());
-#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
-  if (c.precision == Precision::Double) {
-    std::vector<Exact> out(in.size());
-    fftwl_plan plan = fftwl_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(),
-                                            reinterpret_cast<fftwl_complex*>(in.data()),
-                                            reinterpret_cast<fftwl_complex*>(out.data()), sign, FFTW_ESTIMATE);
-    if (!plan) return {};
-    fftwl_execute(plan);
-    fftwl_destroy_plan(plan);
-    return out;
-  }
-#endif
-  std::vector<std::complex<double>> narrow(in.begin(), in.end()), out(in.size());  // exact: data are fp32 or fp64
-  fftw_plan plan = fftw_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(),
-                                        reinterpret_cast<fftw_complex*>(narrow.data()),
-                                        reinterpret_cast<fftw_complex*>(out.data()), sign, FFTW_ESTIMATE);
-  if (!plan) return {};
+  fftw_plan plan = nullptr;
+  if (kind == Kind::C2C)
+    plan = fftw_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftw_complex*>(in),
+                                reinterpret_cast<fftw_complex*>(out), sign, FFTW_ESTIMATE);
+  else if (kind == Kind::R2C)
+    plan = fftw_plan_guru64_dft_r2c(rank, dims.data(), loop_rank, loops.data(), in,
+                                    reinterpret_cast<fftw_complex*>(out), FFTW_ESTIMATE);
+  else
+    plan = fftw_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftw_complex*>(in),
+                                    out, FFTW_ESTIMATE);
+  if (!plan) return false;
   fftw_execute(plan);
   fftw_destroy_plan(plan);
-  return std::vector<Exact>(out.begin(), out.end());
+  return true;
+}
+
+#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
+bool fftw_transform(Kind kind, const std::vector<fftw_iodim64>& dims, const std::vector<fftw_iodim64>& loops,
+                    long double* in, long double* out, int sign) {
+  const int rank = static_cast<int>(dims.size()), loop_rank = static_cast<int>(loops.size());
+  fftwl_plan plan = nullptr;
+  if (kind == Kind::C2C)
+    plan = fftwl_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftwl_complex*>(in),
+                                 reinterpret_cast<fftwl_complex*>(out), sign, FFTW_ESTIMATE);
+  else if (kind == Kind::R2C)
+    plan = fftwl_plan_guru64_dft_r2c(rank, dims.data(), loop_rank, loops.data(), in,
+                                     reinterpret_cast<fftwl_complex*>(out), FFTW_ESTIMATE);
+  else
+    plan = fftwl_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(),
+                                     reinterpret_cast<fftwl_complex*>(in), out, FFTW_ESTIMATE);
+  if (!plan) return false;
+  fftwl_execute(plan);
+  fftwl_destroy_plan(plan);
+  return true;
+}
+#endif
+
+// The reference in `Wide` (double or long double) from the first arrays of
+// `input` (in the working precision): the output's scalars, or empty.
+template <typename Wide>
+std::vector<long double> reference_in(const HostData& input, Precision precision, std::size_t in_scalars,
+                                      std::size_t out_scalars, Kind kind, const std::vector<fftw_iodim64>& dims,
+                                      const std::vector<fftw_iodim64>& loops, int sign) {
+  std::vector<Wide> in(in_scalars), out(out_scalars);
+  if (precision == Precision::Double) std::copy_n(reinterpret_cast<const double*>(input.data()), in_scalars, in.begin());
+  else std::copy_n(reinterpret_cast<const float*>(input.data()), in_scalars, in.begin());  // exact
+  if (!fftw_transform(kind, dims, loops, in.data(), out.data(), sign)) return {};
+  return std::vector<long double>(out.begin(), out.end());
+}
+#endif
+
+// FFTW on the same input (the first `arrays` arrays of the case): the
+// reference every output is checked against, as the output's scalars (re, im
+// pairs of a complex output). Long double for fp64 cases where libfftw3l was
+// found, so the reference's own error (~1e-19) stays far below the 2e-15
+// limit (FFTW double's ~2e-16 would eat into it); double for fp32 ones.
+// The guru interface takes any set of axes, each side with its own strides:
+// the transformed ones as dims (a real case's real axis last, the one FFTW
+// halves), the others and the batch as howmany dims.
+std::vector<long double> reference(const HostData& input, const BenchCase& c, std::int64_t arrays) {
+#ifdef BFLY_HAVE_FFTW_DOUBLE
+  const Problem p = c.problem();
+  const std::vector<int> axes = p.transform_axes();
+  const int real_axis = p.real_axis();
+  const std::vector<std::int64_t> in_shape = p.input_shape(), out_shape = p.output_shape();
+  const std::vector<std::int64_t> in_strides = row_major_strides(in_shape), out_strides = row_major_strides(out_shape);
+  std::vector<fftw_iodim64> dims, loops;
+  fftw_iodim64 real_dim{};
+  for (int k = 0; k < static_cast<int>(c.shape.size()); ++k) {
+    const fftw_iodim64 d{static_cast<ptrdiff_t>(c.shape[k]), static_cast<ptrdiff_t>(in_strides[k]),
+                         static_cast<ptrdiff_t>(out_strides[k])};
+    if (k == real_axis) real_dim = d;
+    else if (std::find(axes.begin(), axes.end(), k) != axes.end()) dims.push_back(d);
+    else loops.push_back(d);
+  }
+  if (real_axis >= 0) dims.push_back(real_dim);
+  const std::int64_t in_array = product(in_shape), out_array = product(out_shape);
+  loops.insert(loops.begin(), fftw_iodim64{static_cast<ptrdiff_t>(arrays), static_cast<ptrdiff_t>(in_array),
+                                           static_cast<ptrdiff_t>(out_array)});
+  const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD;
+  const std::size_t in_scalars = static_cast<std::size_t>(arrays * in_array) * (c.kind == Kind::R2C ? 1 : 2);
+  const std::size_t out_scalars = static_cast<std::size_t>(arrays * out_array) * (c.kind == Kind::C2R ? 1 : 2);
+#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
+  if (c.precision == Precision::Double)
+    return reference_in<long double>(input, c.precision, in_scalars, out_scalars, c.kind, dims, loops, sign);
+#endif
+  return reference_in<double>(input, c.precision, in_scalars, out_scalars, c.kind, dims, loops, sign);
 #else
-  (void)in;
+  (void)input;
   (void)c;
   (void)arrays;
   return {};
@@ -153,18 +256,19 @@ std::vector<Exact> reference(std::vector<Exact> in, const BenchCase& c, std::int
 }
 
 template <typename Real>
-double relative_error_as(const HostData& y, const std::vector<Exact>& ref) {
-  const auto* v = reinterpret_cast<const std::complex<Real>*>(y.data());
+double relative_error_as(const HostData& y, const std::vector<long double>& ref) {
+  const auto* v = reinterpret_cast<const Real*>(y.data());
   long double diff = 0, norm = 0;
   for (std::size_t i = 0; i < ref.size(); ++i) {
-    diff += std::norm(Exact(v[i]) - ref[i]);
-    norm += std::norm(ref[i]);
+    const long double d = static_cast<long double>(v[i]) - ref[i];
+    diff += d * d;
+    norm += ref[i] * ref[i];
   }
   return std::isfinite(diff) ? static_cast<double>(std::sqrt(diff / norm)) : INFINITY;
 }
 
-// Relative L2 error of the first ref.size() points of `y` (in `precision`).
-double relative_error(const HostData& y, Precision precision, const std::vector<Exact>& ref) {
+// Relative L2 error of the first ref.size() scalars of `y` (in `precision`).
+double relative_error(const HostData& y, Precision precision, const std::vector<long double>& ref) {
   if (ref.empty()) return -1;
   return precision == Precision::Double ? relative_error_as<double>(y, ref) : relative_error_as<float>(y, ref);
 }
@@ -218,8 +322,19 @@ std::int64_t BenchCase::array_points() const {
 
 std::size_t BenchCase::point_bytes() const { return precision == Precision::Double ? 16 : 8; }
 
+std::size_t BenchCase::input_bytes() const {
+  const Problem p = problem();
+  return static_cast<std::size_t>(product(p.input_shape()) * batch) * p.input_element_bytes();
+}
+
+std::size_t BenchCase::output_bytes() const {
+  const Problem p = problem();
+  return static_cast<std::size_t>(product(p.output_shape()) * batch) * p.output_element_bytes();
+}
+
 Problem BenchCase::problem() const {
   Problem p;
+  p.kind = kind;
   p.precision = precision;
   p.shape = shape;
   p.axes = axes;
@@ -238,16 +353,20 @@ std::string BenchCase::label() const {
     out += " ax";
     for (std::size_t i = 0; i < axes.size(); ++i) out += (i ? "." : "") + std::to_string(axes[i]);
   }
-  return out + " b" + std::to_string(batch) + (inverse ? " inv" : "");
+  out += " b" + std::to_string(batch);
+  if (real()) return out + " " + to_string(kind);
+  return out + (inverse ? " inv" : "");
 }
 
 double CaseResult::gflops(double ms) const {
   const double n = static_cast<double>(bench_case.length());
   const double transforms = points() / n;
-  return n > 1 ? 5.0 * n * std::log2(n) * transforms / (ms * 1e6) : 0;
+  // FFTW's convention: 5 N log2 N per complex transform, half that per real one.
+  const double per_point = bench_case.real() ? 2.5 : 5.0;
+  return n > 1 ? per_point * n * std::log2(n) * transforms / (ms * 1e6) : 0;
 }
 
-double CaseResult::gbytes(double ms) const { return 2.0 * bench_case.point_bytes() * points() / (ms * 1e6); }
+double CaseResult::gbytes(double ms) const { return moved_bytes() / (ms * 1e6); }
 
 std::string reference_name(Precision precision) {
 #ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
@@ -279,12 +398,14 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
   if (settings.peers) peers = make_peers(device, peer_notes);
   if (notes) *notes = peer_notes;  // before the first on_result, which may print them
   // Every row has the same columns: the transpose strategy gets one when any
-  // case has two or more axes (and reads n/a on the others).
+  // complex case has two or more axes (and reads n/a on the others; it is
+  // the seeds' complex row-column scheme, so real cases read n/a too).
   bool transpose_column = false;
   if (settings.strategy == Strategy::Auto)
-    for (const BenchCase& c : cases) transpose_column = transpose_column || c.transformed_axes() >= 2;
+    for (const BenchCase& c : cases) transpose_column = transpose_column || (!c.real() && c.transformed_axes() >= 2);
   const auto copy = copy_kernel(device);
-  const std::size_t steps = cases.size() * (1 + peers.size() + (transpose_column ? 1 : 0));
+  std::size_t steps = cases.size() * (1 + peers.size() + (transpose_column ? 1 : 0));
+  for (const BenchCase& c : cases) steps += c.real() ? 1 : 0;  // bfly's C2C beside each real case
   std::size_t done = 0;
   for (const BenchCase& c : cases) {
     CaseResult r;
@@ -314,12 +435,13 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       r.unsupported = e.what();
     }
 
-    const HostData input = random_input(static_cast<std::size_t>(r.points()), c.precision);
+    const HostData input = random_input(c);
+    const std::size_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
     std::vector<Buffer> ins, outs;
     for (int b = 0; b < settings.buffers; ++b) {
-      ins.emplace_back(device, problem.bytes());
-      outs.emplace_back(device, problem.bytes());
-      ins.back().write(input.data(), problem.bytes());
+      ins.emplace_back(device, in_bytes);
+      outs.emplace_back(device, out_bytes);
+      ins.back().write(input.data(), in_bytes);
     }
     int next = 0;
     Contender mine{[&] {
@@ -327,8 +449,10 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
                      next = (next + 1) % settings.buffers;
                    },
                    [&] { device.synchronize(); }};
-    // The device's copy bandwidth on the same buffers: one read and one write.
-    const std::uint64_t wide_elements = problem.bytes() / 16;
+    // The device's copy bandwidth on the same buffers: one read and one write
+    // (of the smaller side of a real case: both buffers hold that much).
+    r.copy_bytes = static_cast<double>(std::min(in_bytes, out_bytes));
+    const std::uint64_t wide_elements = std::min(in_bytes, out_bytes) / 16;
     Contender copying{[&] {
                         device.impl()->launch(*copy, (wide_elements + codegen::kCopyGroupSize - 1) / codegen::kCopyGroupSize,
                                               codegen::kCopyGroupSize, 0,
@@ -339,6 +463,40 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     std::vector<Contender*> contenders{&copying};
     if (plan) contenders.insert(contenders.begin(), &mine);
 
+    // A real case's yardstick: bfly's complex transform of the same shape,
+    // axes, batch and direction, on its own complex buffers, timed in the
+    // same interleaved run.
+    std::unique_ptr<Plan> complex_plan;
+    std::vector<Buffer> complex_ins, complex_outs;
+    Contender complex_contender;
+    int next_complex = 0;
+    if (c.real()) {
+      if (progress) progress(done, steps, "preparing bfly c2c " + c.label());
+      BenchCase complex_case = c;
+      complex_case.kind = Kind::C2C;
+      try {
+        complex_plan = std::make_unique<Plan>(device, complex_case.problem(), options);
+        const HostData complex_input = random_input(complex_case);
+        const std::size_t bytes = complex_case.input_bytes();
+        for (int b = 0; b < settings.buffers; ++b) {
+          complex_ins.emplace_back(device, bytes);
+          complex_outs.emplace_back(device, bytes);
+          complex_ins.back().write(complex_input.data(), bytes);
+        }
+        const Plan* cp = complex_plan.get();
+        complex_contender = Contender{[&, cp] {
+                                        cp->execute(complex_ins[next_complex], complex_outs[next_complex]);
+                                        next_complex = (next_complex + 1) % settings.buffers;
+                                      },
+                                      [&] { device.synchronize(); }};
+        contenders.push_back(&complex_contender);
+      } catch (const Error& e) {
+        complex_plan.reset();
+        r.c2c_unsupported = e.what();
+      }
+      ++done;
+    }
+
     // bfly's explicit-transpose strategy, timed like a peer on the same buffers.
     std::unique_ptr<Plan> transposing;
     Contender theirs_transposing;
@@ -348,6 +506,8 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       p.name = kTransposePeer;
       if (c.transformed_axes() < 2) {
         p.unsupported = "n/a (one axis)";
+      } else if (c.real()) {
+        p.unsupported = "n/a (complex only)";
       } else {
         if (progress) progress(done, steps, std::string("preparing ") + kTransposePeer + " " + c.label());
         try {
@@ -372,16 +532,23 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     const std::size_t first_peer = r.peers.size();  // peers[k] is r.peers[first_peer + k]
     std::vector<Contender> theirs(peers.size());
     const bool every_axis = c.transformed_axes() == static_cast<int>(c.shape.size());
-    const bench::PeerCase peer_case{c.shape, c.batch, c.inverse, c.precision == Precision::Double};
+    // The peers halve the innermost axis of a real case.
+    const bool innermost_real = !c.real() || problem.real_axis() == static_cast<int>(c.shape.size()) - 1;
+    const bench::Transform transform = c.kind == Kind::R2C   ? bench::Transform::R2C
+                                       : c.kind == Kind::C2R ? bench::Transform::C2R
+                                                             : bench::Transform::C2C;
+    const bench::PeerCase peer_case{c.shape, c.batch, c.inverse, c.precision == Precision::Double, transform};
     for (std::size_t k = 0; k < peers.size(); ++k) {
       if (progress) progress(done, steps, "preparing " + peers[k]->name() + " " + c.label());
       PeerResult p;
       p.name = peers[k]->name();
-      if (every_axis) {
+      if (!every_axis) {
+        p.unsupported = "n/a (the peers transform every axis)";
+      } else if (!innermost_real) {
+        p.unsupported = "n/a (the peers halve the innermost axis)";
+      } else {
         p.unsupported = peers[k]->prepare(peer_case, input.data());
         p.plan_ms = peers[k]->plan_ms();
-      } else {
-        p.unsupported = "n/a (the peers transform every axis)";
       }
       r.peers.push_back(p);
       if (p.unsupported.empty()) {
@@ -398,6 +565,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       r.min_ms = mine.min();
     }
     r.copy_ms = copying.median();
+    if (complex_plan) r.c2c_ms = complex_contender.median();
     if (transposing) r.peers.front().median_ms = theirs_transposing.median();
     ++done;
 
@@ -407,24 +575,31 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       const std::int64_t per_array = c.array_points();
       const std::int64_t arrays =
           std::max<std::int64_t>(1, std::min<std::int64_t>(c.batch, (std::int64_t{1} << 22) / per_array));
-      const std::size_t points = static_cast<std::size_t>(arrays * per_array);
-      const std::vector<Exact> ref = reference(widen(input, points, c.precision), c, arrays);
+      const std::vector<long double> ref = reference(input, c, arrays);
       // Every output is poisoned first (all-ones bytes: NaN in either
       // precision), so points a plan leaves unwritten fail the check instead
       // of passing with an earlier run's values (the copy kernel's, bfly's).
+      // bfly's input is the one its timed runs read: a C2R must leave it as
+      // it was (Problem's contract), and this shows it when it does not.
       HostData output;
       auto check_plan = [&](const Plan& p) {
-        output.assign(input.size(), 0xff);
-        outs[0].write(output.data(), problem.bytes());
+        output.assign(out_bytes, 0xff);
+        outs[0].write(output.data(), out_bytes);
         p.execute(ins[0], outs[0]);
-        outs[0].read(output.data(), problem.bytes());
+        outs[0].read(output.data(), out_bytes);
         return relative_error(output, c.precision, ref);
       };
       if (plan) r.error = check_plan(*plan);
       if (transposing) r.peers.front().error = check_plan(*transposing);
       for (std::size_t k = 0; k < peers.size(); ++k)
         if (r.peers[first_peer + k].unsupported.empty()) {
-          output.assign(input.size(), 0xff);
+          output.assign(out_bytes, 0xff);
+          if (c.kind == Kind::C2R) {
+            // Their timed runs may have worked in their input (see Peer::run).
+            peers[k]->refresh();
+            peers[k]->run();
+            peers[k]->finish();
+          }
           peers[k]->result(output.data());
           r.peers[first_peer + k].error = relative_error(output, c.precision, ref);
         }
@@ -471,9 +646,18 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
   } else if (name == "prime-nd") {
     // Prime axes in 2D and 3D: every axis through Bluestein; the small 3D one is batched.
     shapes = {{1009, 1013}, {17, 19, 23}};
+  } else if (name == "real") {
+    // The real-transform issue's sizes: powers of two 2^8..2^24 (even: the
+    // half-length complex FFT and a post-pass), 1000, an odd 4097 = 17 * 241,
+    // and 2D / 3D ones with an odd last (halved) axis among them.
+    for (int log2n = 8; log2n <= 24; ++log2n) shapes.push_back({std::int64_t{1} << log2n});
+    for (std::int64_t n : {1000, 4097}) shapes.push_back({n});
+    for (auto shape : std::vector<std::vector<std::int64_t>>{
+             {1024, 1024}, {4096, 4096}, {1000, 1000}, {513, 511}, {64, 64, 64}, {256, 256, 256}, {64, 64, 63}})
+      shapes.push_back(shape);
   } else {
     throw Error(ErrorCode::InvalidArgument,
-                "unknown suite '" + name + "' (expected pocl, gpu, demo, 2d, 3d, prime or prime-nd)");
+                "unknown suite '" + name + "' (expected pocl, gpu, demo, 2d, 3d, prime, prime-nd or real)");
   }
   std::vector<BenchCase> cases;
   for (const auto& shape : shapes) {

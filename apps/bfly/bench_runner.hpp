@@ -14,19 +14,26 @@ namespace bfly::cli {
 
 // One benchmark case: `batch` arrays of `shape` (row-major, one after
 // another), transformed over `axes` (empty: every axis, the only kind the
-// peers run).
+// peers run). A real case (R2C, C2R) has `shape` the real array's, and halves
+// the last of `axes` (the last axis when empty) on the complex side.
 struct BenchCase {
   std::vector<std::int64_t> shape{1};
   std::vector<int> axes;
   std::int64_t batch = 1;
-  bool inverse = false;
-  Precision precision = Precision::Single;  // complex64 or complex128 data
+  bool inverse = false;                     // true for C2R
+  Precision precision = Precision::Single;  // complex64 (and float32) or complex128 (and float64) data
+  Kind kind = Kind::C2C;
+  bool real() const { return kind != Kind::C2C; }
   std::int64_t array_points() const;  // product of shape
   std::size_t point_bytes() const;    // 8 (complex64) or 16 (complex128)
+  // Bytes of all batch arrays of the input and of the output: reals on the
+  // real side, complex points (n/2 + 1 along the real axis) on the other.
+  std::size_t input_bytes() const;
+  std::size_t output_bytes() const;
   std::int64_t length() const;        // points per transform: product of the transformed axes
   int transformed_axes() const;       // how many axes are transformed
   Problem problem() const;            // out of place, unnormalised
-  std::string label() const;          // "1000x1000 b4", "64x64x64 ax0.1 b1 inv"
+  std::string label() const;          // "1000x1000 b4", "64x64x64 ax0.1 b1 inv", "4096 b1024 r2c"
 };
 
 struct BenchSettings {
@@ -62,17 +69,31 @@ struct CaseResult {
   int kernels = 0;
   int cache_hits = 0;       // kernels of that first construction loaded from the disk cache
   double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
-  double copy_ms = 0;       // a plain copy of the same bytes on the same device
-  // Fraction of the floor: passes x (one read + one write) at copy speed.
+  double copy_ms = 0;       // a plain copy of copy_bytes on the same device
+  double copy_bytes = 0;    // what the copy read (and wrote): the smaller of the input and the output
+  // Real cases: bfly's complex (C2C) transform of the same shape, axes,
+  // batch and direction, timed in the same run (0: not run; why in
+  // c2c_unsupported), and the ratio real / complex time (issue 7: <= 0.6 for even sizes).
+  double c2c_ms = 0;
+  std::string c2c_unsupported;
+  double real_over_c2c() const { return c2c_ms > 0 && median_ms > 0 ? median_ms / c2c_ms : 0; }
+  // Fraction of the floor: passes x (one read + one write of the case's
+  // bytes) at the copy's speed.
   double floor_fraction() const { return floor_fraction(passes, median_ms); }
-  double floor_fraction(int trips, double ms) const { return copy_ms > 0 && ms > 0 ? trips * copy_ms / ms : 0; }
-  double copy_gbytes() const { return copy_ms > 0 ? gbytes(copy_ms) : 0; }
+  double floor_fraction(int trips, double ms) const {
+    return copy_ms > 0 && ms > 0 ? trips * copy_ms * moved_bytes() / (2 * copy_bytes) / ms : 0;
+  }
+  double copy_gbytes() const { return copy_ms > 0 ? 2 * copy_bytes / (copy_ms * 1e6) : 0; }
   double error = -1;
   std::vector<PeerResult> peers;
 
   double points() const { return static_cast<double>(bench_case.array_points()) * bench_case.batch; }
-  double gflops(double ms) const;  // 5 N log2 N per transform of N points
-  double gbytes(double ms) const;  // 2 x point_bytes() per point (one read, one write)
+  // Bytes read + written once: input_bytes() + output_bytes().
+  double moved_bytes() const {
+    return static_cast<double>(bench_case.input_bytes()) + static_cast<double>(bench_case.output_bytes());
+  }
+  double gflops(double ms) const;  // 5 N log2 N per complex transform of N points; half that per real one
+  double gbytes(double ms) const;  // moved_bytes() per ms
 };
 
 // What results of `precision` are checked against, and the relative L2 error
@@ -93,9 +114,10 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
 
 // Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
 // issue's), "demo" (a short tour), "2d" and "3d" (the multi-dimensional
-// issue's), "prime" (Bluestein lengths beside fast ones, 2D and 3D included).
+// issue's), "prime" (Bluestein lengths beside fast ones, 2D and 3D included),
+// "real" (the real-transform issue's 1D, 2D and 3D sizes, even and odd).
 // Each case has `points` points, or one array where that is larger; cases
-// are single precision unless set otherwise afterwards.
+// are single-precision C2C unless set otherwise afterwards.
 std::vector<BenchCase> suite(const std::string& name, std::int64_t points);
 
 }  // namespace bfly::cli

@@ -48,11 +48,19 @@ int run(BenchOptions& o, bool demo) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   o.settings.strategy = o.problem.plan_options().strategy;
   const Precision precision = parse_precision(o.problem.precision);
+  // --kind for every case; the real suite is real (r2c) unless told otherwise.
+  const Kind kind = !o.problem.kind.empty() ? parse_kind(o.problem.kind)
+                    : o.suite_name == "real" ? Kind::R2C
+                                             : Kind::C2C;
   std::vector<BenchCase> cases;
   if (demo) {
     cases = suite("demo", std::int64_t{1} << 20);
   } else if (!o.suite_name.empty()) {
     cases = suite(o.suite_name, o.points);
+    for (BenchCase& c : cases) {
+      c.kind = kind;
+      if (kind == Kind::C2R) c.inverse = true;
+    }
   } else {
     if (o.problem.shape.empty())
       throw Error(ErrorCode::InvalidArgument, "bench needs --shape N[xM...][,...] or --suite NAME");
@@ -61,6 +69,7 @@ int run(BenchOptions& o, bool demo) {
       single.shape = item;
       const Problem p = single.problem();
       BenchCase c;
+      c.kind = p.kind;
       c.shape = p.shape;
       c.axes = p.axes;
       c.inverse = p.direction == Direction::Inverse;
@@ -82,9 +91,16 @@ int run(BenchOptions& o, bool demo) {
   std::printf("bfly %s on %s: %s\n  driver %s\n", version(), device.info().spec.c_str(), device.info().name.c_str(),
               device.info().driver.c_str());
   const double limit = error_limit(precision);
-  std::printf("  %s precision (%s), checked against %s (relative L2 error <= %s)\n", precision_name(precision),
-              precision == Precision::Double ? "complex128" : "complex64", reference_name(precision).c_str(),
-              error_limit_text(precision).c_str());
+  const bool fp64 = precision == Precision::Double;
+  if (kind == Kind::C2C)
+    std::printf("  %s precision (%s), checked against %s (relative L2 error <= %s)\n", precision_name(precision),
+                fp64 ? "complex128" : "complex64", reference_name(precision).c_str(), error_limit_text(precision).c_str());
+  else
+    std::printf("  %s %s precision (%s to %s), checked against %s (relative L2 error <= %s)\n", to_string(kind),
+                precision_name(precision),
+                kind == Kind::R2C ? (fp64 ? "float64" : "float32") : (fp64 ? "complex128" : "complex64"),
+                kind == Kind::R2C ? (fp64 ? "complex128" : "complex64") : (fp64 ? "float64" : "float32"),
+                reference_name(precision).c_str(), error_limit_text(precision).c_str());
   o.settings.peers = !o.no_peers;
   for (const std::string& absent : bench::absent_peers()) std::printf("  peer absent: %s\n", absent.c_str());
   std::vector<std::string> notes;
@@ -103,7 +119,7 @@ int run(BenchOptions& o, bool demo) {
         std::fputs(table_row(r).c_str(), stdout);
       },
       &notes);
-  std::fputs(table_footer(precision).c_str(), stdout);
+  std::fputs(table_footer(precision, kind).c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info());
   if (demo) {
     for (const CaseResult& r : results) {
@@ -137,7 +153,8 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     CLI::App* command = app.add_subcommand(
         name, demo ? "transform generated data, check it against FFTW and time bfly beside its peers"
                    : "time transforms beside FFTW, clFFT, VkFFT and cuFFT on the same data and device "
-                     "(--shape 4096,1000x1000,64x64x64)");
+                     "(--shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with bfly's "
+                     "complex transform of the same shape beside)");
     o->device.add_to(*command);
     command->add_flag("--quiet", o->quiet, "no progress display");
     command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");
@@ -146,7 +163,8 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       o->problem.add_to(*command, false);
       command->add_option("--suite", o->suite_name,
                           "named case list: pocl, gpu, demo (1D), 2d, 3d, prime (Bluestein lengths beside "
-                          "powers of two, 1D), prime-nd (prime axes in 2D and 3D)");
+                          "powers of two, 1D), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
+                          "to 3D, even and odd; r2c unless --kind says otherwise)");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");

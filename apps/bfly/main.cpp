@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("bfly ") + bfly::version());
   std::vector<std::pair<CLI::App*, bfly::cli::Action>> actions;
   bfly::cli::add_transform_commands(app, actions);
+  bfly::cli::add_real_transform_commands(app, actions);
   bfly::cli::add_info_command(app, actions);
   bfly::cli::add_plan_commands(app, actions);
   bfly::cli::add_bench_commands(app, actions);

@@ -18,9 +18,21 @@ std::vector<int> parse_axes(const std::string& text) {
   return axes;
 }
 
+Kind parse_kind(const std::string& text) {
+  if (text == "c2c") return Kind::C2C;
+  if (text == "r2c") return Kind::R2C;
+  if (text == "c2r") return Kind::C2R;
+  throw Error(ErrorCode::InvalidArgument, "invalid kind '" + text + "' (expected c2c, r2c or c2r)");
+}
+
 void ProblemOptions::add_to(CLI::App& app, bool with_token) {
   if (with_token)
-    app.add_option("token", token, "problem token, e.g. c2c_f32_fwd_1024_b8_oop_none or c2c_f32_fwd_64x48_b1_oop_none_ax0");
+    app.add_option("token", token,
+                   "problem token, e.g. c2c_f32_fwd_1024_b8_oop_none, c2c_f32_fwd_64x48_b1_oop_none_ax0 or "
+                   "r2c_f32_fwd_1024_b1_oop_none");
+  app.add_option("--kind", kind,
+                 "c2c (default), r2c (real to half spectrum, forward) or c2r (half spectrum to real, inverse); "
+                 "--shape is then the real array's shape, and the last of --axes the halved one");
   app.add_option("--shape", shape, "array shape, outermost first: 1024, 1000x1000, 64x64x64 (rank 1 to 4)");
   app.add_option("--axes", axes,
                  "axes to transform, A[,B,...] (1 to 3 of them; negatives count from the end); default: every axis");
@@ -37,6 +49,7 @@ Problem ProblemOptions::problem() const {
   if (!token.empty()) {
     if (!shape.empty()) throw Error(ErrorCode::InvalidArgument, "give either a token or --shape, not both");
     if (!axes.empty()) throw Error(ErrorCode::InvalidArgument, "give the axes in the token (_axA.B), not with --axes");
+    if (!kind.empty()) throw Error(ErrorCode::InvalidArgument, "give the kind in the token (r2c_..., c2r_...), not with --kind");
     return Problem::parse(token);
   }
   if (shape.empty()) throw Error(ErrorCode::InvalidArgument, "no problem given: pass a token or --shape N[xM...]");
@@ -44,7 +57,10 @@ Problem ProblemOptions::problem() const {
   p.shape = text::parse_shape(shape);
   p.axes = parse_axes(axes);
   p.batch = batch;
-  p.direction = inverse ? Direction::Inverse : Direction::Forward;
+  p.kind = kind.empty() ? Kind::C2C : parse_kind(kind);
+  // c2r is the inverse by definition: --kind c2r alone says so; r2c with
+  // --inverse is refused by validate(), naming both.
+  p.direction = inverse || p.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
   p.placement = in_place ? Placement::InPlace : Placement::OutOfPlace;
   if (precision == "single") p.precision = Precision::Single;
   else if (precision == "double") p.precision = Precision::Double;

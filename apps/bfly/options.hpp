@@ -1,6 +1,6 @@
 // Options shared by the subcommands: the problem (as a token or as
-// --shape/--axes/--batch/--inverse/--precision), the planner strategy and the
-// device.
+// --kind/--shape/--axes/--batch/--inverse/--precision), the planner strategy
+// and the device.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -15,8 +15,12 @@ namespace bfly::cli {
 // "0,-1" -> {0, -1}; throws Error naming the bad item. Empty text: no axes.
 std::vector<int> parse_axes(const std::string& text);
 
+// "c2c", "r2c" or "c2r"; throws Error naming the text.
+Kind parse_kind(const std::string& text);
+
 struct ProblemOptions {
   std::string token;
+  std::string kind;       // c2c, r2c or c2r; empty: c2c (a token carries its own)
   std::string shape;
   std::string axes;       // "A[,B,...]"; empty: every axis
   std::int64_t batch = 1;

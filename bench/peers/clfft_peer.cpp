@@ -1,11 +1,13 @@
 // clFFT 2.x on the caller's OpenCL queue, 1D/2D/3D, fp32 or fp64 (where the
-// device has cl_khr_fp64). clFFT does radices 2, 3, 5, 7 (11, 13 since 2.12);
-// prepare() refuses other axis lengths up front.
+// device has cl_khr_fp64), complex or real (CLFFT_REAL to and from
+// CLFFT_HERMITIAN_INTERLEAVED). clFFT does radices 2, 3, 5, 7 (11, 13 since
+// 2.12); prepare() refuses other axis lengths up front.
 #include <clFFT.h>
 
 #include <chrono>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include "opencl_peers.hpp"
 
@@ -79,41 +81,56 @@ class ClfftPeer final : public Peer {
       if (std::string why = unsupported_axis(n, radix_11_13_); !why.empty()) return why;
 
     inverse_ = c.inverse;
-    const std::int64_t length = c.length();
-    bytes_ = static_cast<size_t>(length * c.batch) * c.point_bytes();
+    in_bytes_ = c.input_bytes();
+    bytes_ = c.output_bytes();
     cl_int err = CL_SUCCESS;
-    in_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+    in_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, in_bytes_, nullptr, &err);
     if (err == CL_SUCCESS) out_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     if (err == CL_SUCCESS)
-      err = clEnqueueWriteBuffer(cl_.queue, in_, CL_TRUE, 0, bytes_, input, 0, nullptr, nullptr);
+      err = clEnqueueWriteBuffer(cl_.queue, in_, CL_TRUE, 0, in_bytes_, input, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) {
       release();
       return "OpenCL buffer setup failed: " + std::to_string(err);
     }
+    if (c.transform == Transform::C2R) {
+      const auto* bytes = static_cast<const unsigned char*>(input);
+      pristine_.assign(bytes, bytes + in_bytes_);
+    }
 
     // clFFT lists lengths and strides innermost first (X, Y, Z): the shape
     // reversed. Row-major contiguous: stride of axis d is the product of the
-    // axes inside it; arrays are length points apart.
+    // axes inside it, counted in each side's own elements (a real side's
+    // reals, a half spectrum's n/2 + 1 points along X); arrays are one
+    // array's elements apart.
     const size_t rank = c.shape.size();
-    size_t lens[3] = {1, 1, 1}, strides[3] = {1, 1, 1};
+    size_t lens[3] = {1, 1, 1}, real_strides[3] = {1, 1, 1}, spectrum_strides[3] = {1, 1, 1};
     for (size_t d = 0; d < rank; ++d) {
       lens[d] = static_cast<size_t>(c.shape[rank - 1 - d]);
-      if (d > 0) strides[d] = strides[d - 1] * lens[d - 1];
+      if (d > 0) {
+        real_strides[d] = real_strides[d - 1] * lens[d - 1];
+        spectrum_strides[d] = spectrum_strides[d - 1] * (d == 1 && c.real() ? lens[0] / 2 + 1 : lens[d - 1]);
+      }
     }
+    const size_t real_dist = static_cast<size_t>(c.length()), spectrum_dist = static_cast<size_t>(c.complex_length());
+    const bool real_in = c.transform == Transform::R2C, real_out = c.transform == Transform::C2R;
+    size_t* in_strides = real_in ? real_strides : spectrum_strides;
+    size_t* out_strides = real_out ? real_strides : spectrum_strides;
+    const size_t in_dist = real_in ? real_dist : spectrum_dist, out_dist = real_out ? real_dist : spectrum_dist;
+    const clfftLayout in_layout = real_in ? CLFFT_REAL : c.real() ? CLFFT_HERMITIAN_INTERLEAVED : CLFFT_COMPLEX_INTERLEAVED;
+    const clfftLayout out_layout = real_out ? CLFFT_REAL : c.real() ? CLFFT_HERMITIAN_INTERLEAVED : CLFFT_COMPLEX_INTERLEAVED;
     const clfftDim dim = rank == 1 ? CLFFT_1D : rank == 2 ? CLFFT_2D : CLFFT_3D;
-    const size_t dist = static_cast<size_t>(length);
     const auto t0 = std::chrono::steady_clock::now();
     clfftStatus s = clfftCreateDefaultPlan(&plan_, cl_.context, dim, lens);
     if (s != CLFFT_SUCCESS) { release(); return status_text("clfftCreateDefaultPlan", s); }
     have_plan_ = true;
     const char* call = "clfftSetPlanPrecision";
     s = clfftSetPlanPrecision(plan_, c.double_precision ? CLFFT_DOUBLE : CLFFT_SINGLE);
-    if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, in_layout, out_layout); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetResultLocation"; s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE); }
     if (s == CLFFT_SUCCESS) { call = "clfftSetPlanBatchSize"; s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch)); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanInStride"; s = clfftSetPlanInStride(plan_, dim, strides); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanOutStride"; s = clfftSetPlanOutStride(plan_, dim, strides); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, dist, dist); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanInStride"; s = clfftSetPlanInStride(plan_, dim, in_strides); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanOutStride"; s = clfftSetPlanOutStride(plan_, dim, out_strides); }
+    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, in_dist, out_dist); }
     // clFFT scales the backward transform by 1/N by default; peers are unnormalised.
     if (s == CLFFT_SUCCESS) { call = "clfftSetPlanScale"; s = clfftSetPlanScale(plan_, CLFFT_BACKWARD, 1.0f); }
     if (s == CLFFT_SUCCESS) { call = "clfftBakePlan"; s = clfftBakePlan(plan_, 1, &cl_.queue, nullptr, nullptr); }
@@ -138,6 +155,10 @@ class ClfftPeer final : public Peer {
     if (s != CLFFT_SUCCESS) throw std::runtime_error(status_text("clfftEnqueueTransform", s));
   }
   void finish() override { clFinish(cl_.queue); }
+  void refresh() override {
+    if (!pristine_.empty())
+      clEnqueueWriteBuffer(cl_.queue, in_, CL_TRUE, 0, in_bytes_, pristine_.data(), 0, nullptr, nullptr);
+  }
   void result(void* output) override {
     clEnqueueReadBuffer(cl_.queue, out_, CL_TRUE, 0, bytes_, output, 0, nullptr, nullptr);
   }
@@ -151,6 +172,8 @@ class ClfftPeer final : public Peer {
       *m = nullptr;
     }
     have_plan_ = false;
+    pristine_.clear();
+    pristine_.shrink_to_fit();
   }
 
  private:
@@ -165,7 +188,9 @@ class ClfftPeer final : public Peer {
   bool radix_11_13_ = false;
   bool inverse_ = false;
   cl_mem in_ = nullptr, out_ = nullptr, tmp_ = nullptr;
-  size_t bytes_ = 0;
+  size_t bytes_ = 0;     // of the output
+  size_t in_bytes_ = 0;  // of the input
+  std::vector<unsigned char> pristine_;  // the input of a C2R case, for refresh()
   double plan_ms_ = 0;
 };
 

@@ -13,7 +13,8 @@
 // left next to a newer bfly is refused instead of called through a wrong vtable.
 // 2: PeerCase holds a shape (std::vector) instead of one length.
 // 3: PeerCase.double_precision; prepare/result take untyped (fp32 or fp64) data.
-#define BFLY_CUDA_PEERS_ABI 3
+// 4: PeerCase.transform (R2C / C2R); Peer::refresh.
+#define BFLY_CUDA_PEERS_ABI 4
 
 extern "C" {
 

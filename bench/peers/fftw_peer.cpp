@@ -1,10 +1,12 @@
 // FFTW on the host, with 1 or more threads: fftwf_* for fp32 cases, fftw_*
-// for fp64 ones (when libfftw3_threads was found: BFLY_HAVE_FFTW_FP64).
+// for fp64 ones (when libfftw3_threads was found: BFLY_HAVE_FFTW_FP64);
+// complex (dft), r2c and c2r plans.
 #include <fftw3.h>
 
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "peer.hpp"
 
@@ -21,6 +23,11 @@ struct FftwApi {
   void* (*alloc)(std::size_t points);
   void (*free)(void* data);
   void* (*plan_many)(int rank, const int* n, int batch, void* in, void* out, int dist, int sign, unsigned flags);
+  // Real to half spectrum and back: in_dist / out_dist count each side's own elements.
+  void* (*plan_many_r2c)(int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist,
+                         unsigned flags);
+  void* (*plan_many_c2r)(int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist,
+                         unsigned flags);
   void (*execute)(void* plan);
   void (*destroy)(void* plan);
 };
@@ -36,6 +43,14 @@ const FftwApi kSingle{
       return fftwf_plan_many_dft(rank, n, batch, static_cast<fftwf_complex*>(in), nullptr, 1, dist,
                                  static_cast<fftwf_complex*>(out), nullptr, 1, dist, sign, flags);
     },
+    [](int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist, unsigned flags) -> void* {
+      return fftwf_plan_many_dft_r2c(rank, n, batch, static_cast<float*>(in), nullptr, 1, in_dist,
+                                     static_cast<fftwf_complex*>(out), nullptr, 1, out_dist, flags);
+    },
+    [](int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist, unsigned flags) -> void* {
+      return fftwf_plan_many_dft_c2r(rank, n, batch, static_cast<fftwf_complex*>(in), nullptr, 1, in_dist,
+                                     static_cast<float*>(out), nullptr, 1, out_dist, flags);
+    },
     [](void* plan) { fftwf_execute(static_cast<fftwf_plan>(plan)); },
     [](void* plan) { fftwf_destroy_plan(static_cast<fftwf_plan>(plan)); },
 };
@@ -50,6 +65,14 @@ const FftwApi kDouble{
     [](int rank, const int* n, int batch, void* in, void* out, int dist, int sign, unsigned flags) -> void* {
       return fftw_plan_many_dft(rank, n, batch, static_cast<fftw_complex*>(in), nullptr, 1, dist,
                                 static_cast<fftw_complex*>(out), nullptr, 1, dist, sign, flags);
+    },
+    [](int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist, unsigned flags) -> void* {
+      return fftw_plan_many_dft_r2c(rank, n, batch, static_cast<double*>(in), nullptr, 1, in_dist,
+                                    static_cast<fftw_complex*>(out), nullptr, 1, out_dist, flags);
+    },
+    [](int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist, unsigned flags) -> void* {
+      return fftw_plan_many_dft_c2r(rank, n, batch, static_cast<fftw_complex*>(in), nullptr, 1, in_dist,
+                                    static_cast<double*>(out), nullptr, 1, out_dist, flags);
     },
     [](void* plan) { fftw_execute(static_cast<fftw_plan>(plan)); },
     [](void* plan) { fftw_destroy_plan(static_cast<fftw_plan>(plan)); },
@@ -77,35 +100,63 @@ class FftwPeer final : public Peer {
     std::call_once(once[c.double_precision], api.init_threads);
     // FFTW takes int sizes: each axis, the distance between arrays (length)
     // and the batch count must fit.
-    const std::int64_t length = c.length();
+    const std::int64_t length = c.length(), spectrum = c.complex_length();
     if (length > INT32_MAX || c.batch > INT32_MAX) return "too large for FFTW's int sizes";
-    const std::int64_t total = length * c.batch;
     api_ = &api;
-    in_ = api.alloc(static_cast<std::size_t>(total));
-    out_ = api.alloc(static_cast<std::size_t>(total));
+    // Buffers in bytes, allocated as complex points (SIMD-aligned either way).
+    const std::size_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
+    in_ = api.alloc((in_bytes + c.point_bytes() - 1) / c.point_bytes());
+    out_ = api.alloc((out_bytes + c.point_bytes() - 1) / c.point_bytes());
     if (!in_ || !out_) { release(); return "out of host memory"; }
-    bytes_ = static_cast<std::size_t>(total) * c.point_bytes();
+    in_bytes_ = in_bytes;
+    bytes_ = out_bytes;
 
     // MEASURE takes seconds to minutes on big cases; ESTIMATE above 2^20 points.
-    const unsigned flags = total > (1 << 20) ? FFTW_ESTIMATE : FFTW_MEASURE;
-    // FFTW's n[] is row-major, outermost first, as the shape.
+    // c2r keeps FFTW's default FFTW_DESTROY_INPUT (its fastest algorithms;
+    // multi-dimensional c2r has no other): refresh() restores the input.
+    const unsigned flags = length * c.batch > (1 << 20) ? FFTW_ESTIMATE : FFTW_MEASURE;
+    // FFTW's n[] is row-major, outermost first, as the shape; r2c / c2r halve the last.
     int n[3];
     const int rank = static_cast<int>(c.shape.size());
     for (int d = 0; d < rank; ++d) n[d] = static_cast<int>(c.shape[d]);
+    const int batch = static_cast<int>(c.batch);
     const auto t0 = std::chrono::steady_clock::now();
     api.plan_with_nthreads(threads_);
-    plan_ = api.plan_many(rank, n, static_cast<int>(c.batch), in_, out_, static_cast<int>(length),
-                          c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
+    switch (c.transform) {
+      case Transform::C2C:
+        plan_ = api.plan_many(rank, n, batch, in_, out_, static_cast<int>(length),
+                              c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
+        break;
+      case Transform::R2C:
+        plan_ = api.plan_many_r2c(rank, n, batch, in_, out_, static_cast<int>(length), static_cast<int>(spectrum), flags);
+        break;
+      case Transform::C2R:
+        plan_ = api.plan_many_c2r(rank, n, batch, in_, out_, static_cast<int>(spectrum), static_cast<int>(length), flags);
+        break;
+    }
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!plan_) { release(); return "fftw_plan_many_dft failed"; }
+    if (!plan_) {
+      release();
+      return c.transform == Transform::C2C ? "fftw_plan_many_dft failed"
+                                           : c.transform == Transform::R2C ? "fftw_plan_many_dft_r2c failed"
+                                                                           : "fftw_plan_many_dft_c2r failed";
+    }
     // Copy after planning: MEASURE overwrites the arrays while it plans.
-    // Out-of-place complex transforms leave the input intact, so run() repeats.
-    std::memcpy(in_, input, bytes_);
+    // Out-of-place complex and r2c transforms leave the input intact, so
+    // run() repeats; c2r keeps a copy for refresh().
+    std::memcpy(in_, input, in_bytes_);
+    if (c.transform == Transform::C2R) {
+      const auto* bytes = static_cast<const unsigned char*>(input);
+      pristine_.assign(bytes, bytes + in_bytes_);
+    }
     return "";
   }
 
   void run() override { api_->execute(plan_); }
   void finish() override {}
+  void refresh() override {
+    if (!pristine_.empty()) std::memcpy(in_, pristine_.data(), in_bytes_);
+  }
   void result(void* output) override { std::memcpy(output, out_, bytes_); }
   double plan_ms() const override { return plan_ms_; }
 
@@ -116,7 +167,9 @@ class FftwPeer final : public Peer {
     if (out_) api_->free(out_);
     plan_ = in_ = out_ = nullptr;
     api_ = nullptr;
-    bytes_ = 0;
+    bytes_ = in_bytes_ = 0;
+    pristine_.clear();
+    pristine_.shrink_to_fit();
   }
 
  private:
@@ -125,7 +178,9 @@ class FftwPeer final : public Peer {
   void* plan_ = nullptr;
   void* in_ = nullptr;
   void* out_ = nullptr;
-  std::size_t bytes_ = 0;
+  std::size_t bytes_ = 0;     // of the output
+  std::size_t in_bytes_ = 0;  // of the input
+  std::vector<unsigned char> pristine_;  // the input of a c2r case, for refresh()
   double plan_ms_ = 0;
 };
 

@@ -14,31 +14,65 @@
 
 namespace bfly::bench {
 
-// Complex-to-complex over every axis of `shape` (1D, 2D or 3D, row-major,
+// What a case transforms: complex to complex, or real data and the
+// non-redundant half of its spectrum (FFTW's r2c / c2r, cuFFT's R2C / C2R).
+enum class Transform { C2C, R2C, C2R };
+
+// A transform over every axis of `shape` (1D, 2D or 3D, row-major,
 // contiguous), `batch` arrays one after another, out-of-place, unnormalised
 // (inverse without 1/N, like FFTW). Forward is exp(-2 pi i n k / N). Data are
-// complex<float> (fp32), or complex<double> (fp64) when double_precision.
+// complex<float> and float (fp32), or complex<double> and double (fp64) when
+// double_precision. Real transforms (R2C forward, C2R inverse): `shape` is the
+// real array's; the complex side holds n/2 + 1 points along the innermost
+// (last) axis, as FFTW, cuFFT, clFFT and VkFFT all lay it out; both sides
+// contiguous, arrays length() reals or complex_length() points apart.
 struct PeerCase {
-  std::vector<std::int64_t> shape;  // outermost first, as NumPy
+  std::vector<std::int64_t> shape;  // outermost first, as NumPy; the real shape for R2C / C2R
   std::int64_t batch = 1;
-  bool inverse = false;
+  bool inverse = false;             // true for C2R
   bool double_precision = false;
-  // Bytes of one complex point.
+  Transform transform = Transform::C2C;
+
+  bool real() const { return transform != Transform::C2C; }
+  // Bytes of one complex point, and of one real.
   std::size_t point_bytes() const {
     return double_precision ? sizeof(std::complex<double>) : sizeof(std::complex<float>);
   }
+  std::size_t real_bytes() const { return point_bytes() / 2; }
   // Points of one array: the product of shape.
   std::int64_t length() const {
     std::int64_t n = 1;
     for (std::int64_t s : shape) n *= s;
     return n;
   }
+  // Complex points of one array's spectrum: length() for C2C; for a real
+  // transform the product of shape with the last axis n/2 + 1.
+  std::int64_t complex_length() const {
+    if (!real()) return length();
+    std::int64_t n = shape.back() / 2 + 1;
+    for (std::size_t d = 0; d + 1 < shape.size(); ++d) n *= shape[d];
+    return n;
+  }
+  // Bytes of all batch arrays on the input and the output side.
+  std::size_t input_bytes() const {
+    return static_cast<std::size_t>(batch) *
+           (transform == Transform::R2C ? static_cast<std::size_t>(length()) * real_bytes()
+                                        : static_cast<std::size_t>(complex_length()) * point_bytes());
+  }
+  std::size_t output_bytes() const {
+    return static_cast<std::size_t>(batch) *
+           (transform == Transform::C2R ? static_cast<std::size_t>(length()) * real_bytes()
+                                        : static_cast<std::size_t>(complex_length()) * point_bytes());
+  }
   // "" when the case is well formed: 1 to 3 axes, every axis and batch >= 1,
   // and length()*batch points (in bytes) fit int64, so peers may multiply
-  // freely. Else a short reason, which prepare() returns as is.
+  // freely; R2C forward, C2R inverse. Else a short reason, which prepare()
+  // returns as is.
   std::string problem() const {
     if (shape.empty() || shape.size() > 3) return "bad case: needs 1 to 3 axes";
     if (batch < 1) return "bad case: batch < 1";
+    if (transform == Transform::R2C && inverse) return "bad case: an R2C transform is forward";
+    if (transform == Transform::C2R && !inverse) return "bad case: a C2R transform is inverse";
     std::int64_t points = batch;
     const std::int64_t max_points = INT64_MAX / static_cast<std::int64_t>(point_bytes());
     for (std::int64_t s : shape) {
@@ -59,18 +93,24 @@ class Peer {
   // "FFTW (1 thread)", "FFTW (2 threads)", "clFFT", "VkFFT", "cuFFT"
   virtual std::string name() const = 0;
   // Prepares the case on the peer's own buffers with a copy of `input`
-  // (length*batch points of c.point_bytes(): complex<float> or, for
-  // double_precision, complex<double>). Returns "" when ready, or a short
-  // reason why this size or precision is unsupported / failed (never throws
-  // for that).
+  // (c.input_bytes(): complex<float> / complex<double> points, or float /
+  // double for R2C). Returns "" when ready, or a short reason why this size,
+  // precision or kind is unsupported / failed (never throws for that).
   virtual std::string prepare(const PeerCase& c, const void* input) = 0;
   // Enqueue/perform one transform of the prepared case (device peers: no wait).
-  // Repeatable: the input buffer is never overwritten.
+  // C2C and R2C never overwrite their input, so run() repeats on it. A C2R
+  // may (FFTW's multi-dimensional c2r and cuFFT's C2R say they do, VkFFT's and
+  // clFFT's multi-axis inverses work in their input): repeated C2R runs then
+  // transform what the last one left, which takes the same time; refresh()
+  // puts the input back before a run whose result is checked.
   virtual void run() = 0;
   // Wait until everything run() started is done.
   virtual void finish() = 0;
-  // Copies the output of the last run() to host (length*batch points, in
-  // the prepared case's precision).
+  // Restores the prepared input on the peer's buffers (blocking; a no-op
+  // where run() cannot have changed it).
+  virtual void refresh() = 0;
+  // Copies the output of the last run() to host (c.output_bytes(), in the
+  // prepared case's precision).
   virtual void result(void* output) = 0;
   // Time prepare() spent planning/compiling (ms).
   virtual double plan_ms() const = 0;

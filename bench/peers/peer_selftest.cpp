@@ -1,7 +1,10 @@
 // Proves each peer wrapper computes the transform bfly means (direction,
 // axis order, batch layout, no 1/N on the inverse): compares every ready peer
 // against a double-precision reference computed here (naive DFT along each
-// axis; double FFTW for cases too big for that). Usage:
+// axis; double FFTW for cases too big for that). Real transforms too: R2C of
+// real arrays against the first n/2 + 1 points (last axis) of their complex
+// DFT, and C2R of that half spectrum against N times the arrays (after
+// runs that may have worked in the input, and refresh()). Usage:
 //   bfly_peer_selftest [--cuda] [shape...]   shape: N, AxB or AxBxC (outermost first)
 // Default: FFTW and the OpenCL peers (first OpenCL device), plus a check that
 // the CUDA plugin loader answers (a machine without CUDA prints why and does
@@ -151,6 +154,25 @@ double check_runs(Peer& p, std::vector<cf>& y, const std::vector<cd>& ref) {
   return err_max;
 }
 
+// Relative L2 error of `count` scalars (float) against `ref` (double).
+double rel_l2_scalars(const float* y, const double* ref, std::size_t count) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    num += (double(y[i]) - ref[i]) * (double(y[i]) - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / den);
+}
+
+// The first n/2 + 1 points along the last axis of each row of `full`.
+std::vector<cd> half_spectrum(const std::vector<cd>& full, std::int64_t n) {
+  const std::int64_t kept = n / 2 + 1;
+  std::vector<cd> half;
+  for (std::size_t row = 0; row < full.size() / n; ++row)
+    half.insert(half.end(), full.begin() + row * n, full.begin() + row * n + kept);
+  return half;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -291,6 +313,63 @@ int main(int argc, char** argv) {
           continue;
         }
         if (status.empty()) status = err <= 1e-5 ? "ok" : "FAIL (> 1e-5)";  // NaN fails too
+        failed |= status != "ok";
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(),
+                    (long long)batch, dir, err, p->plan_ms(), status.c_str());
+        std::fflush(stdout);
+        p->release();
+      }
+    }
+  }
+  // Real transforms on the same shapes: one R2C and one C2R per peer.
+  for (const Case& tc : cases) {
+    const std::string shape = shape_text(tc.shape);
+    const std::int64_t batch = tc.batch, n = tc.shape.back();
+    std::int64_t length = 1;
+    for (std::int64_t s : tc.shape) length *= s;
+    std::vector<cf> x(length * batch);
+    for (auto& v : x) v = cf(dist(rng), 0.0f);
+    std::vector<cd> full;
+    double cross = -1;
+    if (!reference(x, tc.shape, batch, false, full, &cross)) continue;  // said above
+    const std::vector<cd> half = half_spectrum(full, n);
+    std::vector<float> real_x(x.size());
+    for (size_t i = 0; i < x.size(); ++i) real_x[i] = x[i].real();
+    std::vector<cf> spectrum(half.begin(), half.end());  // C2R's input: a real array's half spectrum
+    std::vector<double> scaled(x.size());                // C2R's answer: N x
+    for (size_t i = 0; i < x.size(); ++i) scaled[i] = double(length) * x[i].real();
+    for (auto& p : peers) {
+      for (bool inverse : {false, true}) {
+        const char* dir = inverse ? "c2r" : "r2c";
+        const bfly::bench::PeerCase pc{tc.shape, batch, inverse, false,
+                                       inverse ? bfly::bench::Transform::C2R : bfly::bench::Transform::R2C};
+        std::string why, status;
+        double err = NAN;
+        try {
+          why = p->prepare(pc, inverse ? static_cast<const void*>(spectrum.data()) : real_x.data());
+          if (why.empty()) {
+            std::vector<float> y(pc.output_bytes() / sizeof(float), NAN);  // poison
+            p->run();
+            if (inverse) {  // runs that may work in the input, then the input put back
+              p->run();
+              p->finish();
+              p->refresh();
+              p->run();
+            }
+            p->finish();
+            p->result(y.data());
+            err = inverse ? rel_l2_scalars(y.data(), scaled.data(), scaled.size())
+                          : rel_l2_scalars(y.data(), reinterpret_cast<const double*>(half.data()), 2 * half.size());
+          }
+        } catch (const std::exception& e) {
+          status = std::string("FAIL (threw: ") + e.what() + ")";
+        }
+        if (status.empty() && !why.empty()) {
+          std::printf("%-18s %-10s %5lld %-8s %12s %10s  unsupported: %s\n", p->name().c_str(), shape.c_str(),
+                      (long long)batch, dir, "-", "-", why.c_str());
+          continue;
+        }
+        if (status.empty()) status = err <= 1e-5 ? "ok" : "FAIL (> 1e-5)";
         failed |= status != "ok";
         std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(),
                     (long long)batch, dir, err, p->plan_ms(), status.c_str());

@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -64,6 +64,19 @@ if [ "$what" = bench-prime ] || [ "$what" = all ]; then
       cat "$out/bench-$suite-$precision.txt"
     done
   done
+fi
+if [ "$what" = bench-real ]; then
+  # Real transforms (r2c and c2r, both precisions) beside cuFFT R2C/C2R (D2Z/Z2D)
+  # and VkFFT, each with bfly's C2C of the same shape: one log, one JSON per run.
+  : > "$out/bench-real.txt"
+  for precision in single double; do
+    for kind in r2c c2r; do
+      build-gpu/apps/bfly/bfly bench --suite real --kind $kind --precision $precision --device cuda:0 --quiet \
+        --repetitions 11 --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-real-$kind-$precision.json" \
+        >> "$out/bench-real.txt" 2>&1 || status=1
+    done
+  done
+  cat "$out/bench-real.txt"
 fi
 if [ "$what" = bench-f64 ]; then
   build-gpu/apps/bfly/bfly bench --suite gpu --precision double --device cuda:0 --quiet --repetitions 11 \

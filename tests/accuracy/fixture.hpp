@@ -1,7 +1,9 @@
 // The accuracy fixture: each test runs once per backend (CUDA, OpenCL) and is
 // skipped, saying why, where the backend has no device. A check runs one
 // problem on fresh random data in [-1, 1) with the output poisoned (NaN)
-// first, and compares with FFTW in double.
+// first, and compares with FFTW in double. Real transforms (R2C, C2R) take
+// real data on their real side; a C2R's input is made Hermitian first (see
+// make_hermitian), the same data for bfly and FFTW.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "support/reference.hpp"
 
@@ -47,32 +50,58 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
  private:
   template <class T>
   Errors run(const Problem& p, const PlanOptions& options) const {
-    const Plan plan(device(), p, options);
-    const std::size_t in_count = static_cast<std::size_t>(p.input_extent());
-    std::vector<std::complex<T>> input;
-    if constexpr (sizeof(T) == sizeof(float)) input = random_data(in_count);
-    else input = random_data_f64(in_count);
-    std::vector<std::complex<T>> output(static_cast<std::size_t>(p.output_extent()));
-    if (p.placement == Placement::InPlace) {
-      output = input;
-      plan.execute_host(output.data(), output.data());
-    } else {
-      poison(output);
-      plan.execute_host(input.data(), output.data());
+    switch (p.kind) {
+      case Kind::R2C: return run<T, std::complex<T>>(p, options);
+      case Kind::C2R: return run<std::complex<T>, T>(p, options);
+      case Kind::C2C: break;
     }
+    return run<std::complex<T>, std::complex<T>>(p, options);
+  }
+
+  // In and Out: the element types of the two sides (T on the real side of a
+  // real transform, complex<T> elsewhere).
+  template <class In, class Out>
+  Errors run(const Problem& p, const PlanOptions& options) const {
+    const Plan plan(device(), p, options);
+    std::vector<In> input = fresh<In>(static_cast<std::size_t>(p.input_extent()));
+    if constexpr (std::is_floating_point<Out>::value) make_hermitian(p, input);  // C2R
+    std::vector<Out> output(static_cast<std::size_t>(p.output_extent()));
+    poison(output);
+    const In* source = input.data();
+    // C2C in place: one host array. A real transform's two sides differ in
+    // type and size, so in place it still takes two host arrays (execute_host
+    // copies the input side into the one device buffer, the output side out).
+    if constexpr (std::is_same<In, Out>::value)
+      if (p.placement == Placement::InPlace) {
+        output = input;
+        source = output.data();
+      }
+    plan.execute_host(source, output.data());
     const Expected expected = fftw_reference(p, input);
     Errors e = compare(output, expected, p.scale());
     if (p.placement == Placement::OutOfPlace && expected.offsets.size() < output.size()) {
       std::vector<bool> addressed(output.size(), false);
       for (std::int64_t o : expected.offsets) addressed[static_cast<std::size_t>(o)] = true;
       for (std::size_t i = 0; i < output.size(); ++i)
-        if (!addressed[i] && !std::isnan(output[i].real())) {
+        if (!addressed[i] && !is_nan(output[i])) {
           ADD_FAILURE() << p.token() << ": element " << i << " outside the output layout was written";
           break;
         }
     }
     return e;
   }
+
+  template <class V>
+  static std::vector<V> fresh(std::size_t count) {
+    if constexpr (std::is_same<V, float>::value) return random_real_data(count);
+    else if constexpr (std::is_same<V, double>::value) return random_real_data_f64(count);
+    else if constexpr (std::is_same<V, std::complex<float>>::value) return random_data(count);
+    else return random_data_f64(count);
+  }
+  template <class T>
+  static bool is_nan(const std::complex<T>& v) { return std::isnan(v.real()); }
+  template <class T>
+  static bool is_nan(T v) { return std::isnan(v); }
 
   const Device* device_ = nullptr;
 };

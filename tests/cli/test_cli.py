@@ -5,9 +5,11 @@ Run as:  python3 tests/cli/test_cli.py --bfly PATH_TO_bfly [--device SPEC] [--se
 
 Checks `bfly fft` / `bfly ifft` against numpy.fft (computed in complex128 from
 the same input) on fresh random data, with and without --axes (numpy.fft.fftn /
-ifftn over any axes of arrays of rank 1 to 5), the failure modes (one clear line on
+ifftn over any axes of arrays of rank 1 to 5), `bfly rfft` / `bfly irfft`
+against numpy.fft.rfftn / irfftn (axes in any order, odd, even and prime
+lengths, --n, a round trip), the failure modes (one clear line on
 stderr, non-zero exit, no output or temporary file left, an existing output
-left untouched), and that `info`, `plan` and `gen` run. Prints one line per
+left untouched), and that `info`, `plan` and `gen` run (real kinds too). Prints one line per
 check and ends with exactly one line "N passed, M failed"; exits 1 if any
 check failed, 77 (for CTest's SKIP_RETURN_CODE) if numpy is missing.
 
@@ -207,11 +209,169 @@ def check_accuracy(name, bfly, rng, work, verb, shape, dtype, norm, axes=None):
     checks.record(name, error <= limit, f"relative L2 error {error:.2e} (limit {limit:.0e})")
 
 
+# ---- rfft / irfft accuracy ---------------------------------------------------------
+
+# (verb, input shape, --axes or None for the default, input dtype, norm or
+# None, --n or None): numpy.fft.rfftn / irfftn over the axes in the order
+# given (the LAST one is halved, so (1, 0) halves axis 0), or numpy.fft.rfft /
+# irfft along the last axis without --axes. irfft's input is a random half
+# spectrum (imaginary parts at 0 and n/2 included: numpy ignores them); its
+# --n is checked against numpy's s[-1]. The rank-5 arrays and the transform
+# over four axes take more than one bfly problem (the real axis alone, then
+# the complex ones).
+REAL_CASES = [
+    ("rfft", (16,), None, np.float32, None, None),
+    ("rfft", (15,), None, np.float32, "ortho", None),
+    ("rfft", (17,), None, np.float64, None, None),
+    ("rfft", (31,), None, np.float32, "forward", None),
+    ("rfft", (1,), None, np.float32, None, None),
+    ("rfft", (2,), None, np.float64, "backward", None),
+    ("rfft", (3, 1000), None, np.float32, None, None),
+    ("rfft", (5, 12), (1, 0), np.float32, None, None),
+    ("rfft", (8, 12), (1, 0), np.float64, "ortho", None),
+    ("rfft", (4, 6, 8), None, np.float32, None, None),
+    ("rfft", (4, 6, 8), (0, 1, 2), np.float32, "forward", None),
+    ("rfft", (4, 6, 7), (2, 0), np.float32, None, None),
+    ("rfft", (3, 5, 7), (-1, -3), np.float64, None, None),
+    ("rfft", (6, 5, 4), (0, 2, 1), np.float32, None, None),
+    ("rfft", (3, 4, 6, 8), (0, 1, 2, 3), np.float32, None, None),
+    ("rfft", (2, 3, 4, 6, 8), (4, 0, 2), np.float32, "ortho", None),
+    ("irfft", (9,), None, np.complex64, None, None),
+    ("irfft", (9,), None, np.complex64, "ortho", 17),
+    ("irfft", (8,), None, np.complex128, None, 15),
+    ("irfft", (9,), None, np.complex128, "forward", 16),
+    ("irfft", (1,), None, np.complex64, None, 1),
+    ("irfft", (2,), None, np.complex64, None, None),
+    ("irfft", (3, 501), None, np.complex64, None, 1000),
+    ("irfft", (3, 9), None, np.float32, None, None),
+    ("irfft", (3, 16), None, np.complex128, "ortho", 31),
+    ("irfft", (3, 12), (1, 0), np.complex64, None, None),
+    ("irfft", (3, 12), (1, 0), np.complex64, None, 5),
+    ("irfft", (4, 6, 5), None, np.complex64, None, None),
+    ("irfft", (4, 6, 5), (0, 1, 2), np.complex64, "forward", 8),
+    ("irfft", (4, 6, 5), (0, 1, 2), np.complex128, None, 9),
+    ("irfft", (3, 6, 7), (2, 0), np.complex64, None, 4),
+    ("irfft", (6, 3, 4), (0, 2, 1), np.float64, None, None),
+    ("irfft", (3, 4, 6, 5), (0, 1, 2, 3), np.complex64, None, None),
+    ("irfft", (2, 3, 4, 6, 5), (4, 0, 2), np.complex64, "ortho", None),
+]
+
+# irfft of half spectra that real arrays have (numpy.fft.rfftn of random
+# reals): every C2R algorithm agrees on these, whatever it does with the
+# redundant parts of arbitrary input. (input real shape, axes, dtype, norm).
+HERMITIAN_CASES = [
+    ((6, 8, 10), (0, 1, 2), np.complex64, None),
+    ((5, 12), (1, 0), np.complex128, "ortho"),
+    ((4, 6, 7), (2, 0), np.complex64, None),
+]
+
+
+def real_reference(verb, x, axes, norm, n):
+    """numpy's answer in double precision."""
+    if verb == "rfft":
+        x = x.astype(np.float64)
+        if axes is None:
+            return np.fft.rfft(x, norm=norm)
+        return np.fft.rfftn(x, axes=axes, norm=norm)
+    x = x.astype(np.complex128)
+    if axes is None:
+        return np.fft.irfft(x, n=n, norm=norm)
+    s = None if n is None else [x.shape[a] for a in axes[:-1]] + [n]
+    return np.fft.irfftn(x, s=s, axes=axes, norm=norm)
+
+
+def run_real(name, bfly, work, verb, x, axes, norm, n):
+    """Runs bfly on x; returns (output array, None) or (None, failure detail)."""
+    tag = re.sub(r"[^A-Za-z0-9_.-]", "", name.replace(" ", "_").replace("=", "-"))
+    in_path = os.path.join(work, "inputs", tag + ".npy")
+    out_path = os.path.join(work, "outputs", tag + ".npy")
+    np.save(in_path, x)
+    args = [verb, in_path, out_path] + (["--norm", norm] if norm else [])
+    if axes is not None:
+        args += ["--axes", ",".join(str(a) for a in axes)]
+    if n is not None:
+        args += ["--n", str(n)]
+    result = bfly.run(args)
+    if result.returncode != 0:
+        return None, f"exit {result.returncode}: {short(result.stderr)}"
+    if not os.path.isfile(out_path):
+        return None, "exit 0 but no output file"
+    if not np.array_equal(np.load(in_path), x):
+        return None, "the input file was modified"
+    return np.load(out_path), None
+
+
+def compare_real(name, y, reference, double):
+    """dtype, shape and relative L2 error of bfly's output against numpy's."""
+    if reference.dtype == np.float64:
+        expected = np.float64 if double else np.float32
+    else:
+        expected = np.complex128 if double else np.complex64
+    if y.dtype != expected or y.shape != reference.shape:
+        return checks.record(
+            name, False, f"output is {y.dtype} {y.shape}, expected {np.dtype(expected).name} {reference.shape}")
+    if not np.all(np.isfinite(y)):
+        return checks.record(name, False, "output has non-finite values")
+    error = np.linalg.norm(y.astype(reference.dtype) - reference) / np.linalg.norm(reference)
+    limit = TOLERANCE_F64 if double else TOLERANCE
+    return checks.record(name, error <= limit, f"relative L2 error {error:.2e} (limit {limit:.0e})")
+
+
+def is_double(dtype):
+    return np.dtype(dtype) in (np.dtype(np.complex128), np.dtype(np.float64))
+
+
+def check_real_accuracy(name, bfly, rng, work, verb, shape, axes, dtype, norm, n):
+    x = random_array(rng, shape, dtype)
+    y, failure = run_real(name, bfly, work, verb, x, axes, norm, n)
+    if failure:
+        return checks.record(name, False, failure)
+    compare_real(name, y, real_reference(verb, x, axes, norm, n), is_double(dtype))
+
+
+def check_hermitian(name, bfly, rng, work, shape, axes, dtype, norm):
+    """irfft of numpy.fft.rfftn(real) gives numpy's irfftn (the real array back, scaled by norm)."""
+    real = rng.uniform(-1.0, 1.0, shape)
+    x = np.fft.rfftn(real, axes=axes, norm=norm).astype(dtype)
+    n = shape[axes[-1]]
+    y, failure = run_real(name, bfly, work, "irfft", x, axes, norm, n)
+    if failure:
+        return checks.record(name, False, failure)
+    compare_real(name, y, real_reference("irfft", x, axes, norm, n), is_double(dtype))
+
+
+def check_round_trip(name, bfly, rng, work, shape, axes, dtype):
+    """bfly irfft --n N of bfly rfft gives the input back, odd lengths included."""
+    x = random_array(rng, shape, dtype)
+    spectrum, failure = run_real(name + " (rfft)", bfly, work, "rfft", x, axes, None, None)
+    if failure:
+        return checks.record(name, False, "rfft: " + failure)
+    real_axis = axes[-1] if axes is not None else len(shape) - 1
+    y, failure = run_real(name + " (irfft)", bfly, work, "irfft", spectrum, axes, None, shape[real_axis])
+    if failure:
+        return checks.record(name, False, "irfft: " + failure)
+    compare_real(name, y, x.astype(np.float64), is_double(dtype))
+
+
+def check_empty_real(name, bfly, work, verb, shape, dtype, expected_shape, expected_dtype):
+    """numpy.fft.rfft / irfft of an array with a zero-length batch axis is empty."""
+    tag = re.sub(r"[^A-Za-z0-9_.-]", "", name.replace(" ", "_"))
+    in_path = os.path.join(work, "inputs", tag + ".npy")
+    out_path = os.path.join(work, "outputs", tag + ".npy")
+    np.save(in_path, np.zeros(shape, dtype))
+    result = bfly.run([verb, in_path, out_path])
+    if result.returncode != 0:
+        return checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
+    y = np.load(out_path)
+    checks.record(name, y.dtype == expected_dtype and y.shape == expected_shape,
+                  f"output {y.dtype} {y.shape}, expected {np.dtype(expected_dtype).name} {expected_shape}")
+
+
 # ---- failures -----------------------------------------------------------------
 
-def expect_failure(name, bfly, args, out_path, needles, existing=None):
+def expect_failure(name, bfly, args, out_path, needles, existing=None, every_needle=False):
     """Runs a command that must fail cleanly. `needles`: the stderr line must
-    mention at least one. `existing`: bytes already at out_path that must
+    mention at least one (every one with every_needle). `existing`: bytes already at out_path that must
     survive; otherwise out_path must not exist afterwards (a directory there
     must stay an empty directory). The output's directory must hold the same
     names before and after (no temporary left behind)."""
@@ -229,6 +389,8 @@ def expect_failure(name, bfly, args, out_path, needles, existing=None):
         problems.append(f"killed by signal {-result.returncode}")
     if len(lines) != 1:
         problems.append(f"stderr has {len(lines)} lines, expected 1")
+    elif every_needle and not all(mentions(lines[0], needle) for needle in needles):
+        problems.append(f"stderr does not mention all of {needles}")
     elif not any(mentions(lines[0], needle) for needle in needles):
         problems.append(f"stderr does not mention any of {needles}")
     if existing is not None:
@@ -336,6 +498,43 @@ def check_failures(bfly, rng, work):
     checks.run("empty array (zero-length axis not transformed) gives an empty output",
                check_empty, bfly, work)
 
+    # rfft / irfft: complex input to rfft, an --n that does not fit the
+    # input, bad axes; each one line naming the culprits, nothing written.
+    spectrum9 = os.path.join(inputs, "spectrum_9.npy")
+    np.save(spectrum9, random_array(rng, (4, 9), np.complex64))
+    spectrum1 = os.path.join(inputs, "spectrum_1.npy")
+    np.save(spectrum1, random_array(rng, (4, 1), np.complex64))
+    real_cube = os.path.join(inputs, "real_cube.npy")
+    np.save(real_cube, random_array(rng, (4, 6, 8), np.float32))
+    complex128 = os.path.join(inputs, "complex128_16.npy")
+    np.save(complex128, random_array(rng, (16,), np.complex128))
+    for label, args, needles in [
+        ("rfft of complex64 input", ["rfft", good], ["good_8.npy", "complex64"]),
+        ("rfft of complex128 input", ["rfft", complex128], ["complex128_16.npy", "complex128"]),
+        ("rfft of int32 input", ["rfft", int32], ["<i4"]),
+        ("irfft --n 20 for m = 9", ["irfft", spectrum9, "--n", "20"], ["20", "9"]),
+        ("irfft --n 15 for m = 9", ["irfft", spectrum9, "--n", "15"], ["15", "9"]),
+        ("irfft --n 0", ["irfft", spectrum9, "--n", "0"], ["--n 0", "9"]),
+        ("irfft --n=-4", ["irfft", spectrum9, "--n=-4"], ["-4", "9"]),
+        ("irfft default n = 0 for m = 1", ["irfft", spectrum1], ["(0)", "m = 1"]),
+        ("irfft --n 3 for m = 1", ["irfft", spectrum1, "--n", "3"], ["3", "1"]),
+        ("rfft out-of-range axis 3", ["rfft", real_cube, "--axes", "0,3"], ["axis 3"]),
+        ("rfft out-of-range axis -4", ["rfft", real_cube, "--axes", "-4,1"], ["axis -4"]),
+        ("rfft repeated axis 2,-1", ["rfft", real_cube, "--axes", "2,-1"], ["axis -1"]),
+        ("irfft out-of-range axis 2", ["irfft", spectrum9, "--axes", "2"], ["axis 2"]),
+        ("irfft repeated axis 1,1", ["irfft", spectrum9, "--axes", "1,1"], ["axis 1"]),
+        ("rfft bad --norm", ["rfft", real_cube, "--norm", "sideways"], ["sideways"]),
+    ]:
+        out = out_in_fresh_dir()
+        verb, in_path, extra = args[0], args[1], args[2:]
+        expect_failure(f"fails cleanly: {label}", bfly, [verb, in_path, out] + extra, out, needles,
+                       every_needle=True)
+    out = out_in_fresh_dir()
+    with open(out, "wb") as f:
+        f.write(known)
+    expect_failure("keeps an existing output: irfft --n 20 for m = 9", bfly,
+                   ["irfft", spectrum9, out, "--n", "20"], out, ["20", "9"], existing=known, every_needle=True)
+
     result = bfly.run(["fft", good], device=False)
     checks.record("fft with a missing operand exits non-zero", result.returncode > 0,
                   f"exit {result.returncode}")
@@ -379,6 +578,26 @@ def check_other_verbs(bfly, work):
         name, bfly, ["plan", "--shape", "64x48", "--strategy", "transpose"]))
     checks.run("plan --shape 8x8x8 --axes -1,0", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "8x8x8", "--axes", "-1,0"]))
+    # Real kinds: from options (the last of --axes halved) and from tokens.
+    for args in (["plan", "--kind", "r2c", "--shape", "1024"],
+                 ["plan", "r2c_f32_fwd_1024_b1_oop_none"],
+                 ["plan", "c2r_f64_inv_1000_b3_oop_backward"],
+                 ["plan", "--kind", "c2r", "--shape", "64x48", "--batch", "2"],
+                 ["plan", "--kind", "r2c", "--shape", "64x48", "--axes", "1,0"],
+                 ["plan", "--kind", "r2c", "--shape", "8x6x7", "--axes", "2,0"],
+                 ["gen", "--kind", "r2c", "--shape", "1000"],
+                 ["gen", "c2r_f32_inv_64x63_b1_oop_none", "--dialect", "cuda"]):
+        checks.run(" ".join(args), lambda name, args=args: check_runs(name, bfly, args))
+    for label, args, needle in [
+        ("plan --kind sideways fails naming it", ["plan", "--kind", "sideways", "--shape", "64"], "sideways"),
+        ("plan --kind r2c --inverse fails naming r2c", ["plan", "--kind", "r2c", "--inverse", "--shape", "64"],
+         "r2c"),
+        ("plan with a token and --kind fails", ["plan", "r2c_f32_fwd_64_b1_oop_none", "--kind", "r2c"], "kind"),
+    ]:
+        result = bfly.run(args, device=False)
+        lines = result.stderr.strip().splitlines()
+        checks.record(label, result.returncode > 0 and len(lines) == 1 and mentions(lines[0], needle),
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
     for label, args, needle in [
         ("plan --shape 64x48 --axes 2 fails naming the axis", ["--axes", "2"], "axis 2"),
         ("plan --shape 64x48 --axes 0,-2 fails naming the axis", ["--axes", "0,-2"], "axis -2"),
@@ -447,6 +666,24 @@ def main():
                 where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
                 name = f"{verb} {shape} {where} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm, axes)
+            for verb, shape, axes, dtype, norm, n in REAL_CASES:
+                where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
+                length = "" if n is None else f" n={n}"
+                name = (f"{verb} {shape} {where} {np.dtype(dtype).name} norm={norm or 'default'}{length}")
+                checks.run(name, check_real_accuracy, bfly, rng, work, verb, shape, axes, dtype, norm, n)
+            for shape, axes, dtype, norm in HERMITIAN_CASES:
+                name = (f"irfft of a real array's spectrum {shape} axes={','.join(map(str, axes))} "
+                        f"{np.dtype(dtype).name} norm={norm or 'default'}")
+                checks.run(name, check_hermitian, bfly, rng, work, shape, axes, dtype, norm)
+            for shape, axes, dtype in [((45,), None, np.float32), ((64,), None, np.float64),
+                                       ((5, 13), (0, 1), np.float32), ((6, 5, 9), (2, 1, 0), np.float64)]:
+                where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
+                name = f"round trip irfft(rfft(x)) {shape} {where} {np.dtype(dtype).name}"
+                checks.run(name, check_round_trip, bfly, rng, work, shape, axes, dtype)
+            checks.run("rfft of a (0, 8) float32 array is an empty (0, 5) complex64 array", check_empty_real,
+                       bfly, work, "rfft", (0, 8), np.float32, (0, 5), np.complex64)
+            checks.run("irfft of a (0, 5) complex128 array is an empty (0, 8) float64 array", check_empty_real,
+                       bfly, work, "irfft", (0, 5), np.complex128, (0, 8), np.float64)
             stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
             checks.record("successful runs leave no temporary files", not stray,
                           f"left: {stray}" if stray else "")

@@ -15,25 +15,48 @@ std::vector<std::complex<float>> random_data(std::size_t count);
 
 std::vector<std::complex<double>> random_data_f64(std::size_t count);
 
+// Real data for the real side of R2C problems: uniform in [-1, 1), new seed each call.
+std::vector<float> random_real_data(std::size_t count);
+std::vector<double> random_real_data_f64(std::size_t count);
+
 // Poison: NaN in every element, so anything the transform leaves unwritten shows.
 void poison(std::vector<std::complex<float>>& data);
 void poison(std::vector<std::complex<double>>& data);
+void poison(std::vector<float>& data);
+void poison(std::vector<double>& data);
+
+// Makes the input of a C2R problem the half spectrum of a real array:
+// wherever the real axis is 0 or (even n) n/2, X[k] = conj(X[-k]) over the
+// other transformed axes (so X[0] and X[n/2] are real in 1D). C2R is only
+// defined on such data; on anything else FFTW's result depends on its
+// algorithm, so give FFTW and bfly the same symmetrised input.
+void make_hermitian(const Problem& problem, std::vector<std::complex<float>>& data);
+void make_hermitian(const Problem& problem, std::vector<std::complex<double>>& data);
 
 // FFTW in double precision: batched 1D transforms of `length` along
 // contiguous rows, unnormalised, forward or inverse.
 std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<float>>& input, std::int64_t length,
                                                  std::int64_t batch, Direction direction);
 
+// The offset of every logical element (batch b, i0, i1, ...) of `batch`
+// arrays of `shape` in `layout` (resolved: strides and distance filled in),
+// row-major order: the order of Expected's entries.
+std::vector<std::int64_t> element_offsets(const std::vector<std::int64_t>& shape, std::int64_t batch, const Layout& layout);
+
 // FFTW in double over the problem's axes and layouts (the guru interface),
 // unnormalised: the expected value of every element the output layout
-// addresses, with its offset in the output buffer.
+// addresses, with its offset in the output buffer. C2C and C2R problems take
+// complex input (fftw_plan_guru64_dft / _dft_c2r; a C2R's values are real,
+// held with a zero imaginary part), R2C problems real input (_dft_r2c).
 struct Expected {
   std::vector<std::int64_t> offsets;
   std::vector<std::complex<double>> values;
 };
 Expected fftw_reference(const Problem& problem, const std::vector<std::complex<float>>& input);
+Expected fftw_reference(const Problem& problem, const std::vector<float>& input);
 // The same in long double (FFTW's fftwl), for double-precision problems.
 Expected fftw_reference(const Problem& problem, const std::vector<std::complex<double>>& input);
+Expected fftw_reference(const Problem& problem, const std::vector<double>& input);
 
 struct Errors {
   double relative_l2 = 0;   // ||y - ref|| / ||ref||
@@ -46,6 +69,9 @@ Errors compare(const std::vector<std::complex<float>>& result, const std::vector
 // The result at the expected offsets against the expected values * scale.
 Errors compare(const std::vector<std::complex<float>>& result, const Expected& expected, double scale = 1.0);
 Errors compare(const std::vector<std::complex<double>>& result, const Expected& expected, double scale = 1.0);
+// C2R results: real values against the expected (zero imaginary part).
+Errors compare(const std::vector<float>& result, const Expected& expected, double scale = 1.0);
+Errors compare(const std::vector<double>& result, const Expected& expected, double scale = 1.0);
 
 // The device a backend's tests run on: with BFLY_TEST_DEVICE set, that device
 // for its own backend only; else the backend's default ("cuda", "opencl").

@@ -15,6 +15,8 @@ namespace {
 using bfly::Direction;
 using bfly::Error;
 using bfly::ErrorCode;
+using bfly::Kind;
+using bfly::Layout;
 using bfly::Norm;
 using bfly::Placement;
 using bfly::Precision;
@@ -141,7 +143,7 @@ struct Malformed {
 
 TEST(Problem, MalformedTokensNameTheBadField) {
   const std::vector<Malformed> cases{
-      {"r2c_f32_fwd_8_b1_oop_none", {"kind", "'r2c'"}},
+      {"r2r_f32_fwd_8_b1_oop_none", {"kind", "'r2r'"}},
       {"C2C_f32_fwd_8_b1_oop_none", {"kind", "'C2C'"}},
       {"c2c_f16_fwd_8_b1_oop_none", {"precision", "'f16'"}},
       {"c2c_32_fwd_8_b1_oop_none", {"precision", "'32'"}},
@@ -313,6 +315,265 @@ TEST(Problem, NormNamesParseAndPrint) {
     const std::string message =
         error_message([&] { bfly::parse_norm(bad); }, ErrorCode::InvalidArgument, std::string("parse_norm('") + bad + "')");
     EXPECT_TRUE(contains(message, std::string("'") + bad + "'")) << message;
+  }
+}
+
+// Real transforms (R2C / C2R): the kind field, the halved axis, the shapes
+// and the in-place padded layout of FFTW and cuFFT.
+
+Problem make_real(Kind kind, std::vector<std::int64_t> shape, std::vector<int> axes = {}, std::int64_t batch = 1) {
+  Problem p = make(std::move(shape), batch);
+  p.kind = kind;
+  p.axes = std::move(axes);
+  p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+  return p;
+}
+
+using Shape = std::vector<std::int64_t>;
+
+TEST(Problem, RealTokensRoundTrip) {
+  const std::vector<std::string> tokens{
+      "r2c_f32_fwd_1024_b8_oop_none",        "c2r_f32_inv_1024_b8_oop_none",
+      "r2c_f64_fwd_513x511_b1_oop_backward", "c2r_f64_inv_64x64x63_b2_ip_ortho",
+      "r2c_f32_fwd_1_b1_ip_forward",         "c2r_f32_inv_7_b3_ip_backward",
+      "r2c_f32_fwd_12x10_b1_oop_none_ax1.0", "c2r_f64_inv_6x5x8_b2_oop_none_ax-1.0",
+      "r2c_f32_fwd_8x10_b2_oop_none_is13.1_id107_os1.9_od99",
+  };
+  for (const std::string& token : tokens) {
+    Problem p;
+    ASSERT_NO_THROW(p = Problem::parse(token)) << token;
+    EXPECT_EQ(p.token(), token) << "token does not survive parse+print";
+    EXPECT_EQ(Problem::parse(p.token()), p) << token;
+  }
+  const Problem r2c = Problem::parse("r2c_f32_fwd_1024_b8_oop_none");
+  EXPECT_EQ(r2c.kind, Kind::R2C);
+  EXPECT_TRUE(r2c.is_real());
+  EXPECT_EQ(Problem::parse("c2r_f64_inv_8_b1_oop_none").kind, Kind::C2R);
+  EXPECT_EQ(Problem::parse("c2c_f64_inv_8_b1_oop_none").kind, Kind::C2C);
+  EXPECT_FALSE(Problem::parse("c2c_f64_inv_8_b1_oop_none").is_real());
+  EXPECT_EQ(make_real(Kind::R2C, {8}).token(), "r2c_f32_fwd_8_b1_oop_none");
+  EXPECT_EQ(std::string(bfly::to_string(Kind::C2C)), "c2c");
+  EXPECT_EQ(std::string(bfly::to_string(Kind::R2C)), "r2c");
+  EXPECT_EQ(std::string(bfly::to_string(Kind::C2R)), "c2r");
+}
+
+TEST(Problem, EveryRealFieldCombinationRoundTrips) {
+  const std::vector<Shape> shapes{{1}, {2}, {7}, {12}, {6, 10}, {2, 3, 4}, {1000, 1, 7}};
+  int checked = 0;
+  for (Kind kind : {Kind::R2C, Kind::C2R})
+    for (Precision precision : {Precision::Single, Precision::Double})
+      for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+        for (Norm norm : {Norm::None, Norm::Backward, Norm::Ortho, Norm::Forward})
+          for (const Shape& shape : shapes)
+            for (std::int64_t batch : {1, 3}) {
+              Problem p = make_real(kind, shape, {}, batch);
+              p.precision = precision;
+              p.placement = placement;
+              p.norm = norm;
+              const std::string token = p.token();
+              Problem q;
+              ASSERT_NO_THROW(q = Problem::parse(token)) << token;
+              EXPECT_EQ(q, p) << token;
+              EXPECT_EQ(q.token(), token);
+              ++checked;
+            }
+  EXPECT_EQ(checked, 2 * 2 * 2 * 4 * 7 * 2);
+}
+
+TEST(Problem, KindTakesPartInEquality) {
+  Problem c2c = make({64}, 1), r2c = make_real(Kind::R2C, {64});
+  EXPECT_NE(c2c, r2c);
+  EXPECT_NE(c2c.token(), r2c.token());
+  Problem c2r = make_real(Kind::C2R, {64}), inverse = make({64}, 1);
+  inverse.direction = Direction::Inverse;
+  EXPECT_NE(c2r, inverse);
+}
+
+TEST(Problem, RealKindFixesTheDirection) {
+  for (const char* token : {"r2c_f32_inv_8_b1_oop_none", "r2c_f64_inv_8x8_b2_ip_backward"}) {
+    const std::string message = parse_error(token);
+    EXPECT_TRUE(contains(message, "r2c")) << message;
+    EXPECT_TRUE(contains(message, "inv")) << message;
+  }
+  const std::string message = parse_error("c2r_f32_fwd_8_b1_oop_none");
+  EXPECT_TRUE(contains(message, "c2r")) << message;
+  EXPECT_TRUE(contains(message, "fwd")) << message;
+  Problem p = make_real(Kind::R2C, {8});
+  p.direction = Direction::Inverse;
+  validate_error(p, "r2c with direction inv");
+  p = make_real(Kind::C2R, {8});
+  p.direction = Direction::Forward;
+  validate_error(p, "c2r with direction fwd");
+}
+
+TEST(Problem, InPlaceRealTakesTheDefaultPaddedLayoutOnly) {
+  for (const char* token : {"r2c_f32_fwd_8x8_b1_ip_none_is8.1", "c2r_f32_inv_8x8_b1_ip_none_os10.1",
+                            "r2c_f64_fwd_16_b2_ip_none_id20", "c2r_f32_inv_16_b2_ip_none_is1_id9_os1_od18"}) {
+    const std::string message = parse_error(token);
+    EXPECT_TRUE(contains(message, "in-place")) << token << ": " << message;
+  }
+  // The same strides out of place are fine.
+  EXPECT_NO_THROW(Problem::parse("r2c_f32_fwd_8x8_b1_oop_none_is8.1"));
+  EXPECT_NO_THROW(Problem::parse("c2r_f32_inv_8x8_b1_oop_none_os10.1"));
+}
+
+TEST(Problem, InPlaceRealNeedsTheRealAxisInnermost) {
+  for (Kind kind : {Kind::R2C, Kind::C2R}) {
+    Problem p = make_real(kind, {12, 10}, {1, 0});  // real axis 0
+    p.placement = Placement::InPlace;
+    std::string message = validate_error(p, p.token());
+    EXPECT_TRUE(contains(message, "axis 0")) << message;
+    p.axes = {0};
+    message = validate_error(p, p.token());
+    EXPECT_TRUE(contains(message, "axis 0")) << message;
+    p.axes = {-2, 1};  // real axis 1, innermost
+    EXPECT_NO_THROW(p.validate()) << p.token();
+    p.axes = {0, -1};
+    EXPECT_NO_THROW(p.validate()) << p.token();
+    // Out of place any axis can be the real one.
+    p.axes = {1, 0};
+    p.placement = Placement::OutOfPlace;
+    EXPECT_NO_THROW(p.validate()) << p.token();
+  }
+}
+
+TEST(Problem, RealAxisIsTheLastAxisGiven) {
+  struct Case {
+    Shape shape;
+    std::vector<int> axes;
+    int real_axis;
+    Shape complex_shape;
+  };
+  const std::vector<Case> cases{
+      {{1024}, {}, 0, {513}},
+      {{1023}, {}, 0, {512}},
+      {{1}, {}, 0, {1}},
+      {{2}, {}, 0, {2}},
+      {{513, 511}, {}, 1, {513, 256}},
+      {{64, 64, 63}, {}, 2, {64, 64, 32}},
+      {{12, 10}, {1, 0}, 0, {7, 10}},       // axes as given, not sorted
+      {{12, 10}, {0}, 0, {7, 10}},          // a 2D array, axis 0 only
+      {{12, 10}, {-2}, 0, {7, 10}},
+      {{12, 10}, {-1, -2}, 0, {7, 10}},
+      {{6, 5, 8}, {-1, 0}, 0, {4, 5, 8}},
+      {{6, 5, 8}, {0, -1}, 2, {6, 5, 5}},
+      {{6, 5, 8}, {2, 0, 1}, 1, {6, 3, 8}},
+      {{6, 5, 8}, {-2}, 1, {6, 3, 8}},
+      {{2, 3, 4, 9}, {1, 2, 3}, 3, {2, 3, 4, 5}},
+      {{2, 3, 4, 9}, {1, 2}, 2, {2, 3, 3, 9}},
+  };
+  for (const Case& c : cases)
+    for (Kind kind : {Kind::R2C, Kind::C2R}) {
+      const Problem p = make_real(kind, c.shape, c.axes, 2);
+      ASSERT_NO_THROW(p.validate()) << p.token();
+      EXPECT_EQ(p.real_axis(), c.real_axis) << p.token();
+      EXPECT_EQ(p.complex_shape(), c.complex_shape) << p.token();
+      EXPECT_EQ(p.input_shape(), kind == Kind::R2C ? c.shape : c.complex_shape) << p.token();
+      EXPECT_EQ(p.output_shape(), kind == Kind::R2C ? c.complex_shape : c.shape) << p.token();
+      // length() and the norms count real points.
+      std::int64_t n = 1;
+      for (int a : p.transform_axes()) n *= c.shape[static_cast<std::size_t>(a)];
+      EXPECT_EQ(p.length(), n) << p.token();
+    }
+  // C2C: no real axis, every shape the array's.
+  Problem c2c = make({6, 5, 8}, 1);
+  c2c.axes = {2, 0};
+  EXPECT_EQ(c2c.real_axis(), -1);
+  EXPECT_EQ(c2c.complex_shape(), c2c.shape);
+  EXPECT_EQ(c2c.input_shape(), c2c.shape);
+  EXPECT_EQ(c2c.output_shape(), c2c.shape);
+}
+
+TEST(Problem, RealElementBytes) {
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    const std::size_t real = precision == Precision::Single ? 4 : 8;
+    Problem r2c = make_real(Kind::R2C, {16}), c2r = make_real(Kind::C2R, {16}), c2c = make({16}, 1);
+    r2c.precision = c2r.precision = c2c.precision = precision;
+    EXPECT_EQ(r2c.input_element_bytes(), real);
+    EXPECT_EQ(r2c.output_element_bytes(), 2 * real);
+    EXPECT_EQ(c2r.input_element_bytes(), 2 * real);
+    EXPECT_EQ(c2r.output_element_bytes(), real);
+    EXPECT_EQ(c2c.input_element_bytes(), 2 * real);
+    EXPECT_EQ(c2c.output_element_bytes(), 2 * real);
+  }
+}
+
+TEST(Problem, RealScaleCountsRealPoints) {
+  for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward}) {
+    Problem r2c = make_real(Kind::R2C, {1023}), c2r = make_real(Kind::C2R, {1023});
+    r2c.norm = c2r.norm = norm;
+    const double n = 1023;
+    EXPECT_DOUBLE_EQ(r2c.scale(), norm == Norm::Backward ? 1.0 : norm == Norm::Ortho ? 1 / std::sqrt(n) : 1 / n);
+    EXPECT_DOUBLE_EQ(c2r.scale(), norm == Norm::Forward ? 1.0 : norm == Norm::Ortho ? 1 / std::sqrt(n) : 1 / n);
+  }
+}
+
+TEST(Problem, RealOutOfPlaceLayoutsCountElementsOfTheirOwnSide) {
+  // Defaults: each side contiguous in its own shape.
+  Problem r2c = make_real(Kind::R2C, {12, 10}, {}, 3);
+  EXPECT_EQ(r2c.input_layout().strides, (Shape{10, 1}));
+  EXPECT_EQ(r2c.input_layout().distance, 120);
+  EXPECT_EQ(r2c.output_layout().strides, (Shape{6, 1}));
+  EXPECT_EQ(r2c.output_layout().distance, 72);
+  EXPECT_EQ(r2c.input_extent(), 360);
+  EXPECT_EQ(r2c.output_extent(), 216);
+  Problem c2r = make_real(Kind::C2R, {12, 10}, {1, 0}, 3);  // real axis 0: complex side 7x10
+  EXPECT_EQ(c2r.input_layout().strides, (Shape{10, 1}));
+  EXPECT_EQ(c2r.input_layout().distance, 70);
+  EXPECT_EQ(c2r.output_layout().strides, (Shape{10, 1}));
+  EXPECT_EQ(c2r.output_layout().distance, 120);
+  EXPECT_EQ(c2r.input_extent(), 210);
+  EXPECT_EQ(c2r.output_extent(), 360);
+  // Explicit strides: the complex side is 8x6, its extent from that shape.
+  Problem strided = Problem::parse("r2c_f32_fwd_8x10_b2_oop_none_is13.1_id107_os1.9_od99");
+  EXPECT_EQ(strided.input_extent(), 107 + 7 * 13 + 9 + 1);
+  EXPECT_EQ(strided.output_extent(), 99 + 7 + 5 * 9 + 1);
+  // Output rows 6 apart fit the complex side's 6 points, not the real side's 10.
+  EXPECT_NO_THROW(Problem::parse("r2c_f32_fwd_8x10_b1_oop_none_os6.1"));
+  EXPECT_TRUE(contains(parse_error("c2r_f32_inv_8x10_b1_oop_none_os6.1"), "overlaps itself"));
+  EXPECT_TRUE(contains(parse_error("r2c_f32_fwd_8x10_b1_oop_none_os5.1"), "overlaps itself"));
+  // Stride lists have the rank of the shape on both sides.
+  EXPECT_TRUE(contains(parse_error("r2c_f32_fwd_8x10_b1_oop_none_os1"), "1 entries"));
+}
+
+TEST(Problem, InPlaceRealPaddedLayoutAndExtents) {
+  struct Case {
+    Shape shape;
+    std::int64_t batch;
+    Shape real_strides, complex_strides;
+    std::int64_t real_distance, complex_distance, real_extent, complex_extent;
+  };
+  const std::vector<Case> cases{
+      {{8}, 1, {1}, {1}, 10, 5, 8, 5},
+      {{8}, 3, {1}, {1}, 10, 5, 28, 15},
+      {{7}, 2, {1}, {1}, 8, 4, 15, 8},
+      {{1}, 2, {1}, {1}, 2, 1, 3, 2},
+      {{6, 10}, 2, {12, 1}, {6, 1}, 72, 36, 72 + 5 * 12 + 9 + 1, 72},
+      {{6, 9}, 1, {10, 1}, {5, 1}, 60, 30, 5 * 10 + 8 + 1, 30},
+      {{4, 3, 6}, 2, {24, 8, 1}, {12, 4, 1}, 96, 48, 96 + 3 * 24 + 2 * 8 + 5 + 1, 96},
+  };
+  for (const Case& c : cases) {
+    Problem r2c = make_real(Kind::R2C, c.shape, {}, c.batch), c2r = make_real(Kind::C2R, c.shape, {}, c.batch);
+    r2c.placement = c2r.placement = Placement::InPlace;
+    ASSERT_NO_THROW(r2c.validate()) << r2c.token();
+    ASSERT_NO_THROW(c2r.validate()) << c2r.token();
+    // R2C reads the padded real side and writes the complex one; C2R the reverse.
+    EXPECT_EQ(r2c.input_layout().strides, c.real_strides) << r2c.token();
+    EXPECT_EQ(r2c.input_layout().distance, c.real_distance) << r2c.token();
+    EXPECT_EQ(r2c.output_layout().strides, c.complex_strides) << r2c.token();
+    EXPECT_EQ(r2c.output_layout().distance, c.complex_distance) << r2c.token();
+    EXPECT_EQ(r2c.input_extent(), c.real_extent) << r2c.token();
+    EXPECT_EQ(r2c.output_extent(), c.complex_extent) << r2c.token();
+    EXPECT_EQ(c2r.input_layout().strides, c.complex_strides) << c2r.token();
+    EXPECT_EQ(c2r.input_layout().distance, c.complex_distance) << c2r.token();
+    EXPECT_EQ(c2r.output_layout().strides, c.real_strides) << c2r.token();
+    EXPECT_EQ(c2r.output_layout().distance, c.real_distance) << c2r.token();
+    EXPECT_EQ(c2r.input_extent(), c.complex_extent) << c2r.token();
+    EXPECT_EQ(c2r.output_extent(), c.real_extent) << c2r.token();
+    // The padded real rows fit the complex side's bytes: one buffer serves both.
+    EXPECT_LE(static_cast<std::size_t>(c.real_extent) * r2c.input_element_bytes(),
+              static_cast<std::size_t>(c.complex_extent) * r2c.output_element_bytes())
+        << r2c.token();
   }
 }
 

@@ -1,0 +1,71 @@
+// What the transform verbs (fft, ifft, rfft, irfft) share: reading --axes as
+// numpy.fft does, and cutting a transform of any rank and any number of axes
+// into the problems bfly takes (rank <= 4, <= 3 axes).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "io/npy.hpp"
+
+namespace bfly::cli {
+
+// The axes of an array of `shape` that --axes names, negatives counted from
+// the end as numpy does, in the order typed (numpy.fft.rfftn halves the LAST
+// of them, so the order matters there). A repeated or out-of-range axis, or
+// an empty list, is an error naming it as the user typed it; `path` names the
+// array in the message.
+std::vector<int> resolve_axes_in_order(const std::string& text, const std::vector<std::int64_t>& shape,
+                                       const std::string& path);
+// The same, ascending (fftn does not depend on the order).
+std::vector<int> resolve_axes(const std::string& text, const std::vector<std::int64_t>& shape,
+                              const std::string& path);
+
+// Throws numpy's "invalid number of data points (0)" naming `path` and the
+// axis when one of `axes` has length 0.
+void check_transformed_lengths(const std::vector<std::int64_t>& shape, const std::vector<int>& axes,
+                               const std::string& path);
+
+// The array of `shape` viewed for transforming the axes `group` (ascending):
+// the axes before the first of them become batch, and each run of other axes
+// after it one axis. The same elements in the same order, so the problem runs
+// on the array's memory as it is. Only shape, axes and batch are set.
+Problem view(const std::vector<std::int64_t>& shape, const std::vector<int>& group);
+
+// The complex-to-complex problems, run one after another in place, that
+// transform `axes` (ascending) of an array of `shape`. One problem on the
+// array's own shape where bfly takes it (rank <= 4, <= 3 axes); otherwise the
+// axes are split into groups, from the last, each as large as a problem of
+// rank <= 4 over <= 3 axes allows (the transform is separable, and so is
+// every norm's factor). Only shape, axes and batch are set.
+std::vector<Problem> steps(const std::vector<std::int64_t>& shape, const std::vector<int>& axes);
+
+// Whether one problem of bfly's takes an array of `rank` transformed over
+// `axes` axes as it is.
+inline bool one_problem(std::size_t rank, std::size_t axes) { return rank <= 4 && axes <= 3; }
+
+// The input as complex<T>: complex data as it is, real data promoted.
+template <class T>
+std::vector<std::complex<T>> as_complex(const io::NpyArray& a) {
+  std::vector<std::complex<T>> data(static_cast<std::size_t>(a.elements()));
+  if (a.dtype == io::DType::Complex64 || a.dtype == io::DType::Complex128) {
+    std::memcpy(data.data(), a.data.data(), data.size() * sizeof(data[0]));
+  } else {
+    const auto* real = reinterpret_cast<const T*>(a.data.data());
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = {real[i], T(0)};
+  }
+  return data;
+}
+
+// The precision follows the input, as NumPy 2 does: complex64 and float32
+// in single, complex128 and float64 in double.
+inline bool is_double(io::DType dtype) { return dtype == io::DType::Complex128 || dtype == io::DType::Float64; }
+
+// --norm as numpy.fft takes it (none is the C++ API's alone); throws naming the text.
+Norm parse_numpy_norm(const std::string& text);
+
+}  // namespace bfly::cli

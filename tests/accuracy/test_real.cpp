@@ -1,0 +1,420 @@
+// Real transforms (R2C forward, C2R inverse; FFTW's r2c / c2r, numpy.fft's
+// rfftn / irfftn) against FFTW's guru r2c / c2r (double for fp32, long double
+// for fp64) on fresh random data, outputs poisoned first. A C2R's input is
+// the half spectrum of a real array (make_hermitian), the same for both.
+//
+// Two suites: Real (shapes, axes, layouts, placements, norms, the API) and
+// RealEveryLength (every length 1..1024), which runs in the ctest entry
+// accuracy-every-length beside the complex sweep (tests/CMakeLists.txt).
+#include <algorithm>
+#include <cstdlib>
+
+#include "accuracy/fixture.hpp"
+
+namespace bfly::test {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+Problem make(Kind kind, Shape shape, Precision precision = Precision::Single, std::int64_t batch = 1,
+             std::vector<int> axes = {}, Placement placement = Placement::OutOfPlace, Norm norm = Norm::None) {
+  Problem p;
+  p.kind = kind;
+  p.shape = std::move(shape);
+  p.precision = precision;
+  p.batch = batch;
+  p.axes = std::move(axes);
+  p.placement = placement;
+  p.norm = norm;
+  p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+  return p;
+}
+
+constexpr Kind kKinds[] = {Kind::R2C, Kind::C2R};
+constexpr Precision kPrecisions[] = {Precision::Single, Precision::Double};
+
+class Real : public Accuracy {
+ protected:
+  // R2C then C2R, both unnormalised, must give back length() * x.
+  template <class T>
+  void round_trip(const Shape& shape, std::int64_t batch, Placement placement) const;
+  // C2R of raw random data (complex X[0] and X[n/2]) against FFTW on the
+  // same data with those imaginary parts zeroed.
+  template <class T>
+  void ends_imaginary_ignored(std::int64_t n, Placement placement) const;
+};
+
+class RealEveryLength : public Accuracy {
+ protected:
+  void sweep(bool every_combination);
+};
+
+// Every length 1..1024 (odd, even, primes and Bluestein lengths alike),
+// batches of 1 and 2, out of place. The sweep compiles about one kernel per
+// (length, kind, precision), at about 0.9 s of CPU each on PoCL (measured
+// 2026-11-22: both kinds of every length in fp32 were 762 kernels, 11.5 CPU
+// minutes), so ctest runs each length once: the (kind, precision) of n cycles
+// with (n + n/4) % 4, so each of the four combinations meets every residue
+// of n modulo 4 (odd n, even n with odd and even n/2) over the whole range.
+// All four for every length is a disabled test, for faster compilers
+// (--gtest_also_run_disabled_tests).
+void RealEveryLength::sweep(bool every_combination) {
+  double worst[2] = {0, 0};
+  std::string worst_token[2];
+  int problems = 0;
+  for (std::int64_t n = 1; n <= 1024; ++n)
+    for (int c = 0; c < 4; ++c) {
+      if (!every_combination && c != (n + n / 4) % 4) continue;
+      const Precision precision = c / 2 ? Precision::Double : Precision::Single;
+      const Problem p = make(c % 2 ? Kind::C2R : Kind::R2C, {n}, precision, 1 + (n / 8) % 2);
+      const Errors e = check(p);
+      ASSERT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+      ASSERT_LE(e.relative_l2, tolerance(p)) << p.token() << " (max error " << e.relative_max << ")";
+      if (e.relative_l2 > worst[c / 2]) worst[c / 2] = e.relative_l2, worst_token[c / 2] = p.token();
+      ++problems;
+    }
+  std::printf("real lengths 1..1024, %d problems: worst relative L2 error fp32 %.3g at %s, fp64 %.3g at %s\n",
+              problems, worst[0], worst_token[0].c_str(), worst[1], worst_token[1].c_str());
+}
+
+TEST_P(RealEveryLength, EveryLengthUpTo1024) { sweep(false); }
+TEST_P(RealEveryLength, DISABLED_EveryLengthUpTo1024BothKindsBothPrecisions) { sweep(true); }
+
+// The shapes: odd and even real axes, a Bluestein axis beside the
+// real one (31, 37) and on it (31, 29 * 2), batches.
+TEST_P(Real, Shapes2DAnd3D) {
+  const std::vector<std::pair<Shape, std::int64_t>> shapes{
+      {{513, 511}, 1}, {{64, 64, 63}, 1}, {{31, 64}, 2}, {{100, 37, 8}, 1}, {{64, 31}, 2}, {{10, 58}, 1}};
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds)
+      for (const auto& [shape, batch] : shapes) expect_accurate(make(kind, shape, precision, batch));
+}
+
+// The real axis is the last of `axes` as given (numpy.fft.rfftn), so it need
+// not be the array's last axis; out of place any axis can be the halved one.
+TEST_P(Real, RealAxisNotLast) {
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds) {
+      expect_accurate(make(kind, {12, 10}, precision, 1, {1, 0}));    // axis 0 halved
+      expect_accurate(make(kind, {12, 10}, precision, 2, {0}));       // axis 0 only, axis 1 a batch axis
+      expect_accurate(make(kind, {11, 6}, precision, 1, {-1, -2}));  // odd halved axis, negative axes
+      expect_accurate(make(kind, {6, 5, 8}, precision, 2, {2, 0, 1}));  // axes out of order: axis 1 halved
+      expect_accurate(make(kind, {8, 6, 10}, precision, 1, {-1, -3}));  // axis 0 halved, axis 1 a batch axis
+      expect_accurate(make(kind, {6, 5, 8, 9}, precision, 1, {1, 3}));  // rank 4, two batch axes
+      expect_accurate(make(kind, {37, 12}, precision, 1, {-1, 0}));   // a Bluestein halved axis
+    }
+}
+
+TEST_P(Real, Batched) {
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds) {
+      expect_accurate(make(kind, {1000}, precision, 5));
+      expect_accurate(make(kind, {4096}, precision, 3));
+      expect_accurate(make(kind, {16, 12}, precision, 3));
+      expect_accurate(make(kind, {5, 7, 6}, precision, 4, {0, 2}));
+    }
+}
+
+// Explicit strides and distances on either side (cuFFT's advanced layout),
+// counted in elements of each side: reals on the real side.
+TEST_P(Real, StridedLayouts) {
+  for (Precision precision : kPrecisions) {
+    {
+      // A 48x40 real array inside rows of 44, arrays 50 rows + 7 apart; the
+      // complex side contiguous. And back into the same embedding.
+      Problem r2c = make(Kind::R2C, {48, 40}, precision, 3);
+      r2c.input.strides = {44, 1};
+      r2c.input.distance = 50 * 44 + 7;
+      expect_accurate(r2c);
+      Problem c2r = make(Kind::C2R, {48, 40}, precision, 3);
+      c2r.input.strides = {24, 1};  // 21 complex points in rows of 24
+      c2r.input.distance = 48 * 24 + 5;
+      c2r.output = r2c.input;
+      expect_accurate(c2r);
+    }
+    {
+      // The complex side transposed (column-major) and the real side every
+      // other element, rows 130 apart.
+      Problem r2c = make(Kind::R2C, {30, 64}, precision, 2);
+      r2c.output.strides = {1, 30};
+      r2c.input.strides = {130, 2};
+      r2c.input.distance = 30 * 130;
+      expect_accurate(r2c);
+      Problem c2r = make(Kind::C2R, {30, 64}, precision, 2);
+      c2r.input.strides = {1, 30};
+      c2r.output.strides = {130, 2};
+      c2r.output.distance = 30 * 130;
+      expect_accurate(c2r);
+    }
+    {
+      // Two interleaved 1D signals (distance 1), each point 2 apart.
+      Problem r2c = make(Kind::R2C, {64}, precision, 2);
+      r2c.input.strides = {2};
+      r2c.input.distance = 1;
+      r2c.output.strides = {3};
+      r2c.output.distance = 1;
+      expect_accurate(r2c);
+      Problem c2r = make(Kind::C2R, {63}, precision, 2);
+      c2r.input = r2c.output;
+      c2r.output = r2c.input;
+      expect_accurate(c2r);
+    }
+    for (Kind kind : kKinds) {
+      // A rank-4 sub-array, axes 1 and 3 (3 halved, odd), the complex side
+      // transposed; and a halved axis 0 with a transposed complex side.
+      const bool r2c = kind == Kind::R2C;
+      Problem p = make(kind, {6, 29, 8, 9}, precision, 2, {1, 3});
+      Layout real_side{{3000, 100, 10, 1}, 19000}, complex_side{{1, 6, 174, 1392}, 1392 * 5};
+      p.input = r2c ? real_side : complex_side;
+      p.output = r2c ? complex_side : real_side;
+      expect_accurate(p);
+      Problem q = make(kind, {12, 10}, precision, 2, {1, 0});
+      Layout transposed{{1, 7}, 80};  // the 7x10 complex side, column-major, arrays 80 apart
+      (r2c ? q.output : q.input) = transposed;
+      (r2c ? q.input : q.output) = Layout{{11, 1}, 12 * 11};
+      expect_accurate(q);
+    }
+  }
+}
+
+// Real axes beyond one pass: the packed form on n/2 over several passes, the
+// complex form of odd and Bluestein lengths with real first and last passes,
+// and past 2^20 points.
+TEST_P(Real, LongAxes) {
+  int i = 0;
+  for (Precision precision : kPrecisions)
+    for (std::int64_t n : std::vector<std::int64_t>{1 << 20, 1000000, 65536 + 2, 2 * 4093, 65537, 3 * 4099, 8192 + 1})
+      for (Kind kind : kKinds) {
+        const Placement placement = ++i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace;
+        expect_accurate(make(kind, {n}, precision, n < 100000 ? 2 : 1, {}, placement));
+      }
+  expect_accurate(make(Kind::R2C, {3, 65536}, Precision::Single, 1, {1, 0}));
+  expect_accurate(make(Kind::C2R, {4096, 12}, Precision::Single, 1, {1, 0}));
+}
+
+// Small lengths forced through several passes (one group limited to 16
+// points): every pass position reads or writes the real side.
+TEST_P(Real, ForcedMultiPass) {
+  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  for (Precision precision : kPrecisions)
+    for (std::int64_t n : {64, 100, 243, 1000, 4096, 58, 97})
+      for (Kind kind : kKinds)
+        for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+          const Problem p = make(kind, {n}, precision, 3, {}, placement);
+          EXPECT_GE(Plan(device(), p).passes(), 2) << p.token();
+          expect_accurate(p);
+        }
+  for (Kind kind : kKinds) {
+    expect_accurate(make(kind, {40, 64}, Precision::Single, 2));
+    expect_accurate(make(kind, {64, 40}, Precision::Single, 1, {1, 0}));
+    expect_accurate(make(kind, {32, 6, 50}, Precision::Double, 1, {0, 2}, Placement::InPlace));
+  }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+}
+
+// In place, FFTW's and cuFFT's layout: the complex side contiguous, real rows
+// padded to 2 * (n/2 + 1) reals.
+TEST_P(Real, InPlacePadded) {
+  const std::vector<std::pair<Shape, std::int64_t>> shapes{{{1024}, 1}, {{1000}, 3}, {{999}, 2}, {{7}, 2},
+                                                           {{1}, 2},    {{2}, 1},    {{64, 48}, 1}, {{63, 30}, 2},
+                                                           {{31, 17}, 1}, {{16, 12, 10}, 2}, {{8, 6, 7}, 1}};
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds)
+      for (const auto& [shape, batch] : shapes)
+        expect_accurate(make(kind, shape, precision, batch, {}, Placement::InPlace));
+  // The last axis halved with another transformed axis before it, given by
+  // negative indices, and one batch axis.
+  for (Kind kind : kKinds) expect_accurate(make(kind, {6, 5, 8}, Precision::Single, 2, {0, -1}, Placement::InPlace));
+}
+
+TEST_P(Real, NormalisationsMatchNumPy) {
+  for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward})
+    for (Kind kind : kKinds) {
+      expect_accurate(make(kind, {1000}, Precision::Single, 2, {}, Placement::OutOfPlace, norm));
+      expect_accurate(make(kind, {999}, Precision::Double, 1, {}, Placement::InPlace, norm));
+      expect_accurate(make(kind, {30, 20}, Precision::Single, 1, {1, 0}, Placement::OutOfPlace, norm));
+      expect_accurate(make(kind, {65536}, Precision::Single, 1, {}, Placement::InPlace, norm));  // more than one pass
+    }
+}
+
+template <class T>
+void Real::round_trip(const Shape& shape, std::int64_t batch, Placement placement) const {
+  const Precision precision = sizeof(T) == sizeof(float) ? Precision::Single : Precision::Double;
+  const Problem forward = make(Kind::R2C, shape, precision, batch, {}, placement);
+  const Problem inverse = make(Kind::C2R, shape, precision, batch, {}, placement);
+  const Plan r2c(device(), forward), c2r(device(), inverse);
+  std::vector<T> x(static_cast<std::size_t>(forward.input_extent())), back(x.size());
+  if constexpr (sizeof(T) == sizeof(float)) x = random_real_data(x.size());
+  else x = random_real_data_f64(x.size());
+  std::vector<std::complex<T>> spectrum(static_cast<std::size_t>(forward.output_extent()));
+  poison(spectrum);
+  poison(back);
+  r2c.execute_host(x.data(), spectrum.data());
+  c2r.execute_host(spectrum.data(), back.data());
+  // Compare where the real layout addresses elements (in place, not the padding).
+  Expected expected;
+  expected.offsets = element_offsets(shape, batch, forward.input_layout());
+  const double n = static_cast<double>(forward.length());
+  for (std::int64_t offset : expected.offsets)
+    expected.values.push_back(n * static_cast<double>(x[static_cast<std::size_t>(offset)]));
+  const Errors e = compare(back, expected);
+  EXPECT_TRUE(e.finite) << inverse.token() << " after " << forward.token();
+  EXPECT_LE(e.relative_l2, 2 * tolerance(forward)) << "irfftn(rfftn(x)) for " << forward.token();
+}
+
+TEST_P(Real, RoundTripGivesBackNTimesTheInput) {
+  for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+    for (const auto& [shape, batch] : std::vector<std::pair<Shape, std::int64_t>>{
+             {{1}, 2}, {{2}, 1}, {{7}, 2}, {{120}, 1}, {{1024}, 2}, {{4097}, 1}, {{31, 64}, 1}, {{8, 6, 7}, 2}}) {
+      round_trip<float>(shape, batch, placement);
+      round_trip<double>(shape, batch, placement);
+    }
+}
+
+template <class T>
+void Real::ends_imaginary_ignored(std::int64_t n, Placement placement) const {
+  const Precision precision = sizeof(T) == sizeof(float) ? Precision::Single : Precision::Double;
+  const Problem p = make(Kind::C2R, {n}, precision, 2, {}, placement);
+  const Plan plan(device(), p);
+  std::vector<std::complex<T>> raw;
+  if constexpr (sizeof(T) == sizeof(float)) raw = random_data(static_cast<std::size_t>(p.input_extent()));
+  else raw = random_data_f64(static_cast<std::size_t>(p.input_extent()));
+  std::vector<std::complex<T>> zeroed = raw;
+  make_hermitian(p, zeroed);  // in 1D: only the imaginary parts of X[0] and X[n/2] go
+  std::vector<T> out(static_cast<std::size_t>(p.output_extent()));
+  poison(out);
+  plan.execute_host(raw.data(), out.data());
+  const Errors e = compare(out, fftw_reference(p, zeroed), p.scale());
+  EXPECT_TRUE(e.finite) << p.token();
+  EXPECT_LE(e.relative_l2, tolerance(p)) << p.token() << ": C2R must use only the real parts of X[0] and X[n/2]";
+}
+
+// numpy.fft.irfft and pocketfft take only the real parts of X[0] and (n
+// even) X[n/2]; so must C2R.
+TEST_P(Real, C2rIgnoresImaginaryPartsOfTheEnds) {
+  for (std::int64_t n : {1, 2, 8, 9, 1000, 1001, 4096, 4099})
+    for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+      ends_imaginary_ignored<float>(n, placement);
+      ends_imaginary_ignored<double>(n, placement);
+    }
+}
+
+// The device-buffer API (not only execute_host): each side's bytes from
+// input_extent() * input_element_bytes(), one buffer in place, and a C2R
+// leaves its input buffer as it was.
+TEST_P(Real, DeviceBuffers) {
+  {
+    const Problem p = make(Kind::R2C, {64, 48}, Precision::Single, 2);
+    const Plan plan(device(), p);
+    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    EXPECT_EQ(in_bytes, 2u * 64 * 48 * 4);
+    EXPECT_EQ(out_bytes, 2u * 64 * 25 * 8);
+    const std::vector<float> x = random_real_data(static_cast<std::size_t>(p.input_extent()));
+    std::vector<std::complex<float>> y(static_cast<std::size_t>(p.output_extent()));
+    poison(y);
+    Buffer in(device(), in_bytes), out(device(), out_bytes);
+    in.write(x.data(), in_bytes);
+    out.write(y.data(), out_bytes);
+    plan.execute(in, out);
+    device().synchronize();
+    out.read(y.data(), out_bytes);
+    const Errors e = compare(y, fftw_reference(p, x));
+    EXPECT_TRUE(e.finite) << p.token();
+    EXPECT_LE(e.relative_l2, kTolerance) << p.token();
+    Buffer short_in(device(), in_bytes - 4), short_out(device(), out_bytes - 8);
+    EXPECT_THROW(plan.execute(short_in, out), Error) << p.token() << ": input buffer one real short";
+    EXPECT_THROW(plan.execute(in, short_out), Error) << p.token() << ": output buffer one complex point short";
+  }
+  {
+    const Problem p = make(Kind::C2R, {64, 48}, Precision::Double, 2);
+    const Plan plan(device(), p);
+    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    std::vector<std::complex<double>> x = random_data_f64(static_cast<std::size_t>(p.input_extent()));
+    make_hermitian(p, x);
+    std::vector<double> y(static_cast<std::size_t>(p.output_extent()));
+    poison(y);
+    Buffer in(device(), in_bytes), out(device(), out_bytes);
+    in.write(x.data(), in_bytes);
+    out.write(y.data(), out_bytes);
+    plan.execute(in, out);
+    device().synchronize();
+    out.read(y.data(), out_bytes);
+    const Errors e = compare(y, fftw_reference(p, x));
+    EXPECT_TRUE(e.finite) << p.token();
+    EXPECT_LE(e.relative_l2, kToleranceF64) << p.token();
+    std::vector<std::complex<double>> after(x.size());
+    in.read(after.data(), in_bytes);
+    EXPECT_TRUE(after == x) << p.token() << ": C2R changed its input buffer";
+  }
+  {
+    // In place: one buffer of the larger side, the same buffer twice.
+    const Problem p = make(Kind::R2C, {1000}, Precision::Single, 3, {}, Placement::InPlace);
+    const Plan plan(device(), p);
+    const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    EXPECT_EQ(in_bytes, (2u * 1002 + 1000) * 4);
+    EXPECT_EQ(out_bytes, 3u * 501 * 8);
+    const std::vector<float> x = random_real_data(static_cast<std::size_t>(p.input_extent()));
+    Buffer both(device(), std::max(in_bytes, out_bytes));
+    both.write(x.data(), in_bytes);
+    plan.execute(both, both);
+    device().synchronize();
+    std::vector<std::complex<float>> y(static_cast<std::size_t>(p.output_extent()));
+    both.read(y.data(), out_bytes);
+    const Errors e = compare(y, fftw_reference(p, x));
+    EXPECT_TRUE(e.finite) << p.token();
+    EXPECT_LE(e.relative_l2, kTolerance) << p.token();
+  }
+}
+
+// What a caller asks a plan's problem before allocating: shapes and element
+// sizes of each side; execute_host with the wrong element types is refused.
+TEST_P(Real, ShapesAndTypesOfAPlan) {
+  const Plan r2c(device(), make(Kind::R2C, {513, 511}, Precision::Single, 2));
+  EXPECT_EQ(r2c.problem().input_shape(), (Shape{513, 511}));
+  EXPECT_EQ(r2c.problem().output_shape(), (Shape{513, 256}));
+  EXPECT_EQ(r2c.problem().input_element_bytes(), 4u);
+  EXPECT_EQ(r2c.problem().output_element_bytes(), 8u);
+  EXPECT_EQ(r2c.problem().output_extent(), 2 * 513 * 256);
+  const Plan c2r(device(), make(Kind::C2R, {12, 10}, Precision::Double, 1, {1, 0}));
+  EXPECT_EQ(c2r.problem().real_axis(), 0);
+  EXPECT_EQ(c2r.problem().input_shape(), (Shape{7, 10}));
+  EXPECT_EQ(c2r.problem().output_shape(), (Shape{12, 10}));
+  EXPECT_EQ(c2r.problem().input_element_bytes(), 16u);
+  EXPECT_EQ(c2r.problem().output_element_bytes(), 8u);
+
+  std::vector<std::complex<float>> c(2 * 513 * 511);
+  std::vector<float> r(2 * 513 * 511);
+  std::vector<double> rd(2 * 513 * 511);
+  EXPECT_THROW(r2c.execute_host(c.data(), c.data()), Error) << "complex input to an r2c plan";
+  EXPECT_THROW(r2c.execute_host(c.data(), r.data()), Error) << "c2r types on an r2c plan";
+  std::vector<std::complex<double>> cd(2 * 7 * 10);
+  EXPECT_THROW(c2r.execute_host(cd.data(), cd.data()), Error) << "complex output from a c2r plan";
+  EXPECT_THROW(c2r.execute_host(rd.data(), cd.data()), Error) << "r2c types on a c2r plan";
+  std::vector<std::complex<float>> cf(2 * 7 * 10);
+  EXPECT_THROW(c2r.execute_host(cf.data(), r.data()), Error) << "single-precision data on a double plan";
+  // The transpose strategy (the seeds' row-column baseline) is complex only.
+  PlanOptions transpose;
+  transpose.strategy = Strategy::Transpose;
+  try {
+    Plan(device(), make(Kind::R2C, {64, 48}), transpose);
+    ADD_FAILURE() << "the transpose strategy planned a real transform";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported) << e.what();
+  }
+  // A C2C plan takes no real data.
+  Problem c2c;
+  c2c.shape = {16};
+  const Plan complex_plan(device(), c2c);
+  EXPECT_THROW(complex_plan.execute_host(r.data(), c.data()), Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Real, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Backends, RealEveryLength, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace bfly::test
