@@ -122,7 +122,7 @@ class PassWriter {
     if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
     if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
     if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
-    if (want_k && s_.real_load == RealLoad::Hermitian) {
+    if (want_k && (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror)) {
       // Where the axis's point 0 is: the mirror X[n - j] is read from there.
       const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
       e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") + ";");
@@ -141,9 +141,23 @@ class PassWriter {
     } else {
       e_.line("const " + u32() + " m = lid / " + str(T) + ", t = lid % " + str(T) + ";");
     }
-    e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
-    e_.line("const bool valid = g < transforms;");
-    emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles() || s_.axis_dim >= 0 || s_.real_load == RealLoad::Hermitian);
+    if (s_.real_store == RealStore::SplitPaired) {
+      // Transform m < M/2 of the group is sub-transform k = q of pair q of a
+      // row, m + M/2 its partner P - q (none for q = 0 and q = P/2).
+      const std::int64_t P = s_.stride_product, half = M / 2;
+      e_.line("const " + u64() + " pair = (" + u64() + ")" + d_.group_id + " * " + str(half) + " + m % " + str(half) + ";");
+      e_.line("const " + u64() + " q = pair % " + str(P / 2 + 1) + ";");
+      e_.line("const bool partner = m >= " + str(half) + ";");
+      e_.line("const " + u64() + " kq = partner ? " + str(P) + " - q : q;");
+      e_.line("const " + u64() + " g = pair / " + str(P / 2 + 1) + " * " + str(P) + " + kq;");
+      e_.line("const bool valid = pair < transforms / 2 && !(partner && (q == 0 || 2 * q == " + str(P) + "));");
+    } else {
+      e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
+      e_.line("const bool valid = g < transforms;");
+    }
+    emit_offsets("g", "", true, !s_.store_via_local(),
+                 s_.has_pass_twiddles() || s_.axis_dim >= 0 || s_.real_load == RealLoad::Hermitian ||
+                     s_.real_load == RealLoad::Mirror);
     e_.line(d_.global + std::string("const ") + in_type() + "* src = in + in_off;");
     if (!s_.store_via_local()) e_.line(d_.global + out_type() + "* dst = out + out_off;");
     std::string decl = "cpx";
@@ -244,25 +258,35 @@ class PassWriter {
     }
   }
 
-  // The packed inverse's loads: Z[k] = E' + i O' from X[k] and X[n/2 - k]
-  // (real_axis.cpp), conjugated for the forward FFT that follows. Memory
-  // holds conj X where an earlier pass of this inverse wrote it (in_sign 1),
-  // X itself on the first pass (in_sign -1). As numpy's irfft, the imaginary
-  // parts of X[0] and X[n/2] are ignored.
+  // The packed inverse's loads: Z[j] = E' + i O' from X[j] and X[n/2 - j]
+  // (real_axis.cpp; j the point's index along the axis), conjugated for the
+  // forward FFT that follows. Memory holds conj X where an earlier pass of
+  // this inverse wrote it (in_sign 1), X itself on the first pass (in_sign
+  // -1). As numpy's irfft, the imaginary parts of X[0] and X[n/2] are ignored.
   void emit_mirror_read(const std::string& v, const std::string& n) {
-    const std::int64_t S = s_.in_point_stride, H = s_.length;
+    const std::int64_t S = s_.in_point_stride, H = s_.real_length / 2;
     e_.open("");
-    e_.line("const " + idx() + " kk = (" + idx() + ")" + n + ";");
-    e_.line("cpx a = src[kk * " + str(S) + "], c = src[(" + str(H) + " - kk) * " + str(S) + "];");
+    e_.line("const " + idx() + " kk = " + std::string(s_.axis_dim >= 0 ? "ci + " : "") + "(" + idx() + ")" + n + " * " +
+            str(s_.axis_stride) + ";");
+    e_.line("cpx a = src[(" + idx() + ")" + n + " * " + str(S) + "], c = in[axis_off + (" + str(H) + " - kk) * " +
+            str(S / s_.axis_stride) + "];");
     e_.line("a.y *= -in_sign; c.y *= -in_sign;");
     e_.open("if (kk == 0)");
     e_.line("a.y = 0; c.y = 0;");
     e_.close();
-    e_.line("const cpx w = tables[kk];");
+    e_.line("const cpx w = " + real_twiddle("kk") + ";");
     e_.line("const cpx even = cmake(a.x + c.x, a.y - c.y);");
     e_.line("const cpx odd = cmul(cmake(a.x - c.x, a.y + c.y), cmake(w.x, -w.y));");
     e_.line(v + " = cmake(even.x - odd.y, -(even.y + odd.x));");
     e_.close();
+  }
+
+  // w_n^e for the split: one lookup, or two and a product.
+  std::string real_twiddle(const std::string& e) const {
+    if (s_.real_twiddle_bits == 0) return "tables[" + e + "]";
+    const std::int64_t fine = std::int64_t{1} << s_.real_twiddle_bits;
+    return "cmul(tables[(" + e + ") & " + str(fine - 1) + "], tables[" + str(fine) + " + ((" + e + ") >> " +
+           std::to_string(s_.real_twiddle_bits) + ")])";
   }
 
   // Twiddles of the stage (w_{Ps r}^{t * (b mod Ps)}) and the butterfly; the
@@ -315,6 +339,10 @@ class PassWriter {
     }
     if (s_.real_store == RealStore::Split) {
       emit_split_store(r);
+      return;
+    }
+    if (s_.real_store == RealStore::SplitPaired) {
+      emit_split_paired_store(r);
       return;
     }
     if (s_.real_store != RealStore::None) {
@@ -409,6 +437,28 @@ class PassWriter {
       for (int t = 0; t < r; ++t) e_.line(local("m", "b + " + str(t * (R / r))) + " = " + x(j * r + t) + ";");
     });
     e_.line(d_.barrier);
+    const int M = s_.transforms_per_group;
+    if (s_.dims.size() == 1 && s_.out_point_stride == 1 && s_.dims[0].out_stride == R + 1 && M > 1) {
+      // The group's rows of n/2 + 1 outputs lie end to end: write them as one
+      // block, consecutive threads consecutive points (a row per T threads
+      // wrote 8-point pieces across row boundaries that are not aligned).
+      const std::int64_t row = R + 1, block = row * M, G = s_.group_size();
+      e_.line("const " + u64() + " g0 = (" + u64() + ")" + d_.group_id + " * " + str(M) + ";");
+      e_.line(d_.global + out_type() + "* block = out + g0 * " + str(row) + ";");
+      for (std::int64_t q = 0; q * G < block; ++q) {
+        e_.open("");
+        e_.line("const " + u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) + ";");
+        e_.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g0 + m2 < transforms)");
+        e_.line("const cpx a = " + local("m2", "(kk == " + str(R) + " ? 0 : kk)") + ";");
+        e_.line("const cpx c = " + local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
+        e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
+        e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
+        e_.line("block[i] = " + scaled("cadd(even, cmul(tables[kk], odd))") + ";");
+        e_.close();
+        e_.close();
+      }
+      return;
+    }
     for (std::int64_t q = 0; q * T <= R; ++q) {
       e_.open("");
       e_.line("const " + u32() + " kk = t + " + str(q * T) + ";");
@@ -423,6 +473,41 @@ class PassWriter {
       e_.close();
     }
   }
+  // The forward split in the last of several passes: this transform's
+  // outputs e = k + k' * P (k = kq) into local memory, then X[e] from Z[e]
+  // and Z[n/2 - e], which sub-transform P - k holds at k'' = L - 1 - k' (the
+  // group's transform m -+ M/2; itself where k = P/2), or, for k = 0, this
+  // one at (L - k') mod L. The k = 0 transform also writes X[n/2].
+  void emit_split_paired_store(int r) {
+    const std::int64_t L = s_.length, P = s_.stride_product;
+    const int T = s_.threads_per_transform, M = s_.transforms_per_group;
+    for_each_butterfly(L / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t) e_.line(local("m", "b + " + str(t * (L / r))) + " = " + x(j * r + t) + ";");
+    });
+    e_.line(d_.barrier);
+    e_.line("const " + u32() + " pm = kq == 0 || 2 * kq == " + str(P) + " ? m : partner ? m - " + str(M / 2) + " : m + " +
+            str(M / 2) + ";");
+    for (std::int64_t q = 0; q * T < L; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " kp = t + " + str(q * T) + ";");
+      e_.open("if (valid" + std::string((q + 1) * T > L ? " && kp < " + str(L) : "") + ")");
+      e_.line("const " + u32() + " pos = kq == 0 ? (" + str(L) + " - kp) % " + str(L) + " : " + str(L - 1) + " - kp;");
+      e_.line("const cpx a = " + local("m", "kp") + ";");
+      e_.line("const cpx c = " + local("pm", "pos") + ";");
+      e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
+      e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
+      e_.line("const " + idx() + " e = (" + idx() + ")kq + (" + idx() + ")kp * " + str(P) + ";");
+      e_.line("dst[(" + idx() + ")kp * " + str(s_.out_point_stride) + "] = " +
+              scaled("cadd(even, cmul(" + real_twiddle("e") + ", odd))") + ";");
+      e_.open("if (kq == 0 && kp == 0)");
+      e_.line("dst[(" + idx() + ")" + str(L) + " * " + str(s_.out_point_stride) + "] = " +
+              scaled("cmake(even.x - odd.x, even.y - odd.y)") + ";");
+      e_.close();
+      e_.close();
+      e_.close();
+    }
+  }
+
   std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
 
   // Between the two FFTs of a one-kernel Bluestein: the first FFT's outputs
@@ -532,7 +617,7 @@ class PassWriter {
       emit_butterflies(r, Ps);
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
-      const bool split = s_.real_store == RealStore::Split;
+      const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
       if (reads_local && (!last || !to_global || s_.store_via_local() || split)) e_.line(d_.barrier);
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing

@@ -44,11 +44,12 @@ std::string KernelSpec::geometry() const {
   }
   if (real()) {
     static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
-    static const char* stores[] = {"", "half", "real", "split", "pairs"};
+    static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};
     out << ", real " << real_length;
     if (real_load != RealLoad::None) out << " load " << loads[static_cast<int>(real_load)];
     if (real_store != RealStore::None) out << " store " << stores[static_cast<int>(real_store)];
     if (real_pairs_aligned) out << " aligned";
+    if (real_twiddle_bits > 0) out << " tw" << real_twiddle_bits;
   }
   return out.str();
 }
@@ -56,7 +57,8 @@ std::string KernelSpec::geometry() const {
 std::size_t KernelSpec::local_bytes() const {
   const std::size_t point = precision == Precision::Single ? 8 : 16;
   // A length-1 or single-stage transform with direct store needs no exchange.
-  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split;
+  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
+                         real_store == RealStore::SplitPaired;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 

@@ -104,10 +104,18 @@ struct KernelSpec {
     Real,   // C2R: the real part
     Split,  // R2C packed: X[k], k = 0..n/2, from Z[k] and Z[n/2 - k] through local memory
     Pairs,  // C2R packed: z[j] as two reals
+    // R2C packed, the last of several passes: output e = k + k' * P of
+    // sub-transform k needs Z[n/2 - e] of sub-transform P - k, so each group
+    // runs pairs (k, P - k) (its transforms m and m + M/2) and splits
+    // through local memory. The transform count is twice the pairs.
+    SplitPaired,
   };
   RealLoad real_load = RealLoad::None;
   RealStore real_store = RealStore::None;
   std::int64_t real_length = 0;  // n (Bluestein's kernels take it as chirp_n, at run time)
+  // The split's w_n^e from a two-level table (fine[e & mask] * coarse[e >>
+  // bits]) when > 0, else tables[e] directly (n/2 + 1 entries).
+  int real_twiddle_bits = 0;
   // Packed pairs move as one complex access (the real axis contiguous and
   // every offset even).
   bool real_pairs_aligned = false;
@@ -119,7 +127,10 @@ struct KernelSpec {
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool bluestein() const { return chirp_length > 0; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
-  bool packed() const { return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror; }
+  bool packed() const {
+    return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror || real_store == RealStore::Split ||
+           real_store == RealStore::SplitPaired;
+  }
   int group_size() const { return threads_per_transform * transforms_per_group; }
   // Output goes through local memory when its access pattern does not match
   // the mapping chosen for the input: rows written by a column-major group,

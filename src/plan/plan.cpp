@@ -194,6 +194,15 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * registers));
     spec.min_groups_per_unit = std::max(1, groups);
   }
+  if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
+    // Transforms m and m + M/2 are a pair: M even (an estimate's one more
+    // column does not spill: the sweep checks).
+    per_group = std::max<std::int64_t>(2, per_group - per_group % 2);
+    if (limits.registers_per_unit > 0 && spec.min_groups_per_unit > 1) {
+      const int group = static_cast<int>((threads * per_group + 31) / 32 * 32);
+      spec.min_groups_per_unit = std::max(1, std::min(spec.min_groups_per_unit, limits.threads_per_unit / group));
+    }
+  }
   spec.transforms_per_group = static_cast<int>(per_group);
   if (spec.has_pass_twiddles()) {
     // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
@@ -245,9 +254,10 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   // The points a step's transforms cover along the dim: Bluestein's passes
   // run over its zero-padded M points.
   const bool fused = step.chirp == Step::Chirp::Fused;
-  const std::int64_t span = step.chirp == Step::Chirp::None || fused ? n : step.padded;
+  const bool packed_passes = step.packed && step.padded > 0;
+  const std::int64_t span = (step.chirp == Step::Chirp::None && !packed_passes) || fused ? n : step.padded;
   const bool forward_real = p.kind == Kind::R2C;
-  if (step.packed) {
+  if (step.packed && !packed_passes) {
     // An even real axis as n/2 complex points (solvers/real_axis.cpp); point
     // strides count reals on the real side.
     using K = KernelSpec;
@@ -292,6 +302,19 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
       spec.axis_dim = 1;
       spec.axis_stride = S;
     }
+    if (packed_passes) {
+      // The packed axis in several passes (solvers/real_axis.cpp): the first
+      // R2C pass and the last C2R pass are plain complex passes over the
+      // real side read as pairs; the inverse's first pass loads the mirror,
+      // the forward's last splits pairs of sub-transforms.
+      using K = KernelSpec;
+      if (step.real_first && !forward_real) spec.real_load = K::RealLoad::Mirror;
+      if (step.real_last && forward_real) spec.real_store = K::RealStore::SplitPaired;
+      if (spec.real()) {
+        spec.real_length = n;
+        spec.real_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(n)) / 2));
+      }
+    }
   } else {
     // Row chunks of the source's innermost dim.
     const std::int64_t L = largest_divisor_at_most(n, 32);
@@ -312,7 +335,7 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     if (step.real_last) spec.real_store = forward_real ? K::RealStore::Half : K::RealStore::Real;
     if (!spec.bluestein()) spec.real_length = n;  // Bluestein's kernels take N at run time
   }
-  if (step.packed) {
+  if (step.packed && !packed_passes) {
     // Both reals of a point in one complex access: the axis contiguous and
     // every offset on the real side even.
     const bool real_in = forward_real;
@@ -333,7 +356,13 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   Pass pass;
   pass.what = step.what;
   pass.spec = spec;
-  pass.transforms = fused || step.packed ? elements / n : elements / spec.length;
+  pass.transforms = fused || (step.packed && !packed_passes) ? elements / n : elements / spec.length;
+  if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
+    // Pairs (k, P - k) of the P sub-transforms of each row: P/2 + 1 of them,
+    // counted twice (a group runs M/2 pairs).
+    const std::int64_t P = spec.stride_product;
+    pass.transforms = 2 * (pass.transforms / P) * (P / 2 + 1);
+  }
   return pass;
 }
 
@@ -457,6 +486,12 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   std::vector<int> order;  // of the data the next step reads, where it is workspace
   for (std::size_t j = 0; j < steps.size(); ++j) {
     auto view = [&](Slot s, Step::Side side, const std::vector<int>& o, bool padded) {
+      if (side == Step::Side::Real && steps[j].packed && steps[j].padded > 0) {
+        // The real side as complex pairs: the axis contiguous, the other strides halved.
+        View v = real_side;
+        for (std::size_t d = 0; d < v.size(); ++d) v[d] = static_cast<int>(d) == steps[j].dim ? 1 : v[d] / 2;
+        return v;
+      }
       if (in_place_real && (s == Slot::Input || s == Slot::Output)) return side == Step::Side::Real ? real_side : complex_view;
       switch (s) {
         case Slot::Input: return input;

@@ -118,11 +118,12 @@ class PlanImpl {
         return upload(*device_, bluestein_tables<float>(spec.chirp_length));
       });
     } else if (spec.packed()) {
-      // The split's w_n^k, k = 0..n/2.
+      // The split's w_n^k, k = 0..n/2 (two-level past one pass).
       const std::int64_t n = spec.real_length;
-      compiled.tables = device_->memo<BufferImpl>("real:" + kind + std::to_string(n), [&] {
-        if (f64) return upload(*device_, twiddle::table_f64(n, n / 2 + 1));
-        return upload(*device_, twiddle::table_f32(n, n / 2 + 1));
+      const int bits = spec.real_twiddle_bits;
+      compiled.tables = device_->memo<BufferImpl>("real:" + kind + std::to_string(n) + ":" + std::to_string(bits), [&] {
+        if (f64) return upload(*device_, bits > 0 ? twiddle::two_level_f64(n, bits) : twiddle::table_f64(n, n / 2 + 1));
+        return upload(*device_, bits > 0 ? twiddle::two_level_f32(n, bits) : twiddle::table_f32(n, n / 2 + 1));
       });
     } else {
       compiled.tables = compiled.twiddles;  // unused by the kernel

@@ -27,7 +27,7 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
-  if (chirp == Chirp::Fused || packed) return true;  // one group holds the whole axis
+  if (chirp == Chirp::Fused || (packed && padded == 0)) return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 

@@ -51,7 +51,8 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
   // The real side's stride along the axis decides the CPU's aliasing split.
   const Layout side = forward ? problem.input_layout() : problem.output_layout();
   const bool aliased = cache_aliased(problem, side.strides[dim - 1], limits);
-  if (n % 2 == 0 && is_supported_length(h) && axis_pass_lengths(h, limits, aliased).size() == 1) {
+  const bool packs = n % 2 == 0 && is_supported_length(h);
+  if (packs && axis_pass_lengths(h, limits, aliased).size() == 1) {
     Step step;
     step.dim = dim;
     step.length = h;
@@ -60,6 +61,36 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     step.to = forward ? half : real;
     step.what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed)";
     return {step};
+  }
+  // Packed in several passes: the real side must read as complex pairs (the
+  // axis contiguous, every other stride even), and the last pass's groups
+  // need two sub-transforms each (pairs k, P - k).
+  bool pairs = side.strides[dim - 1] == 1 && (problem.batch == 1 || side.distance % 2 == 0);
+  for (int d = 0; d < problem.rank(); ++d) pairs = pairs && (d == dim - 1 || problem.shape[d] == 1 || side.strides[d] % 2 == 0);
+  if (packs && pairs) {
+    const std::vector<std::int64_t> lengths = axis_pass_lengths(h, limits, aliased);
+    std::vector<Step> steps;
+    std::int64_t stride_product = 1;
+    for (std::size_t j = 0; j < lengths.size(); ++j) {
+      Step step;
+      step.dim = dim;
+      step.length = lengths[j];
+      step.stride_product = stride_product;
+      step.packed = true;
+      step.padded = h;
+      step.from = step.to = Step::Side::Full;
+      step.work_only = true;
+      step.what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed), pass " + std::to_string(j + 1) + " of " +
+                  std::to_string(lengths.size());
+      steps.push_back(step);
+      stride_product *= lengths[j];
+    }
+    steps.front().real_first = true;
+    steps.front().from = forward ? real : half;
+    steps.back().real_last = true;
+    steps.back().to = forward ? half : real;
+    steps.back().work_only = false;
+    return steps;
   }
   std::vector<Step> steps = axis_steps(problem, dim, limits, {});
   for (Step& s : steps) {

@@ -30,9 +30,14 @@ struct Step {
   enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore };
   Chirp chirp = Chirp::None;
   std::int64_t padded = 0;           // M, when chirp != None
-  bool padded_source() const { return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore; }
+  // Where the step's data has `padded` points along the dim: Bluestein's M,
+  // or n/2 between the passes of a packed real axis.
+  bool padded_source() const {
+    return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore || (packed && padded > 0 && !real_first);
+  }
   bool padded_destination() const {
-    return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore;
+    return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore ||
+           (packed && padded > 0 && !real_last);
   }
   // Real transforms (solvers/real_axis.cpp). Which data a step reads and
   // writes: Complex is the problem's complex side (the half spectrum of a
@@ -43,7 +48,8 @@ struct Step {
   Side from = Side::Complex, to = Side::Complex;
   // The real axis's first step reads the real side (R2C) or the half
   // spectrum (C2R); its last step writes the other. Packed: an even axis as
-  // one complex FFT of n/2 points, both roles in one step.
+  // a complex FFT of n/2 points: one step with both roles, or (padded = n/2)
+  // several, the real side read or written as complex pairs.
   bool real_first = false, real_last = false, packed = false;
   std::string what;
 
