@@ -174,10 +174,14 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     // second FFT's state: about 40 more (NVRTC sweep: 1024 points spilled
     // at 128 registers, fit at 170).
     // Dividing the transform index by an extent that is not a power of two
-    // (a magic-number multiply) and a real axis's loads (the Hermitian
-    // mirror's second address) take a few more where a thread holds many
+    // (a magic-number multiply) takes a few more where a thread holds many
     // points: the NVRTC sweep saw the 1024-point columns (64 points a
-    // thread) of a 513-wide half spectrum spill at 5 groups.
+    // thread) of a 513-wide half spectrum spill at 5 groups. So do a real
+    // axis's mirror loads and split stores (a second point and a twiddle:
+    // the 512-point split spilled at 72 and at 80 registers, not at 102).
+    using K = KernelSpec;
+    const bool real_extra = spec.real_load == K::RealLoad::Hermitian || spec.real_load == K::RealLoad::Mirror ||
+                            spec.real_store == K::RealStore::Split || spec.real_store == K::RealStore::SplitPaired;
     bool odd_extents = false;
     if (spec.points_per_thread() >= 32)
     for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
@@ -185,7 +189,8 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     const int registers = std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 +
                                             (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
                                             (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
-                                            (odd_extents ? 8 : 0) + (spec.real_load != KernelSpec::RealLoad::None ? 16 : 0));
+                                            (odd_extents ? 8 : 0) +
+                                            (real_extra ? 16 : 0));
     auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
     while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
