@@ -5,7 +5,7 @@
 //
 // Two suites: Real (shapes, axes, layouts, placements, norms, the API) and
 // RealEveryLength (every length 1..1024), which runs in the ctest entry
-// accuracy-every-length beside the complex sweep (tests/CMakeLists.txt).
+// `accuracy` while the complex sweep runs in the other (tests/CMakeLists.txt).
 #include <algorithm>
 #include <cstdlib>
 
@@ -193,11 +193,13 @@ TEST_P(Real, LongAxes) {
 }
 
 // Small lengths forced through several passes (one group limited to 16
-// points): every pass position reads or writes the real side.
+// points): even n as n/2-point passes with the split fused into the last
+// (n/2 even and odd: 486, 2002), odd and Bluestein n with real first and
+// last passes.
 TEST_P(Real, ForcedMultiPass) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   for (Precision precision : kPrecisions)
-    for (std::int64_t n : {64, 100, 243, 1000, 4096, 58, 97})
+    for (std::int64_t n : {64, 100, 1000, 4096, 486, 2002, 243, 58, 97})
       for (Kind kind : kKinds)
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
           const Problem p = make(kind, {n}, precision, 3, {}, placement);
