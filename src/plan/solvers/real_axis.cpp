@@ -13,15 +13,19 @@
 // the split is fused into that pass: its stores go through local memory,
 // where each thread finds both Z[k] and Z[n/2-k] (the inverse's loads read
 // both from memory), so the axis costs one read of n reals and one write of
-// n/2 + 1 points: half a complex transform.
+// n/2 + 1 points: half a complex transform. Past one pass, the n/2-point
+// FFT's passes read (R2C) or write (C2R) the real side as complex pairs, the
+// inverse's mirror rides on its first pass (a second load per point) and the
+// forward split on its last: output e = k + k' P of sub-transform k needs
+// Z[n/2 - e], which sub-transform P - k holds, so that pass's groups run the
+// pairs (k, P - k) side by side (RealStore::SplitPaired).
 //
-// Elsewhere (odd n, or n/2 past one pass, or a length Bluestein does) the
-// axis is a complex FFT of n points whose first pass reads reals (or
-// extends the half spectrum by its Hermitian symmetry, X[n-k] = conj X[k])
-// and whose last pass writes the n/2 + 1 outputs (or the real parts): the
-// memory traffic of the real side is halved, the inner passes are as
-// complex. Fusing the split into the last of several passes needs a group
-// to hold both sub-transform k and P - k of that pass: not done yet.
+// Elsewhere (odd n, a length Bluestein does, or a real side whose pairs are
+// not aligned) the axis is a complex FFT of n points whose first pass reads
+// reals (or extends the half spectrum by its Hermitian symmetry, X[n-k] =
+// conj X[k]) and whose last pass writes the n/2 + 1 outputs (or the real
+// parts): the real side's traffic is halved, the inner passes are as
+// complex, about what a complex transform of n points costs.
 #include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
