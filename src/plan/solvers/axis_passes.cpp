@@ -74,18 +74,24 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
     for (auto d = order.rbegin(); *d != dim; ++d) stride *= *d == 0 ? problem.batch : problem.shape[*d - 1];
   }
   const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits));
+  std::vector<Step> steps = stockham_steps(dim, lengths, order);
+  for (std::size_t j = 0; j < steps.size(); ++j)
+    steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
+                    (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "");
+  return steps;
+}
+
+std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengths, const std::vector<int>& order) {
   std::vector<Step> steps;
   std::int64_t stride_product = 1;
-  for (std::size_t j = 0; j < lengths.size(); ++j) {
+  for (std::int64_t length : lengths) {
     Step step;
     step.dim = dim;
-    step.length = lengths[j];
+    step.length = length;
     step.stride_product = stride_product;
     step.order = order;
-    step.what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
-                (lengths.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(lengths.size()) : "");
     steps.push_back(step);
-    stride_product *= lengths[j];
+    stride_product *= length;
   }
   return steps;
 }

@@ -71,23 +71,11 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
   // need two sub-transforms each (pairs k, P - k).
   bool pairs = side.strides[dim - 1] == 1 && (problem.batch == 1 || side.distance % 2 == 0);
   for (int d = 0; d < problem.rank(); ++d) pairs = pairs && (d == dim - 1 || problem.shape[d] == 1 || side.strides[d] % 2 == 0);
-  if (packs && pairs) {
-    const std::vector<std::int64_t> lengths = axis_pass_lengths(h, limits, aliased);
-    std::vector<Step> steps;
-    std::int64_t stride_product = 1;
-    for (std::size_t j = 0; j < lengths.size(); ++j) {
-      Step step;
-      step.dim = dim;
-      step.length = lengths[j];
-      step.stride_product = stride_product;
-      step.packed = true;
-      step.padded = h;
-      step.from = step.to = Step::Side::Full;
-      step.work_only = true;
-      step.what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed), pass " + std::to_string(j + 1) + " of " +
-                  std::to_string(lengths.size());
-      steps.push_back(step);
-      stride_product *= lengths[j];
+  // Between its first and last steps the axis is complex points in workspace.
+  auto real_ends = [&](std::vector<Step> steps) {
+    for (Step& s : steps) {
+      s.from = s.to = Step::Side::Full;
+      s.work_only = true;
     }
     steps.front().real_first = true;
     steps.front().from = forward ? real : half;
@@ -95,19 +83,20 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     steps.back().to = forward ? half : real;
     steps.back().work_only = false;
     return steps;
+  };
+  if (packs && pairs) {
+    std::vector<Step> steps = stockham_steps(dim, axis_pass_lengths(h, limits, aliased), {});
+    for (std::size_t j = 0; j < steps.size(); ++j) {
+      steps[j].packed = true;
+      steps[j].padded = h;
+      steps[j].what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed), pass " + std::to_string(j + 1) +
+                      " of " + std::to_string(steps.size());
+    }
+    return real_ends(steps);
   }
   std::vector<Step> steps = axis_steps(problem, dim, limits, {});
-  for (Step& s : steps) {
-    s.from = s.to = Step::Side::Full;
-    s.work_only = true;
-    s.what = axis + " as complex: " + s.what;
-  }
-  steps.front().real_first = true;
-  steps.front().from = forward ? real : half;
-  steps.back().real_last = true;
-  steps.back().to = forward ? half : real;
-  steps.back().work_only = false;
-  return steps;
+  for (Step& s : steps) s.what = axis + " as complex: " + s.what;
+  return real_ends(steps);
 }
 
 }  // namespace bfly::plan

@@ -78,6 +78,10 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
 // steps for a length with a prime factor above 23.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
+// The Stockham passes of a dim, one step per length (dim, length,
+// stride_product and order set; the caller names them and sets the rest).
+std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengths, const std::vector<int>& order);
+
 // Bluestein's steps for a dim whose length has a prime factor above 23.
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
