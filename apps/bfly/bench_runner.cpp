@@ -1,4 +1,5 @@
 #include "bench_runner.hpp"
+#include "size_lists.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -412,7 +413,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     r.bench_case = c;
     if (progress) progress(done, steps, "bfly " + c.label());
     const Problem problem = c.problem();
-    const PlanOptions options{settings.strategy};
+    const PlanOptions options{settings.strategy, settings.tuning};
     // A case bfly cannot plan (a length its planner does not reach, fp64 on a
     // device without it) is a row that says why, not the end of the run: the
     // copy and the peers are still timed on it.
@@ -512,7 +513,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
         if (progress) progress(done, steps, std::string("preparing ") + kTransposePeer + " " + c.label());
         try {
           const auto start = Clock::now();
-          transposing = std::make_unique<Plan>(device, problem, PlanOptions{Strategy::Transpose});
+          transposing = std::make_unique<Plan>(device, problem, PlanOptions{Strategy::Transpose, settings.tuning});
           p.plan_ms = ms_between(start, Clock::now());
           p.passes = transposing->passes();
           const Plan* t = transposing.get();
@@ -628,6 +629,12 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
     // The CUDA issue's table: powers of two 2^6..2^24 and mixed radix sizes.
     for (int log2n = 6; log2n <= 24; ++log2n) shapes.push_back({std::int64_t{1} << log2n});
     for (std::int64_t n : {120, 1000, 1536, 2187, 2401, 3000, 3125, 4000, 10000, 100000}) shapes.push_back({n});
+  } else if (name == "smooth") {
+    // Smooth lengths in no other suite and no tuning table (size_lists.hpp).
+    for (std::int64_t n : smooth_suite_lengths()) shapes.push_back({n});
+  } else if (name == "tune") {
+    // The lengths the shipped tuning tables hold.
+    for (std::int64_t n : tune_suite()) shapes.push_back({n});
   } else if (name == "2d") {
     // The multi-dimensional issue's 2D sizes: the seeds' images, non-square ones, 4096^2.
     shapes = {{120, 120},   {512, 512}, {1000, 1000}, {2048, 2048}, {3000, 3000},
@@ -657,7 +664,7 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
       shapes.push_back(shape);
   } else {
     throw Error(ErrorCode::InvalidArgument,
-                "unknown suite '" + name + "' (expected pocl, gpu, demo, 2d, 3d, prime, prime-nd or real)");
+                "unknown suite '" + name + "' (expected pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-nd or real)");
   }
   std::vector<BenchCase> cases;
   for (const auto& shape : shapes) {

@@ -45,6 +45,9 @@ struct BenchSettings {
   // The strategy of the bfly row. Under Auto, cases of two or more axes are
   // also timed with Strategy::Transpose, reported as the peer "bfly (transpose)".
   Strategy strategy = Strategy::Auto;
+  // PlanOptions::tuning of every bfly plan: the device's table (empty),
+  // "off" for the model alone, or a table's JSON text.
+  std::string tuning;
 };
 
 struct PeerResult {

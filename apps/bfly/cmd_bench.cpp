@@ -23,6 +23,7 @@ struct BenchOptions {
   bool quiet = false;
   bool no_peers = false;
   bool cold = false;
+  std::string tuning;  // "", "off" or a table file
   BenchSettings settings;
 };
 
@@ -47,6 +48,7 @@ int run(BenchOptions& o, bool demo) {
   // Line-buffered even into a file, so a run cut short keeps what it printed.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   o.settings.strategy = o.problem.plan_options().strategy;
+  o.settings.tuning = tuning_option(o.tuning);
   const Precision precision = parse_precision(o.problem.precision);
   // --kind for every case; the real suite is real (r2c) unless told otherwise.
   const Kind kind = !o.problem.kind.empty() ? parse_kind(o.problem.kind)
@@ -162,13 +164,16 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     if (!demo) {
       o->problem.add_to(*command, false);
       command->add_option("--suite", o->suite_name,
-                          "named case list: pocl, gpu, demo (1D), 2d, 3d, prime (Bluestein lengths beside "
+                          "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning table), tune (the tuned lengths), demo (1D), 2d, 3d, prime (Bluestein lengths beside "
                           "powers of two, 1D), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
                           "to 3D, even and odd; r2c unless --kind says otherwise)");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
       command->add_flag("--cold", o->cold, "start from an empty kernel cache, so plan times include compilation");
+      command->add_option("--tuning", o->tuning,
+                          "the tuning table bfly plans with: device (the device's, default), off (the planner's "
+                          "model alone) or FILE (a table bfly tune wrote)");
     } else {
       command->add_option("--precision", o->problem.precision, "single or double");
     }

@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "plan/plan.hpp"
+#include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
 namespace {
@@ -14,8 +15,25 @@ struct PlanCommandOptions {
   ProblemOptions problem;
   std::string limits = "auto";  // whose limits to plan for
   std::string dialect = "opencl";
+  std::string tuning;  // device, off, FILE, or a shipped table's name
   DeviceOptions device;
 };
+
+// The table a plan for `limits` reads: --tuning FILE or off; by default the
+// device's (auto limits), or for --limits hopper the table shipped for the
+// H100, so a plan printed on any machine shows what an H100 runs.
+std::shared_ptr<const plan::TuningTable> tuning_for(const PlanCommandOptions& o, bool hopper) {
+  const std::string option = tuning_option(o.tuning);
+  if (option == "off") return nullptr;
+  if (!option.empty()) return std::make_shared<plan::TuningTable>(plan::parse_tuning(option, o.tuning));
+  if (hopper) {
+    for (const plan::TuningTable& t : detail::shipped_tuning_tables())
+      if (t.device.find("H100") != std::string::npos && t.version == version()) return std::make_shared<plan::TuningTable>(t);
+    return nullptr;
+  }
+  if (o.limits == "auto") return detail::tuning_for(o.device.open().info());
+  return nullptr;
+}
 
 plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind dialect) {
   if (o.limits == "cpu") return plan::cpu_limits();
@@ -41,10 +59,14 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
     o->device.add_to(*command);
     command->add_option("--limits", o->limits, "plan for: auto (the device's), cpu, gpu (48 KiB local) or hopper (227 KiB)");
     if (gen) command->add_option("--dialect", o->dialect, "opencl or cuda");
+    command->add_option("--tuning", o->tuning,
+                        "the tuning table to plan with: device (default: the device's; with --limits hopper the one "
+                        "shipped for the H100), off (the model alone) or FILE (a table bfly tune wrote)");
     actions.emplace_back(command, [o, gen] {
       const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
-      const plan::PlanTree tree =
-          plan::make_plan(o->problem.problem(), limits_for(*o, dialect), o->problem.plan_options());
+      plan::DeviceLimits limits = limits_for(*o, dialect);
+      limits.tuning = tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
+      const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         std::fputs(tree.print().c_str(), stdout);
         return 0;

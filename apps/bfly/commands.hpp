@@ -17,5 +17,6 @@ void add_real_transform_commands(CLI::App& app, std::vector<std::pair<CLI::App*,
 void add_info_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 
 }  // namespace bfly::cli

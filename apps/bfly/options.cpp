@@ -1,6 +1,8 @@
 #include "options.hpp"
 
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "problem/text.hpp"
 
@@ -78,6 +80,16 @@ PlanOptions ProblemOptions::plan_options() const {
 
 void DeviceOptions::add_to(CLI::App& app) {
   app.add_option("--device", spec, "auto, cpu, gpu, cuda:N or opencl:P:D (default: $BFLY_DEVICE, else auto)");
+}
+
+std::string tuning_option(const std::string& text) {
+  if (text.empty() || text == "device") return "";
+  if (text == "off") return "off";
+  std::ifstream in(text, std::ios::binary);
+  if (!in) throw Error(ErrorCode::Io, "cannot read tuning table '" + text + "'");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
 }
 
 }  // namespace bfly::cli

@@ -37,6 +37,11 @@ struct ProblemOptions {
   PlanOptions plan_options() const;
 };
 
+// --tuning as PlanOptions::tuning: "device" or "" (the device's tables),
+// "off", or a file whose text is returned (throws Error naming an
+// unreadable file).
+std::string tuning_option(const std::string& text);
+
 struct DeviceOptions {
   std::string spec;  // empty: BFLY_DEVICE, else auto
   void add_to(CLI::App& app);

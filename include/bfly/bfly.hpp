@@ -151,6 +151,11 @@ Strategy parse_strategy(const std::string& text);  // throws Error naming the te
 
 struct PlanOptions {
   Strategy strategy = Strategy::Auto;
+  // The tuning table (`bfly tune`) this plan takes its launch choices from:
+  // empty for the device's (the one shipped for it, the user's under the
+  // cache directory, $BFLY_TUNING), "off" for the planner's model alone, or
+  // a table's JSON text.
+  std::string tuning;
 };
 
 // What a device is, as listed by `bfly info`.
@@ -166,6 +171,7 @@ struct DeviceInfo {
   std::size_t global_memory_bytes = 0;
   std::size_t local_memory_bytes = 0;
   std::size_t max_group_size = 0;
+  std::string compute_capability;  // "9.0" on a CUDA device; empty elsewhere
 };
 
 // A backend that was looked for and why it offers no device.

@@ -31,12 +31,16 @@ std::string Dialect::kernel_head(const std::string& name, int group_size, int mi
          ") " + name + "(";
 }
 
-std::string Dialect::local_array(const std::string& name, std::size_t elements,
-                                 std::size_t point_bytes) const {
+std::string Dialect::local_array(const std::string& name, std::size_t elements, std::size_t element_bytes,
+                                 const std::string& type) const {
   const std::string n = std::to_string(elements);
-  if (kind == DialectKind::OpenCL) return "__local cpx " + name + "[" + n + "];";
-  if (elements * point_bytes <= static_local_limit) return "__shared__ cpx " + name + "[" + n + "];";
-  return "extern __shared__ cpx " + name + "[];  // " + n + " points, dynamic shared memory";
+  if (kind == DialectKind::OpenCL) return "__local " + type + " " + name + "[" + n + "];";
+  if (elements * element_bytes <= static_local_limit) return "__shared__ " + type + " " + name + "[" + n + "];";
+  // Dynamic shared memory is one array per kernel: declare it with the
+  // widest alignment and view it as `type`.
+  if (type == "cpx") return "extern __shared__ cpx " + name + "[];  // " + n + " points, dynamic shared memory";
+  return "extern __shared__ cpx " + name + "_raw[];  // dynamic shared memory\n" + type + "* " + name + " = (" + type +
+         "*)" + name + "_raw;  // " + n + " values";
 }
 
 const Dialect& dialect(DialectKind kind) {

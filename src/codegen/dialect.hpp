@@ -32,7 +32,10 @@ struct Dialect {
   // Body of `cpx cmake(real x, real y)`.
   const char* make_body;
   std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1) const;
-  std::string local_array(const std::string& name, std::size_t elements, std::size_t point_bytes) const;
+  // A local array of `elements` values of `type` (cpx, or real for a
+  // kernel that exchanges real and imaginary parts in two rounds).
+  std::string local_array(const std::string& name, std::size_t elements, std::size_t element_bytes,
+                          const std::string& type = "cpx") const;
 };
 
 const Dialect& dialect(DialectKind kind);

@@ -134,7 +134,9 @@ class PassWriter {
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
     e_.line("// " + s_.geometry());
     if (s_.local_bytes() > 0)
-      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()) * M, s_.precision == Precision::Single ? 8 : 16));
+      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()) * M,
+                             (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1),
+                             s_.local_halves ? "real" : "cpx"));
     e_.line("const " + u32() + " lid = " + d_.local_id + ";");
     if (column_major()) {
       e_.line("const " + u32() + " m = lid % " + str(M) + ", t = lid / " + str(M) + ";");
@@ -319,6 +321,38 @@ class PassWriter {
     for_each_butterfly(R / r, "", [&](int j) {
       for (int t = 0; t < r; ++t) e_.line(x(j * r + t) + " = " + local("m", "b + " + str(t * (R / r))) + ";");
     });
+  }
+
+  // The exchange between stage r (stride Ps) and the next stage of radix
+  // `next` in two rounds through an array of reals: the real parts, then
+  // the imaginary parts (KernelSpec::local_halves). The real parts read
+  // wait in h<i> while the imaginary parts go round.
+  void emit_exchange_halves(int r, std::int64_t Ps, int next) {
+    const std::int64_t R = s_.length;
+    e_.open("");
+    std::string decl = "real";
+    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " h" + std::to_string(v) + " = 0";
+    e_.line(decl + ";");
+    for (const char* part : {"x", "y"}) {
+      const std::string field = std::string(".") + part;
+      for_each_butterfly(R / r, "", [&](int j) {
+        const std::string o = "(b / " + str(Ps) + ") * " + str(Ps * r) + " + b % " + str(Ps);
+        for (int t = 0; t < r; ++t) e_.line(local("m", o + " + " + str(t * Ps)) + " = " + x(j * r + t) + field + ";");
+      });
+      e_.line(d_.barrier);
+      const bool real_part = part[0] == 'x';
+      for_each_butterfly(R / next, "", [&](int j) {
+        for (int t = 0; t < next; ++t) {
+          const int v = j * next + t;
+          const std::string at = local("m", "b + " + str(t * (R / next)));
+          if (real_part) e_.line("h" + std::to_string(v) + " = " + at + ";");
+          else e_.line(x(v) + " = cmake(h" + std::to_string(v) + ", " + at + ");");
+        }
+      });
+      // The imaginary parts overwrite what others may still be reading.
+      if (real_part) e_.line(d_.barrier);
+    }
+    e_.close();
   }
 
   // w_L^e for the inner stages: one lookup, or two and a product.
@@ -609,7 +643,9 @@ class PassWriter {
       const int r = radices_[stage];
       e_.line("// stage " + std::to_string(stage) + ": radix " + std::to_string(r) + ", stride " + str(Ps));
       const bool reads_local = stage > 0 || !from_global;
-      if (reads_local) {
+      if (reads_local && s_.local_halves) {
+        // emit_exchange_halves loaded the registers already.
+      } else if (reads_local) {
         emit_local_read(r);
       } else {
         emit_load(r);
@@ -626,6 +662,8 @@ class PassWriter {
       if (last) {
         if (to_global) emit_store(r);
         else emit_convolve_turn(r);
+      } else if (s_.local_halves) {
+        emit_exchange_halves(r, Ps, radices_[stage + 1]);
       } else {
         emit_local_write(r, Ps);
         e_.line(d_.barrier);

@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+
+#include "plan/tuning.hpp"
 
 namespace bfly::plan {
 
@@ -13,6 +16,16 @@ struct DeviceLimits {
   bool is_gpu = false;
   // Longest sub-transform one group keeps in local memory in one pass.
   std::int64_t max_single_pass_length = 4096;
+  // Longest contiguous axis (stride 1) one group transforms in one pass in
+  // the model: any length whose points fit local memory. Strided axes keep
+  // to max_single_pass_length, since their groups hold several columns.
+  std::int64_t max_row_pass_length = 4096;
+  // Longest contiguous axis a tuning table may put in one pass: its points
+  // fit local memory exchanged in halves (KernelSpec::local_halves).
+  std::int64_t max_tuned_row_length = 4096;
+  // Measured launch choices for this device (plan/tuning.hpp, `bfly tune`);
+  // null: the model alone.
+  std::shared_ptr<const TuningTable> tuning;
   // Longest sub-transform of one pass of a multi-pass plan.
   std::int64_t max_pass_length = 4096;
   // Sub-transform length worth one extra pass to stay under: strided passes
@@ -51,7 +64,7 @@ struct DeviceLimits {
 DeviceLimits cpu_limits();
 DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 
-// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length to L: a tuning and
+// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length (and the row limits) to L: a tuning and
 // testing knob (the tests use it to force multi-pass plans on small lengths).
 // BFLY_LOCAL_PADDING=0/1 turns local-array padding off or on, to measure it.
 // Tuning knobs, to measure alternatives without rebuilding (bfly bench):

@@ -54,8 +54,12 @@ std::string KernelSpec::geometry() const {
   return out.str();
 }
 
+bool KernelSpec::halves_allowed() const {
+  return !identity && !bluestein() && !real() && !store_via_local() && radices.size() > 1;
+}
+
 std::size_t KernelSpec::local_bytes() const {
-  const std::size_t point = precision == Precision::Single ? 8 : 16;
+  const std::size_t point = (precision == Precision::Single ? 8 : 16) / (local_halves ? 2 : 1);
   // A length-1 or single-stage transform with direct store needs no exchange.
   const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
                          real_store == RealStore::SplitPaired;
@@ -99,6 +103,7 @@ std::string KernelSpec::name() const {
   if (has_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
   if (local_padding) out << "_pad";
+  if (local_halves) out << "_half";
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
   return out.str();
 }

@@ -66,6 +66,12 @@ struct KernelSpec {
   // One unused slot after every 16 points of a transform-major local array,
   // so butterflies that write 8-16 points apart hit different banks (GPUs).
   bool local_padding = false;
+  // Stages exchange real and imaginary parts in two rounds through a local
+  // array of reals: half the local memory per point (so longer transforms,
+  // or more groups, fit a multiprocessor) for two more barriers a stage.
+  // cuFFT's power-of-two kernels reserve about 4 bytes a point, which
+  // suggests the same. Plain complex passes only (no local store detour).
+  bool local_halves = false;
   // Bluestein's chirp-z (any length N, through an FFT of a power of two M >=
   // 2N - 1; plan/solvers/bluestein.cpp). The tables argument holds the chirp
   // c[j] (N entries) then the convolution kernel K = FFT_M(conj c) / M.
@@ -127,6 +133,9 @@ struct KernelSpec {
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool bluestein() const { return chirp_length > 0; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
+  // Whether the exchange in halves applies to this pass (plan.cpp sets
+  // local_halves only where it does).
+  bool halves_allowed() const;
   bool packed() const {
     return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror || real_store == RealStore::Split ||
            real_store == RealStore::SplitPaired;

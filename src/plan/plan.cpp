@@ -79,9 +79,120 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
   return 1;
 }
 
-}  // namespace
+// Registers a thread of `spec` needs for its points (2 each, plus about as
+// many again for the butterfly's temporaries) and indexing. The weights are
+// what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
+// kernel spill.
+int register_estimate(const KernelSpec& spec) {
+  // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
+  // point live; powers of two ~2. A double takes two registers.
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  int temporaries = 0;
+  for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
+  // A thread has at most 255 (the estimate overshoots for the longest
+  // strided kernels, which the sweep sees compile without spills).
+  // Bluestein's fused kernels keep the chirp index, the tables and the
+  // second FFT's state: about 40 more (NVRTC sweep: 1024 points spilled
+  // at 128 registers, fit at 170).
+  // Dividing the transform index by an extent that is not a power of two
+  // (a magic-number multiply) takes a few more where a thread holds many
+  // points: the NVRTC sweep saw the 1024-point columns (64 points a
+  // thread) of a 513-wide half spectrum spill at 5 groups. So do a real
+  // axis's mirror loads and split stores (a second point and a twiddle:
+  // the 512-point split spilled at 72 and at 80 registers, not at 102).
+  // An exchange in halves keeps one real a point waiting.
+  using K = KernelSpec;
+  const bool real_extra = spec.real_load == K::RealLoad::Hermitian || spec.real_load == K::RealLoad::Mirror ||
+                          spec.real_store == K::RealStore::Split || spec.real_store == K::RealStore::SplitPaired;
+  bool odd_extents = false;
+  if (spec.points_per_thread() >= 32)
+    for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
+      odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
+  return std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
+                           (spec.wide ? 16 : 0) + (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
+                           (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
+                           (spec.local_halves ? words * spec.points_per_thread() : 0));
+}
 
-void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32 * 32; }  // registers are granted per warp
+
+// As many groups per multiprocessor as the estimated registers allow (the
+// compiler is asked to fit them: __launch_bounds__).
+int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
+  const int group = static_cast<int>(warps_of(spec.group_size()));
+  const int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * register_estimate(spec)));
+  return std::max(1, groups);
+}
+
+// The thread count in [low, high] that leaves each thread the fewest points
+// (the widest stage's slots times its radix, over every stage), the fewest
+// threads among equals (the others would idle): halving can leave a stage
+// one thread's worth of slots short (12288 at 768 threads: 24 points each;
+// at 1024: 16).
+int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
+  int best = static_cast<int>(high), best_points = 1 << 30;
+  for (std::int64_t t = std::max<std::int64_t>(1, low); t <= high; ++t) {
+    s.threads_per_transform = static_cast<int>(t);
+    if (s.points_per_thread() < best_points) {
+      best_points = s.points_per_thread();
+      best = static_cast<int>(t);
+    }
+  }
+  return best;
+}
+
+// Whether the tuning table's launch choices apply to `spec`: a one-pass
+// kernel of contiguous points of a complex transform (what `bfly tune` times).
+bool tunable(const KernelSpec& spec) {
+  return !spec.identity && !spec.bluestein() && !spec.real() && spec.mapping == Mapping::TransformMajor &&
+         spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
+}
+
+// `choice` over the model's spec; false (spec unchanged) where the result
+// does not fit the device. `scale`: the choice was measured at another
+// length (a neighbour's), so its threads carry over as points per thread and
+// its radices not at all.
+bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t measured_length, const DeviceLimits& limits) {
+  KernelSpec s = spec;
+  const bool same = measured_length == s.length;
+  if (same && !choice.radices.empty()) {
+    std::int64_t product = 1;
+    for (int r : choice.radices) product *= r;
+    const std::vector<int>& known = available_radices();
+    for (int r : choice.radices)
+      if (std::find(known.begin(), known.end(), r) == known.end()) return false;
+    if (product != s.length) return false;
+    s.radices = choice.radices;
+  }
+  if (choice.two_level >= 0)
+    s.stage_twiddle_bits = choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+  if (choice.padding >= 0) s.local_padding = choice.padding == 1;
+  if (choice.threads > 0) {
+    // A neighbour's threads carry over as points per thread.
+    std::int64_t target = choice.threads;
+    if (!same) target = (s.length * choice.threads + measured_length / 2) / measured_length;
+    target = std::clamp<std::int64_t>(target, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2));
+    s.threads_per_transform = same ? static_cast<int>(target) : fewest_points_threads(s, target / 2 + 1, target);
+  }
+  if (choice.group_threads > 0 || choice.threads > 0) {
+    const std::int64_t aim = choice.group_threads > 0 ? choice.group_threads : limits.target_group_size;
+    s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, aim / s.threads_per_transform));
+  }
+  while (s.transforms_per_group > 1 && s.group_size() > limits.max_group_size) s.transforms_per_group /= 2;
+  if (choice.halves >= 0) s.local_halves = choice.halves == 1 && s.halves_allowed();
+  while (s.transforms_per_group > 1 && s.local_bytes() > limits.local_memory_bytes) s.transforms_per_group /= 2;
+  if (s.local_bytes() > limits.local_memory_bytes && !s.local_halves && s.halves_allowed()) s.local_halves = true;
+  if (s.group_size() > limits.max_group_size || s.local_bytes() > limits.local_memory_bytes) return false;
+  if (limits.registers_per_unit > 0) {
+    s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
+    // A group of 1024 threads can keep at most 64 registers each.
+    s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
+  }
+  spec = s;
+  return true;
+}
+
+void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const std::int64_t length = spec.length;
   if (spec.identity) {
     // A tiled transpose: each transform is a row chunk read along the
@@ -158,46 +269,10 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   };
   while (per_group > 1 && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
   if (limits.registers_per_unit > 0) {
-    // Registers a thread needs for its points (2 each, plus about as many
-    // again for the butterfly's temporaries) and indexing. The weights are
-    // what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
-    // kernel spill. A group must fit one multiprocessor's registers.
-    // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
-    // point live; powers of two ~2.
-    // A double takes two registers.
-    const int words = spec.precision == Precision::Double ? 2 : 1;
-    int temporaries = 0;
-    for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
-    // A thread has at most 255 (the estimate overshoots for the longest
-    // strided kernels, which the sweep sees compile without spills).
-    // Bluestein's fused kernels keep the chirp index, the tables and the
-    // second FFT's state: about 40 more (NVRTC sweep: 1024 points spilled
-    // at 128 registers, fit at 170).
-    // Dividing the transform index by an extent that is not a power of two
-    // (a magic-number multiply) takes a few more where a thread holds many
-    // points: the NVRTC sweep saw the 1024-point columns (64 points a
-    // thread) of a 513-wide half spectrum spill at 5 groups. So do a real
-    // axis's mirror loads and split stores (a second point and a twiddle:
-    // the 512-point split spilled at 72 and at 80 registers, not at 102).
-    using K = KernelSpec;
-    const bool real_extra = spec.real_load == K::RealLoad::Hermitian || spec.real_load == K::RealLoad::Mirror ||
-                            spec.real_store == K::RealStore::Split || spec.real_store == K::RealStore::SplitPaired;
-    bool odd_extents = false;
-    if (spec.points_per_thread() >= 32)
-    for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
-      odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
-    const int registers = std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 +
-                                            (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
-                                            (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
-                                            (odd_extents ? 8 : 0) +
-                                            (real_extra ? 16 : 0));
-    auto warps_of = [](std::int64_t t) { return (t + 31) / 32 * 32; };  // registers are granted per warp
+    const int registers = register_estimate(spec);
     while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
-    // As many groups per multiprocessor as those registers allow.
-    const int group = static_cast<int>(warps_of(spec.group_size()));
-    int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * registers));
-    spec.min_groups_per_unit = std::max(1, groups);
+    spec.min_groups_per_unit = groups_per_unit(spec, limits);
   }
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Transforms m and m + M/2 are a pair: M even (an estimate's one more
@@ -215,6 +290,43 @@ void complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     const double bits = std::log2(static_cast<double>(spec.stride_product * length));
     spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
   }
+}
+
+}  // namespace
+
+std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+  complete_model(spec, limits);
+  if (!tunable(spec)) return "model";
+  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 &&
+      spec.points_per_thread() > 16) {
+    // A long row: about 512 threads with up to 128 registers each hold its
+    // points without spilling, where 1024 threads have 64 each (NVRTC,
+    // sm_90: 20000 points at 1000 threads spilled 128 bytes, at 500 threads
+    // of 40-50 points none); among those, the count that leaves the fewest
+    // points a thread.
+    const int most = static_cast<int>(std::min<std::int64_t>({limits.max_group_size, 512, spec.length / 2}));
+    spec.threads_per_transform = fewest_points_threads(spec, most / 2 + 1, most);
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  if (limits.is_gpu && spec.precision == Precision::Double && spec.transforms_per_group == 1 &&
+      spec.points_per_thread() > 16 && spec.threads_per_transform > 256) {
+    // Doubles take two registers: at most 256 threads, which may keep 255
+    // registers each (NVRTC, sm_90: 6720 = 15 x 8 x 8 x 7 at 448 threads of
+    // 21 points spilled 16 bytes, at 840 of 15 184 bytes).
+    spec.threads_per_transform = fewest_points_threads(spec, 129, 256);
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  // A row too long for local memory in whole points exchanges in halves.
+  if (spec.local_bytes() > limits.local_memory_bytes && spec.halves_allowed()) {
+    spec.local_halves = true;
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  if (!limits.tuning) return "model";
+  if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
+    return apply_launch(spec, tuned->launch, spec.length, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
+  if (const TuningEntry* near = limits.tuning->nearest(spec.precision, spec.length))
+    if (apply_launch(spec, near->launch, near->length, limits)) return "table, from " + std::to_string(near->length);
+  return "model";
 }
 
 namespace {
@@ -357,9 +469,10 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const std::int64_t limit = std::int64_t{1} << 31;
   const std::int64_t elements = p.elements() / n * span;
   spec.wide = in_last >= limit || out_last >= limit || elements >= limit;
-  complete_spec(spec, limits);
+  const std::string launch_from = complete_spec(spec, limits);
   Pass pass;
   pass.what = step.what;
+  pass.launch_from = launch_from;
   pass.spec = spec;
   pass.transforms = fused || (step.packed && !packed_passes) ? elements / n : elements / spec.length;
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
@@ -445,6 +558,11 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
     return row * 16 <= static_cast<std::int64_t>(limits.local_memory_bytes);
   };
   while (limits.max_single_pass_length > 1 && !fits(limits.max_single_pass_length)) limits.max_single_pass_length /= 2;
+  // Rows: the model's as the single passes; a table's what fits 8 bytes a
+  // point (a double in halves).
+  const std::int64_t local = static_cast<std::int64_t>(limits.local_memory_bytes);
+  limits.max_row_pass_length = limits.max_single_pass_length;
+  limits.max_tuned_row_length = std::max(limits.max_row_pass_length, std::min(limits.max_tuned_row_length, local / 8));
   // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
   while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
     limits.max_pass_length /= 2;
@@ -470,6 +588,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   }
   PlanTree tree;
   tree.problem = problem;
+  if (limits.tuning) tree.tuning = limits.tuning->source.empty() ? "table" : limits.tuning->source;
   tree.solver = solver->name;
   if (options.strategy == Strategy::Auto) {
     bool one_dim = true;
@@ -518,7 +637,9 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
 
 std::string PlanTree::print() const {
   std::ostringstream out;
-  out << "plan " << problem.token() << "\n  solver " << solver << ", " << passes.size()
+  out << "plan " << problem.token() << "\n  solver " << solver;
+  if (!tuning.empty()) out << ", tuning " << tuning;
+  out << ", " << passes.size()
       << (passes.size() == 1 ? " pass" : " passes") << ", workspace " << workspace_buffers << " x "
       << (workspace_buffers > 0 ? workspace_bytes : problem.bytes()) << " bytes\n";
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -536,8 +657,10 @@ std::string PlanTree::print() const {
     out << ", " << s.geometry() << (s.has_pass_twiddles() ? ", pass twiddles" : "") << "\n    " << pass.transforms
         << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
         << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
-        << s.local_bytes() << " bytes local, " << (s.store_via_local() ? "store via local" : "direct store")
-        << "\n    kernel " << s.name() << "\n";
+        << s.local_bytes() << " bytes local" << (s.local_halves ? " (exchanged in halves)" : "") << ", "
+        << (s.store_via_local() ? "store via local" : "direct store");
+    if (!s.identity && s.min_groups_per_unit > 0) out << ", " << s.min_groups_per_unit << " groups per unit asked";
+    out << "\n    launch from " << pass.launch_from << "\n    kernel " << s.name() << "\n";
   }
   return out.str();
 }

@@ -22,12 +22,16 @@ struct Pass {
   Slot source = Slot::Input;
   Slot destination = Slot::Output;
   std::int64_t transforms = 1;  // sub-transforms this pass runs (elements / length)
+  // Where the launch shape came from: "model", "table" or "table, from N"
+  // (complete_spec); plan printing shows it.
+  std::string launch_from = "model";
   std::int64_t groups() const;
 };
 
 struct PlanTree {
   Problem problem;
   std::string solver;           // which decomposition produced it
+  std::string tuning;           // the tuning table's source, empty without one
   std::vector<Pass> passes;
   int workspace_buffers = 0;
   std::int64_t workspace_bytes = 0;  // each: problem.bytes(), or more for Bluestein's padding
@@ -48,6 +52,8 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision);
 // set: orders and merges the dims, chooses the radices, the mapping, the
 // launch shape and the twiddle tables. Shared by every solver so equal passes
 // get equal specs.
-void complete_spec(KernelSpec& spec, const DeviceLimits& limits);
+// Returns where the launch came from: "model", "table" (the tuning table's
+// entry for this length) or "table, from N" (a neighbour's).
+std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits);
 
 }  // namespace bfly::plan

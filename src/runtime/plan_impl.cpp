@@ -8,6 +8,7 @@
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
+#include "runtime/tuning_files.hpp"
 #include "twiddle/chirp.hpp"
 #include "twiddle/oracle.hpp"
 
@@ -72,7 +73,16 @@ class PlanImpl {
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
       : device_(std::move(device)) {
     auto start = Clock::now();
-    tree_ = plan::make_plan(problem, device_->limits(), options);
+    plan::DeviceLimits limits = device_->limits();
+    if (options.tuning.empty()) {
+      // The device's table, read once per device.
+      limits.tuning = device_->memo<plan::TuningTable>("tuning", [&] {
+        return std::const_pointer_cast<plan::TuningTable>(tuning_for(device_->info()));
+      });
+    } else {
+      limits.tuning = tuning_from_options(options.tuning, device_->info());
+    }
+    tree_ = plan::make_plan(problem, limits, options);
     stats_.plan_ms = ms_since(start);
     for (const plan::Pass& pass : tree_.passes) passes_.push_back(build(pass));
     for (int w = 0; w < tree_.workspace_buffers; ++w)

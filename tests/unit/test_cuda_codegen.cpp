@@ -22,6 +22,8 @@
 #include "codegen/pass_kernel.hpp"
 #include "plan/device_limits.hpp"
 #include "plan/plan.hpp"
+#include "runtime/tuning_files.hpp"
+#include "size_lists.hpp"
 
 namespace {
 
@@ -161,6 +163,43 @@ std::vector<Job> collect_jobs() {
               by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
             }
           }
+  // Long contiguous rows (one pass up to the model's row limit), the lengths
+  // the shipped tuning tables hold and the smooth sizes they leave out for
+  // their neighbours, each under the model, under every shipped table, and
+  // exchanged in halves (a one-entry table asks for it), in both precisions.
+  std::vector<std::pair<std::string, std::shared_ptr<const bfly::plan::TuningTable>>> tables{{"model", nullptr}};
+  for (const bfly::plan::TuningTable& t : bfly::detail::shipped_tuning_tables())
+    tables.push_back({t.source, std::make_shared<bfly::plan::TuningTable>(t)});
+  std::vector<std::int64_t> rows = bfly::cli::tune_suite();
+  for (std::int64_t n : bfly::cli::smooth_suite_lengths()) rows.push_back(n);
+  for (std::int64_t n : {12288, 20480, 24000, 28672}) rows.push_back(n);
+  for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+    for (std::int64_t n : rows) {
+      bfly::Problem problem;
+      problem.shape = {n};
+      problem.precision = precision;
+      auto halves = std::make_shared<bfly::plan::TuningTable>();
+      bfly::plan::TuningEntry entry;
+      entry.precision = precision;
+      entry.length = n;
+      entry.launch.halves = 1;
+      halves->entries.push_back(entry);
+      auto all_tables = tables;
+      // Halves on the powers of two the model runs in one pass (bfly tune
+      // keeps only launches that compile without spills; here the
+      // generator's halves text must compile).
+      const bool one_pass = n <= (precision == bfly::Precision::Single ? 16384 : 8192) && (n & (n - 1)) == 0;
+      if (one_pass) all_tables.push_back({"halves", halves});
+      for (const auto& [table_name, table] : all_tables) {
+        bfly::plan::DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
+        limits.tuning = table;
+        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, limits);
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const KernelSpec& spec = tree.passes[i].spec;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under hopper, " + table_name});
+        }
+      }
+    }
   std::vector<Job> jobs;
   // BFLY_NVRTC_ONLY=text: only the kernels whose description contains it
   // (to look at one plan's kernels).

@@ -66,6 +66,7 @@ DeviceInfo describe(const DriverApi* api, int ordinal) {
   const int major = attribute(api, kAttrComputeMajor, device), minor = attribute(api, kAttrComputeMinor, device);
   info.driver = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
                 ", sm_" + std::to_string(major) + std::to_string(minor);
+  info.compute_capability = std::to_string(major) + "." + std::to_string(minor);
   info.is_gpu = true;
   info.compute_units = static_cast<std::size_t>(attribute(api, kAttrMultiprocessors, device));
   check(api->cuDeviceTotalMem(&info.global_memory_bytes, device), "cuDeviceTotalMem");

@@ -36,7 +36,31 @@ bool Step::may_write_source(const Problem& problem) const {
 // at most three passes (or no more than the fewest possible); e.g. on a CPU
 // 2^20 takes three passes of <= 256 points, not two of 1024 (measurements in
 // plan/device_limits.cpp).
-std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided) {
+// A tuned split is taken where its passes multiply to n and each fits one
+// group (one pass: its points fit local memory in halves).
+static bool fits_split(const std::vector<std::int64_t>& passes, std::int64_t n, const DeviceLimits& limits) {
+  if (passes.empty()) return n <= limits.max_tuned_row_length;
+  std::int64_t product = 1;
+  for (std::int64_t length : passes) {
+    if (length < 2 || length > limits.max_pass_length || !is_supported_length(length)) return false;
+    product *= length;
+  }
+  return product == n;
+}
+
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided, RowAxis row) {
+  if (row.rows && !strided) {
+    if (limits.tuning) {
+      if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n)) {
+        if (fits_split(tuned->passes, n, limits)) return tuned->passes.empty() ? std::vector<std::int64_t>{n} : tuned->passes;
+      } else if (const TuningEntry* near = limits.tuning->nearest(row.precision, n)) {
+        // A longer neighbour measured one pass to pay (and fit the
+        // registers): a length between it and the model's limit follows.
+        if (near->length >= n && n <= limits.max_tuned_row_length) return {n};
+      }
+    }
+    if (n <= limits.max_row_pass_length) return {n};
+  }
   if (n <= limits.max_single_pass_length && (!strided || n <= limits.max_strided_length)) return {n};
   if (strided && n > limits.max_strided_length) {
     // Shorter passes, where n splits into them.
@@ -73,7 +97,9 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   } else {
     for (auto d = order.rbegin(); *d != dim; ++d) stride *= *d == 0 ? problem.batch : problem.shape[*d - 1];
   }
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits));
+  // Contiguous complex rows may take longer single passes (device_limits.cpp).
+  const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits), row);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +

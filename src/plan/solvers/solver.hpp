@@ -70,7 +70,14 @@ const std::vector<Solver>& solvers();
 // (and, for an axis `strided` in memory, n <= max_strided_length), else the
 // Stockham split with the fewest passes (cost model in axis_passes.cpp).
 // Throws Error(Unsupported) naming n when n cannot be split.
-std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided);
+// A `rows` axis (contiguous points of a complex transform) may take one pass
+// up to max_row_pass_length, and takes the split of the tuning table's entry
+// for (precision, n) where it has one that fits.
+struct RowAxis {
+  bool rows = false;
+  Precision precision = Precision::Single;
+};
+std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided, RowAxis row = {});
 // An axis read `stride` elements apart lands on one cache set (a multiple of
 // the CPU's aliasing period): axis_pass_lengths then splits it shorter.
 bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits);

@@ -1,0 +1,92 @@
+// Launch choices a tuning table can ask for (plan/tuning.hpp, `bfly tune`),
+// each against FFTW: threads per transform, transforms per group, the
+// exchange in halves, padding, the twiddle table, the stage order, a
+// neighbour's choice carried over, and one pass where the model takes two.
+#include <string>
+
+#include "accuracy/fixture.hpp"
+
+namespace bfly::test {
+namespace {
+
+Problem row(std::int64_t n, std::int64_t batch, Precision precision, Direction direction = Direction::Forward,
+            Placement placement = Placement::OutOfPlace) {
+  Problem p;
+  p.shape = {n};
+  p.batch = batch;
+  p.precision = precision;
+  p.direction = direction;
+  p.placement = placement;
+  return p;
+}
+
+// A one-entry table (JSON) for `precision` transforms of `length` points.
+std::string table(std::int64_t length, Precision precision, const std::string& fields) {
+  return std::string(R"({"format": "bfly-tuning-1", "device": "test", "compute_capability": "", "bfly_version": ")") +
+         version() + R"(", "entries": [{"precision": ")" + (precision == Precision::Single ? "single" : "double") +
+         R"(", "length": )" + std::to_string(length) + (fields.empty() ? "" : ", " + fields) + "}]}";
+}
+
+TEST_P(Accuracy, TunedLaunchChoices) {
+  struct Case {
+    std::int64_t length;
+    std::string fields;
+  };
+  const std::vector<Case> cases{
+      {1024, R"("halves": 1)"},
+      {1024, R"("halves": 1, "threads": 32, "group_threads": 128)"},
+      {4096, R"("halves": 1, "padding": 1)"},
+      {4096, R"("threads": 128, "two_level": 0)"},
+      {2048, R"("threads": 512, "padding": 0, "two_level": 1)"},
+      {1000, R"("halves": 1, "radices": [10, 10, 10])"},
+      {1000, R"("radices": [8, 125])"},  // not a product of codelets this way: the model's stays
+      {3000, R"("halves": 1, "threads": 100)"},
+      {120, R"("threads": 4, "group_threads": 256, "halves": 1)"},
+      {243, R"("radices": [3, 9, 9], "halves": 1)"},
+      {6144, R"("halves": 1, "occupancy": 2, "radices": [8, 8, 8, 12])"},
+      {64, R"("threads": 64)"},  // more threads than butterflies: clamped
+  };
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (const Case& c : cases)
+      for (Direction d : {Direction::Forward, Direction::Inverse}) {
+        PlanOptions options;
+        options.tuning = table(c.length, precision, c.fields);
+        const Problem p = row(c.length, 3, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
+        SCOPED_TRACE(c.fields);
+        expect_accurate(p, options);
+      }
+}
+
+// Lengths a table does not name take the launch of the nearest tuned one.
+TEST_P(Accuracy, TunedNeighbours) {
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    PlanOptions options;
+    options.tuning = table(2048, precision, R"("threads": 128, "halves": 1, "occupancy": 2)");
+    for (std::int64_t n : {1536, 1600, 2187, 2400, 3000, 4000})
+      expect_accurate(row(n, 2, precision), options);
+  }
+}
+
+// A table may put a length in one pass (exchanged in halves where whole
+// points do not fit) or choose the passes of the split.
+TEST_P(Accuracy, TunedPasses) {
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    const bool f32 = precision == Precision::Single;
+    // Past the model's one-pass limit of this device (4096 fp32 points on a
+    // CPU, 16384 on Hopper): one pass if local memory holds it in halves.
+    for (std::int64_t n : {f32 ? std::int64_t{8192} : std::int64_t{4096}, std::int64_t{6144}}) {
+      PlanOptions options;
+      options.tuning = table(n, precision, "");
+      const Problem p = row(n, 2, precision);
+      expect_accurate(p, options);
+    }
+    PlanOptions split;
+    split.tuning = table(65536, precision, R"("passes": [16, 64, 64])");
+    expect_accurate(row(65536, 1, precision), split);
+    const Plan plan(device(), row(65536, 1, precision), split);
+    EXPECT_EQ(plan.passes(), 3) << plan.describe();
+  }
+}
+
+}  // namespace
+}  // namespace bfly::test

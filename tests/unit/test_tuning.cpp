@@ -1,0 +1,221 @@
+// Tuning tables (plan/tuning.hpp): the JSON form, lookups, and how the
+// planner takes a table's choices (exact, a neighbour's, a split, one pass
+// past the model's limit) or falls back to its model; the shipped tables.
+#include <gtest/gtest.h>
+
+#include "plan/plan.hpp"
+#include "plan/tuning.hpp"
+#include "runtime/tuning_files.hpp"
+
+namespace {
+
+using bfly::Precision;
+using bfly::plan::LaunchChoice;
+using bfly::plan::TuningEntry;
+using bfly::plan::TuningTable;
+
+TuningEntry entry(std::int64_t length, Precision precision = Precision::Single) {
+  TuningEntry e;
+  e.length = length;
+  e.precision = precision;
+  return e;
+}
+
+TuningTable table_of(std::vector<TuningEntry> entries) {
+  TuningTable t;
+  t.device = "NVIDIA H100 80GB HBM3";
+  t.compute_capability = "9.0";
+  t.version = bfly::version();
+  t.source = "test";
+  t.entries = std::move(entries);
+  return t;
+}
+
+bfly::Problem row(std::int64_t n, Precision precision = Precision::Single) {
+  bfly::Problem p;
+  p.shape = {n};
+  p.batch = 64;
+  p.precision = precision;
+  return p;
+}
+
+bfly::plan::DeviceLimits hopper(const TuningTable* table) {
+  bfly::plan::DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
+  if (table) limits.tuning = std::make_shared<TuningTable>(*table);
+  return limits;
+}
+
+TEST(Tuning, JsonRoundTrip) {
+  TuningEntry a = entry(8192);
+  a.launch.threads = 512;
+  a.launch.group_threads = 512;
+  a.launch.padding = 0;
+  a.launch.halves = 1;
+  a.launch.two_level = 1;
+  a.launch.occupancy = 2;
+  a.launch.radices = {16, 8, 8, 8};
+  a.ms = 0.25;
+  a.model_ms = 0.3;
+  a.variants = 40;
+  TuningEntry b = entry(65536, Precision::Double);
+  b.passes = {256, 256};
+  TuningTable t = table_of({a, b});
+  t.note = "made by a test";
+  const TuningTable back = bfly::plan::parse_tuning(bfly::plan::to_json(t), "round trip");
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.device, t.device);
+  EXPECT_EQ(back.compute_capability, "9.0");
+  EXPECT_EQ(back.version, bfly::version());
+  EXPECT_EQ(back.note, t.note);
+  EXPECT_EQ(back.source, "round trip");
+  EXPECT_TRUE(back.entries[0].launch == a.launch);
+  EXPECT_EQ(back.entries[0].launch.text(), "T512 G512 pad0 half1 tw1 occ2 r16x8x8x8");
+  EXPECT_EQ(back.entries[1].passes, (std::vector<std::int64_t>{256, 256}));
+  EXPECT_EQ(back.entries[1].precision, Precision::Double);
+  EXPECT_EQ(LaunchChoice{}.text(), "model");
+}
+
+TEST(Tuning, MalformedTablesNameTheirSourceAndField) {
+  auto message = [](const std::string& json) {
+    try {
+      bfly::plan::parse_tuning(json, "my.json");
+    } catch (const bfly::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("{").find("my.json"), std::string::npos);
+  EXPECT_NE(message(R"({"format": "other"})").find("bfly-tuning-1"), std::string::npos);
+  const std::string head = R"({"format": "bfly-tuning-1", "device": "d", "bfly_version": "0.1.0", "entries": [)";
+  EXPECT_NE(message(head + R"({"precision": "half", "length": 8}]})").find("precision 'half'"), std::string::npos);
+  EXPECT_NE(message(head + R"({"precision": "single", "length": 0}]})").find("length 0"), std::string::npos);
+  EXPECT_NE(message(head + R"({"precision": "single", "length": 8, "threads": "many"}]})").find("'threads'"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"format": "bfly-tuning-1", "entries": []})").find("malformed"), std::string::npos);
+}
+
+TEST(Tuning, ExactAndNearestLookups) {
+  TuningEntry split = entry(3000);
+  split.passes = {50, 60};
+  const TuningTable t = table_of({entry(1024), entry(4096), entry(1024, Precision::Double), split});
+  EXPECT_EQ(t.exact(Precision::Single, 1024)->length, 1024);
+  EXPECT_EQ(t.exact(Precision::Single, 2048), nullptr);
+  EXPECT_EQ(t.nearest(Precision::Single, 1500)->length, 1024);
+  EXPECT_EQ(t.nearest(Precision::Single, 3500)->length, 4096);  // 3000 is a split: no launch to lend
+  EXPECT_EQ(t.nearest(Precision::Single, 2048)->length, 1024);   // a tie goes to the shorter
+  EXPECT_EQ(t.nearest(Precision::Single, 100), nullptr);         // beyond a factor of two
+  EXPECT_EQ(t.nearest(Precision::Double, 1800)->length, 1024);
+  EXPECT_EQ(t.nearest(Precision::Double, 4096), nullptr);
+  TuningTable u = t;
+  TuningEntry replaced = entry(1024);
+  replaced.launch.threads = 32;
+  u.put(replaced);
+  EXPECT_EQ(u.entries.size(), t.entries.size());
+  EXPECT_EQ(u.exact(Precision::Single, 1024)->launch.threads, 32);
+  EXPECT_TRUE(t.matches("NVIDIA H100 80GB HBM3", "9.0"));
+  EXPECT_FALSE(t.matches("NVIDIA H200", "9.0"));
+  EXPECT_FALSE(t.matches("NVIDIA H100 80GB HBM3", "8.0"));
+}
+
+TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
+  TuningEntry e = entry(8192);
+  e.launch.threads = 256;
+  e.launch.halves = 1;
+  e.launch.occupancy = 3;
+  e.launch.two_level = 0;
+  e.launch.radices = {8, 8, 8, 16};
+  const TuningTable t = table_of({e});
+  const bfly::plan::PlanTree model = bfly::plan::make_plan(row(8192), hopper(nullptr));
+  EXPECT_EQ(model.passes[0].launch_from, "model");
+  const bfly::plan::PlanTree tuned = bfly::plan::make_plan(row(8192), hopper(&t));
+  ASSERT_EQ(tuned.passes.size(), 1u);
+  const bfly::plan::KernelSpec& s = tuned.passes[0].spec;
+  EXPECT_EQ(tuned.passes[0].launch_from, "table");
+  EXPECT_EQ(s.threads_per_transform, 256);
+  EXPECT_TRUE(s.local_halves);
+  EXPECT_EQ(s.local_bytes(), 8192u * 4 + 8192 / 16 * 4 * (s.local_padding ? 1 : 0));
+  EXPECT_EQ(s.min_groups_per_unit, 3);
+  EXPECT_EQ(s.stage_twiddle_bits, 0);
+  EXPECT_EQ(s.radices, (std::vector<int>{8, 8, 8, 16}));
+  EXPECT_NE(s.name(), model.passes[0].spec.name());
+  const std::string text = tuned.print();
+  EXPECT_NE(text.find("tuning test"), std::string::npos) << text;
+  EXPECT_NE(text.find("launch from table"), std::string::npos) << text;
+  EXPECT_NE(text.find("exchanged in halves"), std::string::npos) << text;
+  // A neighbour within a factor of two lends its points per thread.
+  const bfly::plan::PlanTree near = bfly::plan::make_plan(row(6144), hopper(&t));
+  EXPECT_EQ(near.passes[0].launch_from, "table, from 8192");
+  EXPECT_TRUE(near.passes[0].spec.local_halves);
+  EXPECT_EQ(near.passes[0].spec.threads_per_transform, 192);  // 32 points a thread, as 8192's 256
+  // Too far, other precisions, strided axes and real transforms: the model.
+  EXPECT_EQ(bfly::plan::make_plan(row(2048), hopper(&t)).passes[0].launch_from, "model");
+  EXPECT_EQ(bfly::plan::make_plan(row(8192, Precision::Double), hopper(&t)).passes[0].launch_from, "model");
+  bfly::Problem columns = row(8192);
+  columns.shape = {8192, 8};
+  columns.axes = {0};
+  EXPECT_EQ(bfly::plan::make_plan(columns, hopper(&t)).passes[0].launch_from, "model");
+  bfly::Problem real = row(16384);
+  real.kind = bfly::Kind::R2C;
+  EXPECT_EQ(bfly::plan::make_plan(real, hopper(&t)).passes[0].launch_from, "model");
+}
+
+TEST(Tuning, ChoicesThatDoNotFitLeaveTheModel) {
+  TuningEntry e = entry(1000);
+  e.launch.radices = {8, 125};  // 125 is no codelet
+  e.launch.threads = 50;
+  const TuningTable t = table_of({e});
+  const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(1000), hopper(&t));
+  const bfly::plan::PlanTree model = bfly::plan::make_plan(row(1000), hopper(nullptr));
+  EXPECT_EQ(tree.passes[0].spec.name(), model.passes[0].spec.name());
+  EXPECT_NE(tree.passes[0].launch_from.find("does not fit"), std::string::npos);
+}
+
+TEST(Tuning, TablesChooseTheSplitAndOnePassPastTheModel) {
+  // The model runs 20000 and 32768 fp32 in two passes on Hopper; a table that
+  // measured one pass to pay puts them in one (32768 exchanged in halves).
+  const TuningTable t = table_of({entry(20000), entry(32768)});
+  for (std::int64_t n : {20000, 32768}) {
+    EXPECT_EQ(bfly::plan::make_plan(row(n), hopper(nullptr)).passes.size(), 2u) << n;
+    const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(n), hopper(&t));
+    ASSERT_EQ(tree.passes.size(), 1u) << n;
+    EXPECT_LE(tree.passes[0].spec.local_bytes(), 232448u) << n;
+    EXPECT_EQ(tree.passes[0].spec.local_halves, n == 32768) << n;
+  }
+  // Shorter lengths follow a longer neighbour's one pass; longer ones do not.
+  EXPECT_EQ(bfly::plan::make_plan(row(18000), hopper(&t)).passes.size(), 1u);
+  EXPECT_EQ(bfly::plan::make_plan(row(40000), hopper(&t)).passes.size(), 2u);
+  // Past what local memory holds even in halves: the entry is ignored.
+  const TuningTable too_long = table_of({entry(65536)});
+  EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(&too_long)).passes.size(), 2u);
+  // A split: taken when its lengths multiply to n and fit, else the model's.
+  TuningEntry split = entry(65536);
+  split.passes = {16, 64, 64};
+  const TuningTable three = table_of({split});
+  EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(&three)).passes.size(), 3u);
+  split.passes = {16, 64};
+  const TuningTable wrong = table_of({split});
+  EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(&wrong)).passes.size(), 2u);
+}
+
+TEST(Tuning, ShippedTablesParseAndNameTheirDevice) {
+  const std::vector<TuningTable> shipped = bfly::detail::shipped_tuning_tables();
+  for (const TuningTable& t : shipped) {
+    SCOPED_TRACE(t.source);
+    EXPECT_FALSE(t.device.empty());
+    EXPECT_EQ(t.compute_capability, "9.0");
+    EXPECT_EQ(t.version, bfly::version()) << "regenerate the table with bfly tune after a version change";
+    EXPECT_FALSE(t.entries.empty());
+    // Every entry plans: the launch fits the device it was measured on.
+    for (const TuningEntry& e : t.entries) {
+      const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(e.length, e.precision), hopper(&t));
+      if (e.passes.empty()) {
+        ASSERT_EQ(tree.passes.size(), 1u) << e.length;
+        EXPECT_EQ(tree.passes[0].launch_from, "table") << e.length;
+      } else {
+        EXPECT_EQ(tree.passes.size(), e.passes.size()) << e.length;
+      }
+    }
+  }
+}
+
+}  // namespace
