@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|tune|bench-tuned|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -87,5 +87,26 @@ if [ "$what" = test-accuracy ]; then
   # Only the accuracy suite, optionally filtered (BFLY_TEST_FILTER, a gtest filter).
   build-gpu/tests/bfly_accuracy_tests --gtest_filter="${BFLY_TEST_FILTER:-*}" > "$out/accuracy.log" 2>&1 || status=1
   grep -E "worst|FAILED|PASSED|OK \]|SKIPPED" "$out/accuracy.log" | tail -60
+fi
+if [ "$what" = tune ]; then
+  # bfly tune over the shipped tables' lengths (or BFLY_TUNE_SHAPE), writing
+  # $out/tuning.json: copy it to tuning/<device>.json to ship it.
+  # BFLY_TUNE_SECONDS bounds the run (the table is written after every length).
+  args=(--suite tune)
+  [ -n "${BFLY_TUNE_SHAPE:-}" ] && args=(--shape "$BFLY_TUNE_SHAPE")
+  [ -f "${BFLY_TUNE_FROM:-}" ] && cp "$BFLY_TUNE_FROM" "$out/tuning.json"
+  timeout "${BFLY_TUNE_SECONDS:-3000}" build-gpu/apps/bfly/bfly tune "${args[@]}" --precision "${BFLY_TUNE_PRECISION:-both}" \
+    --device cuda:0 --quiet --points ${BFLY_TUNE_POINTS:-33554432} --out "$out/tuning.json" > "$out/tune.txt" 2>&1 || status=1
+  cat "$out/tune.txt"
+fi
+if [ "$what" = bench-tuned ]; then
+  # The gpu and smooth suites with the device's table (BFLY_TUNING names one)
+  # beside cuFFT and VkFFT; BFLY_BENCH_PRECISION picks the precision.
+  for suite in ${BFLY_BENCH_SUITES:-gpu smooth}; do
+    build-gpu/apps/bfly/bfly bench --suite $suite --precision ${BFLY_BENCH_PRECISION:-single} --device cuda:0 --quiet \
+      --repetitions 11 --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-$suite.json" \
+      > "$out/bench-$suite.txt" 2>&1 || status=1
+    cat "$out/bench-$suite.txt"
+  done
 fi
 exit $status
