@@ -13,6 +13,7 @@
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/device_impl.hpp"
 #include "codegen/pass_kernel.hpp"
+#include "plan/factorize.hpp"
 #include "plan/plan.hpp"
 
 namespace bfly::cli {
@@ -251,9 +252,14 @@ class Tuner {
           PlanOptions options;
           options.tuning = v->json;
           Plan warm(device_, problem_of(length_, check_batch_, precision_), options);  // compiles
-          v->spill_bytes = spills(v->spec);
         } catch (const std::exception&) {
           // build() below reports it.
+        }
+        try {
+          v->spill_bytes = spills(v->spec);
+        } catch (const std::exception& e) {
+          v->spill_bytes = -1;
+          v->error = std::string("no spill count: ") + e.what();
         }
       }));
       if (compiling.size() >= threads) {
@@ -263,6 +269,10 @@ class Tuner {
     }
     for (auto& f : compiling) f.get();
     for (auto& v : candidates) {
+      if (v->spill_bytes < 0) {
+        result.notes.push_back(v->launch.text() + ": " + v->error);  // timed all the same
+        v->error.clear();
+      }
       if (v->spill_bytes > 0) {
         // Slow, and the NVRTC sweep keeps planned kernels free of spills.
         v->error = "spills " + std::to_string(v->spill_bytes) + " bytes";
@@ -397,6 +407,13 @@ class Tuner {
       r = best.radices;
       std::reverse(r.begin(), r.end());
       orders.push_back(r);
+      // Fewer stages with 32-point butterflies, which only a table asks for.
+      r = plan::choose_radices_from(length_, plan::tunable_radices());
+      if (!r.empty()) {
+        orders.push_back(r);
+        std::reverse(r.begin(), r.end());
+        orders.push_back(r);
+      }
       for (const auto& order : orders)
         if (order != best.radices) with([&](LaunchChoice& c) { c.radices = order; });
     }

@@ -13,6 +13,10 @@ const std::map<int, std::pair<int, int>>& compositions() {
   static const std::map<int, std::pair<int, int>> table{
       {8, {2, 4}}, {16, {4, 4}}, {9, {3, 3}}, {6, {2, 3}}, {10, {2, 5}}, {12, {4, 3}},
       {14, {2, 7}}, {15, {3, 5}}, {25, {5, 5}},
+      // Only where a tuning table asks for it (plan/factorize.hpp,
+      // tunable_radices): 32 points a thread for long powers of two, one
+      // exchange fewer (16384 = 32 x 32 x 16).
+      {32, {4, 8}},
   };
   return table;
 }

@@ -20,6 +20,15 @@ const std::vector<int>& available_radices() {
   return radices;
 }
 
+const std::vector<int>& tunable_radices() {
+  static const std::vector<int> radices = [] {
+    std::vector<int> r{32};
+    r.insert(r.end(), available_radices().begin(), available_radices().end());
+    return r;
+  }();
+  return radices;
+}
+
 std::vector<std::int64_t> prime_factors(std::int64_t n) {
   std::vector<std::int64_t> factors;
   for (std::int64_t p = 2; p * p <= n; ++p)
@@ -49,14 +58,14 @@ struct Stages {
 // Fewest stages first: each stage is a trip through local memory and two
 // barriers. Among equals, the most balanced (largest smallest radix), which
 // keeps registers per thread even across stages.
-Stages best_stages(std::int64_t n, std::map<std::int64_t, Stages>& memo) {
+Stages best_stages(std::int64_t n, std::map<std::int64_t, Stages>& memo, const std::vector<int>& radices) {
   if (n == 1) return {0, 1 << 30, {}};
   auto found = memo.find(n);
   if (found != memo.end()) return found->second;
   Stages best;
-  for (int r : available_radices()) {
+  for (int r : radices) {
     if (n % r != 0) continue;
-    Stages rest = best_stages(n / r, memo);
+    Stages rest = best_stages(n / r, memo, radices);
     if (rest.count < 0) continue;
     Stages candidate{rest.count + 1, std::min(rest.smallest, r), rest.radices};
     candidate.radices.push_back(r);
@@ -71,9 +80,13 @@ Stages best_stages(std::int64_t n, std::map<std::int64_t, Stages>& memo) {
 
 }  // namespace
 
-std::vector<int> choose_radices(std::int64_t n) {
+std::vector<int> choose_radices(std::int64_t n) { return choose_radices_from(n, available_radices()); }
+
+std::vector<int> choose_radices_from(std::int64_t n, const std::vector<int>& available) {
   std::map<std::int64_t, Stages> memo;
-  std::vector<int> radices = best_stages(n, memo).radices;
+  const Stages stages = best_stages(n, memo, available);
+  if (stages.count < 0) return {};
+  std::vector<int> radices = stages.radices;
   // Largest first: the first stage needs no twiddles, so give it the most work.
   std::sort(radices.begin(), radices.end(), std::greater<int>());
   return radices;

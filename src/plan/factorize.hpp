@@ -23,7 +23,13 @@ std::vector<int> choose_radices(std::int64_t n);
 // possible (closest to n^(1/passes)). Empty when impossible.
 std::vector<std::int64_t> split_length(std::int64_t n, int passes, std::int64_t max_length);
 
-// The butterfly radices the generator has codelets for, largest first.
+// The butterfly radices the model plans with, largest first.
 const std::vector<int>& available_radices();
+// Those and the radices only a tuning table may ask for (32: more registers
+// a thread than the model gives, measured by bfly tune).
+const std::vector<int>& tunable_radices();
+// The fewest stages for n from `radices` (as choose_radices), largest first;
+// empty when n does not factor over them.
+std::vector<int> choose_radices_from(std::int64_t n, const std::vector<int>& radices);
 
 }  // namespace bfly::plan

@@ -158,7 +158,7 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t mea
   if (same && !choice.radices.empty()) {
     std::int64_t product = 1;
     for (int r : choice.radices) product *= r;
-    const std::vector<int>& known = available_radices();
+    const std::vector<int>& known = tunable_radices();
     for (int r : choice.radices)
       if (std::find(known.begin(), known.end(), r) == known.end()) return false;
     if (product != s.length) return false;

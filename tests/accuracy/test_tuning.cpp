@@ -45,6 +45,9 @@ TEST_P(Accuracy, TunedLaunchChoices) {
       {243, R"("radices": [3, 9, 9], "halves": 1)"},
       {6144, R"("halves": 1, "occupancy": 2, "radices": [8, 8, 8, 12])"},
       {64, R"("threads": 64)"},  // more threads than butterflies: clamped
+      {1024, R"("radices": [32, 32])"},  // radix 32: only a table asks for it
+      {4096, R"("radices": [16, 32, 8], "halves": 1, "threads": 128)"},
+      {96, R"("radices": [3, 32], "threads": 3)"},
   };
   for (Precision precision : {Precision::Single, Precision::Double})
     for (const Case& c : cases)
