@@ -83,7 +83,7 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
 // many again for the butterfly's temporaries) and indexing. The weights are
 // what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
 // kernel spill.
-int register_estimate(const KernelSpec& spec) {
+int register_estimate(const KernelSpec& spec, bool clamp = true) {
   // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
   // point live; powers of two ~2. A double takes two registers.
   const int words = spec.precision == Precision::Double ? 2 : 1;
@@ -108,10 +108,11 @@ int register_estimate(const KernelSpec& spec) {
   if (spec.points_per_thread() >= 32)
     for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
       odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
-  return std::min(255, 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
+  const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
                            (spec.wide ? 16 : 0) + (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
                            (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
-                           (spec.local_halves ? words * spec.points_per_thread() : 0));
+                           (spec.local_halves ? words * spec.points_per_thread() : 0);
+  return clamp ? std::min(255, registers) : registers;
 }
 
 std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32 * 32; }  // registers are granted per warp
@@ -163,6 +164,9 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t mea
       if (std::find(known.begin(), known.end(), r) == known.end()) return false;
     if (product != s.length) return false;
     s.radices = choice.radices;
+    // The model's one widest butterfly a thread, for the new stages.
+    const int widest = *std::max_element(s.radices.begin(), s.radices.end());
+    s.threads_per_transform = static_cast<int>(std::min<std::int64_t>(s.threads_per_transform, s.length / widest));
   }
   if (choice.two_level >= 0)
     s.stage_twiddle_bits = choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
@@ -184,7 +188,17 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t mea
   if (s.local_bytes() > limits.local_memory_bytes && !s.local_halves && s.halves_allowed()) s.local_halves = true;
   if (s.group_size() > limits.max_group_size || s.local_bytes() > limits.local_memory_bytes) return false;
   if (limits.registers_per_unit > 0) {
-    s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
+    if (!same) {
+      // A neighbour's launch on other stages may hold more points a thread
+      // than registers allow (the NVRTC sweep saw 13440 fp64 after 16384's
+      // 256 threads spill 3.5 KB): only where the estimate fits, and with
+      // the model's groups per multiprocessor for it.
+      const int registers = register_estimate(s, false);
+      if (registers > 255 || warps_of(s.group_size()) * registers > limits.registers_per_unit) return false;
+      s.min_groups_per_unit = groups_per_unit(s, limits);
+    } else {
+      s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
+    }
     // A group of 1024 threads can keep at most 64 registers each.
     s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
   }

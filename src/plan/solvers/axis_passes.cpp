@@ -50,15 +50,11 @@ static bool fits_split(const std::vector<std::int64_t>& passes, std::int64_t n, 
 
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided, RowAxis row) {
   if (row.rows && !strided) {
-    if (limits.tuning) {
-      if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n)) {
-        if (fits_split(tuned->passes, n, limits)) return tuned->passes.empty() ? std::vector<std::int64_t>{n} : tuned->passes;
-      } else if (const TuningEntry* near = limits.tuning->nearest(row.precision, n)) {
-        // A longer neighbour measured one pass to pay (and fit the
-        // registers): a length between it and the model's limit follows.
-        if (near->length >= n && n <= limits.max_tuned_row_length) return {n};
-      }
-    }
+    // Only the table's own lengths: a neighbour's one pass on other stages
+    // may not fit the registers (the NVRTC sweep saw 28672 after 32768 spill).
+    if (limits.tuning)
+      if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n); tuned && fits_split(tuned->passes, n, limits))
+        return tuned->passes.empty() ? std::vector<std::int64_t>{n} : tuned->passes;
     if (n <= limits.max_row_pass_length) return {n};
   }
   if (n <= limits.max_single_pass_length && (!strided || n <= limits.max_strided_length)) return {n};
