@@ -149,14 +149,21 @@ bool tunable(const KernelSpec& spec) {
          spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
 }
 
-// `choice` over the model's spec; false (spec unchanged) where the result
-// does not fit the device. `scale`: the choice was measured at another
-// length (a neighbour's), so its threads carry over as points per thread and
-// its radices not at all.
-bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t measured_length, const DeviceLimits& limits) {
+// Fits `s` to the device after a choice: fewer transforms a group while the
+// group or its local array is too large; halves where whole points do not
+// fit. False where even that does not fit.
+bool fit_group(KernelSpec& s, const DeviceLimits& limits) {
+  while (s.transforms_per_group > 1 && s.group_size() > limits.max_group_size) s.transforms_per_group /= 2;
+  while (s.transforms_per_group > 1 && s.local_bytes() > limits.local_memory_bytes) s.transforms_per_group /= 2;
+  if (s.local_bytes() > limits.local_memory_bytes && !s.local_halves && s.halves_allowed()) s.local_halves = true;
+  return s.group_size() <= limits.max_group_size && s.local_bytes() <= limits.local_memory_bytes;
+}
+
+// The table's entry for this length over the model's spec; false (spec
+// unchanged) where it does not fit the device.
+bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimits& limits) {
   KernelSpec s = spec;
-  const bool same = measured_length == s.length;
-  if (same && !choice.radices.empty()) {
+  if (!choice.radices.empty()) {
     std::int64_t product = 1;
     for (int r : choice.radices) product *= r;
     const std::vector<int>& known = tunable_radices();
@@ -171,36 +178,78 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, std::int64_t mea
   if (choice.two_level >= 0)
     s.stage_twiddle_bits = choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
   if (choice.padding >= 0) s.local_padding = choice.padding == 1;
-  if (choice.threads > 0) {
-    // A neighbour's threads carry over as points per thread.
-    std::int64_t target = choice.threads;
-    if (!same) target = (s.length * choice.threads + measured_length / 2) / measured_length;
-    target = std::clamp<std::int64_t>(target, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2));
-    s.threads_per_transform = same ? static_cast<int>(target) : fewest_points_threads(s, target / 2 + 1, target);
-  }
+  if (choice.threads > 0)
+    s.threads_per_transform = static_cast<int>(std::clamp<std::int64_t>(choice.threads, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2)));
   if (choice.group_threads > 0 || choice.threads > 0) {
     const std::int64_t aim = choice.group_threads > 0 ? choice.group_threads : limits.target_group_size;
     s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, aim / s.threads_per_transform));
   }
-  while (s.transforms_per_group > 1 && s.group_size() > limits.max_group_size) s.transforms_per_group /= 2;
   if (choice.halves >= 0) s.local_halves = choice.halves == 1 && s.halves_allowed();
-  while (s.transforms_per_group > 1 && s.local_bytes() > limits.local_memory_bytes) s.transforms_per_group /= 2;
-  if (s.local_bytes() > limits.local_memory_bytes && !s.local_halves && s.halves_allowed()) s.local_halves = true;
-  if (s.group_size() > limits.max_group_size || s.local_bytes() > limits.local_memory_bytes) return false;
+  if (!fit_group(s, limits)) return false;
   if (limits.registers_per_unit > 0) {
-    if (!same) {
-      // A neighbour's launch on other stages may hold more points a thread
-      // than registers allow (the NVRTC sweep saw 13440 fp64 after 16384's
-      // 256 threads spill 3.5 KB): only where the estimate fits, and with
-      // the model's groups per multiprocessor for it.
-      const int registers = register_estimate(s, false);
-      if (registers > 255 || warps_of(s.group_size()) * registers > limits.registers_per_unit) return false;
-      s.min_groups_per_unit = groups_per_unit(s, limits);
-    } else {
-      s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
-    }
+    s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
     // A group of 1024 threads can keep at most 64 registers each.
     s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
+  }
+  spec = s;
+  return true;
+}
+
+// A neighbour's launch (a tuned length within a factor of two) carried over
+// as what it measured to pay rather than as numbers that fit only its own
+// stages: at most its points a thread (the fewest threads that do it), its
+// threads a group, the registers a thread its blocks-per-multiprocessor hint
+// allowed it (the hint caps registers; what runs at once follows from what
+// the compiler uses), its halves, padding and twiddles.
+bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const DeviceLimits& limits) {
+  const LaunchChoice& c = neighbour.launch;
+  if (c.threads <= 0 || c.radices.empty()) return false;
+  KernelSpec theirs;
+  theirs.length = neighbour.length;
+  theirs.radices = c.radices;
+  theirs.threads_per_transform = c.threads;
+  const int their_points = theirs.points_per_thread();
+  const std::int64_t their_group = std::max(c.threads, c.group_threads);
+  const std::int64_t their_registers =
+      limits.registers_per_unit > 0 ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group))) : 0;
+  KernelSpec s = spec;
+  const std::int64_t most = std::min<std::int64_t>(limits.max_group_size, s.length);
+  int chosen = 0, fewest = 1 << 30;
+  for (std::int64_t t = 1; t <= most; ++t) {
+    s.threads_per_transform = static_cast<int>(t);
+    const int points = s.points_per_thread();
+    if (points < fewest) fewest = points, chosen = static_cast<int>(t);
+    if (points <= their_points) break;
+  }
+  // Fewer points a thread than it had are out of reach (a radix wider than
+  // its points): its register budget says nothing then.
+  if (fewest > their_points) return false;
+  // Doubles past 32 points a thread (128 registers of data) spill on the
+  // odd stages of other lengths (3840 = 16 x 16 x 15 at 48 after 4000's 50).
+  if (s.precision == Precision::Double && fewest > 32) return false;
+  s.threads_per_transform = chosen;
+  s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, their_group / chosen));
+  if (c.two_level >= 0)
+    s.stage_twiddle_bits = c.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+  if (c.padding >= 0) s.local_padding = c.padding == 1;
+  if (c.halves >= 0) s.local_halves = c.halves == 1 && s.halves_allowed();
+  if (!fit_group(s, limits)) return false;
+  if (limits.registers_per_unit > 0) {
+    // Odd codelets keep more temporaries live than powers of two (about 5 a
+    // point against 2): stages with a wider odd radix than the neighbour's
+    // may not fit its registers, so they keep the model (the NVRTC sweep saw
+    // 6720 = 15 x 8 x 8 x 7 after 6144 = 12 x 8 x 8 x 8 spill at any blocks
+    // per multiprocessor, 2160 = 15 x 12 x 12 after 2187, 4800 = 25 x 16 x
+    // 12 after 4096).
+    auto widest_odd = [](const std::vector<int>& radices) {
+      int odd = 1;
+      for (int r : radices) odd = std::max(odd, r / (r & -r));
+      return odd;
+    };
+    if (widest_odd(s.radices) > widest_odd(c.radices)) return false;
+    const std::int64_t group = warps_of(s.group_size());
+    s.min_groups_per_unit = static_cast<int>(
+        std::clamp<std::int64_t>(limits.registers_per_unit / (group * their_registers), 1, limits.threads_per_unit / group));
   }
   spec = s;
   return true;
@@ -337,9 +386,9 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   }
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
-    return apply_launch(spec, tuned->launch, spec.length, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
+    return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
   if (const TuningEntry* near = limits.tuning->nearest(spec.precision, spec.length))
-    if (apply_launch(spec, near->launch, near->length, limits)) return "table, from " + std::to_string(near->length);
+    if (apply_neighbour(spec, *near, limits)) return "table, from " + std::to_string(near->length);
   return "model";
 }
 

@@ -142,11 +142,16 @@ TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
   EXPECT_NE(text.find("tuning test"), std::string::npos) << text;
   EXPECT_NE(text.find("launch from table"), std::string::npos) << text;
   EXPECT_NE(text.find("exchanged in halves"), std::string::npos) << text;
-  // A neighbour within a factor of two lends its points per thread.
-  const bfly::plan::PlanTree near = bfly::plan::make_plan(row(6144), hopper(&t));
+  // A neighbour within a factor of two lends its points per thread (the
+  // fewest threads that hold no more), its halves and register budget...
+  const bfly::plan::PlanTree near = bfly::plan::make_plan(row(4096), hopper(&t));
   EXPECT_EQ(near.passes[0].launch_from, "table, from 8192");
   EXPECT_TRUE(near.passes[0].spec.local_halves);
-  EXPECT_EQ(near.passes[0].spec.threads_per_transform, 192);  // 32 points a thread, as 8192's 256
+  EXPECT_EQ(near.passes[0].spec.threads_per_transform, 128);  // 32 points a thread, as 8192's 256
+  EXPECT_EQ(near.passes[0].spec.transforms_per_group, 2);      // groups of 256 threads, as 8192's
+  EXPECT_EQ(near.passes[0].spec.min_groups_per_unit, 3);      // 85 registers a thread, as 8192 had
+  // ...but not to stages with a wider odd radix (more live temporaries).
+  EXPECT_EQ(bfly::plan::make_plan(row(6144), hopper(&t)).passes[0].launch_from, "model");
   // Too far, other precisions, strided axes and real transforms: the model.
   EXPECT_EQ(bfly::plan::make_plan(row(2048), hopper(&t)).passes[0].launch_from, "model");
   EXPECT_EQ(bfly::plan::make_plan(row(8192, Precision::Double), hopper(&t)).passes[0].launch_from, "model");
