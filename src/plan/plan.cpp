@@ -224,9 +224,10 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
   // Fewer points a thread than it had are out of reach (a radix wider than
   // its points): its register budget says nothing then.
   if (fewest > their_points) return false;
-  // Doubles past 32 points a thread (128 registers of data) spill on the
-  // odd stages of other lengths (3840 = 16 x 16 x 15 at 48 after 4000's 50).
-  if (s.precision == Precision::Double && fewest > 32) return false;
+  // Doubles keep the model: at two registers a value the tuned fp64 kernels
+  // sit at the register limit, and other stages spill there (the NVRTC
+  // sweep: 3840 = 16 x 16 x 15 after 4000, 6720 after 6144, 4800 and 6000).
+  if (s.precision == Precision::Double) return false;
   s.threads_per_transform = chosen;
   s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, their_group / chosen));
   if (c.two_level >= 0)
@@ -247,9 +248,13 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
       return odd;
     };
     if (widest_odd(s.radices) > widest_odd(c.radices)) return false;
+    // Half as many registers again as the neighbour had: tuned kernels sit
+    // at the edge (10000's spills a little), and other stages need more (the
+    // NVRTC sweep saw 5120, 6720, 7680 and 9000 spill at the same budget).
     const std::int64_t group = warps_of(s.group_size());
+    const std::int64_t registers = std::min<std::int64_t>(255, their_registers * 3 / 2);
     s.min_groups_per_unit = static_cast<int>(
-        std::clamp<std::int64_t>(limits.registers_per_unit / (group * their_registers), 1, limits.threads_per_unit / group));
+        std::clamp<std::int64_t>(limits.registers_per_unit / (group * registers), 1, limits.threads_per_unit / group));
   }
   spec = s;
   return true;
@@ -387,7 +392,7 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
     return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
-  if (const TuningEntry* near = limits.tuning->nearest(spec.precision, spec.length))
+  for (const TuningEntry* near : limits.tuning->neighbours(spec.precision, spec.length))
     if (apply_neighbour(spec, *near, limits)) return "table, from " + std::to_string(near->length);
   return "model";
 }
