@@ -248,11 +248,14 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
       return odd;
     };
     if (widest_odd(s.radices) > widest_odd(c.radices)) return false;
-    // Half as many registers again as the neighbour had: tuned kernels sit
-    // at the edge (10000's spills a little), and other stages need more (the
-    // NVRTC sweep saw 5120, 6720, 7680 and 9000 spill at the same budget).
+    // More registers than the neighbour had: tuned kernels sit at the edge
+    // (10000's spills a little) and other stages need more. The NVRTC sweep
+    // saw 5120, 6720, 7680 and 9000 spill at the same budget; a quarter more
+    // fits up to 24 points a thread, half more past that (9000 at 30). Not
+    // more: the budget caps registers, and a kernel given more uses them and
+    // runs fewer groups at once (2160 after 3000 at half more: 0.65x cuFFT).
     const std::int64_t group = warps_of(s.group_size());
-    const std::int64_t registers = std::min<std::int64_t>(255, their_registers * 3 / 2);
+    const std::int64_t registers = std::min<std::int64_t>(255, their_registers * (fewest > 24 ? 6 : 5) / 4);
     s.min_groups_per_unit = static_cast<int>(
         std::clamp<std::int64_t>(limits.registers_per_unit / (group * registers), 1, limits.threads_per_unit / group));
   }
