@@ -295,7 +295,10 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     // larger ones are dynamic and show no static shared memory.
     const std::size_t local = spec.local_bytes();
     const int expected_static = local <= static_cast<std::size_t>(kStaticSharedLimit) ? static_cast<int>(local) : 0;
-    check(k.static_shared_bytes == expected_static,
+    // The H100 machines' NVRTC (13.0, libnvrtc.alt) counts the 1 KiB sm_90
+    // reserves in every block that has static shared memory; this one does not.
+    const bool reserved = expected_static > 0 && k.static_shared_bytes == expected_static + 1024;
+    check(k.static_shared_bytes == expected_static || reserved,
           "static shared memory " + std::to_string(k.static_shared_bytes) + " bytes, expected " +
               std::to_string(expected_static) + " for a " + std::to_string(local) + "-byte exchange");
     check(spec.group_size() <= kMaxBlockThreads,
