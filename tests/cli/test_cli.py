@@ -640,6 +640,58 @@ def check_other_verbs(bfly, work):
 checks = Checks()
 
 
+def check_tune(bfly, work):
+    """bfly tune end to end on the test device (a short search), its table in
+    bfly plan, and its failure modes."""
+    import json
+    table = os.path.join(work, "tuning.json")
+    result = bfly.run(["tune", "--shape", "64,120", "--points", "8192", "--rounds", "1", "--repetitions", "1",
+                       "--quiet", "--out", table])
+    if not checks.record("tune --shape 64,120 writes a table", result.returncode == 0 and os.path.isfile(table),
+                         f"exit {result.returncode}; {short(result.stdout + result.stderr)}"):
+        return
+    with open(table) as f:
+        data = json.load(f)
+    lengths = sorted(e["length"] for e in data.get("entries", []))
+    checks.record("the table is bfly-tuning-1 with both lengths", data.get("format") == "bfly-tuning-1"
+                  and lengths == [64, 120] and data.get("bfly_version"), f"{data.get('format')} {lengths}")
+    checks.record("no temporary table is left beside it", listing(work).count("tuning.json") == 1 and
+                  not any(name.startswith("tuning.json.tmp") for name in listing(work)), str(listing(work)))
+    # A second run keeps the other entries.
+    result = bfly.run(["tune", "--shape", "256", "--points", "8192", "--rounds", "1", "--repetitions", "1",
+                       "--quiet", "--out", table])
+    with open(table) as f:
+        lengths = sorted(e["length"] for e in json.load(f)["entries"])
+    checks.record("tune merges into an existing table", result.returncode == 0 and lengths == [64, 120, 256],
+                  f"exit {result.returncode}; lengths {lengths}")
+    result = bfly.run(["plan", "--shape", "64", "--limits", "cpu", "--tuning", table], device=False)
+    checks.record("plan --tuning FILE says the launch came from the table",
+                  result.returncode == 0 and "launch from table" in result.stdout, short(result.stdout))
+    result = bfly.run(["plan", "--shape", "96", "--limits", "cpu", "--tuning", table], device=False)
+    checks.record("plan of a length between tuned ones borrows a neighbour or says model",
+                  result.returncode == 0 and ("launch from table, from" in result.stdout or
+                                              "launch from model" in result.stdout), short(result.stdout))
+    result = bfly.run(["plan", "--shape", "64", "--limits", "cpu", "--tuning", "off"], device=False)
+    checks.record("plan --tuning off plans by the model", result.returncode == 0 and
+                  "launch from model" in result.stdout, short(result.stdout))
+    bad = os.path.join(work, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"format": "bfly-tuning-1", "entries": [')
+    for label, args, needle in [
+        ("tune without lengths fails", ["tune"], "--shape"),
+        ("tune --shape 1 fails naming it", ["tune", "--shape", "64,1"], "'1'"),
+        ("tune --precision half fails naming it", ["tune", "--shape", "64", "--precision", "half"], "half"),
+        ("plan --tuning with a malformed table fails naming it",
+         ["plan", "--shape", "64", "--limits", "cpu", "--tuning", bad], "bad.json"),
+        ("plan --tuning with a missing file fails naming it",
+         ["plan", "--shape", "64", "--limits", "cpu", "--tuning", os.path.join(work, "none.json")], "none.json"),
+    ]:
+        result = bfly.run(args, device=args[0] == "tune")
+        lines = result.stderr.strip().splitlines()
+        checks.record(label, result.returncode > 0 and len(lines) == 1 and mentions(lines[0], needle),
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -659,6 +711,7 @@ def main():
             os.mkdir(os.path.join(work, "inputs"))
             os.mkdir(os.path.join(work, "outputs"))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
+            checks.run("tune", lambda name: check_tune(bfly, work))
             for verb, shape, dtype, norm in ACCURACY_CASES:
                 name = f"{verb} {shape} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm)
