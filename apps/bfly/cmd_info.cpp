@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
 
@@ -20,6 +21,17 @@ void add_info_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
       std::printf("               %zu compute units, %.1f GiB global, %zu KiB local, groups up to %zu\n",
                   d.compute_units, static_cast<double>(d.global_memory_bytes) / (1 << 30),
                   d.local_memory_bytes / 1024, d.max_group_size);
+      // The tuning table its plans read (bfly tune), or why none.
+      try {
+        const auto table = detail::tuning_for(d);
+        if (table)
+          std::printf("               tuning %s (%zu entries)\n", table->source.c_str(), table->entries.size());
+        else
+          std::printf("               tuning: none (the planner's model; bfly tune writes %s)\n",
+                      detail::user_tuning_path(d).c_str());
+      } catch (const Error& e) {
+        std::printf("               tuning: unreadable: %s\n", e.what());
+      }
     }
     return 0;
   });
