@@ -130,12 +130,12 @@ void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
       "tune",
       "measure the launch choices of each length's one-pass kernel on the device (threads per transform, transforms "
       "per group, blocks per multiprocessor asked of the compiler, the shared-memory exchange in halves, padding, the "
-      "twiddle table and the stage order; one pass or the model's split where the model takes several) and write the "
+      "twiddle table and the stage order, with 32-point butterflies; one pass or the model's split where the model takes several) and write the "
       "fastest to a tuning table, JSON keyed by device name, compute capability and bfly version. Later plans on this "
       "device read it: the table shipped for the device (tuning/*.json in the source), then the user's table written "
       "here (by default under the cache directory), or only the file named by BFLY_TUNING (BFLY_TUNING=off: the "
-      "model alone). Lengths the table lacks take the launch of the nearest tuned length within a factor of two, "
-      "else the model's. `bfly plan` says where each pass's launch came from.");
+      "model alone). Lengths the table lacks borrow the launch of the nearest tuned length within a factor of two "
+      "where it fits their registers, else the planner's model. `bfly plan` says where each pass's launch came from.");
   o->device.add_to(*command);
   command->add_option("--shape", o->shape, "lengths to tune, comma-separated (1D, contiguous: 1024,6144,20000)");
   command->add_option("--suite", o->suite, "tune: the lengths of the shipped tables");
