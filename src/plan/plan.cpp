@@ -368,7 +368,7 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
 std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
   if (!tunable(spec)) return "model";
-  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 &&
+  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
       spec.points_per_thread() > 16) {
     // A long row: about 512 threads with up to 128 registers each hold its
     // points without spilling, where 1024 threads have 64 each (NVRTC,
