@@ -97,9 +97,13 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
   const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits), row);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
+  // bfly plan says where the split came from.
+  const TuningEntry* tuned = row.rows && limits.tuning ? limits.tuning->exact(row.precision, n) : nullptr;
+  const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !cache_aliased(problem, stride, limits);
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
-                    (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "");
+                    (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +
+                    (!split_from_table ? "" : steps.size() == 1 ? " (one pass: the table)" : " (split from the table)");
   return steps;
 }
 
