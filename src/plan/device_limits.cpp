@@ -19,7 +19,7 @@ DeviceLimits cpu_limits() {
   limits.max_group_size = 4096;
   limits.is_gpu = false;
   limits.max_single_pass_length = 4096;
-  limits.max_row_pass_length = limits.max_tuned_row_length = 4096;
+  limits.max_tuned_row_length = 4096;
   // 2^20 as 128 x 128 x 64 ran in 37-45 ms where 1024 x 1024 took 54-56 ms
   // (4M points, same run); 65536 stays at two passes of 256 (23-28 ms vs 31).
   limits.max_pass_length = 4096;
@@ -57,8 +57,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // pass, up to 32768 (cuFFT's longest one kernel), where `bfly tune`
   // measured it to pay.
   const std::int64_t words = static_cast<std::int64_t>(local_memory_bytes) / 4;
-  limits.max_row_pass_length = limits.max_single_pass_length;
-  limits.max_tuned_row_length = std::max(limits.max_row_pass_length, std::min<std::int64_t>(words, 32768));
+  limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min<std::int64_t>(words, 32768));
   // Strided passes need several columns of a sub-transform in one group:
   // past 1024 points, 48 KiB holds only 1-2 columns and the reads shrink to
   // 8-16 bytes (H100, OpenCL-sized groups: 2^22..2^24 as 2048^2..4096^2 ran
@@ -110,7 +109,6 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.max_direct_twiddles = env_int("BFLY_DIRECT_TWIDDLES", limits.max_direct_twiddles);
   if (const long long single = env_int("BFLY_SINGLE_PASS", 0); single > 0) {
     limits.max_single_pass_length = single;
-    limits.max_row_pass_length = std::max<std::int64_t>(limits.max_row_pass_length, single);
     limits.max_tuned_row_length = std::max<std::int64_t>(limits.max_tuned_row_length, single);
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
@@ -125,7 +123,6 @@ DeviceLimits with_environment(DeviceLimits limits) {
   if (*end != '\0' || value < 2)
     throw Error(ErrorCode::InvalidArgument, std::string("invalid BFLY_MAX_PASS_LENGTH '") + text + "' (expected an integer >= 2)");
   limits.max_single_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, value);
-  limits.max_row_pass_length = std::min<std::int64_t>(limits.max_row_pass_length, value);
   limits.max_tuned_row_length = std::min<std::int64_t>(limits.max_tuned_row_length, value);
   limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
   limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);

@@ -16,10 +16,6 @@ struct DeviceLimits {
   bool is_gpu = false;
   // Longest sub-transform one group keeps in local memory in one pass.
   std::int64_t max_single_pass_length = 4096;
-  // Longest contiguous axis (stride 1) one group transforms in one pass in
-  // the model: any length whose points fit local memory. Strided axes keep
-  // to max_single_pass_length, since their groups hold several columns.
-  std::int64_t max_row_pass_length = 4096;
   // Longest contiguous axis a tuning table may put in one pass: its points
   // fit local memory exchanged in halves (KernelSpec::local_halves).
   std::int64_t max_tuned_row_length = 4096;

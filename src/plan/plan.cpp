@@ -83,7 +83,7 @@ std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
 // many again for the butterfly's temporaries) and indexing. The weights are
 // what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
 // kernel spill.
-int register_estimate(const KernelSpec& spec, bool clamp = true) {
+int register_estimate(const KernelSpec& spec) {
   // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
   // point live; powers of two ~2. A double takes two registers.
   const int words = spec.precision == Precision::Double ? 2 : 1;
@@ -112,7 +112,7 @@ int register_estimate(const KernelSpec& spec, bool clamp = true) {
                            (spec.wide ? 16 : 0) + (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
                            (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
                            (spec.local_halves ? words * spec.points_per_thread() : 0);
-  return clamp ? std::min(255, registers) : registers;
+  return std::min(255, registers);
 }
 
 std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32 * 32; }  // registers are granted per warp
@@ -632,8 +632,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   // Rows: the model's as the single passes; a table's what fits 8 bytes a
   // point (a double in halves).
   const std::int64_t local = static_cast<std::int64_t>(limits.local_memory_bytes);
-  limits.max_row_pass_length = limits.max_single_pass_length;
-  limits.max_tuned_row_length = std::max(limits.max_row_pass_length, std::min(limits.max_tuned_row_length, local / 8));
+  limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_tuned_row_length, local / 8));
   // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
   while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
     limits.max_pass_length /= 2;

@@ -38,21 +38,6 @@ const TuningEntry* TuningTable::exact(Precision precision, std::int64_t length) 
   return nullptr;
 }
 
-const TuningEntry* TuningTable::nearest(Precision precision, std::int64_t length) const {
-  const TuningEntry* best = nullptr;
-  double best_distance = 1.0 + 1e-9;  // a factor of two at most
-  for (const TuningEntry& e : entries) {
-    if (e.precision != precision || !e.passes.empty() || e.length <= 1) continue;
-    const double distance = std::abs(std::log2(static_cast<double>(e.length) / static_cast<double>(length)));
-    // Ties go to the shorter neighbour: its launch holds fewer points.
-    if (distance < best_distance || (distance == best_distance && best && e.length < best->length)) {
-      best = &e;
-      best_distance = distance;
-    }
-  }
-  return best;
-}
-
 std::vector<const TuningEntry*> TuningTable::neighbours(Precision precision, std::int64_t length) const {
   std::vector<std::pair<double, const TuningEntry*>> found;
   for (const TuningEntry& e : entries) {
@@ -66,6 +51,11 @@ std::vector<const TuningEntry*> TuningTable::neighbours(Precision precision, std
   std::vector<const TuningEntry*> out;
   for (const auto& f : found) out.push_back(f.second);
   return out;
+}
+
+const TuningEntry* TuningTable::nearest(Precision precision, std::int64_t length) const {
+  const std::vector<const TuningEntry*> near = neighbours(precision, length);
+  return near.empty() ? nullptr : near.front();
 }
 
 void TuningTable::put(const TuningEntry& entry) {
@@ -90,6 +80,8 @@ bool TuningTable::matches(const std::string& device_name, const std::string& cap
 }
 
 #ifdef BFLY_HAVE_JSON
+
+bool tuning_tables_supported() { return true; }
 
 namespace {
 
@@ -180,6 +172,8 @@ std::string to_json(const TuningTable& table) {
 }
 
 #else
+
+bool tuning_tables_supported() { return false; }
 
 TuningTable parse_tuning(const std::string&, const std::string& source) {
   throw Error(ErrorCode::Unsupported, "tuning table " + source + ": bfly was built without nlohmann-json, which reads tables");

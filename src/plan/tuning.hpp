@@ -67,6 +67,9 @@ struct TuningTable {
   bool matches(const std::string& device_name, const std::string& capability) const;
 };
 
+// Whether this build reads and writes tables (it needs nlohmann-json).
+bool tuning_tables_supported();
+
 // JSON text (format "bfly-tuning-1") to a table and back. parse throws
 // Error(InvalidArgument) naming `source` and the bad field.
 TuningTable parse_tuning(const std::string& json, const std::string& source);

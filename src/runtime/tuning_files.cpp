@@ -26,15 +26,6 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-bool json_available() {
-  try {
-    plan::to_json(plan::TuningTable{});
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
 // "NVIDIA H100 80GB HBM3", "9.0" -> "nvidia-h100-80gb-hbm3-sm90"
 std::string slug(const DeviceInfo& info) {
   std::string out;
@@ -53,7 +44,7 @@ std::string slug(const DeviceInfo& info) {
 
 std::vector<plan::TuningTable> shipped_tuning_tables() {
   std::vector<plan::TuningTable> tables;
-  if (!json_available()) return tables;
+  if (!plan::tuning_tables_supported()) return tables;
   for (const auto& [name, text] : shipped_tuning_text()) tables.push_back(plan::parse_tuning(text, name));
   return tables;
 }
@@ -68,7 +59,7 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const DeviceInfo& info) {
   const char* env = std::getenv("BFLY_TUNING");
   if (env && std::string(env) == "off") return nullptr;
   if (env && *env) return std::make_shared<plan::TuningTable>(plan::parse_tuning(read_file(env), env));
-  if (!json_available()) return nullptr;
+  if (!plan::tuning_tables_supported()) return nullptr;
   auto table = std::make_shared<plan::TuningTable>();
   for (const plan::TuningTable& shipped : shipped_tuning_tables())
     if (shipped.matches(info.name, info.compute_capability)) table->merge(shipped);

@@ -71,7 +71,7 @@ const std::vector<Solver>& solvers();
 // Stockham split with the fewest passes (cost model in axis_passes.cpp).
 // Throws Error(Unsupported) naming n when n cannot be split.
 // A `rows` axis (contiguous points of a complex transform) may take one pass
-// up to max_row_pass_length, and takes the split of the tuning table's entry
+// up to what its table entry asks, and takes the split of the tuning table's entry
 // for (precision, n) where it has one that fits.
 struct RowAxis {
   bool rows = false;
