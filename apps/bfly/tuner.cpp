@@ -26,6 +26,7 @@ struct Variant {
   bool single = true;  // one pass (else the model's split)
   std::string kernel;  // the one-pass kernel's name (dedupes choices that plan alike)
   std::string json;    // PlanOptions::tuning
+  plan::KernelSpec spec;  // its one-pass kernel, as planned
   std::unique_ptr<Plan> plan;
   std::string error;
   std::vector<double> samples;
@@ -86,8 +87,8 @@ class Tuner {
     model.json = "off";
     const plan::PlanTree model_tree = plan::make_plan(problem_of(length_, batch_, precision_), limits_);
     model.single = model_tree.passes.size() == 1;
-    model_passes_ = static_cast<int>(model_tree.passes.size());
-    result.model_plan = std::to_string(model_passes_) + (model_passes_ == 1 ? " pass" : " passes");
+    const std::size_t model_passes = model_tree.passes.size();
+    result.model_plan = std::to_string(model_passes) + (model_passes == 1 ? " pass" : " passes");
     if (!build(model)) throw Error(ErrorCode::Device, "the model's plan of " + std::to_string(length_) + " failed: " + model.error);
     reference_ = output_of(model);
     std::vector<Variant*> field{&model};
@@ -105,7 +106,7 @@ class Tuner {
       result.variants = 1;
       return finish(result);
     }
-    start.launch = launch_of(start_spec_);
+    start.launch = launch_of(start.spec);
     start.json = entry_json(start.launch);
     spec_of(start);
     if (model.single) {
@@ -131,7 +132,7 @@ class Tuner {
           if (!spec_of(*v) || seen.count(v->kernel)) continue;
           seen[v->kernel] = true;
           // The launch as planned (a choice that does not fit is clamped).
-          v->launch = launch_of(start_spec_);
+          v->launch = launch_of(v->spec);
           candidates.push_back(std::move(v));
         }
         if (candidates.empty()) continue;
@@ -206,14 +207,14 @@ class Tuner {
   }
 
   // Plans `v` on the host (pure): its one-pass kernel's spec into
-  // start_spec_ and name into v.kernel; false when the plan is not one pass.
+  // v.spec and name into v.kernel; false when the plan is not one pass.
   bool spec_of(Variant& v) {
     plan::DeviceLimits limits = limits_;
     limits.tuning = std::make_shared<plan::TuningTable>(plan::parse_tuning(v.json, "variant"));
     const plan::PlanTree tree = plan::make_plan(problem_of(length_, batch_, precision_), limits);
     if (tree.passes.size() != 1) return false;
-    start_spec_ = tree.passes[0].spec;
-    v.kernel = start_spec_.name();
+    v.spec = tree.passes[0].spec;
+    v.kernel = v.spec.name();
     return true;
   }
 
@@ -402,8 +403,6 @@ class Tuner {
   std::int64_t batch_ = 1, check_batch_ = 1;
   std::unique_ptr<Buffer> in_, out_, check_in_, check_out_;
   std::vector<std::complex<double>> reference_;
-  plan::KernelSpec start_spec_;
-  int model_passes_ = 1;
   int variants_ = 0;
 };
 
