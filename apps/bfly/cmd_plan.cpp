@@ -64,7 +64,8 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
                         "shipped for the H100), off (the model alone) or FILE (a table bfly tune wrote)");
     actions.emplace_back(command, [o, gen] {
       const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
-      plan::DeviceLimits limits = limits_for(*o, dialect);
+      // As the device plans: the tuning knobs (BFLY_STAGED, ...) apply.
+      plan::DeviceLimits limits = plan::with_environment(limits_for(*o, dialect));
       limits.tuning = tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {

@@ -129,7 +129,9 @@ void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   CLI::App* command = app.add_subcommand(
       "tune",
       "measure the launch choices of each length's one-pass kernel on the device (threads per transform, transforms "
-      "per group, blocks per multiprocessor asked of the compiler, the shared-memory exchange in halves, padding, the "
+      "per group, blocks per multiprocessor asked of the compiler, the shared-memory exchange in halves, staging (persistent "
+      "blocks that copy the next transform's input to shared memory, by each thread or in one bulk copy, while they "
+      "compute this one), padding, the "
       "twiddle table and the stage order, with 32-point butterflies; one pass or the model's split where the model takes several) and write the "
       "fastest to a tuning table, JSON keyed by device name, compute capability and bfly version. Later plans on this "
       "device read it: the table shipped for the device (tuning/*.json in the source), then the user's table written "

@@ -56,6 +56,7 @@ LaunchChoice launch_of(const plan::KernelSpec& s) {
   l.halves = s.local_halves ? 1 : 0;
   l.two_level = s.stage_twiddle_bits > 0 ? 1 : 0;
   l.occupancy = s.min_groups_per_unit;
+  l.staged = s.staged;
   l.radices = s.radices;
   return l;
 }
@@ -121,7 +122,7 @@ class Tuner {
     Variant best = std::move(start);
     for (int round = 0; round < settings_.rounds; ++round) {
       bool moved = false;
-      for (const char* dimension : {"threads", "group", "occupancy", "halves", "padding", "two_level", "radices"}) {
+      for (const char* dimension : {"threads", "group", "occupancy", "halves", "staged", "padding", "two_level", "radices"}) {
         std::vector<LaunchChoice> choices = neighbours(best.launch, dimension);
         std::vector<std::unique_ptr<Variant>> candidates;
         std::map<std::string, bool> seen{{best.kernel, true}};
@@ -367,6 +368,9 @@ class Tuner {
       for (int o : {1, 2, 3, 4, 6, 8}) with([&](LaunchChoice& c) { c.occupancy = o; });
     } else if (dimension == "halves") {
       with([&](LaunchChoice& c) { c.halves = 1 - std::max(0, best.halves); });
+    } else if (dimension == "staged") {
+      for (int mode : {0, 1, 2})
+        if (mode != std::max(0, best.staged)) with([&](LaunchChoice& c) { c.staged = mode; c.occupancy = -1; });
     } else if (dimension == "padding") {
       with([&](LaunchChoice& c) { c.padding = 1 - std::max(0, best.padding); });
     } else if (dimension == "two_level") {

@@ -3,6 +3,8 @@
 // include vendor headers.
 #pragma once
 
+#include <algorithm>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -69,6 +71,20 @@ class DeviceImpl {
   virtual void launch(KernelImpl& kernel, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
                       const std::vector<KernelArg>& args, void* stream = nullptr) = 0;
   virtual void finish() = 0;
+  // How many groups of `kernel` the device runs at once: the launch of a
+  // staged kernel (KernelSpec::staged), whose groups loop over transforms.
+  // Local memory a thread of `kernel` uses (register spills): a staged
+  // kernel that spills is replaced by the unstaged one. 0 where unknown.
+  virtual std::size_t spill_bytes(KernelImpl& kernel) {
+    (void)kernel;
+    return 0;
+  }
+  virtual std::size_t resident_groups(KernelImpl& kernel, std::size_t group_size, std::size_t local_bytes) {
+    (void)kernel;
+    (void)group_size;
+    (void)local_bytes;
+    return std::max<std::size_t>(1, info().compute_units) * 2;
+  }
 
   // Objects shared by every plan on this device (compiled kernels, twiddle
   // tables), made once per key. Their lifetime is the device's.

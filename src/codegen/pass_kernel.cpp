@@ -48,9 +48,13 @@ class PassWriter {
             out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
-    emit_indexing();
-    if (s_.identity) emit_copy();
-    else emit_stages();
+    if (s_.staged) {
+      emit_staged();
+    } else {
+      emit_indexing();
+      if (s_.identity) emit_copy();
+      else emit_stages();
+    }
     e_.close();
     return e_.text();
   }
@@ -256,7 +260,8 @@ class PassWriter {
         e_.close();
         return;
       default:
-        e_.line(v + " = src[" + at + "];");
+        if (s_.staged) e_.line(v + " = stage[" + n + "];");
+        else e_.line(v + " = src[" + at + "];");
     }
   }
 
@@ -339,7 +344,7 @@ class PassWriter {
         const std::string o = "(b / " + str(Ps) + ") * " + str(Ps * r) + " + b % " + str(Ps);
         for (int t = 0; t < r; ++t) e_.line(local("m", o + " + " + str(t * Ps)) + " = " + x(j * r + t) + field + ";");
       });
-      e_.line(d_.barrier);
+      barrier();
       const bool real_part = part[0] == 'x';
       for_each_butterfly(R / next, "", [&](int j) {
         for (int t = 0; t < next; ++t) {
@@ -350,7 +355,7 @@ class PassWriter {
         }
       });
       // The imaginary parts overwrite what others may still be reading.
-      if (real_part) e_.line(d_.barrier);
+      if (real_part) barrier();
     }
     e_.close();
   }
@@ -622,6 +627,69 @@ class PassWriter {
     }
   }
 
+  // A barrier; in a staged kernel the first after the stage was read also
+  // starts the copy of the group's next transform into it.
+  void barrier() {
+    e_.line(d_.barrier);
+    if (!copy_pending_) return;
+    copy_pending_ = false;
+    e_.open("if (g + groups < transforms)");
+    emit_offsets("g + groups", "n", true, false, false);
+    e_.line(d_.stage_copy("stage", "in + in_offn", s_.length, s_.group_size(), s_.precision, bulk()));
+    e_.close();
+  }
+
+  // One bulk copy a row (KernelSpec::staged == 2): CUDA, rows of a multiple of 16 bytes.
+  bool bulk() const {
+    const std::int64_t row = s_.length * (s_.precision == Precision::Single ? 8 : 16);
+    return s_.staged == 2 && d_.kind == DialectKind::Cuda && row % 16 == 0;
+  }
+
+  // KernelSpec::staged: persistent groups, each looping over transforms g,
+  // g + groups, ...; transform g's input waits in local memory (`stage`)
+  // when its turn comes, and the copy of the next starts as soon as every
+  // thread has its points in registers, so it overlaps this transform's
+  // stages and stores.
+  void emit_staged() {
+    const std::size_t point = s_.precision == Precision::Single ? 8 : 16;
+    const std::size_t offset = s_.stage_offset_bytes() / point;
+    const std::string lp = d_.local_pointer;
+    e_.line("// " + s_.geometry() + ", staged");
+    // (local_bytes() counts 16 bytes for the mbarrier, so the array is
+    // static exactly where local_bytes() is within the static limit.)
+    e_.line(d_.local_array("lds_block", offset + static_cast<std::size_t>(s_.length), point, "cpx", 16));
+    const std::string type = s_.local_halves ? "real" : "cpx";
+    e_.line(lp + type + "* lds = (" + lp + type + "*)lds_block;  // the exchange");
+    e_.line(lp + "cpx* stage = lds_block + " + std::to_string(offset) + ";  // the next transform's input");
+    e_.line("(void)lds;");
+    e_.line("const " + u32() + " lid = " + d_.local_id + ";");
+    e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
+    e_.line("const " + u64() + " groups = " + d_.group_count + ";");
+    e_.line(u64() + " g = " + d_.group_id + ";");
+    if (!d_.stage_setup(bulk()).empty()) e_.line(d_.stage_setup(bulk()));
+    e_.open("");
+    emit_offsets("g", "0", true, false, false);
+    e_.line(d_.stage_copy("stage", "in + in_off0", s_.length, s_.group_size(), s_.precision, bulk()));
+    e_.close();
+    // One transform an iteration: unrolled, the compiler would keep two
+    // transforms' values live at once (and spill).
+    if (d_.kind == DialectKind::Cuda) e_.line("#pragma unroll 1");
+    e_.open("for (; g < transforms; g += groups)");
+    e_.line("const bool valid = true;");
+    emit_offsets("g", "", false, true, false);
+    e_.line(d_.global + out_type() + "* dst = out + out_off;");
+    std::string decl = "cpx";
+    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
+    e_.line(d_.stage_wait(bulk()));
+    e_.line(d_.barrier);
+    copy_pending_ = true;
+    emit_fft(true, true);
+    if (copy_pending_) barrier();  // one stage: no exchange barrier to start it after
+    e_.close();
+  }
+
   void emit_stages() {
     if (!s_.convolve) {
       emit_fft(true, true);
@@ -654,7 +722,7 @@ class PassWriter {
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
-      if (reads_local && (!last || !to_global || s_.store_via_local() || split)) e_.line(d_.barrier);
+      if (reads_local && (!last || !to_global || s_.store_via_local() || split)) barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.
@@ -666,7 +734,7 @@ class PassWriter {
         emit_exchange_halves(r, Ps, radices_[stage + 1]);
       } else {
         emit_local_write(r, Ps);
-        e_.line(d_.barrier);
+        barrier();
       }
       Ps *= r;
     }
@@ -675,6 +743,7 @@ class PassWriter {
   const KernelSpec& s_;
   const Dialect& d_;
   Emitter e_;
+  bool copy_pending_ = false;  // staged: the next transform's copy waits for a barrier
   std::vector<int> radices_;
 };
 

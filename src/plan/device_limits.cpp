@@ -81,6 +81,18 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 2048 threads per multiprocessor.
   limits.registers_per_unit = 65536;
   limits.threads_per_unit = 2048;
+  // Staged one-pass rows (KernelSpec::staged): H100, 2^26 points, bulk
+  // copy vs none, % of the copy kernel (docs/perf/h100-2026-11-23-staged-ab-*):
+  // fp32 2160 78 -> 89, 3360 81 -> 85, 4800 82 -> 86, 6000 68 -> 89, 9000
+  // 53 -> 72, 9600 63 -> 75, 13440 59 -> 70; fp64 3360 67 -> 81, 3840 77 ->
+  // 88, 4800 70 -> 85, 6720 57 -> 69, but fp64 2160 85 -> 76 and 2560 96 ->
+  // 88. Tuned launches (measured unstaged) lost: fp32 2048 99 -> 94, 4096
+  // 98 -> 88, 8192 90 -> 86, so a table's entry stays unstaged unless it
+  // says otherwise. Copies by each thread (cp.async) lost to the bulk copy
+  // nearly everywhere (8192 77%, 10000 68%, 16384 73%: the copies queue
+  // with the exchange's shared-memory traffic).
+  limits.staged_min_length = 2048;
+  limits.staged_min_length_double = 3072;
   return limits;
 }
 
@@ -107,6 +119,9 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.target_group_size = std::max(1, static_cast<int>(env_int("BFLY_GROUP", limits.target_group_size)));
   if (env_int("BFLY_OCCUPANCY", 1) == 0) limits.registers_per_unit = 0;
   limits.max_direct_twiddles = env_int("BFLY_DIRECT_TWIDDLES", limits.max_direct_twiddles);
+  limits.staged_min_length = env_int("BFLY_STAGED", limits.staged_min_length);
+  limits.staged_min_length_double = env_int("BFLY_STAGED", limits.staged_min_length_double);
+  limits.staged_copy = static_cast<int>(std::clamp<long long>(env_int("BFLY_STAGED_COPY", limits.staged_copy), 1, 2));
   if (const long long single = env_int("BFLY_SINGLE_PASS", 0); single > 0) {
     limits.max_single_pass_length = single;
     limits.max_tuned_row_length = std::max<std::int64_t>(limits.max_tuned_row_length, single);

@@ -50,6 +50,11 @@ struct DeviceLimits {
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;
   int threads_per_unit = 0;
+  // One-pass contiguous rows of at least this many points run staged
+  // (KernelSpec::staged) where input and exchange fit local memory; 0: never.
+  std::int64_t staged_min_length = 0;
+  std::int64_t staged_min_length_double = 0;  // the same for doubles (for_precision takes it)
+  int staged_copy = 2;  // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
 };
 
 // Defaults by device class. Where the numbers come from:
@@ -67,6 +72,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_LOCAL_MEMORY=bytes, BFLY_COLUMNS=n (min_columns), BFLY_GROUP=n
 // (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
 // BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
+// BFLY_STAGED=L (staged_min_length, both precisions; 0 turns staging off), BFLY_STAGED_COPY=1|2,
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L

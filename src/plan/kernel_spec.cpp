@@ -58,12 +58,28 @@ bool KernelSpec::halves_allowed() const {
   return !identity && !bluestein() && !real() && !store_via_local() && radices.size() > 1;
 }
 
-std::size_t KernelSpec::local_bytes() const {
+std::size_t KernelSpec::local_bytes() const { return staged ? stage_offset_bytes() + stage_bytes() : exchange_bytes(); }
+
+// The stage starts after the exchange array, aligned for a point (cp.async
+// writes 8 or 16 bytes at once).
+std::size_t KernelSpec::stage_offset_bytes() const { return (exchange_bytes() + 15) / 16 * 16; }
+
+std::size_t KernelSpec::exchange_bytes() const {
   const std::size_t point = (precision == Precision::Single ? 8 : 16) / (local_halves ? 2 : 1);
   // A length-1 or single-stage transform with direct store needs no exchange.
   const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
                          real_store == RealStore::SplitPaired;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
+}
+
+std::size_t KernelSpec::stage_bytes() const {
+  // (and 16 bytes for the bulk copy's mbarrier)
+  return staged ? (precision == Precision::Single ? 8 : 16) * static_cast<std::size_t>(length) + 16 : 0;
+}
+
+bool KernelSpec::staged_allowed() const {
+  return !identity && !bluestein() && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+         in_point_stride == 1 && !dims.empty();
 }
 
 std::int64_t KernelSpec::local_row() const {
@@ -105,6 +121,7 @@ std::string KernelSpec::name() const {
   if (local_padding) out << "_pad";
   if (local_halves) out << "_half";
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
+  if (staged) out << "_stg" << staged;
   return out.str();
 }
 

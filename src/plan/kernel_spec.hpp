@@ -129,6 +129,18 @@ struct KernelSpec {
   // second argument), so memory-bound kernels keep enough loads in flight;
   // 0: no requirement. Ignored by OpenCL.
   int min_groups_per_unit = 0;
+  // Persistent groups that stage the next transform's input in local memory
+  // while they compute this one (CUDA cp.async, OpenCL
+  // async_work_group_copy): a one-kernel transform of many points holds one
+  // or two groups per multiprocessor, and without this no loads are in
+  // flight while they compute and wait at their barriers. The launch has as
+  // many groups as fit the device at once, each looping over transforms.
+  // One contiguous transform per group only (staged_allowed). 0: not
+  // staged; 1: each thread copies its share (cp.async); 2: one bulk copy of
+  // the whole row (Hopper's TMA, cp.async.bulk; rows of a multiple of 16
+  // bytes, else as 1), which keeps the copy off the shared-memory queue
+  // that the exchange needs. OpenCL's one copy serves both.
+  int staged = 0;
 
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool bluestein() const { return chirp_length > 0; }
@@ -136,6 +148,12 @@ struct KernelSpec {
   // Whether the exchange in halves applies to this pass (plan.cpp sets
   // local_halves only where it does).
   bool halves_allowed() const;
+  // Whether staging applies: one transform a group, its points contiguous,
+  // read as they are (no pass twiddles, chirp or real-axis load).
+  bool staged_allowed() const;
+  std::size_t stage_bytes() const;         // the staged input's share of local_bytes()
+  std::size_t stage_offset_bytes() const;  // where the stage starts in local memory
+  std::size_t exchange_bytes() const;      // the exchange array's share
   bool packed() const {
     return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror || real_store == RealStore::Split ||
            real_store == RealStore::SplitPaired;

@@ -159,10 +159,30 @@ bool fit_group(KernelSpec& s, const DeviceLimits& limits) {
   return s.group_size() <= limits.max_group_size && s.local_bytes() <= limits.local_memory_bytes;
 }
 
+// Staging (KernelSpec::staged) on or off where it applies and the stage
+// fits beside the exchange. A staged group holds its local memory for the
+// whole launch, so the blocks per multiprocessor asked of the compiler are
+// no more than that memory allows (a multiprocessor has the largest group's
+// local memory and 1 KiB a group more).
+// The model stages long rows (DeviceLimits::staged_min_length): the
+// staging mode, 0 for none.
+int model_stages(const KernelSpec& s, const DeviceLimits& limits) {
+  return limits.staged_min_length > 0 && s.length >= limits.staged_min_length ? limits.staged_copy : 0;
+}
+
+void set_staged(KernelSpec& s, int mode, const DeviceLimits& limits) {
+  s.staged = s.staged_allowed() ? std::clamp(mode, 0, 2) : 0;
+  if (s.staged && s.local_bytes() > limits.local_memory_bytes) s.staged = 0;
+  if (!s.staged || s.min_groups_per_unit <= 0) return;
+  const std::size_t fit = (limits.local_memory_bytes + 1024) / (s.local_bytes() + 1024);
+  s.min_groups_per_unit = std::max(1, std::min(s.min_groups_per_unit, static_cast<int>(fit)));
+}
+
 // The table's entry for this length over the model's spec; false (spec
 // unchanged) where it does not fit the device.
 bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimits& limits) {
   KernelSpec s = spec;
+  s.staged = 0;  // decided again once the rest fits
   if (!choice.radices.empty()) {
     std::int64_t product = 1;
     for (int r : choice.radices) product *= r;
@@ -191,6 +211,8 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
     // A group of 1024 threads can keep at most 64 registers each.
     s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
   }
+  // (An entry that does not say was measured unstaged.)
+  set_staged(s, std::max(0, choice.staged), limits);
   spec = s;
   return true;
 }
@@ -213,6 +235,7 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
   const std::int64_t their_registers =
       limits.registers_per_unit > 0 ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group))) : 0;
   KernelSpec s = spec;
+  s.staged = 0;
   const std::int64_t most = std::min<std::int64_t>(limits.max_group_size, s.length);
   int chosen = 0, fewest = 1 << 30;
   for (std::int64_t t = 1; t <= most; ++t) {
@@ -259,6 +282,7 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
     s.min_groups_per_unit = static_cast<int>(
         std::clamp<std::int64_t>(limits.registers_per_unit / (group * registers), 1, limits.threads_per_unit / group));
   }
+  set_staged(s, c.staged >= 0 ? c.staged : model_stages(s, limits), limits);
   spec = s;
   return true;
 }
@@ -392,6 +416,9 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
     spec.local_halves = true;
     if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
   }
+  // Long rows hold one or two groups a multiprocessor: staged, the next
+  // transform's loads overlap this one's stages.
+  if (model_stages(spec, limits)) set_staged(spec, model_stages(spec, limits), limits);
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
     return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
@@ -637,6 +664,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
     limits.max_pass_length /= 2;
   limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
+  limits.staged_min_length = limits.staged_min_length_double;
   limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
   return limits;
 }
@@ -728,7 +756,9 @@ std::string PlanTree::print() const {
         << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
         << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
         << s.local_bytes() << " bytes local" << (s.local_halves ? " (exchanged in halves)" : "") << ", "
-        << (s.store_via_local() ? "store via local" : "direct store");
+        << (s.store_via_local() ? "store via local" : "direct store")
+        << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
+            : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
     if (!s.identity && s.min_groups_per_unit > 0) out << ", " << s.min_groups_per_unit << " groups per unit asked";
     out << "\n    launch from " << pass.launch_from << "\n    kernel " << s.name() << "\n";
   }

@@ -19,6 +19,7 @@ std::string LaunchChoice::text() const {
   if (halves >= 0) field("half", halves);
   if (two_level >= 0) field("tw", two_level);
   if (occupancy >= 0) field("occ", occupancy);
+  if (staged >= 0) field("stg", staged);
   if (!radices.empty()) {
     out << (out.tellp() > 0 ? " " : "") << "r";
     for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
@@ -29,7 +30,7 @@ std::string LaunchChoice::text() const {
 
 bool LaunchChoice::operator==(const LaunchChoice& o) const {
   return threads == o.threads && group_threads == o.group_threads && padding == o.padding && halves == o.halves &&
-         two_level == o.two_level && occupancy == o.occupancy && radices == o.radices;
+         two_level == o.two_level && occupancy == o.occupancy && staged == o.staged && radices == o.radices;
 }
 
 const TuningEntry* TuningTable::exact(Precision precision, std::int64_t length) const {
@@ -130,6 +131,7 @@ TuningTable parse_tuning(const std::string& text, const std::string& source) {
       l.halves = int_field(e, "halves", -1, source);
       l.two_level = int_field(e, "two_level", -1, source);
       l.occupancy = int_field(e, "occupancy", -1, source);
+      l.staged = int_field(e, "staged", -1, source);
       if (e.contains("radices")) l.radices = e["radices"].get<std::vector<int>>();
       entry.ms = e.value("ms", 0.0);
       entry.model_ms = e.value("model_ms", 0.0);
@@ -162,6 +164,7 @@ std::string to_json(const TuningTable& table) {
     if (l.halves >= 0) o["halves"] = l.halves;
     if (l.two_level >= 0) o["two_level"] = l.two_level;
     if (l.occupancy >= 0) o["occupancy"] = l.occupancy;
+    if (l.staged >= 0) o["staged"] = l.staged;
     if (!l.radices.empty()) o["radices"] = l.radices;
     if (e.ms > 0) o["ms"] = std::round(e.ms * 1e5) / 1e5;
     if (e.model_ms > 0) o["model_ms"] = std::round(e.model_ms * 1e5) / 1e5;

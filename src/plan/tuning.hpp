@@ -24,6 +24,7 @@ struct LaunchChoice {
   int halves = -1;           // exchange real and imaginary parts in two rounds: 0/1; -1: the model's
   int two_level = -1;        // inner twiddles from a two-level table: 0/1; -1: the model's
   int occupancy = -1;        // groups per multiprocessor asked of the compiler; -1: the model's
+  int staged = -1;           // persistent groups staging the next input (KernelSpec::staged): 0/1/2; -1: the model's
   std::vector<int> radices;  // the stages; empty: the model's
 
   // "T512 G512 pad0 half0 tw1 occ2 r16x8x8x8", unset fields left out; "model" when all are.

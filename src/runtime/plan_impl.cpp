@@ -1,5 +1,6 @@
 // Executing a plan: compiled kernels, twiddle tables and workspace for each
 // pass, and the launches.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <type_traits>
@@ -62,12 +63,15 @@ std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
 
 class PlanImpl {
  public:
+  static constexpr std::size_t kStagedSpillLimit = 128;  // bytes a thread
+
   struct CompiledPass {
     plan::Pass pass;
     std::shared_ptr<KernelImpl> kernel;
     std::shared_ptr<BufferImpl> twiddles;
     std::shared_ptr<BufferImpl> pass_twiddles;
     std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel
+    std::size_t resident_groups = 0;     // a staged kernel's launch: the groups the device runs at once
   };
 
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
@@ -84,7 +88,10 @@ class PlanImpl {
     }
     tree_ = plan::make_plan(problem, limits, options);
     stats_.plan_ms = ms_since(start);
-    for (const plan::Pass& pass : tree_.passes) passes_.push_back(build(pass));
+    for (plan::Pass& pass : tree_.passes) {
+      passes_.push_back(build(pass));
+      pass = passes_.back().pass;  // as built (a staged kernel may have fallen back)
+    }
     for (int w = 0; w < tree_.workspace_buffers; ++w)
       workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
   }
@@ -102,7 +109,22 @@ class PlanImpl {
       stats_.cache_hits += outcome.cache_hit ? 1 : 0;
       return outcome.kernel;
     });
+    if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
+      // The loop over transforms costs registers; where the compiler
+      // spilled many for them (the NVRTC sweep lists such kernels), the
+      // spills' traffic costs more than staging gains: the unstaged kernel
+      // runs. (H100: 12288 spilling 424 bytes a thread ran at 44% of the
+      // copy kernel staged, 63% not; a few spilled words cost less than
+      // staging gains: 9000 53% -> 72%, 12000 60% -> 63% at 24 bytes.)
+      plan::Pass unstaged = pass;
+      unstaged.spec.staged = 0;
+      unstaged.launch_from += " (unstaged: the staged kernel spilled)";
+      return build(unstaged);
+    }
     ++stats_.kernels;
+    if (spec.staged)
+      compiled.resident_groups = device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()),
+                                                          spec.local_bytes());
     auto start = Clock::now();
     const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;
@@ -186,7 +208,9 @@ class PlanImpl {
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
       }
-      device_->launch(*c.kernel, static_cast<std::size_t>(c.pass.groups()),
+      std::size_t groups = static_cast<std::size_t>(c.pass.groups());
+      if (spec.staged) groups = std::min(groups, c.resident_groups);
+      device_->launch(*c.kernel, groups,
                       static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
     }
   }

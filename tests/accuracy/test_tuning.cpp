@@ -61,6 +61,37 @@ TEST_P(Accuracy, TunedLaunchChoices) {
 }
 
 // Lengths a table does not name take the launch of the nearest tuned one.
+// Staged kernels (KernelSpec::staged): persistent groups that copy the next
+// transform's input to local memory while computing this one, each group
+// looping over several transforms (11 rows, a few groups), with one stage
+// (no exchange barrier to start the copy after), several, halves, and odd
+// lengths; 1 and 2 ask for the per-thread and the bulk copy (one copy on
+// OpenCL).
+TEST_P(Accuracy, TunedStaged) {
+  struct Case {
+    std::int64_t length;
+    std::string fields;
+  };
+  const std::vector<Case> cases{
+      {512, R"("staged": 1)"},
+      {512, R"("staged": 2, "halves": 1)"},
+      {16, R"("staged": 2, "radices": [16], "threads": 1, "group_threads": 1)"},
+      {1000, R"("staged": 2, "threads": 100, "group_threads": 100)"},
+      {243, R"("staged": 1, "threads": 27, "group_threads": 27)"},
+      {7, R"("staged": 2, "threads": 1, "group_threads": 1)"},
+      {720, R"("staged": 2, "halves": 1, "threads": 60, "group_threads": 60)"},
+  };
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (const Case& c : cases)
+      for (Direction d : {Direction::Forward, Direction::Inverse}) {
+        PlanOptions options;
+        options.tuning = table(c.length, precision, c.fields);
+        const Problem p = row(c.length, 11, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
+        SCOPED_TRACE(c.fields);
+        expect_accurate(p, options);
+      }
+}
+
 TEST_P(Accuracy, TunedNeighbours) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
     PlanOptions options;

@@ -12,7 +12,7 @@ __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -
 // 64-point pass, stride product 1
 extern "C" __global__ void __launch_bounds__(128, 7) bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M16_cm_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 48/48, dims 48:1/1 *:3072/3072
-  __shared__ cpx lds[1024];
+  __shared__ __align__(16) cpx lds[1024];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid % 16, t = lid / 16;
   const unsigned long long g = (unsigned long long)blockIdx.x * 16 + m;

@@ -12,7 +12,7 @@ __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -
 // 256-point pass, stride product 1
 extern "C" __global__ void __launch_bounds__(128, 1) bfly_f32_n256_r16x16_g4a600ac917_p1_T16_M8_cm(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 256/1, dims 256:1/256 *:65536/65536
-  __shared__ cpx lds[2048];
+  __shared__ __align__(16) cpx lds[2048];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid % 8, t = lid / 8;
   const unsigned long long g = (unsigned long long)blockIdx.x * 8 + m;

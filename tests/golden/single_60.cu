@@ -12,7 +12,7 @@ __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -
 // 60-point pass, stride product 1
 extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 1/1, dims *:60/60
-  __shared__ cpx lds[1260];
+  __shared__ __align__(16) cpx lds[1260];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 6, t = lid % 6;
   const unsigned long long g = (unsigned long long)blockIdx.x * 21 + m;

@@ -12,7 +12,7 @@ __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -
 // copy of 24-point rows
 extern "C" __global__ void __launch_bounds__(192, 1) bfly_f32_n24_r_copy_g802f9a22e0_p1_T6_M32_tm(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 1/64, dims 64:48/1 2:24/1536 *:3072/3072
-  __shared__ cpx lds[800];
+  __shared__ __align__(16) cpx lds[800];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 6, t = lid % 6;
   const unsigned long long g = (unsigned long long)blockIdx.x * 32 + m;

@@ -206,6 +206,17 @@ std::vector<Job> collect_jobs() {
         }
       }
     }
+  // A staged kernel that spills falls back to the unstaged one at run time
+  // (runtime/plan_impl.cpp): that one must compile clean.
+  std::vector<Job> fallbacks;
+  for (const auto& entry : by_name)
+    if (entry.second.spec.staged) {
+      Job unstaged = entry.second;
+      unstaged.spec.staged = 0;
+      unstaged.origin += ", unstaged (the fallback)";
+      fallbacks.push_back(unstaged);
+    }
+  for (const Job& job : fallbacks) by_name.emplace(job.spec.name(), job);
   std::vector<Job> jobs;
   // BFLY_NVRTC_ONLY=text: only the kernels whose description contains it
   // (to look at one plan's kernels).
@@ -251,7 +262,7 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
   for (std::thread& t : pool) t.join();
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  int max_registers = 0, failures = 0, measured_spills = 0;
+  int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0;
   std::string max_registers_kernel, slowest_kernel;
   double slowest = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -279,7 +290,11 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     auto check = [&](bool ok, const std::string& problem) {
       if (!ok) problems.push_back(problem);
     };
-    if (jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
+    if (spec.staged && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
+      ++staged_spills;
+      std::printf("[ fallback ] %s (%s): %d registers, spills %d/%d bytes; runs unstaged\n", name.c_str(),
+                  jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
+    } else if (jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
       ++measured_spills;
       std::printf("[ measured ] %s (%s): %d registers, spills %d/%d bytes, chosen by bfly tune\n", name.c_str(),
                   jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
@@ -296,9 +311,14 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     const std::size_t local = spec.local_bytes();
     const int expected_static = local <= static_cast<std::size_t>(kStaticSharedLimit) ? static_cast<int>(local) : 0;
     // The H100 machines' NVRTC (13.0, libnvrtc.alt) counts the 1 KiB sm_90
-    // reserves in every block that has static shared memory; this one does not.
-    const bool reserved = expected_static > 0 && k.static_shared_bytes == expected_static + 1024;
-    check(k.static_shared_bytes == expected_static || reserved,
+    // reserves in every block (seen with and without static shared memory);
+    // this one does not.
+    // A staged kernel's mbarrier (8 bytes of the 16 local_bytes counts) is
+    // static beside a dynamic array.
+    const int slack = spec.staged ? 16 : 0;
+    auto near = [&](int bytes) { return bytes >= expected_static - slack && bytes <= expected_static + slack; };
+    const bool reserved = near(k.static_shared_bytes - 1024);
+    check(near(k.static_shared_bytes) || reserved,
           "static shared memory " + std::to_string(k.static_shared_bytes) + " bytes, expected " +
               std::to_string(expected_static) + " for a " + std::to_string(local) + "-byte exchange");
     check(spec.group_size() <= kMaxBlockThreads,
@@ -321,8 +341,8 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     }
   }
   std::printf("[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
-              "measured by bfly tune spill\n",
-              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills);
+              "measured by bfly tune spill, %d staged spill (they run unstaged)\n",
+              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
 }

@@ -164,6 +164,45 @@ TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
   EXPECT_EQ(bfly::plan::make_plan(real, hopper(&t)).passes[0].launch_from, "model");
 }
 
+// Staging (KernelSpec::staged): the model stages long one-pass rows (fp32
+// from 2048 points, fp64 from 3072) where input and exchange fit; a table's
+// entry stays unstaged unless it says so, and may ask for either copy.
+TEST(Tuning, StagedRowsFromTheModelAndTheTable) {
+  auto staged = [](const bfly::plan::PlanTree& tree) { return tree.passes[0].spec.staged; };
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160), hopper(nullptr))), 2);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(1800), hopper(nullptr))), 0);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160, Precision::Double), hopper(nullptr))), 0);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(4800, Precision::Double), hopper(nullptr))), 2);
+  const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(2160), hopper(nullptr));
+  EXPECT_LE(tree.passes[0].spec.local_bytes(), 232448u);
+  EXPECT_NE(tree.print().find("staged"), std::string::npos);
+  // Multi-pass axes and strided points are never staged.
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(1 << 20), hopper(nullptr))), 0);
+  // A table's entry: unstaged unless it asks.
+  TuningEntry e = entry(2160);
+  e.launch.threads = 144;
+  const TuningTable unstaged = table_of({e});
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160), hopper(&unstaged))), 0);
+  e.launch.staged = 1;
+  const TuningTable threads = table_of({e});
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160), hopper(&threads))), 1);
+  // Too long to stage beside its exchange in 227 KiB: 16384 fp64 points.
+  TuningEntry big = entry(16384, Precision::Double);
+  big.launch.staged = 2;
+  big.launch.halves = 1;
+  const TuningTable too_big = table_of({big});
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(16384, Precision::Double), hopper(&too_big))), 0);
+  // CPU limits: only a table stages.
+  bfly::plan::DeviceLimits cpu = bfly::plan::cpu_limits();
+  EXPECT_EQ(bfly::plan::make_plan(row(2048), cpu).passes[0].spec.staged, 0);
+  TuningEntry small = entry(512);
+  small.launch.staged = 2;
+  small.launch.threads = 64;
+  small.launch.group_threads = 64;
+  cpu.tuning = std::make_shared<TuningTable>(table_of({small}));
+  EXPECT_EQ(bfly::plan::make_plan(row(512), cpu).passes[0].spec.staged, 2);
+}
+
 TEST(Tuning, ChoicesThatDoNotFitLeaveTheModel) {
   TuningEntry e = entry(1000);
   e.launch.radices = {8, 125};  // 125 is no codelet

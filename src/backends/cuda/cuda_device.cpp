@@ -154,16 +154,41 @@ class Device final : public DeviceImpl {
     return outcome;
   }
 
+  // Kernels past 48 KiB of shared memory declare it dynamic, and the
+  // function's limit must be raised once before a launch or an occupancy query.
+  void allow_shared(Kernel& k, std::size_t local_bytes) {
+    if (local_bytes > kStaticSharedLimit)
+      std::call_once(k.shared_limit_raised_, [&] {
+        check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
+              "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
+      });
+  }
+
+  std::size_t spill_bytes(KernelImpl& kernel_impl) override {
+    auto& k = static_cast<Kernel&>(kernel_impl);
+    current();
+    int bytes = 0;
+    check(api_->cuFuncGetAttribute(&bytes, kFuncAttrLocalBytes, k.function_), "reading a kernel's local memory size");
+    return static_cast<std::size_t>(std::max(0, bytes));
+  }
+
+  std::size_t resident_groups(KernelImpl& kernel_impl, std::size_t group_size, std::size_t local_bytes) override {
+    auto& k = static_cast<Kernel&>(kernel_impl);
+    current();
+    allow_shared(k, local_bytes);
+    int blocks = 0;
+    check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function_, static_cast<int>(group_size),
+                                                            local_bytes > kStaticSharedLimit ? local_bytes : 0),
+          "the occupancy of " + std::to_string(group_size) + "-thread blocks");
+    return std::max<std::size_t>(1, info_.compute_units) * static_cast<std::size_t>(std::max(1, blocks));
+  }
+
   void launch(KernelImpl& kernel_impl, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
               const std::vector<KernelArg>& args, void* stream) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     current();
     const bool dynamic = local_bytes > kStaticSharedLimit;
-    if (dynamic)
-      std::call_once(k.shared_limit_raised_, [&] {
-        check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
-              "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
-      });
+    allow_shared(k, local_bytes);
     // Storage for every argument's value; params points into it.
     struct Value {
       CUdeviceptr pointer;

@@ -53,7 +53,10 @@ Loaded open_driver() {
                    load(handle, a.cuModuleGetFunction, "cuModuleGetFunction", d.why) &&
                    load(handle, a.cuFuncSetAttribute, "cuFuncSetAttribute", d.why) &&
                    load(handle, a.cuLaunchKernel, "cuLaunchKernel", d.why) &&
-                   load(handle, a.cuGetErrorString, "cuGetErrorString", d.why);
+                   load(handle, a.cuGetErrorString, "cuGetErrorString", d.why) &&
+                   load(handle, a.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                        "cuOccupancyMaxActiveBlocksPerMultiprocessor", d.why) &&
+                   load(handle, a.cuFuncGetAttribute, "cuFuncGetAttribute", d.why);
   if (!all) return d;
   const CUresult init = a.cuInit(0);
   if (init != 0) {

@@ -26,6 +26,7 @@ enum : int {
   kAttrComputeMinor = 76,
   kAttrMaxSharedPerBlockOptin = 97,
   kFuncAttrMaxDynamicShared = 8,
+  kFuncAttrLocalBytes = 3,  // local memory a thread (spills, stack)
 };
 
 struct DriverApi {
@@ -53,6 +54,8 @@ struct DriverApi {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**);
   CUresult (*cuGetErrorString)(CUresult, const char**);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, std::size_t);
+  CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
 };
 
 // The loaded driver, or nullptr with *why set (no driver, cuInit failed).

@@ -121,6 +121,9 @@ class Device final : public DeviceImpl {
       limits.max_group_size = static_cast<int>(std::min<std::size_t>(limits.max_group_size, info_.max_group_size));
     } else {
       limits = plan::gpu_limits(info_.local_memory_bytes, static_cast<int>(info_.max_group_size));
+      // Staging was measured through CUDA's bulk copy only; OpenCL's
+      // async_work_group_copy on a GPU was not (BFLY_STAGED asks for it).
+      limits.staged_min_length = limits.staged_min_length_double = 0;
     }
     return plan::with_environment(limits);
   }
