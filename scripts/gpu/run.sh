@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|tune|bench-tuned|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|tune|bench-tuned|ab|ncu|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -108,5 +108,29 @@ if [ "$what" = bench-tuned ]; then
       > "$out/bench-$suite.txt" 2>&1 || status=1
     cat "$out/bench-$suite.txt"
   done
+fi
+if [ "$what" = ab ]; then
+  # One knob at several values over the same shapes, peers beside each run:
+  # BFLY_AB_VAR=BFLY_STAGED BFLY_AB_VALUES="0 1024" BFLY_AB_SHAPES=8192,10000
+  # (BFLY_BENCH_PRECISION, BFLY_BENCH_POINTS as above).
+  for value in ${BFLY_AB_VALUES:-0 1}; do
+    env "${BFLY_AB_VAR:-BFLY_STAGED}=$value" build-gpu/apps/bfly/bfly bench --shape "${BFLY_AB_SHAPES:-8192}" \
+      --precision ${BFLY_BENCH_PRECISION:-single} --device cuda:0 --quiet --repetitions 11 \
+      --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.json" \
+      > "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.txt" 2>&1 || status=1
+    echo "== ${BFLY_AB_VAR:-BFLY_STAGED}=$value"
+    grep -E "^[0-9]" "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.txt"
+  done
+fi
+if [ "$what" = ncu ]; then
+  # Nsight Compute on bfly's kernels for BFLY_NCU_SHAPES (one launch each):
+  # bandwidth, occupancy and warp stalls, to $out/ncu.txt.
+  for shape in ${BFLY_NCU_SHAPES:-16384}; do
+    timeout 120 ncu --kernel-name regex:bfly_f --launch-skip 2 --launch-count 1 --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section LaunchStats build-gpu/apps/bfly/bfly bench --shape "$shape" \
+      --precision ${BFLY_BENCH_PRECISION:-single} --device cuda:0 --quiet --no-peers --repetitions 1 \
+      --points ${BFLY_BENCH_POINTS:-67108864} >> "$out/ncu.txt" 2>&1 || status=1
+  done
+  grep -E "bfly_|DRAM Throughput|Memory Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Stall|Duration|Block Limit" "$out/ncu.txt" | head -150
 fi
 exit $status
