@@ -418,7 +418,7 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   }
   // Long rows hold one or two groups a multiprocessor: staged, the next
   // transform's loads overlap this one's stages.
-  if (model_stages(spec, limits)) set_staged(spec, model_stages(spec, limits), limits);
+  set_staged(spec, model_stages(spec, limits), limits);
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
     return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";

@@ -27,12 +27,29 @@ std::string table(std::int64_t length, Precision precision, const std::string& f
          R"(", "length": )" + std::to_string(length) + (fields.empty() ? "" : ", " + fields) + "}]}";
 }
 
+// One table entry (its JSON fields) over a length.
+struct TunedCase {
+  std::int64_t length;
+  std::string fields;
+};
+
+// Each case with its one-entry table, both precisions, forward out of place
+// and inverse in place, `batch` rows.
+template <class Expect>
+void expect_tuned(Expect expect_accurate, const std::vector<TunedCase>& cases, std::int64_t batch) {
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (const TunedCase& c : cases)
+      for (Direction d : {Direction::Forward, Direction::Inverse}) {
+        PlanOptions options;
+        options.tuning = table(c.length, precision, c.fields);
+        const Problem p = row(c.length, batch, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
+        SCOPED_TRACE(c.fields);
+        expect_accurate(p, options);
+      }
+}
+
 TEST_P(Accuracy, TunedLaunchChoices) {
-  struct Case {
-    std::int64_t length;
-    std::string fields;
-  };
-  const std::vector<Case> cases{
+  const std::vector<TunedCase> cases{
       {1024, R"("halves": 1)"},
       {1024, R"("halves": 1, "threads": 32, "group_threads": 128)"},
       {4096, R"("halves": 1, "padding": 1)"},
@@ -49,18 +66,9 @@ TEST_P(Accuracy, TunedLaunchChoices) {
       {4096, R"("radices": [16, 32, 8], "halves": 1, "threads": 128)"},
       {96, R"("radices": [3, 32], "threads": 3)"},
   };
-  for (Precision precision : {Precision::Single, Precision::Double})
-    for (const Case& c : cases)
-      for (Direction d : {Direction::Forward, Direction::Inverse}) {
-        PlanOptions options;
-        options.tuning = table(c.length, precision, c.fields);
-        const Problem p = row(c.length, 3, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
-        SCOPED_TRACE(c.fields);
-        expect_accurate(p, options);
-      }
+  expect_tuned([this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 3);
 }
 
-// Lengths a table does not name take the launch of the nearest tuned one.
 // Staged kernels (KernelSpec::staged): persistent groups that copy the next
 // transform's input to local memory while computing this one, each group
 // looping over several transforms (11 rows, a few groups), with one stage
@@ -68,11 +76,7 @@ TEST_P(Accuracy, TunedLaunchChoices) {
 // lengths; 1 and 2 ask for the per-thread and the bulk copy (one copy on
 // OpenCL).
 TEST_P(Accuracy, TunedStaged) {
-  struct Case {
-    std::int64_t length;
-    std::string fields;
-  };
-  const std::vector<Case> cases{
+  const std::vector<TunedCase> cases{
       {512, R"("staged": 1)"},
       {512, R"("staged": 2, "halves": 1)"},
       {16, R"("staged": 2, "radices": [16], "threads": 1, "group_threads": 1)"},
@@ -81,17 +85,10 @@ TEST_P(Accuracy, TunedStaged) {
       {7, R"("staged": 2, "threads": 1, "group_threads": 1)"},
       {720, R"("staged": 2, "halves": 1, "threads": 60, "group_threads": 60)"},
   };
-  for (Precision precision : {Precision::Single, Precision::Double})
-    for (const Case& c : cases)
-      for (Direction d : {Direction::Forward, Direction::Inverse}) {
-        PlanOptions options;
-        options.tuning = table(c.length, precision, c.fields);
-        const Problem p = row(c.length, 11, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
-        SCOPED_TRACE(c.fields);
-        expect_accurate(p, options);
-      }
+  expect_tuned([this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 11);
 }
 
+// Lengths a table does not name take the launch of the nearest tuned one.
 TEST_P(Accuracy, TunedNeighbours) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
     PlanOptions options;
