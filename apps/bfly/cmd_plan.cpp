@@ -1,7 +1,12 @@
 // bfly plan / gen: the printed plan and the generated source of a problem.
-// Neither compiles anything; `gen` works for any dialect without its device.
+// Neither needs the device: `gen` prints any dialect's source, and
+// `plan --nvrtc sm_90` compiles the CUDA kernels with NVRTC alone to show
+// their registers and spills (what a GPU would run, on a machine without one).
 #include <cstdio>
+#include <regex>
+#include <string>
 
+#include "backends/cuda/nvrtc_compiler.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -16,8 +21,39 @@ struct PlanCommandOptions {
   std::string limits = "auto";  // whose limits to plan for
   std::string dialect = "opencl";
   std::string tuning;  // device, off, FILE, or a shipped table's name
+  std::string nvrtc;   // plan: an architecture to compile the CUDA kernels for
   DeviceOptions device;
 };
+
+// The distinct kernels of a plan, in pass order.
+std::vector<plan::KernelSpec> distinct_specs(const plan::PlanTree& tree) {
+  std::vector<plan::KernelSpec> specs;
+  for (const plan::Pass& pass : tree.passes) {
+    bool seen = false;
+    for (const auto& s : specs) seen = seen || s == pass.spec;
+    if (!seen) specs.push_back(pass.spec);
+  }
+  return specs;
+}
+
+// Each kernel's resources as ptxas allocates them for `arch`: a kernel that
+// spills keeps points in local memory, which costs bandwidth.
+std::string resources(const plan::PlanTree& tree, const std::string& arch) {
+  if (!std::regex_match(arch, std::regex("sm_[0-9]+[a-z]?")))
+    throw Error(ErrorCode::InvalidArgument, "invalid --nvrtc '" + arch + "' (expected an architecture such as sm_90)");
+  const cuda::Nvrtc& nvrtc = cuda::Nvrtc::instance();
+  std::string out = "NVRTC " + nvrtc.version() + ", " + arch + ":\n";
+  char line[512];
+  for (const plan::KernelSpec& spec : distinct_specs(tree)) {
+    const cuda::CompileResult result = nvrtc.compile(codegen::generate(spec, codegen::DialectKind::Cuda), spec.name(), arch);
+    for (const cuda::KernelResources& k : result.kernels) {
+      std::snprintf(line, sizeof line, "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes\n",
+                    k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes, k.static_shared_bytes);
+      out += line;
+    }
+  }
+  return out;
+}
 
 // The table a plan for `limits` reads: --tuning FILE or off; by default the
 // device's (auto limits), or for --limits hopper the table shipped for the
@@ -59,6 +95,10 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
     o->device.add_to(*command);
     command->add_option("--limits", o->limits, "plan for: auto (the device's), cpu, gpu (48 KiB local) or hopper (227 KiB)");
     if (gen) command->add_option("--dialect", o->dialect, "opencl or cuda");
+    if (!gen)
+      command->add_option("--nvrtc", o->nvrtc,
+                          "also compile each CUDA kernel with NVRTC for this architecture (e.g. sm_90; no GPU needed) "
+                          "and print its registers and spills");
     command->add_option("--tuning", o->tuning,
                         "the tuning table to plan with: device (default: the device's; with --limits hopper the one "
                         "shipped for the H100), off (the model alone) or FILE (a table bfly tune wrote)");
@@ -69,16 +109,12 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       limits.tuning = tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
-        std::fputs(tree.print().c_str(), stdout);
+        // Compiled first, so an error prints nothing else.
+        const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc);
+        std::fputs((tree.print() + compiled).c_str(), stdout);
         return 0;
       }
-      std::vector<plan::KernelSpec> specs;
-      for (const plan::Pass& pass : tree.passes) {
-        bool seen = false;
-        for (const auto& s : specs) seen = seen || s == pass.spec;
-        if (!seen) specs.push_back(pass.spec);
-      }
-      std::fputs(codegen::generate_program(specs, dialect).c_str(), stdout);
+      std::fputs(codegen::generate_program(distinct_specs(tree), dialect).c_str(), stdout);
       return 0;
     });
   }

@@ -20,6 +20,8 @@ DeviceLimits cpu_limits() {
   limits.is_gpu = false;
   limits.max_single_pass_length = 4096;
   limits.max_tuned_row_length = 4096;
+  limits.max_row_length = 4096;
+  limits.max_row_length_double = 2048;
   // 2^20 as 128 x 128 x 64 ran in 37-45 ms where 1024 x 1024 took 54-56 ms
   // (4M points, same run); 65536 stays at two passes of 256 (23-28 ms vs 31).
   limits.max_pass_length = 4096;
@@ -58,6 +60,21 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // measured it to pay.
   const std::int64_t words = static_cast<std::int64_t>(local_memory_bytes) / 4;
   limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min<std::int64_t>(words, 32768));
+  // The model's own rows past that, where a block holds a Hopper's 227 KiB:
+  // `bfly tune` on an H100 (2026-11-23, 2^25 points, lengths in no suite;
+  // docs/perf/h100-2026-11-23-tune-*-train.txt) found one pass beat two at
+  // every fp32 length from 17280 to 22500 (1.23-1.57x, about 480 threads
+  // of up to 32 points, the model's long-row launch below) and lose at
+  // 25600; fp64 one pass beat two from 8640 to 14400 (1.04-1.47x, 240-360
+  // threads, in halves) and lost at 16000. The limits keep the model's
+  // launches within 128 bytes of spills a thread (the NVRTC sweep: fp32
+  // 24000 spills 120, fp64 12000 68 but 13440 588; the tuner's winners at
+  // 21600 spilled 160 and at 27648 1140, and still beat two passes).
+  // Smaller blocks keep the powers of two.
+  const bool large_blocks = local_memory_bytes >= 128 * 1024;
+  limits.max_row_length = large_blocks ? std::min<std::int64_t>(limits.max_tuned_row_length, 24576) : limits.max_single_pass_length;
+  limits.max_row_length_double =
+      large_blocks ? std::min<std::int64_t>(static_cast<std::int64_t>(local_memory_bytes) / 8, 12800) : limits.max_single_pass_length / 2;
   // Strided passes need several columns of a sub-transform in one group:
   // past 1024 points, 48 KiB holds only 1-2 columns and the reads shrink to
   // 8-16 bytes (H100, OpenCL-sized groups: 2^22..2^24 as 2048^2..4096^2 ran
@@ -125,6 +142,8 @@ DeviceLimits with_environment(DeviceLimits limits) {
   if (const long long single = env_int("BFLY_SINGLE_PASS", 0); single > 0) {
     limits.max_single_pass_length = single;
     limits.max_tuned_row_length = std::max<std::int64_t>(limits.max_tuned_row_length, single);
+    limits.max_row_length = std::max<std::int64_t>(limits.max_row_length, single);
+    limits.max_row_length_double = std::max<std::int64_t>(limits.max_row_length_double, single);
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
   if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
@@ -139,6 +158,8 @@ DeviceLimits with_environment(DeviceLimits limits) {
     throw Error(ErrorCode::InvalidArgument, std::string("invalid BFLY_MAX_PASS_LENGTH '") + text + "' (expected an integer >= 2)");
   limits.max_single_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, value);
   limits.max_tuned_row_length = std::min<std::int64_t>(limits.max_tuned_row_length, value);
+  limits.max_row_length = std::min<std::int64_t>(limits.max_row_length, value);
+  limits.max_row_length_double = std::min<std::int64_t>(limits.max_row_length_double, value);
   limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
   limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);
   return limits;

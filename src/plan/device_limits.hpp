@@ -19,6 +19,11 @@ struct DeviceLimits {
   // Longest contiguous axis a tuning table may put in one pass: its points
   // fit local memory exchanged in halves (KernelSpec::local_halves).
   std::int64_t max_tuned_row_length = 4096;
+  // Longest contiguous complex axis the model puts in one pass (exchanged in
+  // halves where whole points do not fit), fp32 and fp64 (for_precision
+  // takes the second): past max_single_pass_length on Hopper-sized blocks.
+  std::int64_t max_row_length = 4096;
+  std::int64_t max_row_length_double = 2048;
   // Measured launch choices for this device (plan/tuning.hpp, `bfly tune`);
   // null: the model alone.
   std::shared_ptr<const TuningTable> tuning;

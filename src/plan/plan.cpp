@@ -422,8 +422,16 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
     return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
+  // Rows past the single-pass length keep the model's long-row launch: the
+  // tuner's winners there are that launch (17280, 22500) or near it, and a
+  // neighbour's stages carried over spilled 300-1000 bytes a thread (NVRTC:
+  // 20480 after 20000, 24000 after 27648).
+  if (spec.length > limits.max_single_pass_length) return "model";
+  // Nor do the long rows' launches suit shorter rows (15000 after 19440's
+  // 432 threads in halves: 0.69x cuFFT).
   for (const TuningEntry* near : limits.tuning->neighbours(spec.precision, spec.length))
-    if (apply_neighbour(spec, *near, limits)) return "table, from " + std::to_string(near->length);
+    if (near->length <= limits.max_single_pass_length && apply_neighbour(spec, *near, limits))
+      return "table, from " + std::to_string(near->length);
   return "model";
 }
 
@@ -660,6 +668,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   // point (a double in halves).
   const std::int64_t local = static_cast<std::int64_t>(limits.local_memory_bytes);
   limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_tuned_row_length, local / 8));
+  limits.max_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_row_length_double, limits.max_tuned_row_length));
   // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
   while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
     limits.max_pass_length /= 2;

@@ -572,6 +572,15 @@ def check_other_verbs(bfly, work):
     checks.run("plan --shape 1000 --batch 3", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "1000", "--batch", "3"]))
     checks.run("gen --shape 1000", lambda name: check_runs(name, bfly, ["gen", "--shape", "1000"]))
+    # Registers and spills without a GPU, where NVRTC loads (the CUDA toolkit).
+    result = bfly.run(["plan", "--shape", "18000", "--limits", "hopper", "--nvrtc", "sm_90"], device=False)
+    if result.returncode == 0:
+        checks.record("plan --nvrtc sm_90 prints each kernel's registers",
+                      "NVRTC" in result.stdout and "registers, spills" in result.stdout, short(result.stdout))
+    else:
+        checks.record("plan --nvrtc sm_90 without NVRTC fails in one line",
+                      len(result.stderr.strip().splitlines()) == 1 and mentions(result.stderr, "nvrtc"),
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
     checks.run("plan --shape 64x48 --axes 0", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "64x48", "--axes", "0"]))
     checks.run("plan --shape 64x48 --strategy transpose", lambda name: check_runs(
@@ -593,6 +602,8 @@ def check_other_verbs(bfly, work):
         ("plan --kind r2c --inverse fails naming r2c", ["plan", "--kind", "r2c", "--inverse", "--shape", "64"],
          "r2c"),
         ("plan with a token and --kind fails", ["plan", "r2c_f32_fwd_64_b1_oop_none", "--kind", "r2c"], "kind"),
+        ("plan --nvrtc sm_xx fails naming it", ["plan", "--shape", "64", "--limits", "hopper", "--nvrtc", "sm_xx"],
+         "sm_xx"),
     ]:
         result = bfly.run(args, device=False)
         lines = result.stderr.strip().splitlines()

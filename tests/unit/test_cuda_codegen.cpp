@@ -40,6 +40,21 @@ const int kStaticSharedLimit = 48 * 1024;
 const int kMaxRegisters = 255;
 const int kMaxBlockThreads = 1024;
 
+// One-pass rows past the single-pass length (DeviceLimits::max_row_length)
+// hold 40-60 points a thread; a little spilling is what they cost, and they
+// still beat two passes (bfly tune on an H100: 19440 spilling 56 bytes a
+// thread 1.57x, 21600 spilling 160 1.36x). Within this many bytes a thread
+// they are listed, not failed; the runtime's limit for staged kernels is the same.
+const int kLongRowSpillLimit = 128;
+// bfly::PlanImpl::kStagedSpillLimit: a staged kernel spilling more runs unstaged.
+const int kStagedSpillLimit = 128;
+
+bool long_row(const KernelSpec& spec) {
+  const bfly::plan::DeviceLimits hopper = bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), spec.precision);
+  return spec.mapping == bfly::plan::Mapping::TransformMajor && spec.stride_product == 1 &&
+         spec.length > hopper.max_single_pass_length && spec.length <= hopper.max_row_length;
+}
+
 std::vector<std::int64_t> sweep_lengths() {
   std::vector<std::int64_t> out;
   for (std::int64_t a = 1; a <= 4096; a *= 2)
@@ -61,6 +76,9 @@ struct Job {
   // Planned from a tuning table's own entry: bfly tune timed it on the
   // device, spills and all, and it won (cuFFT's 32768 kernel spills too).
   bool measured = false;
+  // The staged kernel this unstaged one replaces where that spills more than
+  // the runtime allows (runtime/plan_impl.cpp); empty for others.
+  std::string fallback_of;
 };
 
 struct Outcome {
@@ -214,6 +232,7 @@ std::vector<Job> collect_jobs() {
       Job unstaged = entry.second;
       unstaged.spec.staged = 0;
       unstaged.origin += ", unstaged (the fallback)";
+      unstaged.fallback_of = entry.second.spec.name();
       fallbacks.push_back(unstaged);
     }
   for (const Job& job : fallbacks) by_name.emplace(job.spec.name(), job);
@@ -262,7 +281,12 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
   for (std::thread& t : pool) t.join();
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0;
+  // Each staged kernel's spill stores, for its fallback's check.
+  std::map<std::string, int> staged_spill;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].spec.staged && outcomes[i].compiled && outcomes[i].kernels.size() == 1)
+      staged_spill[jobs[i].spec.name()] = outcomes[i].kernels[0].spill_store_bytes;
+  int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0, long_row_spills = 0;
   std::string max_registers_kernel, slowest_kernel;
   double slowest = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -290,10 +314,18 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     auto check = [&](bool ok, const std::string& problem) {
       if (!ok) problems.push_back(problem);
     };
-    if (spec.staged && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
+    if (!jobs[i].fallback_of.empty() && staged_spill.count(jobs[i].fallback_of) &&
+        staged_spill.at(jobs[i].fallback_of) <= kStagedSpillLimit) {
+      // Its staged kernel runs (within the runtime's spill limit): this one
+      // never does; it need only compile.
+    } else if (spec.staged && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
       ++staged_spills;
       std::printf("[ fallback ] %s (%s): %d registers, spills %d/%d bytes; runs unstaged\n", name.c_str(),
                   jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
+    } else if (long_row(spec) && k.spill_store_bytes <= kLongRowSpillLimit && k.spill_load_bytes <= kLongRowSpillLimit) {
+      ++long_row_spills;
+      std::printf("[ long row ] %s (%s): %d registers, spills %d/%d bytes, one pass past the single-pass length\n",
+                  name.c_str(), jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
     } else if (jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
       ++measured_spills;
       std::printf("[ measured ] %s (%s): %d registers, spills %d/%d bytes, chosen by bfly tune\n", name.c_str(),
@@ -341,8 +373,9 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     }
   }
   std::printf("[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
-              "measured by bfly tune spill, %d staged spill (they run unstaged)\n",
-              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills);
+              "measured by bfly tune spill, %d staged spill (they run unstaged), %d long rows spill a little\n",
+              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills,
+              long_row_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
 }

@@ -215,20 +215,35 @@ TEST(Tuning, ChoicesThatDoNotFitLeaveTheModel) {
 }
 
 TEST(Tuning, TablesChooseTheSplitAndOnePassPastTheModel) {
-  // The model runs 20000 and 32768 fp32 in two passes on Hopper; a table that
-  // measured one pass to pay puts them in one (32768 exchanged in halves).
-  const TuningTable t = table_of({entry(20000), entry(32768)});
-  for (std::int64_t n : {20000, 32768}) {
-    EXPECT_EQ(bfly::plan::make_plan(row(n), hopper(nullptr)).passes.size(), 2u) << n;
-    const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(n), hopper(&t));
-    ASSERT_EQ(tree.passes.size(), 1u) << n;
-    EXPECT_LE(tree.passes[0].spec.local_bytes(), 232448u) << n;
-    EXPECT_EQ(tree.passes[0].spec.local_halves, n == 32768) << n;
-  }
+  // The model runs fp32 rows up to 24576 points in one pass on Hopper
+  // (max_row_length) and 32768 in two; a table that measured one pass to
+  // pay puts 32768 in one (exchanged in halves), one that measured a split
+  // splits 20000.
+  EXPECT_EQ(bfly::plan::make_plan(row(20000), hopper(nullptr)).passes.size(), 1u);
+  EXPECT_EQ(bfly::plan::make_plan(row(24576), hopper(nullptr)).passes.size(), 1u);
+  EXPECT_EQ(bfly::plan::make_plan(row(25600), hopper(nullptr)).passes.size(), 2u);
+  const TuningTable t = table_of({entry(32768)});
+  EXPECT_EQ(bfly::plan::make_plan(row(32768), hopper(nullptr)).passes.size(), 2u);
+  const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(32768), hopper(&t));
+  ASSERT_EQ(tree.passes.size(), 1u);
+  EXPECT_LE(tree.passes[0].spec.local_bytes(), 232448u);
+  EXPECT_TRUE(tree.passes[0].spec.local_halves);
+  TuningEntry two = entry(20000);
+  two.passes = {160, 125};
+  const TuningTable split_20000 = table_of({two});
+  EXPECT_EQ(bfly::plan::make_plan(row(20000), hopper(&split_20000)).passes.size(), 2u);
   // Other lengths keep the model's split: a neighbour's launch is no proof
   // that another length's stages fit one pass.
-  EXPECT_EQ(bfly::plan::make_plan(row(18000), hopper(&t)).passes.size(), 2u);
+  EXPECT_EQ(bfly::plan::make_plan(row(28672), hopper(&t)).passes.size(), 2u);
   EXPECT_EQ(bfly::plan::make_plan(row(40000), hopper(&t)).passes.size(), 2u);
+  // Doubles: one pass to 12800 points, then two.
+  bfly::Problem d = row(12000);
+  d.precision = bfly::Precision::Double;
+  EXPECT_EQ(bfly::plan::make_plan(d, hopper(nullptr)).passes.size(), 1u);
+  d.shape = {13440};
+  EXPECT_EQ(bfly::plan::make_plan(d, hopper(nullptr)).passes.size(), 2u);
+  // Off Hopper-sized blocks, the powers of two stay the limit.
+  EXPECT_EQ(bfly::plan::make_plan(row(8192), bfly::plan::gpu_limits(49152, 1024)).passes.size(), 2u);
   // Past what local memory holds even in halves: the entry is ignored.
   const TuningTable too_long = table_of({entry(65536)});
   EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(&too_long)).passes.size(), 2u);

@@ -55,6 +55,7 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
     if (limits.tuning)
       if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n); tuned && fits_split(tuned->passes, n, limits))
         return tuned->passes.empty() ? std::vector<std::int64_t>{n} : tuned->passes;
+    if (n <= limits.max_row_length) return {n};
   }
   if (n <= limits.max_single_pass_length && (!strided || n <= limits.max_strided_length)) return {n};
   if (strided && n > limits.max_strided_length) {
