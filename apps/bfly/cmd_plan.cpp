@@ -76,7 +76,11 @@ plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind 
   // NVIDIA's OpenCL exposes 48 KiB of local memory; the CUDA dialect plans
   // for a Hopper block's opt-in 227 KiB, as the CUDA backend does there.
   if (o.limits == "gpu") return plan::gpu_limits(49152, 1024);
-  if (o.limits == "hopper" || dialect == codegen::DialectKind::Cuda) return plan::gpu_limits(232448, 1024);
+  if (o.limits == "hopper" || dialect == codegen::DialectKind::Cuda) {
+    plan::DeviceLimits hopper = plan::gpu_limits(232448, 1024);
+    hopper.max_cluster = 8;
+    return hopper;
+  }
   if (o.limits != "auto") throw Error(ErrorCode::InvalidArgument, "invalid --limits '" + o.limits + "' (expected auto, cpu, gpu or hopper)");
   const DeviceInfo& info = o.device.open().info();
   return info.is_gpu ? plan::gpu_limits(info.local_memory_bytes, static_cast<int>(info.max_group_size))

@@ -21,10 +21,15 @@ std::string Dialect::types(Precision precision) const {
                 : "typedef double real;\nstruct alignas(16) cpx { real x, y; };\n";
 }
 
-std::string Dialect::kernel_head(const std::string& name, int group_size, int min_groups_per_unit) const {
+std::string Dialect::kernel_head(const std::string& name, int group_size, int min_groups_per_unit, int cluster) const {
   const std::string g = std::to_string(group_size);
-  if (kind == DialectKind::OpenCL)
+  if (kind == DialectKind::OpenCL) {
+    if (cluster > 1) throw Error(ErrorCode::Unsupported, name + ": OpenCL has no thread-block clusters");
     return "__kernel __attribute__((reqd_work_group_size(" + g + ", 1, 1))) void " + name + "(";
+  }
+  if (cluster > 1)
+    return "extern \"C\" __global__ void __cluster_dims__(" + std::to_string(cluster) + ", 1, 1) __launch_bounds__(" + g +
+           ", 1) " + name + "(";
   // Always name the blocks per SM: without it ptxas (CUDA 13, sm_90) squeezed
   // some mixed-radix kernels to ~40 registers and spilled.
   return "extern \"C\" __global__ void __launch_bounds__(" + g + ", " + std::to_string(std::max(1, min_groups_per_unit)) +

@@ -34,7 +34,8 @@ struct Dialect {
   std::string types(Precision precision) const;
   // Body of `cpx cmake(real x, real y)`.
   const char* make_body;
-  std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1) const;
+  // `cluster` > 1: blocks launch in clusters of that many (CUDA only).
+  std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1, int cluster = 1) const;
   // A local array of `elements` values of `type` (cpx, or real for a
   // kernel that exchanges real and imaginary parts in two rounds).
   // `beside`: static bytes the kernel declares besides (a staged kernel's

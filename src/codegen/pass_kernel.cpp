@@ -44,12 +44,14 @@ class PassWriter {
     e_.line(s_.identity ? "// copy of " + std::to_string(s_.length) + "-point rows"
                         : "// " + std::to_string(s_.length) + "-point pass, stride product " + str(s_.stride_product));
     const std::string g = d_.global;
-    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit) + g + "const " + in_type() + "* in, " + g +
+    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit, s_.cluster) + g + "const " + in_type() + "* in, " + g +
             out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
     if (s_.staged) {
       emit_staged();
+    } else if (s_.clustered()) {
+      emit_cluster();
     } else {
       emit_indexing();
       if (s_.identity) emit_copy();
@@ -218,7 +220,8 @@ class PassWriter {
           e_.close();
         } else {
           emit_read(v, n);
-          e_.line(v + ".y *= in_sign;");
+          // (A cluster conjugated its chunk as it loaded it.)
+          if (!s_.clustered()) e_.line(v + ".y *= in_sign;");
         }
         if (s_.has_pass_twiddles()) {
           e_.open("");
@@ -260,7 +263,7 @@ class PassWriter {
         e_.close();
         return;
       default:
-        if (s_.staged) e_.line(v + " = stage[" + n + "];");
+        if (s_.staged || s_.clustered()) e_.line(v + " = stage[" + n + "];");
         else e_.line(v + " = src[" + at + "];");
     }
   }
@@ -690,6 +693,64 @@ class PassWriter {
     e_.close();
   }
 
+  // KernelSpec::cluster (CUDA): the first pass of a two-pass split across
+  // the blocks of a cluster through distributed shared memory, then this
+  // pass's stages on local data. Block k holds chunk k of its row (points
+  // k * L .. k * L + L - 1); after a cluster barrier each block takes a
+  // share of the points i, reads point i of every block's chunk, runs their
+  // cluster-point DFT and writes its output j to block j's point i, so block
+  // k then holds the k-th output of every DFT: the input of sub-transform k
+  // of the second pass, whose loads multiply the pass twiddles.
+  void emit_cluster() {
+    const std::int64_t L = s_.length;
+    const int C = s_.cluster, T = s_.threads_per_transform;
+    const std::int64_t share = (L + C - 1) / C;
+    const std::int64_t A = s_.in_point_stride / C;  // the axis's stride in the input
+    const std::string lp = d_.local_pointer;
+    e_.line("// " + s_.geometry() + ", clusters of " + std::to_string(C));
+    e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()), s_.precision == Precision::Single ? 8 : 16, "cpx"));
+    e_.line(lp + "cpx* stage = lds;  // the chunk, then the DFTs' outputs for this block");
+    e_.line("const " + u32() + " lid = " + d_.local_id + ";");
+    e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
+    e_.line("const " + u64() + " g = " + d_.group_id + ";");
+    e_.line("const bool valid = g < transforms;");
+    emit_offsets("g", "", true, true, true);
+    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(A) + ");  // the row");
+    e_.line(d_.global + out_type() + "* dst = out + out_off;");
+    std::string decl = "cpx";
+    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
+    e_.line("// chunk k of the row, conjugated for an inverse");
+    e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(T) + ")");
+    e_.line("cpx v = src[(" + idx() + ")(k * " + str(L) + " + i) * " + str(A) + "];");
+    e_.line("v.y *= in_sign;");
+    e_.line("stage[i] = v;");
+    e_.close();
+    e_.line("__cluster_barrier_arrive();");
+    e_.line("__cluster_barrier_wait();");
+    e_.open("");
+    for (int c = 0; c < C; ++c)
+      e_.line(lp + "cpx* peer" + std::to_string(c) + " = (" + lp + "cpx*)__cluster_map_shared_rank((void*)stage, " +
+              std::to_string(c) + ");");
+    e_.open("for (" + u32() + " i = t; i < " + str(share) + "; i += " + std::to_string(T) + ")");
+    e_.line("const " + u32() + " p = (" + u32() + ")k * " + str(share) + " + i;");
+    e_.open("if (p < " + str(L) + ")");
+    std::vector<std::string> inputs;
+    for (int c = 0; c < C; ++c) {
+      inputs.push_back("y" + std::to_string(c));
+      e_.line("const cpx y" + std::to_string(c) + " = peer" + std::to_string(c) + "[p];");
+    }
+    const std::vector<std::string> outputs = emit_dft(e_, inputs);
+    for (int j = 0; j < C; ++j) e_.line("peer" + std::to_string(j) + "[p] = " + outputs[j] + ";");
+    e_.close();
+    e_.close();
+    e_.close();
+    e_.line("__cluster_barrier_arrive();");
+    e_.line("__cluster_barrier_wait();");
+    emit_fft(true, true);
+  }
+
   void emit_stages() {
     if (!s_.convolve) {
       emit_fft(true, true);
@@ -722,7 +783,9 @@ class PassWriter {
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
-      if (reads_local && (!last || !to_global || s_.store_via_local() || split)) barrier();
+      // A cluster's first stage reads the chunk from the array the exchange reuses.
+      const bool read_array = reads_local || (stage == 0 && s_.clustered());
+      if (read_array && (!last || !to_global || s_.store_via_local() || split)) barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.

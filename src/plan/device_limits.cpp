@@ -147,6 +147,11 @@ DeviceLimits with_environment(DeviceLimits limits) {
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
   if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
+  // Clusters are opt-in until they pay: the first cluster kernels ran at
+  // 21-25% of the copy kernel where two passes reach 85-99% (H100,
+  // 2026-11-23, docs/PERF.md "thread-block clusters"). BFLY_CLUSTER=C
+  // allows up to C blocks where the device has clusters.
+  limits.max_cluster = static_cast<int>(std::clamp<long long>(env_int("BFLY_CLUSTER", 1), 1, limits.max_cluster));
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);

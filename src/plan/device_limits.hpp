@@ -60,6 +60,13 @@ struct DeviceLimits {
   std::int64_t staged_min_length = 0;
   std::int64_t staged_min_length_double = 0;  // the same for doubles (for_precision takes it)
   int staged_copy = 2;  // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
+  // Blocks a thread-block cluster may have (KernelSpec::cluster); 1: no
+  // clusters (OpenCL, CUDA before Hopper; for now also Hopper unless
+  // BFLY_CLUSTER asks: with_environment). Contiguous rows past
+  // max_row_length whose chunks fit one block then take one pass.
+  int max_cluster = 1;
+  // Points a cluster's block should hold (64 KiB), where a row splits so.
+  std::int64_t cluster_chunk_points = 8192;
 };
 
 // Defaults by device class. Where the numbers come from:
@@ -81,7 +88,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length).
+// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; default 1: none).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

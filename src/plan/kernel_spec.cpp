@@ -55,7 +55,7 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !real() && !store_via_local() && radices.size() > 1;
+  return !identity && !bluestein() && !real() && !store_via_local() && radices.size() > 1 && !clustered();
 }
 
 std::size_t KernelSpec::local_bytes() const { return staged ? stage_offset_bytes() + stage_bytes() : exchange_bytes(); }
@@ -67,8 +67,9 @@ std::size_t KernelSpec::stage_offset_bytes() const { return (exchange_bytes() + 
 std::size_t KernelSpec::exchange_bytes() const {
   const std::size_t point = (precision == Precision::Single ? 8 : 16) / (local_halves ? 2 : 1);
   // A length-1 or single-stage transform with direct store needs no exchange.
+  // (A cluster's blocks hold their chunk there before the first stage.)
   const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
-                         real_store == RealStore::SplitPaired;
+                         real_store == RealStore::SplitPaired || clustered();
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
@@ -122,6 +123,7 @@ std::string KernelSpec::name() const {
   if (local_halves) out << "_half";
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
   if (staged) out << "_stg" << staged;
+  if (clustered()) out << "_cl" << cluster;
   return out.str();
 }
 

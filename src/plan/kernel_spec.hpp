@@ -141,8 +141,20 @@ struct KernelSpec {
   // bytes, else as 1), which keeps the copy off the shared-memory queue
   // that the exchange needs. OpenCL's one copy serves both.
   int staged = 0;
+  // A thread-block cluster (CUDA, Hopper and later) per transform of
+  // cluster * length points, when > 1: the last pass of a two-pass split
+  // [cluster, length] with the first fused into it. Block k of a cluster
+  // (the twiddle dim's index, dims[0]) loads the k-th contiguous chunk of
+  // its row into local memory; after a cluster barrier each block takes a
+  // share of the cluster-point DFTs across the blocks' chunks, reading and
+  // writing the other blocks' local memory (distributed shared memory), so
+  // block k ends up with the k-th output of every one; after another
+  // barrier it runs this pass's length-point FFT on them (pass twiddles as
+  // for the second pass) and stores: one read and one write a point.
+  int cluster = 1;
 
   bool has_pass_twiddles() const { return stride_product > 1; }
+  bool clustered() const { return cluster > 1; }
   bool bluestein() const { return chirp_length > 0; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
   // Whether the exchange in halves applies to this pass (plan.cpp sets

@@ -307,7 +307,7 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // transforms (columns), so reads coalesce across the group.
   // (A packed real axis reads two reals a point: contiguous at stride 2.)
   const std::int64_t point_stride = spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
-  const bool columns = point_stride != 1 || length == 1;
+  const bool columns = !spec.clustered() && (point_stride != 1 || length == 1);
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
   // Padding pays where the first stage writes its outputs a power of two
@@ -348,6 +348,7 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   if (columns && limits.is_gpu && length >= limits.long_strided_length)
     threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
   if (length == 1) per_group = limits.target_group_size;
+  if (spec.clustered()) per_group = 1;  // a block a chunk
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
   // (Not past per_thread points, where the registers would spill: fp64
@@ -504,6 +505,7 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     const std::int64_t L = step.length, P = step.stride_product, S = span / L;
     spec.length = L;
     spec.stride_product = P;
+    spec.cluster = step.cluster;
     spec.in_point_stride = S * src[a];
     spec.out_point_stride = P * dst[a];
     spec.dims.push_back({P, src[a], dst[a]});
@@ -674,6 +676,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
     limits.max_pass_length /= 2;
   limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
   limits.staged_min_length = limits.staged_min_length_double;
+  limits.cluster_chunk_points /= 2;
   limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
   return limits;
 }
@@ -768,6 +771,7 @@ std::string PlanTree::print() const {
         << (s.store_via_local() ? "store via local" : "direct store")
         << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
             : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
+    if (s.clustered()) out << ", in clusters of " << s.cluster << " groups (one row; distributed shared memory)";
     if (!s.identity && s.min_groups_per_unit > 0) out << ", " << s.min_groups_per_unit << " groups per unit asked";
     out << "\n    launch from " << pass.launch_from << "\n    kernel " << s.name() << "\n";
   }

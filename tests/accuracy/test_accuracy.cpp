@@ -119,6 +119,30 @@ TEST_P(Accuracy, ForcedMultiPass) {
   unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
+// Rows past one block: on a CUDA device of compute capability 9.0 and up
+// (BFLY_CLUSTER=8), one pass in thread-block clusters (KernelSpec::cluster) in both
+// precisions, placements and directions, an odd chunk (100000 = 8 x 12500)
+// and a 2D array whose rows are clustered; elsewhere the same lengths in
+// several passes.
+TEST_P(Accuracy, ClusteredRows) {
+  setenv("BFLY_CLUSTER", "8", 1);  // opt-in for now (plan/device_limits.cpp)
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {32768, 40000, 65536, 100000, 131072}) {
+      if (precision == Precision::Double && n > 65536) continue;
+      Problem p = make(n, 2, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      expect_accurate(p);
+      ++i;
+    }
+  Problem wide;
+  wide.shape = {3, 65536};
+  wide.axes = {1};
+  expect_accurate(wide);
+  unsetenv("BFLY_CLUSTER");
+}
+
 TEST_P(Accuracy, RejectsMisuse) {
   const Plan plan(device(), make(64, 1, Direction::Forward, Placement::OutOfPlace));
   Buffer small(device(), 8 * 32), big(device(), 8 * 64);

@@ -224,6 +224,23 @@ std::vector<Job> collect_jobs() {
         }
       }
     }
+  // Rows past one block in thread-block clusters (Hopper), both precisions,
+  // out of place and in place.
+  for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+    for (std::int64_t n : {32768, 40000, 65536, 100000, 131072, 1 << 18})
+      for (bfly::Placement placement : {bfly::Placement::OutOfPlace, bfly::Placement::InPlace}) {
+        bfly::Problem problem;
+        problem.shape = {n};
+        problem.precision = precision;
+        problem.placement = placement;
+        bfly::plan::DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
+        limits.max_cluster = 8;
+        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, limits);
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const KernelSpec& spec = tree.passes[i].spec;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under hopper, clusters"});
+        }
+      }
   // A staged kernel that spills falls back to the unstaged one at run time
   // (runtime/plan_impl.cpp): that one must compile clean.
   std::vector<Job> fallbacks;

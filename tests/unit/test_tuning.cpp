@@ -257,6 +257,36 @@ TEST(Tuning, TablesChooseTheSplitAndOnePassPastTheModel) {
   EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(&wrong)).passes.size(), 2u);
 }
 
+TEST(Tuning, RowsPastOneBlockTakeOnePassInClusters) {
+  bfly::plan::DeviceLimits limits = hopper(nullptr);
+  limits.max_cluster = 8;
+  // The fewest blocks that leave each a chunk of at most 8192 fp32 points
+  // (4096 fp64), else of at most one block's single pass.
+  const std::vector<std::pair<std::int64_t, int>> single{{32768, 4}, {65536, 8}, {131072, 8}, {40000, 8}, {100000, 8}};
+  for (const auto& [n, cluster] : single) {
+    const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(n), limits);
+    ASSERT_EQ(tree.passes.size(), 1u) << n;
+    const bfly::plan::KernelSpec& s = tree.passes[0].spec;
+    EXPECT_EQ(s.cluster, cluster) << n;
+    EXPECT_EQ(s.length * s.cluster, n) << n;
+    EXPECT_EQ(s.transforms_per_group, 1) << n;
+    EXPECT_EQ(s.dims[0].extent, cluster) << n;  // block k of a cluster is sub-transform k
+    EXPECT_EQ(s.twiddle_dim, 0) << n;
+    EXPECT_EQ(tree.passes[0].groups(), 64 * cluster) << n;
+    EXPECT_NE(s.name().find("_cl" + std::to_string(cluster)), std::string::npos);
+  }
+  EXPECT_EQ(bfly::plan::make_plan(row(65536, Precision::Double), limits).passes[0].spec.cluster, 8);
+  // In place: one pass still (a cluster holds whole rows).
+  bfly::Problem in_place = row(65536);
+  in_place.placement = bfly::Placement::InPlace;
+  EXPECT_EQ(bfly::plan::make_plan(in_place, limits).passes.size(), 1u);
+  // Too long for 8 blocks, or no clusters: the Stockham passes.
+  EXPECT_EQ(bfly::plan::make_plan(row(1 << 18), limits).passes.size(), 2u);
+  EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(nullptr)).passes.size(), 2u);
+  // Rows within one block keep one plain pass.
+  EXPECT_EQ(bfly::plan::make_plan(row(16384), limits).passes[0].spec.cluster, 1);
+}
+
 TEST(Tuning, ShippedTablesParseAndNameTheirDevice) {
   const std::vector<TuningTable> shipped = bfly::detail::shipped_tuning_tables();
   for (const TuningTable& t : shipped) {

@@ -106,6 +106,8 @@ class Device final : public DeviceImpl {
     // keep 8 columns for longer sub-transforms. BFLY_LOCAL_MEMORY=49152
     // plans as OpenCL must.
     plan::DeviceLimits limits = plan::gpu_limits(info_.local_memory_bytes, static_cast<int>(info_.max_group_size));
+    // Thread-block clusters from compute capability 9.0 (8 blocks portably).
+    if (std::atoi(info_.compute_capability.c_str()) >= 9) limits.max_cluster = 8;
     limits = plan::with_environment(limits);
     limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
     return limits;

@@ -27,6 +27,7 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
+  if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
   if (chirp == Chirp::Fused || (packed && padded == 0)) return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
@@ -77,6 +78,19 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
   return lengths;
 }
 
+// Blocks of a cluster for a contiguous row of n points past the one-block
+// rows (DeviceLimits::max_row_length): the fewest that leave each block a
+// chunk of at most 64 KiB (two or three blocks a multiprocessor), else of
+// at most what one block holds (max_single_pass_length); 1 where none fits.
+// (A first choice, before any measurement: the tuner is to settle it.)
+int cluster_size(std::int64_t n, const DeviceLimits& limits) {
+  if (limits.max_cluster < 2 || n <= limits.max_row_length) return 1;
+  for (const std::int64_t most : {limits.cluster_chunk_points, limits.max_single_pass_length})
+    for (int c = 2; c <= limits.max_cluster; c *= 2)
+      if (n % c == 0 && n / c <= most && n / c <= limits.max_single_pass_length && is_supported_length(n / c)) return c;
+  return 1;
+}
+
 bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits) {
   const std::int64_t bytes = stride * static_cast<std::int64_t>(problem.element_bytes());
   return stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
@@ -95,6 +109,16 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   }
   // Contiguous complex rows may take longer single passes (device_limits.cpp).
   const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
+  if (const int cluster = row.rows && !cache_aliased(problem, stride, limits) ? cluster_size(n, limits) : 1; cluster > 1) {
+    // One pass in clusters: the second of the split [cluster, n / cluster],
+    // the first fused into it.
+    std::vector<Step> steps = stockham_steps(dim, {cluster, n / cluster}, order);
+    steps.erase(steps.begin());
+    steps[0].cluster = cluster;
+    steps[0].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, one pass in clusters of " +
+                    std::to_string(cluster) + " blocks of " + std::to_string(n / cluster);
+    return steps;
+  }
   const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits), row);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   // bfly plan says where the split came from.

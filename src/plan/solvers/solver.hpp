@@ -18,6 +18,9 @@ struct Step {
   int dim = 1;                       // Fft: the dim transformed; Transpose: the source's innermost dim
   std::int64_t length = 1;           // Fft: points per sub-transform (a Stockham pass of the dim)
   std::int64_t stride_product = 1;   // Fft: P, the product of the dim's earlier passes' lengths
+  // Fft: the first pass of a two-pass split [cluster, length] fused into
+  // this one across a thread-block cluster (KernelSpec::cluster); 1: none.
+  int cluster = 1;
   // Physical order of the dims where this step writes workspace, outermost
   // first (row-major over that order); empty: natural order.
   std::vector<int> order;
@@ -81,6 +84,8 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 // An axis read `stride` elements apart lands on one cache set (a multiple of
 // the CPU's aliasing period): axis_pass_lengths then splits it shorter.
 bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits);
+// Blocks of a thread-block cluster for a contiguous row of n points; 1: none.
+int cluster_size(std::int64_t n, const DeviceLimits& limits);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
 // steps for a length with a prime factor above 23.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
