@@ -29,7 +29,7 @@ std::string Dialect::kernel_head(const std::string& name, int group_size, int mi
   }
   if (cluster > 1)
     return "extern \"C\" __global__ void __cluster_dims__(" + std::to_string(cluster) + ", 1, 1) __launch_bounds__(" + g +
-           ", 1) " + name + "(";
+           ", " + std::to_string(std::max(1, min_groups_per_unit)) + ") " + name + "(";
   // Always name the blocks per SM: without it ptxas (CUDA 13, sm_90) squeezed
   // some mixed-radix kernels to ~40 registers and spilled.
   return "extern \"C\" __global__ void __launch_bounds__(" + g + ", " + std::to_string(std::max(1, min_groups_per_unit)) +
