@@ -109,7 +109,8 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   }
   // Contiguous complex rows may take longer single passes (device_limits.cpp).
   const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
-  if (const int cluster = row.rows && !cache_aliased(problem, stride, limits) ? cluster_size(n, limits) : 1; cluster > 1) {
+  const bool aliased = cache_aliased(problem, stride, limits);  // never for rows (stride 1)
+  if (const int cluster = row.rows ? cluster_size(n, limits) : 1; cluster > 1) {
     // One pass in clusters: the second of the split [cluster, n / cluster],
     // the first fused into it.
     std::vector<Step> steps = stockham_steps(dim, {cluster, n / cluster}, order);
@@ -119,11 +120,11 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
                     std::to_string(cluster) + " blocks of " + std::to_string(n / cluster);
     return steps;
   }
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, cache_aliased(problem, stride, limits), row);
+  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   // bfly plan says where the split came from.
   const TuningEntry* tuned = row.rows && limits.tuning ? limits.tuning->exact(row.precision, n) : nullptr;
-  const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !cache_aliased(problem, stride, limits);
+  const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !aliased;
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
                     (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +
