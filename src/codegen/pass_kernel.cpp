@@ -48,10 +48,10 @@ class PassWriter {
             out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
-    if (s_.staged) {
-      emit_staged();
-    } else if (s_.clustered()) {
+    if (s_.clustered()) {
       emit_cluster();
+    } else if (s_.staged) {
+      emit_staged();
     } else {
       emit_indexing();
       if (s_.identity) emit_copy();
@@ -702,9 +702,12 @@ class PassWriter {
   // k then holds the k-th output of every DFT: the input of sub-transform k
   // of the second pass, whose loads multiply the pass twiddles.
   void emit_cluster() {
+    if (s_.staged) {
+      emit_cluster_staged();
+      return;
+    }
     const std::int64_t L = s_.length;
     const int C = s_.cluster, T = s_.threads_per_transform;
-    const std::int64_t share = (L + C - 1) / C;
     const std::int64_t A = s_.in_point_stride / C;  // the axis's stride in the input
     const std::string lp = d_.local_pointer;
     e_.line("// " + s_.geometry() + ", clusters of " + std::to_string(C));
@@ -721,7 +724,8 @@ class PassWriter {
     for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
     e_.line(decl + ";");
     e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
-    e_.line("// chunk k of the row, conjugated for an inverse");
+    e_.line("// chunk k of the row, conjugated for an inverse (unrolled: every load in flight at once)");
+    e_.line("#pragma unroll");
     e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(T) + ")");
     e_.line("cpx v = src[(" + idx() + ")(k * " + str(L) + " + i) * " + str(A) + "];");
     e_.line("v.y *= in_sign;");
@@ -729,26 +733,137 @@ class PassWriter {
     e_.close();
     e_.line("__cluster_barrier_arrive();");
     e_.line("__cluster_barrier_wait();");
+    emit_cluster_dfts();
+    e_.line("__cluster_barrier_arrive();");
+    e_.line("__cluster_barrier_wait();");
+    emit_fft(true, true);
+  }
+
+  // The cluster-point DFTs across the blocks' chunks: this block's share
+  // of the points p reads point p of every block's `stage` (conjugated for
+  // an inverse) and writes output j to block j's point p.
+  void emit_cluster_dfts() {
+    const std::int64_t L = s_.length;
+    const int C = s_.cluster, T = s_.threads_per_transform;
+    const std::int64_t share = (L + C - 1) / C;
     e_.open("");
     for (int c = 0; c < C; ++c)
-      e_.line(lp + "cpx* peer" + std::to_string(c) + " = (" + lp + "cpx*)__cluster_map_shared_rank((void*)stage, " +
-              std::to_string(c) + ");");
+      e_.line("cpx* peer" + std::to_string(c) + " = (cpx*)__cluster_map_shared_rank((void*)stage, " + std::to_string(c) + ");");
+    // Unrolled, the loads of every point the thread takes are in flight at once.
+    e_.line("#pragma unroll");
     e_.open("for (" + u32() + " i = t; i < " + str(share) + "; i += " + std::to_string(T) + ")");
     e_.line("const " + u32() + " p = (" + u32() + ")k * " + str(share) + " + i;");
     e_.open("if (p < " + str(L) + ")");
     std::vector<std::string> inputs;
     for (int c = 0; c < C; ++c) {
       inputs.push_back("y" + std::to_string(c));
-      e_.line("const cpx y" + std::to_string(c) + " = peer" + std::to_string(c) + "[p];");
+      e_.line("cpx y" + std::to_string(c) + " = peer" + std::to_string(c) + "[p];");
     }
+    if (s_.staged)
+      for (int c = 0; c < C; ++c) e_.line("y" + std::to_string(c) + ".y *= in_sign;");
     const std::vector<std::string> outputs = emit_dft(e_, inputs);
     for (int j = 0; j < C; ++j) e_.line("peer" + std::to_string(j) + "[p] = " + outputs[j] + ";");
     e_.close();
     e_.close();
     e_.close();
+  }
+
+  // Whether every chunk of every row starts on 16 bytes where `in` does:
+  // the bulk copy's condition, known here.
+  bool cluster_chunks_aligned() const {
+    const std::int64_t point = s_.precision == Precision::Single ? 8 : 16;
+    if (s_.length * point % 16 != 0) return false;
+    for (std::size_t d = 0; d < s_.dims.size(); ++d)
+      if (static_cast<int>(d) != s_.twiddle_dim && s_.dims[d].in_stride * point % 16 != 0) return false;
+    return true;
+  }
+
+  // Staged clusters (KernelSpec::cluster with staged): as many clusters as
+  // the device runs at once, each looping over rows. Two arrays a block
+  // take turns: while one holds this row (its chunk, the DFTs' outputs, the
+  // FFT's exchanges), one bulk copy brings the block's chunk of the
+  // cluster's next row into the other, so no block waits for its loads
+  // after the first row. The first cluster barrier of a row says every
+  // chunk has landed and every block is done with the array the next copy
+  // overwrites; the second that the DFTs' outputs are in place.
+  void emit_cluster_staged() {
+    const std::int64_t L = s_.length;
+    const int C = s_.cluster;
+    const std::size_t point = s_.precision == Precision::Single ? 8 : 16;
+    const std::size_t half = s_.stage_offset_bytes() / point;  // points in each array
+    const std::string bytes = str(L * static_cast<std::int64_t>(point));
+    e_.line("// " + s_.geometry() + ", clusters of " + std::to_string(C) + ", persistent, staged");
+    e_.line(d_.local_array("lds_block", 2 * half, point, "cpx", 16));
+    e_.line("__shared__ __align__(8) unsigned long long chunk_barrier[2];");
+    e_.line("const unsigned chunk_bar = (unsigned)__cvta_generic_to_shared(chunk_barrier);");
+    e_.line("const " + u32() + " lid = " + d_.local_id + ";");
+    e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
+    e_.line("const " + u32() + " rank = " + d_.group_id + " % " + std::to_string(C) + ";");
+    e_.line("const " + u64() + " clusters = " + d_.group_count + " / " + std::to_string(C) + ";");
+    e_.line(u64() + " row = " + d_.group_id + " / " + std::to_string(C) + ";");
+    e_.line("const " + u64() + " rows = transforms / " + std::to_string(C) + ";  // (transforms counts the blocks' chunks)");
+    e_.line(std::string("const bool bulk = ") + (cluster_chunks_aligned() ? "((unsigned long long)in & 15) == 0" : "false") + ";");
+    e_.open("if (t == 0)");
+    e_.line("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(chunk_bar) : \"memory\");");
+    e_.line("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(chunk_bar + 8) : \"memory\");");
+    e_.line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");");
+    e_.close();
+    e_.line(d_.barrier);
+    // The copy of row `r`'s chunk into array `a` (thread 0). The generic
+    // proxy's accesses to the array, ordered before this by a barrier, come
+    // before the async proxy's writes: the fence.
+    auto copy = [&](const std::string& r, const std::string& a) {
+      e_.open("");
+      emit_offsets("(" + r + ") * " + std::to_string(C) + " + rank", "c", true, false, true);
+      e_.line("const cpx* chunk = in + (in_offc - k * " + str(s_.in_point_stride / C) + ") + (" + idx() + ")k * " + str(L) + ";");
+      e_.line("const unsigned bar = chunk_bar + 8 * (" + a + ");");
+      e_.line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
+      e_.line("asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(bar), \"r\"(" + bytes +
+              "u) : \"memory\");");
+      e_.line("asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\" :: "
+              "\"r\"((unsigned)__cvta_generic_to_shared(lds_block + (" + a + ") * " + std::to_string(half) +
+              ")), \"l\"(chunk), \"r\"(" + bytes + "u), \"r\"(bar) : \"memory\");");
+      e_.close();
+    };
+    e_.open("if (bulk && t == 0 && row < rows)");
+    copy("row", "0");
+    e_.close();
+    // One row an iteration: unrolled, the compiler would keep two rows' values live.
+    e_.line("#pragma unroll 1");
+    e_.open("for (unsigned it = 0; row < rows; row += clusters, ++it)");
+    e_.line("cpx* lds = lds_block + (it & 1) * " + std::to_string(half) + ";");
+    e_.line("cpx* stage = lds;  // the chunk, then the DFTs' outputs for this block");
+    e_.line("const " + u64() + " g = row * " + std::to_string(C) + " + rank;");
+    e_.line("const bool valid = true;");
+    emit_offsets("g", "", true, true, true);
+    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(s_.in_point_stride / C) + ");  // the row");
+    e_.line(d_.global + out_type() + "* dst = out + out_off;");
+    std::string decl = "cpx";
+    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
+    e_.open("if (bulk)");
+    e_.line("unsigned done = 0;");
+    e_.line("while (!done)");
+    e_.line("  asm volatile(\"{\\n .reg .pred p;\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n selp.u32 %0, 1, 0, p;\\n}\" "
+            ": \"=r\"(done) : \"r\"(chunk_bar + 8 * (it & 1)), \"r\"((it >> 1) & 1) : \"memory\");");
+    e_.close();
+    e_.open("else");
+    e_.line("#pragma unroll");
+    e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(s_.threads_per_transform) + ")");
+    e_.line("stage[i] = src[(" + idx() + ")(k * " + str(L) + " + i) * " + str(s_.in_point_stride / C) + "];");
+    e_.close();
+    e_.close();
+    e_.line("__cluster_barrier_arrive();");
+    e_.line("__cluster_barrier_wait();");
+    e_.open("if (bulk && t == 0 && row + clusters < rows)");
+    copy("row + clusters", "(it + 1) & 1");
+    e_.close();
+    emit_cluster_dfts();
     e_.line("__cluster_barrier_arrive();");
     e_.line("__cluster_barrier_wait();");
     emit_fft(true, true);
+    e_.close();
   }
 
   void emit_stages() {

@@ -74,11 +74,14 @@ std::size_t KernelSpec::exchange_bytes() const {
 }
 
 std::size_t KernelSpec::stage_bytes() const {
-  // (and 16 bytes for the bulk copy's mbarrier)
+  // (and 16 bytes for the bulk copy's mbarrier; a cluster's second array
+  // takes the exchange's turn on alternate rows, so it is as large)
+  if (staged && clustered()) return stage_offset_bytes() + 16;
   return staged ? (precision == Precision::Single ? 8 : 16) * static_cast<std::size_t>(length) + 16 : 0;
 }
 
 bool KernelSpec::staged_allowed() const {
+  if (clustered()) return in_point_stride == cluster && !real() && !bluestein();
   return !identity && !bluestein() && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
          in_point_stride == 1 && !dims.empty();
 }

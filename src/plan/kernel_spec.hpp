@@ -151,6 +151,8 @@ struct KernelSpec {
   // block k ends up with the k-th output of every one; after another
   // barrier it runs this pass's length-point FFT on them (pass twiddles as
   // for the second pass) and stores: one read and one write a point.
+  // Staged (2), the clusters are persistent and each block's next chunk
+  // streams into a second array (one bulk copy) while this row computes.
   int cluster = 1;
 
   bool has_pass_twiddles() const { return stride_product > 1; }
@@ -161,7 +163,8 @@ struct KernelSpec {
   // local_halves only where it does).
   bool halves_allowed() const;
   // Whether staging applies: one transform a group, its points contiguous,
-  // read as they are (no pass twiddles, chirp or real-axis load).
+  // read as they are (no pass twiddles, chirp or real-axis load); or a
+  // cluster's contiguous chunks.
   bool staged_allowed() const;
   std::size_t stage_bytes() const;         // the staged input's share of local_bytes()
   std::size_t stage_offset_bytes() const;  // where the stage starts in local memory

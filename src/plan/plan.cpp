@@ -392,6 +392,12 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
 
 std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
+  if (spec.clustered()) {
+    // Persistent clusters stream each block's next chunk in while this row
+    // computes, where the second array fits (a bulk copy; CUDA only).
+    set_staged(spec, 2, limits);
+    return "model";
+  }
   if (!tunable(spec)) return "model";
   if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
       spec.points_per_thread() > 16) {

@@ -124,7 +124,7 @@ class PlanImpl {
     ++stats_.kernels;
     if (spec.staged)
       compiled.resident_groups = device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()),
-                                                          spec.local_bytes());
+                                                          spec.local_bytes(), spec.cluster);
     auto start = Clock::now();
     const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;
@@ -209,7 +209,7 @@ class PlanImpl {
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
       }
       std::size_t groups = static_cast<std::size_t>(c.pass.groups());
-      if (spec.staged) groups = std::min(groups, c.resident_groups);
+      if (spec.staged && c.resident_groups > 0) groups = std::min(groups, c.resident_groups);
       device_->launch(*c.kernel, groups,
                       static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
     }

@@ -140,6 +140,16 @@ TEST_P(Accuracy, ClusteredRows) {
   wide.shape = {3, 65536};
   wide.axes = {1};
   expect_accurate(wide);
+  // More rows than clusters fit the device at once: persistent clusters
+  // loop, each block's next chunk streaming in during this row (H100: 15
+  // clusters of 8, 33 of 4); and 26244 = 4 x 6561, whose odd chunks are no
+  // multiple of 16 bytes, so its blocks load them without the bulk copy.
+  Problem many = make(65536, 37, Direction::Inverse, Placement::InPlace, Norm::Backward);
+  expect_accurate(many);
+  many = make(32768, 37, Direction::Forward, Placement::OutOfPlace, Norm::Backward);
+  many.precision = Precision::Double;
+  expect_accurate(many);
+  expect_accurate(make(26244, 20, Direction::Forward, Placement::OutOfPlace, Norm::Backward));
   unsetenv("BFLY_CLUSTER");
 }
 
