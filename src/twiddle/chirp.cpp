@@ -1,5 +1,6 @@
 #include "twiddle/chirp.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "bfly/bfly.hpp"
@@ -7,13 +8,48 @@
 
 namespace bfly::twiddle {
 
+namespace {
+
+using Wide = std::complex<long double>;
+
+// a * b written out: std::complex's operator* checks for infinities and
+// NaNs through a library call (__mulxc3), which dominated these loops.
+inline Wide times(const Wide& a, const Wide& b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+// w_n^e for e < n as fine[e % B] * coarse[e / B] with B about sqrt(n):
+// some 2 sqrt(n) calls of the oracle instead of one an entry. Each product
+// is within a few units in the last place of long double (about 1e-19), far
+// below what the tables keep (a double's half unit is 1.1e-16).
+class Roots {
+ public:
+  explicit Roots(std::int64_t n) {
+    while (block_ * block_ < n) block_ *= 2;
+    fine_.resize(static_cast<std::size_t>(block_));
+    for (std::int64_t j = 0; j < block_; ++j) fine_[static_cast<std::size_t>(j)] = root(j, n);
+    coarse_.resize(static_cast<std::size_t>((n + block_ - 1) / block_));
+    for (std::size_t q = 0; q < coarse_.size(); ++q) coarse_[q] = root(static_cast<std::int64_t>(q) * block_, n);
+  }
+  Wide operator()(std::int64_t e) const {
+    return times(fine_[static_cast<std::size_t>(e % block_)], coarse_[static_cast<std::size_t>(e / block_)]);
+  }
+
+ private:
+  std::int64_t block_ = 1;
+  std::vector<Wide> fine_, coarse_;
+};
+
+}  // namespace
+
 std::vector<std::complex<long double>> chirp(std::int64_t n, std::int64_t count) {
   std::vector<std::complex<long double>> c(static_cast<std::size_t>(count));
+  const Roots w(2 * n);
   const unsigned __int128 period = 2 * static_cast<unsigned __int128>(n);
   for (std::int64_t j = 0; j < count; ++j) {
     const unsigned __int128 square = static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j);
     // exp(-pi i j^2 / n) = w_{2n}^{j^2 mod 2n}
-    c[static_cast<std::size_t>(j)] = root(static_cast<std::int64_t>(square % period), 2 * n);
+    c[static_cast<std::size_t>(j)] = w(static_cast<std::int64_t>(square % period));
   }
   return c;
 }
@@ -29,15 +65,16 @@ void fft_long_double(std::vector<std::complex<long double>>& a) {
     j ^= bit;
     if (i < j) std::swap(a[i], a[j]);
   }
-  std::vector<std::complex<long double>> w(m / 2);
-  for (std::size_t k = 0; k < m / 2; ++k) w[k] = root(static_cast<std::int64_t>(k), static_cast<std::int64_t>(m));
+  std::vector<Wide> w(std::max<std::size_t>(1, m / 2));
+  const Roots roots(static_cast<std::int64_t>(m));
+  for (std::size_t k = 0; k < m / 2; ++k) w[k] = roots(static_cast<std::int64_t>(k));
   for (std::size_t len = 2; len <= m; len <<= 1) {
     const std::size_t half = len / 2, step = m / len;
     for (std::size_t start = 0; start < m; start += len)
       for (std::size_t k = 0; k < half; ++k) {
-        const std::complex<long double> u = a[start + k], v = a[start + k + half] * w[k * step];
-        a[start + k] = u + v;
-        a[start + k + half] = u - v;
+        const Wide u = a[start + k], v = times(a[start + k + half], w[k * step]);
+        a[start + k] = {u.real() + v.real(), u.imag() + v.imag()};
+        a[start + k + half] = {u.real() - v.real(), u.imag() - v.imag()};
       }
   }
 }
