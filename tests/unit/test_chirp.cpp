@@ -11,6 +11,7 @@
 
 #include "bfly/bfly.hpp"
 #include "twiddle/chirp.hpp"
+#include "twiddle/oracle.hpp"
 
 namespace {
 
@@ -55,6 +56,22 @@ TEST(Chirp, MatchesTheDefinitionWithTheExponentReduced) {
   const std::int64_t big = (std::int64_t{1} << 33) + 7;
   const auto c = bfly::twiddle::chirp(big, 3);
   EXPECT_LT(std::abs(c[2] - std::polar(1.0L, -kPi * 4 / static_cast<ld>(big))), 1e-17L);
+}
+
+// The chirp's entries are products of two of the oracle's values (two-level
+// tables): within a few units of long double's last place of the oracle's
+// own value at every j, far below the half unit (1.1e-16) a double keeps.
+TEST(Chirp, TwoLevelProductsStayWithinLongDoubleOfTheOracle) {
+  for (std::int64_t n : {3, 1000, 1000003}) {
+    const auto c = bfly::twiddle::chirp(n, n);
+    long double worst = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::int64_t e = static_cast<std::int64_t>(static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j) %
+                                                       static_cast<unsigned __int128>(2 * n));
+      worst = std::max(worst, std::abs(c[static_cast<std::size_t>(j)] - bfly::twiddle::root(e, 2 * n)));
+    }
+    EXPECT_LT(worst, 1e-18L) << "n=" << n;
+  }
 }
 
 TEST(Chirp, HostFftMatchesTheDirectDft) {
