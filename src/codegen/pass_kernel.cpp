@@ -716,14 +716,7 @@ class PassWriter {
     e_.line("const " + u32() + " lid = " + d_.local_id + ";");
     e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
     e_.line("const " + u64() + " g = " + d_.group_id + ";");
-    e_.line("const bool valid = g < transforms;");
-    emit_offsets("g", "", true, true, true);
-    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(A) + ");  // the row");
-    e_.line(d_.global + out_type() + "* dst = out + out_off;");
-    std::string decl = "cpx";
-    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
-    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
+    emit_cluster_block("g < transforms");
     e_.line("// chunk k of the row, conjugated for an inverse (unrolled: every load in flight at once)");
     e_.line("#pragma unroll");
     e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(T) + ")");
@@ -737,6 +730,20 @@ class PassWriter {
     e_.line("__cluster_barrier_arrive();");
     e_.line("__cluster_barrier_wait();");
     emit_fft(true, true);
+  }
+
+  // Block g's row: valid, its offsets and k, the row's start (src), where
+  // its outputs go (dst) and the registers of its points.
+  void emit_cluster_block(const std::string& valid) {
+    e_.line("const bool valid = " + valid + ";");
+    emit_offsets("g", "", true, true, true);
+    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(s_.in_point_stride / s_.cluster) +
+            ");  // the row");
+    e_.line(d_.global + out_type() + "* dst = out + out_off;");
+    std::string decl = "cpx";
+    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
   }
 
   // The cluster-point DFTs across the blocks' chunks: this block's share
@@ -834,14 +841,7 @@ class PassWriter {
     e_.line("cpx* lds = lds_block + (it & 1) * " + std::to_string(half) + ";");
     e_.line("cpx* stage = lds;  // the chunk, then the DFTs' outputs for this block");
     e_.line("const " + u64() + " g = row * " + std::to_string(C) + " + rank;");
-    e_.line("const bool valid = true;");
-    emit_offsets("g", "", true, true, true);
-    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(s_.in_point_stride / C) + ");  // the row");
-    e_.line(d_.global + out_type() + "* dst = out + out_off;");
-    std::string decl = "cpx";
-    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
-    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
+    emit_cluster_block("true");
     e_.open("if (bulk)");
     e_.line("unsigned done = 0;");
     e_.line("while (!done)");
