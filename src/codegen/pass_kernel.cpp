@@ -66,7 +66,8 @@ class PassWriter {
   // one kernel serves every N with the same M (a sweep over lengths
   // compiles a handful of kernels, not one per length), and its tables.
   std::string bluestein_params() const {
-    if (s_.packed()) return ", " + std::string(d_.global) + "const cpx* tables";  // w_n^k, k = 0..n/2
+    // w_n^k, k = 0..n/2; Rader's permutations and kernel
+    if (s_.packed() || s_.rader()) return ", " + std::string(d_.global) + "const cpx* tables";
     if (!s_.bluestein()) return "";
     return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
            " open_out";
@@ -173,6 +174,39 @@ class PassWriter {
       decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
     e_.line(decl + ";");
     e_.line("(void)valid; (void)src; (void)twiddles; (void)pass_twiddles;");
+    if (s_.block_rows) emit_block_load();
+  }
+
+  // KernelSpec::block_rows: the group's rows as one block, consecutive
+  // threads moving consecutive points, between memory (`buffer`, from the
+  // group's first row) and local memory; `move(at, local)` says how.
+  template <class Move>
+  void for_each_block_point(const std::string& buffer, Move move) {
+    const std::int64_t L = s_.length, G = s_.group_size();
+    const std::int64_t block = L * s_.transforms_per_group;
+    e_.open("");
+    e_.line("const " + u64() + " g0 = (" + u64() + ")" + d_.group_id + " * " + str(s_.transforms_per_group) + ";");
+    e_.line("const " + u64() + " end = (transforms - g0) * " + str(L) + ";  // points of valid rows");
+    e_.line(buffer);
+    for (std::int64_t q = 0; q * G < block; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(L) + ", n2 = i % " + str(L) + ";");
+      e_.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "i < end)");
+      move("block[i]", local("m2", "n2"));
+      e_.close();
+      e_.close();
+    }
+    e_.close();
+  }
+
+  void emit_block_load() {
+    for_each_block_point(std::string(d_.global) + "const cpx* block = in + g0 * " + str(s_.length) + ";",
+                         [&](const std::string& at, const std::string& local_at) {
+                           e_.line("cpx v = " + at + ";");
+                           e_.line("v.y *= in_sign;");
+                           e_.line(local_at + " = v;");
+                         });
+    e_.line(d_.barrier);
   }
 
   // Emits `body(j)` for each butterfly slot j of a stage with `butterflies`
@@ -210,6 +244,8 @@ class PassWriter {
           e_.line(v + " = cmul(" + v + ", tables[j]);");
           e_.close();
           e_.close();
+        } else if (s_.block_rows) {
+          e_.line(v + " = " + local("m", n) + ";");  // (conjugated as the block came in)
         } else if (s_.real_load == RealLoad::Mirror) {
           emit_mirror_read(v, n);
         } else if (s_.real_load == RealLoad::Hermitian) {
@@ -327,8 +363,20 @@ class PassWriter {
   void emit_local_read(int r) {
     const std::int64_t R = s_.length;
     for_each_butterfly(R / r, "", [&](int j) {
-      for (int t = 0; t < r; ++t) e_.line(x(j * r + t) + " = " + local("m", "b + " + str(t * (R / r))) + ";");
+      for (int t = 0; t < r; ++t) {
+        const std::string n = "b + " + str(t * (R / r));
+        if (!rader_gather_) {
+          e_.line(x(j * r + t) + " = " + local("m", n) + ";");
+          continue;
+        }
+        // Rader's a[n] = x[g^n], x[i] at local point i - 1.
+        e_.open("");
+        e_.line("const " + u32() + " at = (" + u32() + ")tables[" + n + "].x - 1;");
+        e_.line(x(j * r + t) + " = " + local("m", "at") + ";");
+        e_.close();
+      }
     });
+    rader_gather_ = false;
   }
 
   // The exchange between stage r (stride Ps) and the next stage of radix
@@ -375,6 +423,10 @@ class PassWriter {
 
   void emit_store(int r) {
     const std::int64_t R = s_.length;
+    if (s_.rader()) {
+      emit_rader_store(r);
+      return;
+    }
     if (s_.chirp_store != KernelSpec::ChirpStore::None || s_.convolve) {
       emit_chirp_store(r);
       return;
@@ -552,20 +604,100 @@ class PassWriter {
 
   std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
 
-  // Between the two FFTs of a one-kernel Bluestein: the first FFT's outputs
-  // times the kernel, conjugated, into local memory in natural order, where
-  // the second FFT's first stage reads them.
+  // Between the two FFTs of a one-kernel convolution: the first FFT's
+  // outputs times the kernel, conjugated, into local memory in natural
+  // order, where the second FFT's first stage reads them. Rader's DC term
+  // is the sum of x[1..p-1]: X[0] is it plus x[0], and x[0] added to it
+  // after the kernel multiply reaches every output of the inverse FFT.
   void emit_convolve_turn(int r) {
     const std::int64_t R = s_.length;
+    const std::string kernel = s_.rader() ? str(R) : "chirp_n";
     for_each_butterfly(R / r, "", [&](int j) {
       for (int t = 0; t < r; ++t) {
         const std::string n = "b + " + str(t * (R / r));
         const std::string v = x(j * r + t);
-        e_.line(v + " = cmul(" + v + ", tables[chirp_n + " + n + "]);");
+        const bool dc = s_.rader() && j == 0 && t == 0;  // the only slot that holds point 0
+        if (dc) e_.line("const cpx sum = " + v + ";");
+        e_.line(v + " = cmul(" + v + ", tables[" + kernel + " + " + n + "]);");
+        if (dc) {
+          e_.open("if (b == 0)");
+          emit_rader_zero();
+          e_.line("const cpx dc = cadd(sum, x_zero);");
+          e_.open("if (valid)");
+          e_.line(s_.real_store == RealStore::Real ? "dst[0] = dc.x * out_re;" : "dst[0] = " + scaled("dc") + ";");
+          e_.close();
+          e_.line(v + " = cadd(" + v + ", x_zero);");
+          e_.close();
+        }
         e_.line(local("m", n) + " = cmake(" + v + ".x, -" + v + ".y);");
       }
     });
     e_.line(d_.barrier);
+  }
+
+  // Rader's x[0], read where the DC term needs it (no thread of the group
+  // has written its row yet: the stores come after the second FFT), so no
+  // register holds it through the first FFT.
+  void emit_rader_zero() {
+    e_.line("cpx x_zero = cmake(0, 0);");
+    e_.open("if (valid)");
+    e_.line("const " + idx() + " j = 0;  (void)j;");
+    emit_read("x_zero", "j");
+    e_.line("x_zero.y *= in_sign;");
+    e_.close();
+  }
+
+  // Rader's loads: x[1..p-1] into local memory as they lie
+  // (consecutive threads, consecutive points), where the first FFT's first
+  // stage gathers them in the generator's order.
+  void emit_rader_load() {
+    const std::int64_t L = s_.length;
+    const int T = s_.threads_per_transform;
+    for (std::int64_t q = 0; q * T < L; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " i = t + " + str(q * T) + ";");
+      e_.open("if (valid" + std::string((q + 1) * T > L ? " && i < " + str(L) : "") + ")");
+      e_.line("const " + idx() + " j = (" + idx() + ")i + 1;");
+      e_.line("cpx v;");
+      emit_read("v", "j");
+      e_.line("v.y *= in_sign;");
+      e_.line(local("m", "i") + " = v;");
+      e_.close();
+      e_.close();
+    }
+    e_.line(d_.barrier);
+  }
+
+  // Rader's stores: the conjugate of the second FFT's output q is x[0] +
+  // c[q] = X[g^-q]: into local point g^-q - 1, then out in natural order
+  // (X[0] went out with the DC term).
+  void emit_rader_store(int r) {
+    const std::int64_t L = s_.length, p = s_.rader_prime, S = s_.out_point_stride;
+    const int T = s_.threads_per_transform;
+    for_each_butterfly(L / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string v = x(j * r + t);
+        e_.open("");
+        e_.line("const " + u32() + " at = (" + u32() + ")tables[b + " + str(t * (L / r)) + "].y - 1;");
+        e_.line(local("m", "at") + " = cmake(" + v + ".x, -" + v + ".y);");
+        e_.close();
+      }
+    });
+    e_.line(d_.barrier);
+    for (std::int64_t q = 0; q * T < L; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " i = t + " + str(q * T) + ";");
+      std::string guard = "valid";
+      if ((q + 1) * T > L) guard += " && i < " + str(L);
+      // R2C: the half spectrum, X[j] for j <= p/2.
+      if (s_.real_store == RealStore::Half) guard += " && i < " + str(p / 2);
+      e_.open("if (" + guard + ")");
+      const std::string at = "dst[(" + idx() + ")(i + 1) * " + str(S) + "]";
+      if (s_.real_store == RealStore::Real) e_.line(at + " = " + local("m", "i") + ".x * out_re;");
+      else e_.line(at + " = " + scaled(local("m", "i")) + ";");
+      e_.close();
+      e_.close();
+    }
   }
 
   // The group's results sit in local memory; write them in the order the
@@ -573,6 +705,11 @@ class PassWriter {
   void emit_store_from_local() {
     const std::int64_t R = s_.length;
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
+    if (s_.block_rows) {
+      for_each_block_point(std::string(d_.global) + "cpx* block = out + g0 * " + str(R) + ";",
+                           [&](const std::string& at, const std::string& local_at) { e_.line(at + " = " + scaled(local_at) + ";"); });
+      return;
+    }
     e_.open("");
     if (s_.store_rows_via_local()) {
       // Contiguous outputs under the column-major mapping: each transform's
@@ -867,6 +1004,15 @@ class PassWriter {
   }
 
   void emit_stages() {
+    if (s_.rader()) {
+      e_.line("// Rader: x[1..p-1] into local memory, the FFT of a[m] = x[g^m]");
+      emit_rader_load();
+      rader_gather_ = true;
+      emit_fft(false, false);
+      e_.line("// Rader: FFT of the conjugated product, then X[g^-q] through local memory");
+      emit_fft(false, true);
+      return;
+    }
     if (!s_.convolve) {
       emit_fft(true, true);
       return;
@@ -899,8 +1045,8 @@ class PassWriter {
       // Others may still be reading this stage's inputs from local memory.
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
       // A cluster's first stage reads the chunk from the array the exchange reuses.
-      const bool read_array = reads_local || (stage == 0 && s_.clustered());
-      if (read_array && (!last || !to_global || s_.store_via_local() || split)) barrier();
+      const bool read_array = reads_local || (stage == 0 && (s_.clustered() || s_.block_rows));
+      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader())) barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.
@@ -922,6 +1068,7 @@ class PassWriter {
   const Dialect& d_;
   Emitter e_;
   bool copy_pending_ = false;  // staged: the next transform's copy waits for a barrier
+  bool rader_gather_ = false;  // the next local read is Rader's gather
   std::vector<int> radices_;
 };
 

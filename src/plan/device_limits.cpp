@@ -110,6 +110,11 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // with the exchange's shared-memory traffic).
   limits.staged_min_length = 2048;
   limits.staged_min_length_double = 3072;
+  // Rows whose threads read less than a 32-byte sector of a row at once
+  // (17 points, one thread a row: 27% of the copy kernel and 0.27x cuFFT,
+  // H100, 2026-11-23) go through shared memory as one block. A first
+  // choice, before any measurement of the block form.
+  limits.block_rows_bytes = 32;
   return limits;
 }
 
@@ -153,6 +158,8 @@ DeviceLimits with_environment(DeviceLimits limits) {
   // allows up to C blocks where the device has clusters.
   limits.max_cluster = static_cast<int>(std::clamp<long long>(env_int("BFLY_CLUSTER", 1), 1, limits.max_cluster));
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
+  limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
+  limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

@@ -67,6 +67,13 @@ struct DeviceLimits {
   int max_cluster = 1;
   // Points a cluster's block should hold (64 KiB), where a row splits so.
   std::int64_t cluster_chunk_points = 8192;
+  // Short contiguous rows load and store as one block through local memory
+  // (KernelSpec::block_rows) where a row's threads would read fewer than
+  // this many contiguous bytes at once; 0: never.
+  int block_rows_bytes = 0;
+  // Primes whose p - 1 factors over the codelets take Rader's algorithm in
+  // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
+  bool rader = true;
 };
 
 // Defaults by device class. Where the numbers come from:
@@ -88,7 +95,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; default 1: none).
+// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; default 1: none),
+// BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -19,7 +19,13 @@ bool KernelSpec::store_columns_via_local() const {
          dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
-bool KernelSpec::store_via_local() const { return store_rows_via_local() || store_columns_via_local(); }
+bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
+
+bool KernelSpec::block_rows_allowed() const {
+  return !identity && !bluestein() && !convolve && !real() && !clustered() && !staged && !local_halves && !wide &&
+         mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 && out_point_stride == 1 &&
+         transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length && dims[0].out_stride == length;
+}
 
 std::string KernelSpec::geometry() const {
   std::ostringstream out;
@@ -42,6 +48,7 @@ std::string KernelSpec::geometry() const {
     if (chirp_store == ChirpStore::Chirp) out << " chirp-store";
     if (convolve) out << " convolve";
   }
+  if (rader()) out << ", rader " << rader_prime;
   if (real()) {
     static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
     static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};
@@ -55,7 +62,7 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !real() && !store_via_local() && radices.size() > 1 && !clustered();
+  return !identity && !bluestein() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered();
 }
 
 std::size_t KernelSpec::local_bytes() const { return staged ? stage_offset_bytes() + stage_bytes() : exchange_bytes(); }
@@ -82,7 +89,7 @@ std::size_t KernelSpec::stage_bytes() const {
 
 bool KernelSpec::staged_allowed() const {
   if (clustered()) return in_point_stride == cluster && !real() && !bluestein();
-  return !identity && !bluestein() && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+  return !identity && !bluestein() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
          in_point_stride == 1 && !dims.empty();
 }
 
@@ -91,7 +98,8 @@ std::int64_t KernelSpec::local_row() const {
   std::int64_t row = padded ? length + length / 16 : length;
   // Writing columns reads the array across rows: an odd row length puts
   // adjacent rows in different banks.
-  if (store_columns_via_local() && row % 2 == 0) ++row;
+  // So does reading block rows a thread a row.
+  if ((store_columns_via_local() || block_rows) && row % 2 == 0) ++row;
   return row;
 }
 
@@ -111,7 +119,8 @@ std::string KernelSpec::name() const {
   out << "bfly_" << (precision == Precision::Single ? "f32" : "f64") << "_n" << length << "_r";
   for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
   if (identity) out << "_copy";
-  if (convolve) out << "_bluestein";
+  if (rader()) out << "_rader";
+  else if (convolve) out << "_bluestein";
   else if (bluestein()) out << "_chirp";
   if (packed()) out << "_packed";
   else if (real()) out << "_real";
@@ -127,6 +136,7 @@ std::string KernelSpec::name() const {
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;
   if (staged) out << "_stg" << staged;
   if (clustered()) out << "_cl" << cluster;
+  if (block_rows) out << "_blk";
   return out.str();
 }
 

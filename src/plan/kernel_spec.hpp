@@ -90,9 +90,19 @@ struct KernelSpec {
   // conj(y[e]) * c[e] for e < N only (Chirp: the inverse FFT's last pass).
   enum class ChirpStore { None, Kernel, Chirp };
   ChirpStore chirp_store = ChirpStore::None;
-  // The whole of Bluestein in one kernel: chirp load, FFT_M, kernel
-  // multiply, FFT_M, chirp store (M fits one group).
+  // A whole convolution in one kernel: two FFTs of `length` points through
+  // local memory, the kernel multiply between them. Bluestein (chirp
+  // load, FFT_M, kernel multiply, FFT_M, chirp store; M fits one group) or,
+  // with rader_prime, Rader.
   bool convolve = false;
+  // Rader's algorithm in one kernel for the prime p = length + 1
+  // (plan/solvers/rader.cpp): points 1..p-1 into local memory as they lie,
+  // the first FFT reads them in the generator's order (a[m] = x[g^m]), the
+  // second's outputs go back to X[g^-q] through local memory; X[0] and the
+  // x[0] every output adds ride on the DC term. The tables argument holds
+  // the permutations (g^m, g^-m as the reals of L points: exact below 2^24)
+  // then the kernel FFT_L(b) / L (twiddle/rader.hpp). 0: not Rader.
+  std::int64_t rader_prime = 0;
   // Real transforms (plan/solvers/real_axis.cpp): the real axis's first pass
   // reads one side and its last pass writes the other. Pairs and Mirror /
   // Split are the packed form of an even axis: a complex FFT of n/2 points
@@ -155,9 +165,18 @@ struct KernelSpec {
   // streams into a second array (one bulk copy) while this row computes.
   int cluster = 1;
 
+  // Short rows as one block: the group's transforms lie end to end in both
+  // buffers (one open dim of stride `length`, points contiguous), so the
+  // group loads its M * length points into local memory as consecutive
+  // threads, consecutive points, the first stage reads them from there,
+  // and the last writes them back the same way. Where a row has few
+  // threads, each would otherwise read and write points a row apart.
+  bool block_rows = false;
+
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool clustered() const { return cluster > 1; }
   bool bluestein() const { return chirp_length > 0; }
+  bool rader() const { return rader_prime > 0; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
   // Whether the exchange in halves applies to this pass (plan.cpp sets
   // local_halves only where it does).
@@ -178,6 +197,7 @@ struct KernelSpec {
   // the mapping chosen for the input: rows written by a column-major group,
   // or columns by a transform-major one.
   bool store_via_local() const;
+  bool block_rows_allowed() const;
   bool store_rows_via_local() const;     // column-major group, contiguous outputs
   bool store_columns_via_local() const;  // transform-major group, adjacent transforms adjacent
   // The geometry (strides, dims) as text, for comments and the name's hash.

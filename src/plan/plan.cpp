@@ -145,7 +145,7 @@ int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
 // kernel of contiguous points of a complex transform (what `bfly tune` times).
 bool tunable(const KernelSpec& spec) {
-  return !spec.identity && !spec.bluestein() && !spec.real() && spec.mapping == Mapping::TransformMajor &&
+  return !spec.identity && !spec.bluestein() && !spec.convolve && !spec.real() && spec.mapping == Mapping::TransformMajor &&
          spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
 }
 
@@ -388,9 +388,19 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   }
 }
 
-}  // namespace
+// Short rows whose threads would read less than limits.block_rows_bytes
+// of a row at once load and store as one block (KernelSpec::block_rows),
+// where its local array fits.
+void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
+  const int point = spec.precision == Precision::Single ? 8 : 16;
+  if (limits.block_rows_bytes <= 0 || spec.threads_per_transform * point >= limits.block_rows_bytes || !spec.block_rows_allowed())
+    return;
+  spec.block_rows = true;
+  if (spec.local_bytes() > limits.local_memory_bytes) spec.block_rows = false;
+}
 
-std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+// The launch: the model's, then a tuning table's where one applies.
+std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
   if (spec.clustered()) {
     // Persistent clusters stream each block's next chunk in while this row
@@ -442,6 +452,14 @@ std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   return "model";
 }
 
+}  // namespace
+
+std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+  const std::string from = complete_launch(spec, limits);
+  set_block_rows(spec, limits);
+  return from;
+}
+
 namespace {
 
 // Strides of the logical dims (0: batch, a+1: axis a) in one buffer.
@@ -483,7 +501,8 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const std::int64_t n = extent_of(p, a);
   // The points a step's transforms cover along the dim: Bluestein's passes
   // run over its zero-padded M points.
-  const bool fused = step.chirp == Step::Chirp::Fused;
+  const bool rader = step.chirp == Step::Chirp::Rader;
+  const bool fused = step.chirp == Step::Chirp::Fused || rader;
   const bool packed_passes = step.packed && step.padded > 0;
   const std::int64_t span = (step.chirp == Step::Chirp::None && !packed_passes) || fused ? n : step.padded;
   const bool forward_real = p.kind == Kind::R2C;
@@ -497,6 +516,13 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.real_length = n;
     spec.in_point_stride = forward_real ? 2 * src[a] : src[a];
     spec.out_point_stride = forward_real ? dst[a] : 2 * dst[a];
+  } else if (step.kind == Step::Kind::Fft && rader) {
+    // Rader in one kernel: an (N - 1)-point convolution per N-point axis.
+    spec.length = n - 1;
+    spec.in_point_stride = src[a];
+    spec.out_point_stride = dst[a];
+    spec.rader_prime = n;
+    spec.convolve = true;
   } else if (step.kind == Step::Kind::Fft && fused) {
     // Bluestein in one kernel: an M-point transform per N-point axis.
     spec.length = step.padded;
@@ -774,7 +800,8 @@ std::string PlanTree::print() const {
         << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
         << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
         << s.local_bytes() << " bytes local" << (s.local_halves ? " (exchanged in halves)" : "") << ", "
-        << (s.store_via_local() ? "store via local" : "direct store")
+        << (s.block_rows ? "rows load and store as one block through local memory"
+            : s.store_via_local() ? "store via local" : "direct store")
         << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
             : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
     if (s.clustered()) out << ", in clusters of " << s.cluster << " groups (one row; distributed shared memory)";

@@ -11,6 +11,7 @@
 #include "plan/solvers/solver.hpp"
 #include "runtime/tuning_files.hpp"
 #include "twiddle/chirp.hpp"
+#include "twiddle/rader.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly {
@@ -59,6 +60,23 @@ std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
   return out;
 }
 
+// Rader's tables for the prime p (L = p - 1 points): the permutations, g^m
+// and g^-m as the real and imaginary parts of entry m (exact integers in
+// either precision: the one-kernel convolution is at most 4096 points),
+// then the kernel FFT_L(b) / L, rounded once from long double.
+template <class T>
+std::vector<std::complex<T>> rader_tables(std::int64_t p) {
+  const std::vector<std::int64_t> powers = twiddle::rader_powers(p);
+  const std::vector<std::complex<long double>> k = twiddle::rader_kernel(p);
+  const std::int64_t L = p - 1;
+  std::vector<std::complex<T>> out;
+  out.reserve(2 * static_cast<std::size_t>(L));
+  for (std::int64_t m = 0; m < L; ++m)
+    out.emplace_back(static_cast<T>(powers[static_cast<std::size_t>(m)]), static_cast<T>(powers[static_cast<std::size_t>((L - m) % L)]));
+  for (const auto& v : k) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  return out;
+}
+
 }  // namespace
 
 class PlanImpl {
@@ -70,7 +88,7 @@ class PlanImpl {
     std::shared_ptr<KernelImpl> kernel;
     std::shared_ptr<BufferImpl> twiddles;
     std::shared_ptr<BufferImpl> pass_twiddles;
-    std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel
+    std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel, Rader's, the split's twiddles
     std::size_t resident_groups = 0;     // a staged kernel's launch: the groups the device runs at once
   };
 
@@ -149,6 +167,11 @@ class PlanImpl {
         if (f64) return upload(*device_, bluestein_tables<double>(spec.chirp_length));
         return upload(*device_, bluestein_tables<float>(spec.chirp_length));
       });
+    } else if (spec.rader()) {
+      compiled.tables = device_->memo<BufferImpl>("rader:" + kind + std::to_string(spec.rader_prime), [&] {
+        if (f64) return upload(*device_, rader_tables<double>(spec.rader_prime));
+        return upload(*device_, rader_tables<float>(spec.rader_prime));
+      });
     } else if (spec.packed()) {
       // The split's w_n^k, k = 0..n/2 (two-level past one pass).
       const std::int64_t n = spec.real_length;
@@ -201,7 +224,7 @@ class PlanImpl {
                                         real(out_re),
                                         real(out_im)};
       const plan::KernelSpec& spec = c.pass.spec;
-      if (spec.packed()) args.push_back(KernelArg::of(*c.tables));
+      if (spec.packed() || spec.rader()) args.push_back(KernelArg::of(*c.tables));
       if (spec.bluestein()) {
         args.push_back(KernelArg::of(*c.tables));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "twiddle/host_fft.hpp"
+
 namespace bfly::twiddle {
 
 // c[j] = exp(-pi i j^2 / n) for j < count: the exponent j^2 is reduced
@@ -18,12 +20,7 @@ std::vector<std::complex<long double>> chirp(std::int64_t n, std::int64_t count)
 
 // FFT_m(b) / m with b[j] = conj(c[j]) for |j| < n, placed cyclically (b[m - j]
 // = b[j]), zero elsewhere: the convolution kernel in the frequency domain.
-// m must be a power of two >= 2n - 1.
+// m >= 2n - 1, any length (host_fft.hpp's FFTs).
 std::vector<std::complex<long double>> bluestein_kernel(std::int64_t n, std::int64_t m);
-
-// An in-place radix-2 FFT of a power-of-two length in long double, forward
-// (exp(-2 pi i jk / m)), twiddles from the oracle: the host-side FFT the
-// kernel table needs.
-void fft_long_double(std::vector<std::complex<long double>>& data);
 
 }  // namespace bfly::twiddle

@@ -1,7 +1,7 @@
 #include "twiddle/rader.hpp"
 
 #include "bfly/bfly.hpp"
-#include "twiddle/chirp.hpp"
+#include "twiddle/host_fft.hpp"
 #include "twiddle/roots.hpp"
 
 namespace bfly::twiddle {
@@ -71,28 +71,6 @@ std::vector<Wide> rader_kernel(std::int64_t p) {
   b = dft_long_double(std::move(b));
   for (auto& v : b) v /= static_cast<long double>(L);
   return b;
-}
-
-std::vector<Wide> dft_long_double(std::vector<Wide> x) {
-  const std::int64_t n = static_cast<std::int64_t>(x.size());
-  if (n == 0 || (n & (n - 1)) == 0) {
-    if (n > 0) fft_long_double(x);
-    return x;
-  }
-  // Bluestein: X[k] = c[k] * (conv of x c with conj c)[k], the convolution
-  // by FFTs of the power of two m >= 2n - 1 (the inverse as conj FFT conj).
-  std::int64_t m = 1;
-  while (m < 2 * n - 1) m *= 2;
-  const std::vector<Wide> c = chirp(n, n);
-  const std::vector<Wide> kernel = bluestein_kernel(n, m);
-  std::vector<Wide> a(static_cast<std::size_t>(m));
-  for (std::int64_t j = 0; j < n; ++j) a[static_cast<std::size_t>(j)] = times(x[static_cast<std::size_t>(j)], c[static_cast<std::size_t>(j)]);
-  fft_long_double(a);
-  for (std::int64_t k = 0; k < m; ++k) a[static_cast<std::size_t>(k)] = std::conj(times(a[static_cast<std::size_t>(k)], kernel[static_cast<std::size_t>(k)]));
-  fft_long_double(a);
-  for (std::int64_t k = 0; k < n; ++k)
-    x[static_cast<std::size_t>(k)] = times(std::conj(a[static_cast<std::size_t>(k)]), c[static_cast<std::size_t>(k)]);
-  return x;
 }
 
 }  // namespace bfly::twiddle

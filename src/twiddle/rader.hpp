@@ -23,8 +23,4 @@ std::vector<std::int64_t> rader_powers(std::int64_t p);
 // in the frequency domain (rounded once from long double by the caller).
 std::vector<std::complex<long double>> rader_kernel(std::int64_t p);
 
-// A forward DFT of any length in long double: radix 2 where the length is
-// a power of two, else Bluestein over power-of-two FFTs (chirp.hpp).
-std::vector<std::complex<long double>> dft_long_double(std::vector<std::complex<long double>> x);
-
 }  // namespace bfly::twiddle

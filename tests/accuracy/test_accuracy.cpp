@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "accuracy/fixture.hpp"
+#include "plan/factorize.hpp"
 
 namespace bfly::test {
 namespace {
@@ -117,6 +118,26 @@ TEST_P(Accuracy, ForcedMultiPass) {
         expect_accurate(p);
       }
   unsetenv("BFLY_MAX_PASS_LENGTH");
+}
+
+// Short rows as one block through local memory (KernelSpec::block_rows; a
+// GPU's choice for rows of few threads, forced here on every device):
+// every row length from 2 to 24 and a few longer, batches that leave the
+// last group part full, both precisions, placements and directions.
+TEST_P(Accuracy, BlockRows) {
+  setenv("BFLY_BLOCK_ROWS", "100000", 1);
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 27, 32, 48}) {
+      Problem p = make(n, 1 + 37 * (i % 5), i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      const Plan plan(device(), p);
+      if (p.batch > 1 && plan::is_supported_length(n)) EXPECT_NE(plan.describe().find("one block"), std::string::npos) << p.token();
+      expect_accurate(p);
+      ++i;
+    }
+  unsetenv("BFLY_BLOCK_ROWS");
 }
 
 // Rows past one block: on a CUDA device of compute capability 9.0 and up

@@ -10,40 +10,101 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 8-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n8_r8_g4fdce5d91b_p1_T1_M128_tm_pad_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n8_r8_g4fdce5d91b_p1_T1_M128_tm_pad_occ7_blk(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
   // points 1/1, dims *:8/8
+  __local cpx lds[1152];
   const uint lid = (uint)get_local_id(0);
   const uint m = lid / 1, t = lid % 1;
   const ulong g = (ulong)get_group_id(0) * 128 + m;
   const bool valid = g < transforms;
   uint rest = (uint)(g);
   const uint in_off = rest * 8;
-  const uint out_off = rest * 8;
   (void)rest;
   __global const cpx* src = in + in_off;
-  __global cpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0);
   (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
+  {
+    const ulong g0 = (ulong)get_group_id(0) * 128;
+    const ulong end = (transforms - g0) * 8;  // points of valid rows
+    __global const cpx* block = in + g0 * 8;
+    {
+      const uint i = lid + 0, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 128, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 256, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 384, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 512, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 640, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 768, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+    {
+      const uint i = lid + 896, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 9 + (n2) + ((n2) >> 4)] = v;
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
   // stage 0: radix 8, stride 1
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(uint)(b + 0) * 1];
-      x0.y *= in_sign;
-      x1 = src[(uint)(b + 1) * 1];
-      x1.y *= in_sign;
-      x2 = src[(uint)(b + 2) * 1];
-      x2.y *= in_sign;
-      x3 = src[(uint)(b + 3) * 1];
-      x3.y *= in_sign;
-      x4 = src[(uint)(b + 4) * 1];
-      x4.y *= in_sign;
-      x5 = src[(uint)(b + 5) * 1];
-      x5.y *= in_sign;
-      x6 = src[(uint)(b + 6) * 1];
-      x6.y *= in_sign;
-      x7 = src[(uint)(b + 7) * 1];
-      x7.y *= in_sign;
+      x0 = lds[m * 9 + ((b + 0)) + (((b + 0)) >> 4)];
+      x1 = lds[m * 9 + ((b + 1)) + (((b + 1)) >> 4)];
+      x2 = lds[m * 9 + ((b + 2)) + (((b + 2)) >> 4)];
+      x3 = lds[m * 9 + ((b + 3)) + (((b + 3)) >> 4)];
+      x4 = lds[m * 9 + ((b + 4)) + (((b + 4)) >> 4)];
+      x5 = lds[m * 9 + ((b + 5)) + (((b + 5)) >> 4)];
+      x6 = lds[m * 9 + ((b + 6)) + (((b + 6)) >> 4)];
+      x7 = lds[m * 9 + ((b + 7)) + (((b + 7)) >> 4)];
     }
   }
   {
@@ -84,17 +145,70 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n8_r8_g4
     x6 = t15;
     x7 = t26;
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
   {
     const uint b = t + 0;  (void)b;
-    if (valid) {
-      dst[(uint)(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(uint)(b + 1) * 1] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(uint)(b + 2) * 1] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(uint)(b + 3) * 1] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(uint)(b + 4) * 1] = cmake(x4.x * out_re, x4.y * out_im);
-      dst[(uint)(b + 5) * 1] = cmake(x5.x * out_re, x5.y * out_im);
-      dst[(uint)(b + 6) * 1] = cmake(x6.x * out_re, x6.y * out_im);
-      dst[(uint)(b + 7) * 1] = cmake(x7.x * out_re, x7.y * out_im);
+    lds[m * 9 + (b + 0) + ((b + 0) >> 4)] = x0;
+    lds[m * 9 + (b + 1) + ((b + 1) >> 4)] = x1;
+    lds[m * 9 + (b + 2) + ((b + 2) >> 4)] = x2;
+    lds[m * 9 + (b + 3) + ((b + 3) >> 4)] = x3;
+    lds[m * 9 + (b + 4) + ((b + 4) >> 4)] = x4;
+    lds[m * 9 + (b + 5) + ((b + 5) >> 4)] = x5;
+    lds[m * 9 + (b + 6) + ((b + 6) >> 4)] = x6;
+    lds[m * 9 + (b + 7) + ((b + 7) >> 4)] = x7;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  {
+    const ulong g0 = (ulong)get_group_id(0) * 128;
+    const ulong end = (transforms - g0) * 8;  // points of valid rows
+    __global cpx* block = out + g0 * 8;
+    {
+      const uint i = lid + 0, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 128, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 256, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 384, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 512, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 640, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 768, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 896, m2 = i / 8, n2 = i % 8;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 9 + (n2) + ((n2) >> 4)].x * out_re, lds[m2 * 9 + (n2) + ((n2) >> 4)].y * out_im);
+      }
     }
   }
 }

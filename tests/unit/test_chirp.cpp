@@ -105,7 +105,18 @@ TEST(Chirp, BluesteinIdentityGivesTheDft) {
     EXPECT_LT(relative_l2(X, direct_dft(x)), 1e-16L) << "n=" << n << " m=" << m;
   }
   EXPECT_THROW(bfly::twiddle::bluestein_kernel(17, 32), bfly::Error);  // 32 < 2*17-1
-  EXPECT_THROW(bfly::twiddle::bluestein_kernel(17, 48), bfly::Error);  // not a power of two
+  // Any M >= 2N - 1 (a smooth one through the mixed-radix host FFT).
+  const auto x = random_vector(17);
+  const auto c = bfly::twiddle::chirp(17, 17);
+  const auto kernel = bfly::twiddle::bluestein_kernel(17, 36);
+  std::vector<C> a(36);
+  for (std::int64_t j = 0; j < 17; ++j) a[j] = x[j] * c[j];
+  a = bfly::twiddle::dft_long_double(a);
+  for (std::size_t j = 0; j < a.size(); ++j) a[j] = std::conj(a[j] * kernel[j]);
+  a = bfly::twiddle::dft_long_double(a);
+  std::vector<C> X(17);
+  for (std::int64_t k = 0; k < 17; ++k) X[k] = c[k] * std::conj(a[k]);
+  EXPECT_LT(relative_l2(X, direct_dft(x)), 1e-17L);
 }
 
 }  // namespace

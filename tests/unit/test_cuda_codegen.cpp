@@ -151,6 +151,7 @@ std::vector<Job> collect_jobs() {
       for (const std::vector<std::int64_t>& shape :
            std::vector<std::vector<std::int64_t>>{{17}, {19}, {23}, {17 * 19 * 8}, {23 * 23 * 4}, {31}, {61}, {127}, {257},
                                                   {509}, {1021}, {2039}, {4093}, {8191}, {65537}, {1000003}, {17, 19, 23},
+                                                  {641}, {2593}, {3889}, {4051}, {29, 31, 37},
                                                   {1009, 1013}, {4093, 64}, {23, 4096}, {4096, 17}}) {
         bfly::Problem problem;
         problem.shape = shape;
@@ -171,6 +172,7 @@ std::vector<Job> collect_jobs() {
         for (const std::vector<std::int64_t>& shape :
              std::vector<std::vector<std::int64_t>>{{2}, {16}, {1000}, {1024}, {4096}, {8192}, {16384}, {32768}, {65536},
                                                     {1 << 20}, {1 << 24}, {1001}, {4097}, {127}, {8191}, {1000003},
+                                                    {1021}, {3889}, {97, 29},
                                                     {1024, 1024}, {1000, 1000}, {513, 511}, {4096, 4096}, {64, 64, 63},
                                                     {256, 256, 256}})
           for (bfly::Placement placement : {bfly::Placement::OutOfPlace, bfly::Placement::InPlace}) {

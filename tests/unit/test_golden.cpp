@@ -49,7 +49,8 @@ struct GoldenCase {
 
 const std::vector<GoldenCase>& cases() {
   static const std::vector<GoldenCase> table{
-      {"single_8", "c2c_f32_fwd_8_b1_oop_none", true, 0, "one radix-8 stage, several transforms per group"},
+      {"single_8", "c2c_f32_fwd_8_b1_oop_none", true, 0,
+       "one radix-8 stage, several transforms per group, the rows as one block through local memory"},
       {"single_16", "c2c_f32_fwd_16_b1_oop_none", true, 0, "radix 16 = 4 x 4 with constant pi/8 twiddles"},
       {"single_60", "c2c_f32_fwd_60_b1_oop_none", true, 0, "radices 4, 3, 5: odd butterflies and stage twiddles"},
       {"multi_65536_pass0", "c2c_f32_fwd_65536_b1_oop_none", false, 0,
@@ -61,6 +62,8 @@ const std::vector<GoldenCase>& cases() {
       {"transpose_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
        "row-column strategy: a tiled transpose, written by columns through local memory",
        bfly::Strategy::Transpose},
+      {"rader_29", "c2c_f32_fwd_29_b1_oop_none", true, 0,
+       "Rader: a 28-point convolution, gathered and scattered through local memory"},
   };
   return table;
 }
@@ -160,6 +163,7 @@ TEST(GoldenSpecs, CasesCoverTheIntendedShapes) {
   const KernelSpec s8 = spec_of(cases()[0]);
   EXPECT_EQ(s8.radices, std::vector<int>{8}) << s8.name();
   EXPECT_GT(s8.transforms_per_group, 1) << s8.name();
+  EXPECT_TRUE(s8.block_rows) << s8.name();
   EXPECT_EQ(spec_of(cases()[1]).radices, std::vector<int>{16});
   EXPECT_EQ(spec_of(cases()[2]).radices, (std::vector<int>{10, 6}));
   const KernelSpec p0 = spec_of(cases()[3]);

@@ -299,15 +299,17 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
 TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {29, 97, 1009, 29 * 64, 2039, 4093, 4097, 65537, 1000003}) {
+      for (std::int64_t n : {59, 29 * 3, 1019, 29 * 64, 2039, 4093, 4097, 65537, 1000003}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
         SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
         const std::int64_t m = bfly::plan::bluestein_length(n);
         EXPECT_GE(m, 2 * n - 1);
-        EXPECT_LT(m, 4 * n);
-        EXPECT_EQ(m & (m - 1), 0);
+        EXPECT_LE(m, (2 * n - 1) * 6 / 5 + 1);  // c * 2^k, c in {1, 3, 5, 7, 9, 15}: at most 1.2x
+        std::int64_t odd = m;
+        while (odd % 2 == 0) odd /= 2;
+        EXPECT_TRUE(odd == 1 || odd == 3 || odd == 5 || odd == 7 || odd == 9 || odd == 15) << m;
         const DeviceLimits limits = bfly::plan::for_precision(l.limits, precision);
         ASSERT_FALSE(tree.passes.empty());
         for (const Pass& pass : tree.passes) {
@@ -353,12 +355,47 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
       }
 }
 
+// Primes whose N - 1 factors over the codelets and fits the one-kernel
+// convolution take Rader in one pass (an (N - 1)-point convolution); those
+// whose N - 1 has a prime factor above 23, and longer ones, Bluestein.
+TEST(Plan, PrimesWithSmoothPredecessorsTakeRaderInOnePass) {
+  for (const NamedLimits& l : all_limits())
+    for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 3889, 7681, 65537, 1019, 2027, 8219}) {
+        Problem p = problem(n, 3);
+        p.precision = precision;
+        const PlanTree tree = make_plan(p, l.limits);
+        SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
+        const DeviceLimits limits = bfly::plan::for_precision(l.limits, precision);
+        std::int64_t fused = limits.max_single_pass_length;
+        if (limits.is_gpu) fused = std::min<std::int64_t>(fused, precision == bfly::Precision::Double ? 1024 : 4096);
+        const bool smooth = bfly::plan::is_supported_length(n - 1);
+        const bool rader = smooth && n - 1 <= fused;
+        ASSERT_FALSE(tree.passes.empty());
+        EXPECT_EQ(tree.passes[0].spec.rader(), rader);
+        if (!rader) {
+          for (const Pass& pass : tree.passes) EXPECT_FALSE(pass.spec.rader());
+          continue;
+        }
+        ASSERT_EQ(tree.passes.size(), 1u);
+        const KernelSpec& s = tree.passes[0].spec;
+        EXPECT_EQ(s.rader_prime, n);
+        EXPECT_EQ(s.length, n - 1);
+        EXPECT_TRUE(s.convolve);
+        EXPECT_FALSE(s.bluestein() || s.staged || s.local_halves);
+        EXPECT_EQ(tree.passes[0].transforms, 3);
+        EXPECT_EQ(tree.workspace_buffers, 0);
+        EXPECT_LE(s.local_bytes(), limits.local_memory_bytes);
+        EXPECT_LE(s.group_size(), limits.max_group_size);
+      }
+}
+
 // One Bluestein kernel serves every N of one M: N and the batch strides are
 // run-time arguments.
 TEST(Plan, BluesteinKernelsAreSharedAcrossLengths) {
   const DeviceLimits gpu = bfly::plan::gpu_limits(49152, 1024);
   std::set<std::string> names;
-  for (std::int64_t n : {1031, 1033, 1237, 2039}) names.insert(make_plan(problem(n, 2), gpu).passes[0].spec.name());
+  for (std::int64_t n : {1031, 1033, 1049}) names.insert(make_plan(problem(n, 2), gpu).passes[0].spec.name());
   EXPECT_EQ(names.size(), 1u);
 }
 
@@ -435,7 +472,8 @@ void check_flow(const PlanTree& tree, const DeviceLimits& limits) {
       EXPECT_FALSE(s.identity) << "pass " << i;
       EXPECT_FALSE(s.has_pass_twiddles()) << "pass " << i;
     }
-    EXPECT_GE(pass.transforms * s.length, p.elements()) << "pass " << i;
+    // (Rader's transforms of length p - 1 each cover p points.)
+    EXPECT_GE(pass.transforms * (s.rader() ? s.rader_prime : s.length), p.elements()) << "pass " << i;
     EXPECT_LE(s.group_size(), limits.max_group_size) << "pass " << i;
     EXPECT_LE(s.local_bytes(), limits.local_memory_bytes) << "pass " << i;
     EXPECT_NE(text.find(s.name()), std::string::npos);

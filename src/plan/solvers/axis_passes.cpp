@@ -28,7 +28,7 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
   if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
-  if (chirp == Chirp::Fused || (packed && padded == 0)) return true;  // one group holds the whole axis
+  if (chirp == Chirp::Fused || chirp == Chirp::Rader || (packed && padded == 0)) return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 
@@ -98,7 +98,10 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
 
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
-  if (!is_supported_length(n)) return bluestein_steps(problem, dim, limits, order);
+  if (!is_supported_length(n)) {
+    std::vector<Step> rader = rader_steps(problem, dim, limits, order);
+    return rader.empty() ? bluestein_steps(problem, dim, limits, order) : rader;
+  }
   // Strided by a multiple of the cache's aliasing period where this axis is
   // read (the input's layout, or the workspace's order in the row-column strategy).
   std::int64_t stride = 1;

@@ -18,13 +18,14 @@
 //   complex multiply-adds a point: Bluestein for 17 points (M = 64, two
 //   64-point FFTs a transform) ran at 30% of the copy floor and 0.30x cuFFT
 //   on an H100, where the direct codelet keeps the kernel memory-bound;
-// - above that, Bluestein with M the power of two >= 2N - 1 (the kernel
-//   table comes from a long-double radix-2 FFT on the host): 2 x (M / N),
-//   2.0-4.0x, the points of a fast length, in the same passes;
-// - Rader's algorithm (a cyclic convolution of N - 1 points for a prime N)
-//   is not used: N - 1 is often not smooth itself (it would need Bluestein
-//   inside), and it does not serve composite lengths such as 101 x 103,
-//   which Bluestein does in the same kernel.
+// - above that, Bluestein with M >= 2N - 1 of the form c * 2^k
+//   (bluestein_length; the kernel table comes from a long-double FFT on
+//   the host): 2 x (M / N), 2.0-2.4x the points of a fast length, in the
+//   same passes;
+// - primes N whose N - 1 factors over the codelets and fits one kernel go
+//   to Rader (solvers/rader.cpp): a convolution of N - 1 points, not M;
+//   the rest (N - 1 with a prime factor above 23, longer primes, composite
+//   lengths such as 101 x 103) stay here.
 #include <algorithm>
 
 #include "plan/factorize.hpp"
@@ -32,10 +33,31 @@
 
 namespace bfly::plan {
 
+// The smallest c * 2^k >= 2N - 1 with c in {1, 3, 5, 7, 9, 15}: every pass
+// is memory-bound, so time goes with M, and these sit at most 1.2x apart
+// (1, 9/8, 5/4, 3/2, 7/4, 15/8, 2), where powers of two alone waste up to
+// 2x (N = 2^20 + 1 convolved 2^22 points; now 9 x 2^18, 1.78x fewer). Few
+// M (six an octave), so one Bluestein kernel still serves many N. A pure
+// function of N: the host tables (runtime/plan_impl.cpp) find M from it.
 std::int64_t bluestein_length(std::int64_t n) {
-  std::int64_t m = 1;
-  while (m < 2 * n - 1) m *= 2;
-  return m;
+  const std::int64_t low = 2 * n - 1;
+  std::int64_t best = 0;
+  for (std::int64_t c : {1, 3, 5, 7, 9, 15}) {
+    std::int64_t m = c;
+    while (m < low) m *= 2;
+    if (best == 0 || m < best) best = m;
+  }
+  return best;
+}
+
+// One kernel where the convolution fits a group, and on a GPU where its
+// registers do: the fused kernel holds 16 points a thread through two FFTs,
+// and past 4096 single (1024 double) points the NVRTC sweep saw it spill at
+// 255 registers.
+std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits) {
+  std::int64_t fused = limits.max_single_pass_length;
+  if (limits.is_gpu) fused = std::min<std::int64_t>(fused, problem.precision == Precision::Double ? 1024 : 4096);
+  return fused;
 }
 
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
@@ -43,12 +65,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
   const std::int64_t m = bluestein_length(n);
   const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
                            std::to_string(m) + "-point convolution";
-  // One kernel where M fits a group, and on a GPU where its registers do:
-  // the fused kernel holds 16 points a thread through two FFTs, and past 4096
-  // single (1024 double) points the NVRTC sweep saw it spill at 255 registers.
-  std::int64_t fused = limits.max_single_pass_length;
-  if (limits.is_gpu) fused = std::min<std::int64_t>(fused, problem.precision == Precision::Double ? 1024 : 4096);
-  if (m <= fused) {
+  if (m <= one_kernel_convolution(problem, limits)) {
     Step step;
     step.dim = dim;
     step.length = m;

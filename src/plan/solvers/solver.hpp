@@ -30,7 +30,9 @@ struct Step {
   // workspace only; which sides of the step hold it follows from the role.
   // LoadKernelStore: a forward FFT of one pass (M fits a group but the fused
   // kernel does not fit its registers).
-  enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore };
+  // Rader: a prime dim of N points as one kernel of an (N - 1)-point
+  // convolution (solvers/rader.cpp; length N - 1).
+  enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore, Rader };
   Chirp chirp = Chirp::None;
   std::int64_t padded = 0;           // M, when chirp != None
   // Where the step's data has `padded` points along the dim: Bluestein's M,
@@ -98,6 +100,12 @@ std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengt
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
+// The longest convolution one kernel runs (both FFTs through local memory):
+// Bluestein's M, Rader's N - 1.
+std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits);
+// Rader's step for a prime dim whose N - 1 points fit one kernel's
+// convolution and factor over the codelets; empty where it does not apply.
+std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
 // A real problem's complex side as a C2C problem of complex_shape() in the
 // complex side's layout (what the steps of the other axes see); the problem

@@ -1,0 +1,36 @@
+// Rader's algorithm for a prime axis of N points (twiddle/rader.hpp): with
+// a primitive root g, the N - 1 nonzero indices are g's powers, and the DFT
+// is x[0] plus a cyclic convolution of L = N - 1 points, a[m] = x[g^m]
+// against b[j] = w_N^(g^-j), done with two L-point FFTs and the kernel
+// FFT_L(b) / L. One kernel does it all (KernelSpec::rader_prime): one read
+// and one write a point, and two FFTs of L points where Bluestein takes two
+// of M >= 2N - 1 (2.0-4.0x as many).
+//
+// The cost model: Rader wherever L factors over the codelets (2..23) and
+// fits the one-kernel convolution (one_kernel_convolution: 4096 single,
+// 1024 double points on a GPU); it does fewer operations than Bluestein's
+// one kernel and takes one pass where Bluestein's M would take several.
+// Elsewhere (L with a prime factor above 23, such as 1019 - 1 = 2 x 509,
+// or L past one kernel) Bluestein.
+#include "plan/factorize.hpp"
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+
+std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+  const std::int64_t n = problem.shape[dim - 1];
+  const std::vector<std::int64_t> factors = prime_factors(n);
+  if (!limits.rader || factors.size() != 1 || n < 3) return {};  // not a prime
+  const std::int64_t L = n - 1;
+  if (!is_supported_length(L) || L > one_kernel_convolution(problem, limits)) return {};
+  Step step;
+  step.dim = dim;
+  step.length = L;
+  step.order = order;
+  step.chirp = Step::Chirp::Rader;
+  step.what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Rader (" + std::to_string(L) +
+              "-point convolution in one pass)";
+  return {step};
+}
+
+}  // namespace bfly::plan

@@ -1,0 +1,72 @@
+// Primes by Rader's algorithm (plan/solvers/rader.cpp): one kernel of an
+// (N - 1)-point convolution, checked like every transform against FFTW
+// (double for fp32, long double for fp64) on fresh random data with the
+// output poisoned first. The every-length sweeps (test_bluestein.cpp,
+// test_real.cpp) reach every Rader prime below 2048 (1024 real); these are
+// the issue's lengths, and Rader on the axes of arrays and real transforms.
+#include "accuracy/fixture.hpp"
+
+namespace bfly::test {
+namespace {
+
+Problem make(std::vector<std::int64_t> shape, Precision precision, std::int64_t batch = 1,
+             Direction direction = Direction::Forward, Placement placement = Placement::OutOfPlace, Kind kind = Kind::C2C) {
+  Problem p;
+  p.kind = kind;
+  p.shape = std::move(shape);
+  p.batch = batch;
+  p.precision = precision;
+  p.direction = kind == Kind::C2R ? Direction::Inverse : kind == Kind::R2C ? Direction::Forward : direction;
+  p.placement = placement;
+  return p;
+}
+
+class Rader : public Accuracy {};
+
+// p - 1 smooth (257, 641, 3889; 7681 and 65537 past one kernel on a GPU)
+// and not (1019, 2027, 8219: Bluestein), forward and inverse, in and out
+// of place, batched.
+TEST_P(Rader, IssueLengths) {
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {29, 257, 641, 1021, 3889, 7681, 65537, 1019, 2027, 8219}) {
+      const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+      const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+      expect_accurate(make({n}, precision, n < 10000 ? 3 : 1, d, placement));
+      ++i;
+    }
+}
+
+// Prime axes of 2D and 3D arrays (rows and strided columns), a strided
+// sub-array with a transposed output, and Rader inside a composite plan.
+TEST_P(Rader, PrimeAxes) {
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    expect_accurate(make({257, 31}, precision, 2));
+    expect_accurate(make({29, 64, 37}, precision, 1, Direction::Inverse, Placement::InPlace));
+    Problem sub = make({6, 29, 8, 31}, precision, 2);
+    sub.axes = {1, 3};
+    sub.input.strides = {9000, 300, 32, 1};
+    sub.input.distance = 60000;
+    sub.output.strides = {1, 6, 174, 1392};  // a transposed output
+    sub.output.distance = 43152;
+    expect_accurate(sub);
+  }
+}
+
+// Real transforms of prime length: R2C's half spectrum and C2R's Hermitian
+// loads through the same kernel, 1D and as an axis of an array.
+TEST_P(Rader, RealTransforms) {
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (Kind kind : {Kind::R2C, Kind::C2R}) {
+      for (std::int64_t n : {31, 257, 1021})
+        for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+          expect_accurate(make({n}, precision, 2, Direction::Forward, placement, kind));
+      expect_accurate(make({97, 29}, precision, 1, Direction::Forward, Placement::OutOfPlace, kind));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Rader, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace bfly::test
