@@ -650,6 +650,14 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
     for (std::int64_t n : {17, 127, 1024, 1009, 2039, 4096, 4093, 4097, 10403, 65536, 65521, 65537, 1 << 20, 1000003,
                            (1 << 20) + 1})
       shapes.push_back({n});
+  } else if (name == "prime-extra") {
+    // Primes and awkward lengths in no other suite (the primes issue's own
+    // choice): Rader in one kernel (257, 641, 1021, 2593, 3889, 4051), p - 1
+    // smooth but past one kernel (7681, 8209, 12289), p - 1 with a large
+    // prime factor (1019 = 2 x 509 + 1, 2027, 8219, 100003), and prime
+    // factors inside composites (3093 = 3 x 1031, 261952 = 64 x 4093).
+    for (std::int64_t n : {257, 641, 1019, 1021, 2027, 2593, 3093, 3889, 4051, 7681, 8209, 8219, 12289, 100003, 261952})
+      shapes.push_back({n});
   } else if (name == "prime-nd") {
     // Prime axes in 2D and 3D: every axis through Bluestein; the small 3D one is batched.
     shapes = {{1009, 1013}, {17, 19, 23}};
@@ -664,7 +672,7 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
       shapes.push_back(shape);
   } else {
     throw Error(ErrorCode::InvalidArgument,
-                "unknown suite '" + name + "' (expected pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-nd or real)");
+                "unknown suite '" + name + "' (expected pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-extra, prime-nd or real)");
   }
   std::vector<BenchCase> cases;
   for (const auto& shape : shapes) {

@@ -165,7 +165,7 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       o->problem.add_to(*command, false);
       command->add_option("--suite", o->suite_name,
                           "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning table), tune (the tuned lengths), demo (1D), 2d, 3d, prime (Bluestein lengths beside "
-                          "powers of two, 1D), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
+                          "powers of two, 1D), prime-extra (15 primes and awkward lengths in no other suite), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
                           "to 3D, even and odd; r2c unless --kind says otherwise)");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");

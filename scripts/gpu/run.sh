@@ -55,9 +55,9 @@ if [ "$what" = bench-nd ] || [ "$what" = all ]; then
   done
 fi
 if [ "$what" = bench-prime ] || [ "$what" = all ]; then
-  # Bluestein and prime lengths beside fast ones, in both precisions.
+  # Rader, Bluestein and prime lengths beside fast ones, in both precisions.
   for precision in single double; do
-    for suite in prime prime-nd; do
+    for suite in prime prime-extra prime-nd; do
       build-gpu/apps/bfly/bfly bench --suite $suite --precision $precision --device cuda:0 --quiet --repetitions 11 \
         --points ${BFLY_BENCH_POINTS:-16777216} --out "$out/gpu-bench-$suite-$precision.json" \
         > "$out/bench-$suite-$precision.txt" 2>&1 || status=1

@@ -66,6 +66,8 @@ std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
 // then the kernel FFT_L(b) / L, rounded once from long double.
 template <class T>
 std::vector<std::complex<T>> rader_tables(std::int64_t p) {
+  if (p > (std::int64_t{1} << 24))
+    throw Error(ErrorCode::Unsupported, "Rader's permutations of " + std::to_string(p) + " points are not exact in single precision");
   const std::vector<std::int64_t> powers = twiddle::rader_powers(p);
   const std::vector<std::complex<long double>> k = twiddle::rader_kernel(p);
   const std::int64_t L = p - 1;

@@ -72,18 +72,19 @@ TEST_P(Bluestein, PrimeAxes) {
   transpose.strategy = Strategy::Transpose;
   for (Precision precision : {Precision::Single, Precision::Double}) {
     expect_accurate(make({17, 19, 23}, precision, 2));  // direct radices
-    expect_accurate(make({29, 31, 37}, precision, 2));  // Bluestein on every axis
-    expect_accurate(make({29, 31, 37}, precision, 1, Direction::Inverse), transpose);
-    expect_accurate(make({1009, 1013}, precision));
-    expect_accurate(make({1009, 1013}, precision, 1, Direction::Inverse, Placement::InPlace));
+    // Bluestein on every axis (p - 1 = 2 x 29, 2 x 41, 2 x 53: no Rader).
+    expect_accurate(make({59, 83, 107}, precision, 2));
+    expect_accurate(make({59, 83, 107}, precision, 1, Direction::Inverse), transpose);
+    expect_accurate(make({1019, 1031}, precision));
+    expect_accurate(make({1019, 1031}, precision, 1, Direction::Inverse, Placement::InPlace));
     expect_accurate(make({64, 4093}, precision, 1, Direction::Forward, Placement::InPlace));
     expect_accurate(make({4093, 6}, precision, 1, Direction::Inverse));
-    Problem sub = make({6, 29, 8, 9}, precision, 2);
+    Problem sub = make({6, 59, 8, 9}, precision, 2);
     sub.axes = {1, 3};
     sub.input.strides = {3000, 100, 10, 1};
-    sub.input.distance = 19000;
-    sub.output.strides = {1, 6, 174, 1392};  // a transposed output
-    sub.output.distance = 12600;
+    sub.input.distance = 21000;
+    sub.output.strides = {1, 6, 354, 2832};  // a transposed output
+    sub.output.distance = 25488;
     expect_accurate(sub);
   }
 }

@@ -37,19 +37,19 @@ TEST_P(Rader, IssueLengths) {
     }
 }
 
-// Prime axes of 2D and 3D arrays (rows and strided columns), a strided
-// sub-array with a transposed output, and Rader inside a composite plan.
+// Prime axes of 2D and 3D arrays (rows and strided columns), and padded
+// rows written transposed.
 TEST_P(Rader, PrimeAxes) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
     expect_accurate(make({257, 31}, precision, 2));
     expect_accurate(make({29, 64, 37}, precision, 1, Direction::Inverse, Placement::InPlace));
-    Problem sub = make({6, 29, 8, 31}, precision, 2);
-    sub.axes = {1, 3};
-    sub.input.strides = {9000, 300, 32, 1};
-    sub.input.distance = 60000;
-    sub.output.strides = {1, 6, 174, 1392};  // a transposed output
-    sub.output.distance = 43152;
-    expect_accurate(sub);
+    Problem rows = make({31, 29}, precision, 3, Direction::Inverse);
+    rows.axes = {1};
+    rows.input.strides = {40, 1};  // padded rows
+    rows.input.distance = 1300;
+    rows.output.strides = {1, 31};  // written transposed
+    rows.output.distance = 900;
+    expect_accurate(rows);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "long_double_dft.hpp"
 #include "twiddle/chirp.hpp"
 #include "twiddle/rader.hpp"
 
@@ -19,30 +20,9 @@ namespace {
 using ld = long double;
 using C = std::complex<ld>;
 
-const ld kPi = 3.141592653589793238462643383279502884L;
-
-std::vector<C> direct_dft(const std::vector<C>& x) {
-  const std::size_t n = x.size();
-  std::vector<C> out(n);
-  for (std::size_t k = 0; k < n; ++k)
-    for (std::size_t j = 0; j < n; ++j)
-      out[k] += x[j] * std::polar(1.0L, -2 * kPi * static_cast<ld>((j * k) % n) / static_cast<ld>(n));
-  return out;
-}
-
-std::vector<C> random_vector(std::size_t n) {
-  std::mt19937_64 engine{std::random_device{}()};
-  std::uniform_real_distribution<ld> uniform(-1, 1);
-  std::vector<C> x(n);
-  for (auto& v : x) v = {uniform(engine), uniform(engine)};
-  return x;
-}
-
-ld relative_l2(const std::vector<C>& y, const std::vector<C>& ref) {
-  ld diff = 0, norm = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) diff += std::norm(y[i] - ref[i]), norm += std::norm(ref[i]);
-  return std::sqrt(diff / norm);
-}
+using bfly::test::direct_dft;
+using bfly::test::random_vector;
+using bfly::test::relative_l2;
 
 TEST(Rader, PrimitiveRootsAreTheSmallestGenerators) {
   EXPECT_EQ(bfly::twiddle::primitive_root(2), 1);
