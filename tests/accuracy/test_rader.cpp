@@ -23,13 +23,13 @@ Problem make(std::vector<std::int64_t> shape, Precision precision, std::int64_t 
 
 class Rader : public Accuracy {};
 
-// p - 1 smooth (257, 641, 3889; 7681 and 65537 past one kernel on a GPU)
+// p - 1 smooth (257, 641, 2053, 3889; 7681 and 65537 past one kernel on a GPU)
 // and not (1019, 2027, 8219: Bluestein), forward and inverse, in and out
 // of place, batched.
 TEST_P(Rader, IssueLengths) {
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {29, 257, 641, 1021, 3889, 7681, 65537, 1019, 2027, 8219}) {
+    for (std::int64_t n : {29, 257, 641, 1021, 2053, 3889, 7681, 65537, 1019, 2027, 8219}) {
       const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
       const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
       expect_accurate(make({n}, precision, n < 10000 ? 3 : 1, d, placement));

@@ -361,14 +361,14 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
 TEST(Plan, PrimesWithSmoothPredecessorsTakeRaderInOnePass) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 3889, 7681, 65537, 1019, 2027, 8219}) {
+      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 7681, 65537, 1019, 2027, 8219}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
         SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
         const DeviceLimits limits = bfly::plan::for_precision(l.limits, precision);
         std::int64_t fused = limits.max_single_pass_length;
-        if (limits.is_gpu) fused = std::min<std::int64_t>(fused, precision == bfly::Precision::Double ? 1024 : 4096);
+        if (limits.is_gpu) fused = std::min<std::int64_t>(fused, precision == bfly::Precision::Double ? 2048 : 4096);
         const bool smooth = bfly::plan::is_supported_length(n - 1);
         const bool rader = smooth && n - 1 <= fused;
         ASSERT_FALSE(tree.passes.empty());

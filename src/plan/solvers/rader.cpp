@@ -7,11 +7,13 @@
 // of M >= 2N - 1 (2.0-4.0x as many).
 //
 // The cost model: Rader wherever L factors over the codelets (2..23) and
-// fits the one-kernel convolution (one_kernel_convolution: 4096 single,
-// 1024 double points on a GPU); it does fewer operations than Bluestein's
+// fits one kernel (on a GPU 4096 single, 2048 double points); it does
+// fewer operations than Bluestein's
 // one kernel and takes one pass where Bluestein's M would take several.
 // Elsewhere (L with a prime factor above 23, such as 1019 - 1 = 2 x 509,
 // or L past one kernel) Bluestein.
+#include <algorithm>
+
 #include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
@@ -22,7 +24,13 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
   const std::vector<std::int64_t> factors = prime_factors(n);
   if (!limits.rader || factors.size() != 1 || n < 3) return {};  // not a prime
   const std::int64_t L = n - 1;
-  if (!is_supported_length(L) || L > one_kernel_convolution(problem, limits)) return {};
+  // Doubles on a GPU go further than Bluestein's one kernel (1024): its
+  // codelet stages leave Rader's threads 12-27 points, and sm_90 (NVRTC)
+  // compiled fp64 L = 1050..2052 (radices up to 19, 186-254 registers)
+  // without spills where L = 4050 spilled 48 bytes.
+  std::int64_t most = one_kernel_convolution(problem, limits);
+  if (limits.is_gpu && problem.precision == Precision::Double) most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
+  if (!is_supported_length(L) || L > most) return {};
   Step step;
   step.dim = dim;
   step.length = L;
