@@ -2,30 +2,93 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "bfly/bfly.hpp"
 
 namespace bfly::detail {
+namespace fs = std::filesystem;
+
 namespace {
 
-std::uint64_t fnv1a(const std::string& text) {
+std::uint64_t fnv1a(const unsigned char* data, std::size_t size) {
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
+  for (std::size_t i = 0; i < size; ++i) {
+    h ^= data[i];
     h *= 1099511628211ull;
   }
   return h;
 }
 
+std::uint64_t fnv1a(const std::string& text) { return fnv1a(reinterpret_cast<const unsigned char*>(text.data()), text.size()); }
+
 std::string hex(std::uint64_t v) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(v));
   return buffer;
+}
+
+std::string device_hash(const std::string& device_identity) { return hex(fnv1a(device_identity + "\n" + version())); }
+
+// An entry: magic, the binary's size and hash (little-endian 64-bit), the binary.
+constexpr char kMagic[8] = {'B', 'F', 'L', 'Y', 'K', 'C', '0', '1'};
+constexpr std::size_t kHeader = 24;
+
+void put64(std::vector<unsigned char>& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
+std::uint64_t get64(const unsigned char* p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// `size` bytes to `path` through a temporary name in the same directory.
+bool write_atomically(const std::string& path, const unsigned char* data, std::size_t size) {
+  std::random_device random;
+  const std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(random());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    out.close();
+    if (!out) {
+      std::remove(temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) == 0) return true;
+  std::remove(temp.c_str());
+  return false;
+}
+
+bool is_temporary(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+
+struct Entry {
+  fs::path path;
+  std::uintmax_t bytes = 0;
+  fs::file_time_type used;
+};
+
+// The entries (*.bin) directly in `directory`.
+std::vector<Entry> entries_in(const std::string& directory) {
+  std::vector<Entry> entries;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.extension() != ".bin" || is_temporary(p) || !it->is_regular_file(ec)) continue;
+    Entry e{p, it->file_size(ec), it->last_write_time(ec)};
+    if (!ec) entries.push_back(e);
+    ec.clear();
+  }
+  return entries;
 }
 
 }  // namespace
@@ -38,39 +101,134 @@ KernelCache::KernelCache() {
   else if (const char* home = std::getenv("HOME"); home && *home) directory_ = std::string(home) + "/.cache/bfly";
   if (directory_.empty()) return;
   std::error_code ec;
-  std::filesystem::create_directories(directory_, ec);
+  fs::create_directories(kernels() + "/devices", ec);
   if (ec) directory_.clear();
 }
 
 std::string KernelCache::key(const std::string& kernel_name, const std::string& source,
                              const std::string& device_identity) {
-  return kernel_name + "-" + hex(fnv1a(device_identity + "\n" + version())) + "-" + hex(fnv1a(source));
+  return kernel_name + "-" + device_hash(device_identity) + "-" + hex(fnv1a(source));
 }
 
-std::string KernelCache::path(const std::string& key) const { return directory_ + "/" + key + ".bin"; }
+std::uintmax_t KernelCache::cap_bytes() {
+  const char* text = std::getenv("BFLY_CACHE_MAX_BYTES");
+  if (!text || !*text) return std::uintmax_t{1} << 30;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  std::uintmax_t scale = 1;
+  if (*end == 'K' || *end == 'k') scale = 1024, ++end;
+  else if (*end == 'M' || *end == 'm') scale = 1024 * 1024, ++end;
+  else if (*end == 'G' || *end == 'g') scale = 1024 * 1024 * 1024, ++end;
+  if (end == text || *end != '\0' || text[0] == '-')
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("invalid BFLY_CACHE_MAX_BYTES '") + text + "' (expected bytes, optionally with K, M or G: 512M)");
+  return static_cast<std::uintmax_t>(value) * scale;
+}
+
+std::string KernelCache::path(const std::string& key) const { return kernels() + "/" + key + ".bin"; }
 
 std::optional<std::vector<unsigned char>> KernelCache::load(const std::string& key) const {
   if (!enabled()) return std::nullopt;
-  std::ifstream in(path(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (data.empty()) return std::nullopt;
-  return data;
+  const std::string file = path(key);
+  std::vector<unsigned char> data;
+  {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return std::nullopt;
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const bool valid = data.size() > kHeader && std::memcmp(data.data(), kMagic, 8) == 0 &&
+                     get64(data.data() + 8) == data.size() - kHeader &&
+                     get64(data.data() + 16) == fnv1a(data.data() + kHeader, data.size() - kHeader);
+  if (!valid) {
+    std::remove(file.c_str());  // damaged (or another layout): rebuilt and stored again
+    return std::nullopt;
+  }
+  std::error_code ec;
+  fs::last_write_time(file, fs::file_time_type::clock::now(), ec);  // used now (least-recently-used order)
+  return std::vector<unsigned char>(data.begin() + kHeader, data.end());
 }
 
-void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary) const {
+void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const {
   if (!enabled() || binary.empty()) return;
-  std::random_device random;
-  const std::string temp = path(key) + ".tmp." + std::to_string(getpid()) + "." + std::to_string(random());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
-    if (!out) {
-      std::remove(temp.c_str());
-      return;
-    }
+  std::vector<unsigned char> entry(kMagic, kMagic + 8);
+  put64(entry, binary.size());
+  put64(entry, fnv1a(binary.data(), binary.size()));
+  entry.insert(entry.end(), binary.begin(), binary.end());
+  if (!write_atomically(path(key), entry.data(), entry.size())) return;
+  const std::string described = kernels() + "/devices/" + device_hash(device_identity) + ".txt";
+  std::error_code ec;
+  if (!fs::exists(described, ec)) {
+    const std::string text = device_identity + "\n" + version() + "\n";
+    write_atomically(described, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   }
-  if (std::rename(temp.c_str(), path(key).c_str()) != 0) std::remove(temp.c_str());
+  std::uintmax_t cap = 0;
+  try {
+    cap = cap_bytes();
+  } catch (const Error&) {
+    return;  // a bad cap is reported where it is asked for (bfly cache info); here it keeps everything
+  }
+  std::uintmax_t total = 0;
+  for (const Entry& e : entries_in(kernels())) total += e.bytes;
+  if (total > cap) evict(cap / 10 * 9);
+}
+
+void KernelCache::evict(std::uintmax_t target) const {
+  if (!enabled()) return;
+  std::error_code ec;
+  const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (fs::directory_iterator it(kernels(), ec), end; !ec && it != end; it.increment(ec))
+    if (is_temporary(it->path()) && it->last_write_time(ec) < stale) fs::remove(it->path(), ec);
+  std::vector<Entry> entries = entries_in(kernels());
+  std::uintmax_t total = 0;
+  for (const Entry& e : entries) total += e.bytes;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  for (const Entry& e : entries) {
+    if (total <= target) break;
+    if (fs::remove(e.path, ec)) total -= e.bytes;
+  }
+}
+
+CacheInfo KernelCache::info() const {
+  CacheInfo info;
+  info.directory = directory_;
+  info.cap_bytes = cap_bytes();
+  if (!enabled()) return info;
+  std::map<std::string, CacheDevice> by_device;
+  for (const Entry& e : entries_in(kernels())) {
+    // <kernel name>-<device hash>-<source hash>
+    const std::string stem = e.path.stem().string();
+    const std::size_t last = stem.rfind('-');
+    const std::size_t middle = last == std::string::npos || last == 0 ? std::string::npos : stem.rfind('-', last - 1);
+    const std::string device = middle == std::string::npos ? "" : stem.substr(middle + 1, last - middle - 1);
+    CacheDevice& d = by_device[device];
+    ++d.entries;
+    d.bytes += e.bytes;
+    ++info.entries;
+    info.bytes += e.bytes;
+  }
+  for (auto& [hash, d] : by_device) {
+    std::ifstream in(kernels() + "/devices/" + hash + ".txt");
+    if (!in || !std::getline(in, d.identity) || !std::getline(in, d.version)) d.identity = "unknown", d.version = "unknown";
+    info.devices.push_back(d);
+  }
+  return info;
+}
+
+std::size_t KernelCache::clear() const {
+  if (!enabled()) return 0;
+  std::size_t removed = 0;
+  std::error_code ec;
+  // This layout's entries and temporaries, and the entries older versions
+  // kept directly in the directory.
+  for (const std::string& directory : {kernels(), directory_})
+    for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path& p = it->path();
+      const bool entry = p.extension() == ".bin" && !is_temporary(p);
+      if ((entry || (directory == kernels() && is_temporary(p))) && fs::remove(p, ec) && entry) ++removed;
+    }
+  fs::remove_all(kernels() + "/devices", ec);
+  fs::create_directories(kernels() + "/devices", ec);
+  return removed;
 }
 
 }  // namespace bfly::detail

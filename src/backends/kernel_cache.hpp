@@ -2,15 +2,40 @@
 // changes the binary: kernel name (which encodes every generator parameter),
 // device, driver/compiler versions and the generator's version; a hash of
 // the source guards against a generator change that forgot the version.
-// Files are written to a temporary name and renamed, so a reader never sees
-// half a binary even with several processes building at once.
+//
+// Layout under the directory: kernels/<key>.bin, each a checked header (size
+// and hash of the binary) then the binary; kernels/devices/<device hash>.txt
+// names the device and bfly version a key's middle part stands for (for
+// `bfly cache info`). Entries are written to a temporary name and renamed,
+// so a reader never sees half a binary even with several processes filling
+// the cache at once, and one that fails its check is deleted and rebuilt.
+// The cache keeps under a cap (BFLY_CACHE_MAX_BYTES, default 1 GiB): a load
+// marks an entry used (its time), and a store that takes the cache past the
+// cap removes the least recently used entries down to 90% of it. The
+// user's tuning tables (tuning/) live beside it and are never removed here.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace bfly::detail {
+
+// What `bfly cache info` shows.
+struct CacheDevice {
+  std::string identity;  // device, driver and compiler; "unknown" where no description was written
+  std::string version;   // the bfly version that wrote the entries
+  std::size_t entries = 0;
+  std::uintmax_t bytes = 0;
+};
+struct CacheInfo {
+  std::string directory;  // empty: the cache is off
+  std::size_t entries = 0;
+  std::uintmax_t bytes = 0;
+  std::uintmax_t cap_bytes = 0;
+  std::vector<CacheDevice> devices;
+};
 
 class KernelCache {
  public:
@@ -22,11 +47,24 @@ class KernelCache {
 
   static std::string key(const std::string& kernel_name, const std::string& source,
                          const std::string& device_identity);
+  // The size cap: $BFLY_CACHE_MAX_BYTES (bytes, or with a K, M or G
+  // suffix), else 1 GiB. Throws Error(InvalidArgument) naming a bad value.
+  static std::uintmax_t cap_bytes();
+
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
   // Failures to store are ignored: the cache is an optimisation.
-  void store(const std::string& key, const std::vector<unsigned char>& binary) const;
+  void store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const;
+
+  CacheInfo info() const;
+  // Removes every kernel entry (and those of older bfly versions' layout);
+  // returns how many. Tuning tables stay.
+  std::size_t clear() const;
+  // Removes least recently used entries until the cache holds at most
+  // `target` bytes, and temporary files abandoned over an hour ago.
+  void evict(std::uintmax_t target) const;
 
  private:
+  std::string kernels() const { return directory_ + "/kernels"; }
   std::string path(const std::string& key) const;
   std::string directory_;
 };

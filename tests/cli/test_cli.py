@@ -9,7 +9,8 @@ ifftn over any axes of arrays of rank 1 to 5), `bfly rfft` / `bfly irfft`
 against numpy.fft.rfftn / irfftn (axes in any order, odd, even and prime
 lengths, --n, a round trip), the failure modes (one clear line on
 stderr, non-zero exit, no output or temporary file left, an existing output
-left untouched), and that `info`, `plan` and `gen` run (real kinds too). Prints one line per
+left untouched), that `info`, `plan` and `gen` run (real kinds too), and the
+kernel cache commands (`cache warm`, `info`, `clear`). Prints one line per
 check and ends with exactly one line "N passed, M failed"; exits 1 if any
 check failed, 77 (for CTest's SKIP_RETURN_CODE) if numpy is missing.
 
@@ -703,6 +704,60 @@ def check_tune(bfly, work):
                       f"exit {result.returncode}; stderr: {short(result.stderr)}")
 
 
+def check_cache(bfly, work):
+    """bfly cache warm / info / clear on a cache of its own, two warm runs at
+    once, and the failure modes."""
+    cache = os.path.join(work, "cache")
+    environment = dict(os.environ, BFLY_CACHE_DIR=cache)
+
+    def run(args, device=True, extra=None):
+        command = [bfly.binary] + args + (["--device", bfly.device] if device and bfly.device else [])
+        return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S,
+                              env=dict(environment, **(extra or {})))
+
+    def entries():
+        result = run(["cache", "info"], device=False)
+        found = re.search(r"(\d+) entries", result.stdout)
+        return int(found.group(1)) if result.returncode == 0 and found else -1
+
+    result = run(["cache", "warm", "--shape", "64,100", "--precision", "both"])
+    checks.record("cache warm --shape 64,100 --precision both", result.returncode == 0 and entries() == 4,
+                  f"exit {result.returncode}; {entries()} entries; {short(result.stdout + result.stderr)}")
+    result = run(["cache", "warm", "--shape", "64,100", "--precision", "both"])
+    checks.record("a second warm compiles nothing", result.returncode == 0 and "0 compiled now" in result.stdout,
+                  short(result.stdout + result.stderr))
+    result = run(["cache", "info"], device=False)
+    checks.record("cache info names the directory and the device",
+                  result.returncode == 0 and cache in result.stdout and "bfly " in result.stdout, short(result.stdout))
+    result = run(["cache", "clear"], device=False)
+    checks.record("cache clear empties it", result.returncode == 0 and "removed 4" in result.stdout and entries() == 0,
+                  short(result.stdout + result.stderr))
+    # Two processes warming the same cache at once.
+    command = [bfly.binary, "cache", "warm", "--shape", "32,48,80"] + (["--device", bfly.device] if bfly.device else [])
+    both = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+            for _ in range(2)]
+    codes = [p.wait(timeout=TIMEOUT_S) for p in both]
+    for p in both:
+        p.stdout.close()
+        p.stderr.close()
+    temporaries = [n for n in listing(os.path.join(cache, "kernels")) if ".tmp." in n]
+    checks.record("two warm runs at once leave three whole entries and no temporary file",
+                  codes == [0, 0] and entries() == 3 and not temporaries, f"exits {codes}; {entries()} entries; {temporaries}")
+    result = run(["cache", "warm", "--shape", "32,48,80"])
+    checks.record("and every entry loads (nothing compiled again)", result.returncode == 0 and
+                  "0 compiled now" in result.stdout, short(result.stdout + result.stderr))
+    for label, args, needle, extra in [
+        ("cache warm without shapes fails", ["cache", "warm"], "--shape", None),
+        ("cache warm --precision half fails naming it", ["cache", "warm", "--shape", "64", "--precision", "half"], "half", None),
+        ("cache warm --suite nosuch fails naming it", ["cache", "warm", "--suite", "nosuch"], "nosuch", None),
+        ("a bad BFLY_CACHE_MAX_BYTES fails naming it", ["cache", "info"], "12Q", {"BFLY_CACHE_MAX_BYTES": "12Q"}),
+    ]:
+        result = run(args, device=args[1] == "warm", extra=extra)
+        lines = result.stderr.strip().splitlines()
+        checks.record(label, result.returncode > 0 and len(lines) == 1 and mentions(lines[0], needle),
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -723,6 +778,7 @@ def main():
             os.mkdir(os.path.join(work, "outputs"))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
+            checks.run("cache", lambda name: check_cache(bfly, work))
             for verb, shape, dtype, norm in ACCURACY_CASES:
                 name = f"{verb} {shape} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm)

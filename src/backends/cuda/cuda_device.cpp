@@ -152,7 +152,7 @@ class Device final : public DeviceImpl {
     }
     const bfly::cuda::CompileResult result = nvrtc.compile(source, name, arch_);
     outcome.kernel = load(result.cubin.data(), name, true);
-    cache_.store(key, std::vector<unsigned char>(result.cubin.begin(), result.cubin.end()));
+    cache_.store(key, std::vector<unsigned char>(result.cubin.begin(), result.cubin.end()), identity);
     return outcome;
   }
 

@@ -183,7 +183,7 @@ class Device final : public DeviceImpl {
     try {
       outcome.kernel = std::make_shared<Kernel>(cl::Kernel(program, name.c_str()));
       const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-      if (!binaries.empty()) cache_.store(key, binaries.front());
+      if (!binaries.empty()) cache_.store(key, binaries.front(), identity_);
     } catch (const cl::Error& e) {
       throw device_error(e, "creating kernel " + name);
     }

@@ -1,0 +1,124 @@
+// bfly cache: the on-disk kernel cache (backends/kernel_cache.hpp). `warm`
+// plans a list of problems so their kernels are compiled ahead of use (for
+// deployment and containers), `info` says where the cache is and what it
+// holds, `clear` empties it (the tuning tables beside it stay).
+#include <chrono>
+#include <cstdio>
+
+#include "backends/kernel_cache.hpp"
+#include "bench_runner.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+#include "problem/text.hpp"
+
+namespace bfly::cli {
+namespace {
+
+struct WarmOptions {
+  DeviceOptions device;
+  std::string shape;  // shapes, comma-separated: 1024,1000x1000
+  std::string suite;  // a bench suite's shapes
+  std::string precision = "single";
+  std::string kind = "c2c";
+};
+
+std::string mib(std::uintmax_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+int show_info() {
+  const detail::KernelCache cache;
+  if (!cache.enabled()) {
+    std::printf("kernel cache: off (BFLY_CACHE_DIR=off, or no directory could be made)\n");
+    return 0;
+  }
+  const detail::CacheInfo info = cache.info();
+  std::printf("kernel cache: %s/kernels\n", info.directory.c_str());
+  std::printf("  %zu entries, %s of a %s cap (BFLY_CACHE_MAX_BYTES; least recently used go first)\n", info.entries,
+              mib(info.bytes).c_str(), mib(info.cap_bytes).c_str());
+  for (const detail::CacheDevice& d : info.devices)
+    std::printf("  %zu entries, %s: %s, bfly %s\n", d.entries, mib(d.bytes).c_str(), d.identity.c_str(), d.version.c_str());
+  return 0;
+}
+
+std::vector<std::vector<std::int64_t>> shapes_of(const WarmOptions& o) {
+  std::vector<std::vector<std::int64_t>> shapes;
+  if (!o.suite.empty())
+    for (const BenchCase& c : suite(o.suite, 1)) shapes.push_back(c.shape);
+  for (const std::string& item : text::split(o.shape, ','))
+    if (!item.empty()) shapes.push_back(text::parse_shape(item));
+  if (shapes.empty()) throw Error(ErrorCode::InvalidArgument, "cache warm needs --shape N[xM...][,...] or --suite NAME");
+  return shapes;
+}
+
+int warm(const WarmOptions& o) {
+  std::vector<Precision> precisions;
+  if (o.precision == "single" || o.precision == "both") precisions.push_back(Precision::Single);
+  if (o.precision == "double" || o.precision == "both") precisions.push_back(Precision::Double);
+  if (precisions.empty())
+    throw Error(ErrorCode::InvalidArgument, "invalid precision '" + o.precision + "' (expected single, double or both)");
+  Kind kind = Kind::C2C;
+  if (o.kind == "r2c") kind = Kind::R2C;
+  else if (o.kind == "c2r") kind = Kind::C2R;
+  else if (o.kind != "c2c") throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
+  const std::vector<std::vector<std::int64_t>> shapes = shapes_of(o);
+  const detail::KernelCache cache;
+  if (!cache.enabled()) throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
+  const Device device = o.device.open();
+  std::printf("warming %s/kernels for %s\n", cache.directory().c_str(), device.info().name.c_str());
+  int kernels = 0, compiled = 0;
+  for (Precision precision : precisions)
+    for (const auto& shape : shapes) {
+      Problem p;
+      p.shape = shape;
+      p.precision = precision;
+      p.kind = kind;
+      p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+      // (Direction, normalisation and the batch are kernel arguments: one plan covers them.)
+      const auto start = std::chrono::steady_clock::now();
+      const Plan plan(device, p);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      const BuildStats& s = plan.build_stats();
+      kernels += s.kernels;
+      compiled += s.kernels - s.cache_hits;
+      std::printf("  %-28s %2d kernels, %2d compiled, %2d from the cache, %8.1f ms\n", p.token().c_str(), s.kernels,
+                  s.kernels - s.cache_hits, s.cache_hits, ms);
+    }
+  std::printf("%d kernels, %d compiled now\n", kernels, compiled);
+  return show_info();
+}
+
+}  // namespace
+
+void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
+  CLI::App* cache = app.add_subcommand(
+      "cache", "the on-disk kernel cache ($BFLY_CACHE_DIR, else ~/.cache/bfly; capped by BFLY_CACHE_MAX_BYTES, default 1G)");
+  cache->require_subcommand(1);
+  CLI::App* info = cache->add_subcommand("info", "where the cache is, its size and entries, and the devices and bfly versions they are for");
+  actions.emplace_back(info, [] { return show_info(); });
+  CLI::App* clear = cache->add_subcommand("clear", "remove every cached kernel (the tuning tables stay)");
+  actions.emplace_back(clear, [] {
+    const detail::KernelCache cache;
+    if (!cache.enabled()) {
+      std::printf("kernel cache: off\n");
+      return 0;
+    }
+    const std::size_t removed = cache.clear();
+    std::printf("removed %zu cached kernels from %s/kernels\n", removed, cache.directory().c_str());
+    return 0;
+  });
+  auto o = std::make_shared<WarmOptions>();
+  CLI::App* warm_command = cache->add_subcommand(
+      "warm", "compile and cache the kernels of a list of problems ahead of use (one plan per shape and precision serves "
+              "both directions, every batch and normalisation)");
+  o->device.add_to(*warm_command);
+  warm_command->add_option("--shape", o->shape, "shapes, comma-separated: 1024,1000x1000,64x64x64");
+  warm_command->add_option("--suite", o->suite, "a bench suite's shapes (pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
+  warm_command->add_option("--precision", o->precision, "single, double or both");
+  warm_command->add_option("--kind", o->kind, "c2c, r2c or c2r");
+  actions.emplace_back(warm_command, [o] { return warm(*o); });
+}
+
+}  // namespace bfly::cli

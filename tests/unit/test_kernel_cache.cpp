@@ -1,0 +1,180 @@
+// The on-disk kernel cache (backends/kernel_cache.*): checked entries, the
+// least-recently-used cap, clear and info, and two processes filling one
+// cache at once. Each test works in a fresh directory (BFLY_CACHE_DIR).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/kernel_cache.hpp"
+#include "bfly/bfly.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using bfly::detail::KernelCache;
+
+class KernelCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/bfly-cache-test-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    directory_ = pattern;
+    if (const char* before = std::getenv("BFLY_CACHE_DIR")) before_ = before;
+    setenv("BFLY_CACHE_DIR", directory_.c_str(), 1);
+    unsetenv("BFLY_CACHE_MAX_BYTES");
+  }
+  void TearDown() override {
+    if (before_) setenv("BFLY_CACHE_DIR", before_->c_str(), 1);
+    else unsetenv("BFLY_CACHE_DIR");
+    unsetenv("BFLY_CACHE_MAX_BYTES");
+    std::error_code ec;
+    fs::remove_all(directory_, ec);
+  }
+  static std::vector<unsigned char> payload(const std::string& key, std::size_t bytes) {
+    std::vector<unsigned char> data(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) data[i] = static_cast<unsigned char>(key[i % key.size()] + i);
+    return data;
+  }
+  std::string file(const std::string& key) const { return directory_ + "/kernels/" + key + ".bin"; }
+  void age(const std::string& key, int hours) const {
+    fs::last_write_time(file(key), fs::file_time_type::clock::now() - std::chrono::hours(hours));
+  }
+  std::string directory_;
+  std::optional<std::string> before_;  // the environment's cache directory, restored after
+};
+
+TEST_F(KernelCacheTest, StoresAndLoadsCheckedEntries) {
+  const KernelCache cache;
+  ASSERT_TRUE(cache.enabled());
+  const std::string key = KernelCache::key("bfly_f32_n64", "source text", "device A");
+  EXPECT_FALSE(cache.load(key).has_value());
+  cache.store(key, payload(key, 1000), "device A");
+  const auto loaded = cache.load(key);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(*loaded, payload(key, 1000));
+  // Another source or device is another entry.
+  EXPECT_NE(KernelCache::key("bfly_f32_n64", "other source", "device A"), key);
+  EXPECT_NE(KernelCache::key("bfly_f32_n64", "source text", "device B"), key);
+}
+
+TEST_F(KernelCacheTest, DamagedEntriesAreDroppedNotLoaded) {
+  const KernelCache cache;
+  const std::string key = KernelCache::key("k", "s", "d");
+  cache.store(key, payload(key, 500), "d");
+  fs::resize_file(file(key), fs::file_size(file(key)) - 1);  // a torn write
+  EXPECT_FALSE(cache.load(key).has_value());
+  EXPECT_FALSE(fs::exists(file(key)));
+  cache.store(key, payload(key, 500), "d");
+  {
+    std::fstream f(file(key), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x5a');  // a flipped byte: the hash no longer matches
+  }
+  EXPECT_FALSE(cache.load(key).has_value());
+}
+
+// Past the cap, the least recently used entries go (a load counts as a use)
+// until the cache is at 90% of the cap; abandoned temporaries go too.
+TEST_F(KernelCacheTest, CapEvictsTheLeastRecentlyUsed) {
+  setenv("BFLY_CACHE_MAX_BYTES", "3500", 1);
+  EXPECT_EQ(KernelCache::cap_bytes(), 3500u);
+  const KernelCache cache;
+  std::vector<std::string> keys;
+  for (const char* name : {"a", "b", "c", "d"}) keys.push_back(KernelCache::key(name, name, "device"));
+  for (int i = 0; i < 3; ++i) cache.store(keys[i], payload(keys[i], 1000), "device");  // 3 x 1024 bytes: under the cap
+  age(keys[0], 3);
+  age(keys[1], 2);
+  age(keys[2], 1);
+  ASSERT_TRUE(cache.load(keys[0]).has_value());  // a is used now; b is the least recently used
+  cache.store(keys[3], payload(keys[3], 1000), "device");
+  EXPECT_TRUE(fs::exists(file(keys[0])));
+  EXPECT_FALSE(fs::exists(file(keys[1])));
+  EXPECT_TRUE(fs::exists(file(keys[2])));
+  EXPECT_TRUE(fs::exists(file(keys[3])));
+  EXPECT_LE(cache.info().bytes, 3500u);
+
+  const std::string stale = directory_ + "/kernels/x.bin.tmp.1.2", fresh = directory_ + "/kernels/y.bin.tmp.3.4";
+  std::ofstream(stale) << "partial";
+  std::ofstream(fresh) << "partial";
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  cache.evict(1 << 30);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(fresh));  // perhaps another process's write in progress
+
+  setenv("BFLY_CACHE_MAX_BYTES", "2K", 1);
+  EXPECT_EQ(KernelCache::cap_bytes(), 2048u);
+  setenv("BFLY_CACHE_MAX_BYTES", "12Q", 1);
+  EXPECT_THROW(KernelCache::cap_bytes(), bfly::Error);
+  setenv("BFLY_CACHE_MAX_BYTES", "-5", 1);
+  EXPECT_THROW(KernelCache::cap_bytes(), bfly::Error);
+}
+
+TEST_F(KernelCacheTest, InfoGroupsByDeviceAndClearKeepsTuningTables) {
+  const KernelCache cache;
+  for (const char* name : {"a", "b", "c"}) cache.store(KernelCache::key(name, name, "device A"), payload(name, 100), "device A");
+  cache.store(KernelCache::key("a", "a", "device B"), payload("a", 300), "device B");
+  bfly::detail::CacheInfo info = cache.info();
+  EXPECT_EQ(info.directory, directory_);
+  EXPECT_EQ(info.entries, 4u);
+  EXPECT_EQ(info.bytes, 3 * 124u + 324u);
+  EXPECT_EQ(info.cap_bytes, std::uintmax_t{1} << 30);
+  ASSERT_EQ(info.devices.size(), 2u);
+  std::size_t a = info.devices[0].identity == "device A" ? 0 : 1;
+  EXPECT_EQ(info.devices[a].identity, "device A");
+  EXPECT_EQ(info.devices[a].entries, 3u);
+  EXPECT_EQ(info.devices[a].version, bfly::version());
+  EXPECT_EQ(info.devices[1 - a].identity, "device B");
+  EXPECT_EQ(info.devices[1 - a].bytes, 324u);
+
+  fs::create_directories(directory_ + "/tuning");
+  std::ofstream(directory_ + "/tuning/table.json") << "{}";
+  std::ofstream(directory_ + "/older-layout.bin") << "an entry of an older bfly";
+  EXPECT_EQ(cache.clear(), 5u);
+  EXPECT_EQ(cache.info().entries, 0u);
+  EXPECT_FALSE(fs::exists(directory_ + "/older-layout.bin"));
+  EXPECT_TRUE(fs::exists(directory_ + "/tuning/table.json"));
+  cache.store(KernelCache::key("a", "a", "device A"), payload("a", 100), "device A");  // usable after a clear
+  EXPECT_EQ(cache.info().devices.at(0).identity, "device A");
+}
+
+// Two processes storing the same and different entries at once: every
+// entry then loads whole, and no temporary file is left.
+TEST_F(KernelCacheTest, TwoProcessesFillingOneCacheLeaveOnlyValidEntries) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 40; ++i) keys.push_back(KernelCache::key("kernel" + std::to_string(i), "s", "device"));
+  std::vector<pid_t> children;
+  for (int child = 0; child < 2; ++child) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const KernelCache cache;
+      for (int round = 0; round < 20; ++round)
+        for (std::size_t i = child; i < keys.size(); ++i) cache.store(keys[i], payload(keys[i], 4000 + 37 * i), "device");
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  const KernelCache cache;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto loaded = cache.load(keys[i]);
+    ASSERT_TRUE(loaded.has_value()) << keys[i];
+    EXPECT_EQ(*loaded, payload(keys[i], 4000 + 37 * i)) << keys[i];
+  }
+  for (const auto& entry : fs::directory_iterator(directory_ + "/kernels"))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+}  // namespace
