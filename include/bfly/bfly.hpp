@@ -236,6 +236,7 @@ struct BuildStats {
   double compile_ms = 0;  // compiling or loading kernels
   double twiddle_ms = 0;  // computing and uploading twiddle tables
   int kernels = 0;
+  int built = 0;          // kernels this plan generated and compiled or loaded (the rest were shared in memory)
   int cache_hits = 0;     // kernels loaded from the on-disk binary cache
 };
 

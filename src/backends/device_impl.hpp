@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <future>
 #include <mutex>
 #include <memory>
 #include <string>
@@ -91,17 +92,39 @@ class DeviceImpl {
   }
 
   // Objects shared by every plan on this device (compiled kernels, twiddle
-  // tables), made once per key. Their lifetime is the device's.
+  // tables), made once per key. Their lifetime is the device's. Threads
+  // asking for a key being made wait for it rather than make it again (a
+  // kernel is compiled once); other keys are made meanwhile, outside the
+  // lock. A make that throws leaves no entry: its waiters get the error,
+  // later calls try again.
   template <class T>
   std::shared_ptr<T> memo(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
+    std::promise<std::shared_ptr<void>> promise;
+    std::shared_future<std::shared_ptr<void>> made;
+    bool maker = false;
     {
       std::lock_guard<std::mutex> lock(memo_mutex_);
       auto found = memo_.find(key);
-      if (found != memo_.end()) return std::static_pointer_cast<T>(found->second);
+      if (found == memo_.end()) {
+        made = promise.get_future().share();
+        memo_.emplace(key, made);
+        maker = true;
+      } else {
+        made = found->second;
+      }
     }
-    std::shared_ptr<T> made = make();  // outside the lock: compiles are slow
-    std::lock_guard<std::mutex> lock(memo_mutex_);
-    return std::static_pointer_cast<T>(memo_.emplace(key, made).first->second);
+    if (maker) {
+      try {
+        promise.set_value(make());
+      } catch (...) {
+        {
+          std::lock_guard<std::mutex> lock(memo_mutex_);
+          memo_.erase(key);
+        }
+        promise.set_exception(std::current_exception());
+      }
+    }
+    return std::static_pointer_cast<T>(made.get());
   }
 
  protected:
@@ -114,7 +137,7 @@ class DeviceImpl {
 
  private:
   std::mutex memo_mutex_;
-  std::map<std::string, std::shared_ptr<void>> memo_;
+  std::map<std::string, std::shared_future<std::shared_ptr<void>>> memo_;
 };
 
 }  // namespace bfly::detail

@@ -120,6 +120,7 @@ class PlanImpl {
     CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr};
     const plan::KernelSpec& spec = pass.spec;
     compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
+      ++stats_.built;
       auto start = Clock::now();
       const std::string source = codegen::generate(spec, device_->dialect());
       stats_.codegen_ms += ms_since(start);

@@ -2,7 +2,11 @@
 // outputs poisoned with NaN first so unwritten elements show. Each test runs
 // once per backend (CUDA, OpenCL) and is skipped, saying why, where the
 // backend has no device.
+#include <atomic>
 #include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "accuracy/fixture.hpp"
 #include "plan/factorize.hpp"
@@ -86,6 +90,59 @@ TEST_P(Accuracy, NormalisationsMatchNumPy) {
       expect_accurate(make(1000, 2, d, Placement::OutOfPlace, norm));
       expect_accurate(make(65536, 1, d, Placement::InPlace, norm));  // scaling on the last of two passes
     }
+}
+
+// Plans made from many threads at once on one (fresh) device: the same
+// problems give bit-identical results to a plan made alone, and every
+// distinct kernel is built once (the others wait for it).
+TEST_P(Accuracy, PlansFromManyThreads) {
+  const Device fresh = Device::open(device().info().spec);
+  const std::vector<Problem> problems = {make(64, 3, Direction::Forward, Placement::OutOfPlace, Norm::Backward),
+                                         make(1000, 2, Direction::Inverse, Placement::OutOfPlace, Norm::Backward),
+                                         make(29, 5, Direction::Forward, Placement::InPlace, Norm::Backward),
+                                         make(4096, 1, Direction::Forward, Placement::OutOfPlace, Norm::Ortho)};
+  std::vector<std::vector<std::complex<float>>> inputs;
+  for (const Problem& p : problems) inputs.push_back(random_data(static_cast<std::size_t>(p.input_extent())));
+  constexpr int kThreads = 8, kRounds = 3;
+  std::vector<std::vector<std::vector<std::complex<float>>>> results(kThreads);
+  std::atomic<int> built{0};
+  std::set<std::string> kernels;
+  std::mutex kernels_mutex;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < kRounds; ++round)
+        for (std::size_t i = 0; i < problems.size(); ++i) {
+          const std::size_t which = (i + static_cast<std::size_t>(t)) % problems.size();  // threads start apart
+          const Plan plan(fresh, problems[which]);
+          built += plan.build_stats().built;
+          {
+            std::lock_guard<std::mutex> lock(kernels_mutex);
+            std::string text = plan.describe();
+            for (std::size_t at = text.find("kernel "); at != std::string::npos; at = text.find("kernel ", at + 1))
+              kernels.insert(text.substr(at + 7, text.find('\n', at) - at - 7));
+          }
+          std::vector<std::complex<float>> output(static_cast<std::size_t>(problems[which].output_extent()));
+          poison(output);
+          if (problems[which].placement == Placement::InPlace) output = inputs[which];
+          plan.execute_host(problems[which].placement == Placement::InPlace ? output.data() : inputs[which].data(), output.data());
+          if (round == 0) {
+            results[t].resize(problems.size());
+            results[t][which] = output;
+          } else if (output != results[t][which]) {
+            results[t][which].clear();  // differs between rounds: caught below
+          }
+        }
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(built.load(), static_cast<int>(kernels.size())) << "each distinct kernel built once";
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const Plan alone(device(), problems[i]);
+    std::vector<std::complex<float>> expected(static_cast<std::size_t>(problems[i].output_extent()));
+    if (problems[i].placement == Placement::InPlace) expected = inputs[i];
+    alone.execute_host(problems[i].placement == Placement::InPlace ? expected.data() : inputs[i].data(), expected.data());
+    for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(results[t][i] == expected) << problems[i].token() << " thread " << t;
+  }
 }
 
 TEST_P(Accuracy, RoundTripRestoresInput) {
