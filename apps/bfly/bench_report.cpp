@@ -46,7 +46,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 std::string table_header(const CaseResult& first) {
   std::ostringstream out;
-  out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  copy GB/s  floor";
+  out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  first ms  copy GB/s  floor";
   if (first.bench_case.real()) out << "    c2c ms real/c2c";
   for (const PeerResult& p : first.peers) {
     out << " | " << p.name << " ms (bfly speed-up)";
@@ -60,13 +60,13 @@ std::string table_row(const CaseResult& r) {
   std::ostringstream out;
   char line[320];
   if (r.unsupported.empty())
-    std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %10.1f %5.0f%%",
+    std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8.1e %8.1f (%d/%d) %8.1f %9.1f %10.1f %5.0f%%",
                   r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
-                  r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.copy_gbytes(),
+                  r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.first_result_ms, r.copy_gbytes(),
                   100 * r.floor_fraction());
   else  // bfly's columns blank, the copy and the peers still measured; why at the end of the line
-    std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %10.1f %6s", r.bench_case.label().c_str(),
-                  "-", "unsupported", "-", "-", "-", "-", "", "-", r.copy_gbytes(), "-");
+    std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %9s %10.1f %6s", r.bench_case.label().c_str(),
+                  "-", "unsupported", "-", "-", "-", "-", "", "-", "-", r.copy_gbytes(), "-");
   out << line;
   if (r.bench_case.real()) {
     if (r.c2c_ms > 0 && r.median_ms > 0) std::snprintf(line, sizeof line, " %9.3f %8.2f", r.c2c_ms, r.real_over_c2c());
@@ -116,7 +116,7 @@ std::string table_footer(Precision precision, Kind kind) {
            ";\nc2c ms = bfly's complex (C2C) transform of the same shape, axes, batch and direction, timed in the same "
            "run;\nreal/c2c = bfly ms / c2c ms (issue 7: at most 0.6 for even sizes);\n"
            "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache; warm ms = the same plan "
-           "again on a new device context;\ncopy GB/s = a plain copy kernel on the same buffers in the same run; "
+           "again on a new device context;\nfirst ms = plan ms plus the first execution, waited for;\ncopy GB/s = a plain copy kernel on the same buffers in the same run; "
            "floor = passes x copy time of those bytes / bfly time;\n"
            "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
   }
@@ -128,6 +128,7 @@ std::string table_footer(Precision precision, Kind kind) {
                                 : "16 bytes per point (one read, one write of a complex64)") +
          "; plan ms = first plan in this process, (cached/kernels)\n"
          "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
+         "first ms = plan ms plus the first execution, waited for (a new size's first answer);\n"
          "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time;\n"
          "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor;\n"
          "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
@@ -146,10 +147,11 @@ std::string axes_text(const BenchCase& c) {
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    // kind and c2c_ms (bfly's complex time beside a real case) came last, so
-    // readers of the earlier columns by position are unaffected.
+    // kind, c2c_ms (bfly's complex time beside a real case) and
+    // first_result_ms came last, so readers of the earlier columns by
+    // position are unaffected.
     text << "shape,axes,length,batch,inverse,precision,implementation,median_ms,gflops,gbytes_per_s,relative_error,"
-            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction,kind,c2c_ms\n";
+            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction,kind,c2c_ms,first_result_ms\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       const std::string head = text::shape(c.shape) + ',' + axes_text(c) + ',' + std::to_string(c.length()) + ',' +
@@ -162,7 +164,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
              << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms
              << ',' << r.floor_fraction() << ',' << kind << ',';
         if (r.c2c_ms > 0) text << r.c2c_ms;
-        text << '\n';
+        text << ',' << r.first_result_ms << '\n';
       }
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty()) {
@@ -170,7 +172,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ',';
           if (p.passes > 0) text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
           else text << ",,,";
-          text << ',' << kind << ",\n";
+          text << ',' << kind << ",,\n";
         }
     }
   } else if (ends_with(path, ".json")) {
@@ -193,7 +195,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
                           {"relative_error", r.error}, {"plan_ms", r.plan_ms},
                           {"kernels", r.kernels}, {"cache_hits", r.cache_hits},
-                          {"warm_plan_ms", r.warm_plan_ms}, {"copy_ms", r.copy_ms},
+                          {"warm_plan_ms", r.warm_plan_ms}, {"first_result_ms", r.first_result_ms}, {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
       if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
       c["kind"] = to_string(r.bench_case.kind);
