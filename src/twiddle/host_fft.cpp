@@ -18,43 +18,67 @@ std::size_t smallest_factor(std::size_t n) {
   return n;
 }
 
+template <class T>
+inline std::complex<T> product(const std::complex<T>& a, const std::complex<T>& b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
 // A Stockham autosort FFT over the prime factors of n (each at most 23),
 // iterative: stage s of radix r with l = the product of the earlier
 // radices takes butterfly j (k = j mod l) from the points j + q n/r, times
 // w_(l r)^(q k), and writes its r outputs to (j / l) l r + k + q l, as the
-// generated kernels' stages do. Radix 2 is written out; the others take
-// their r x r products from a table of w_r^e.
-std::vector<Wide> stockham(std::vector<Wide> x) {
+// generated kernels' stages do. Radices 2 and 4 are written out; the
+// others take their r x r products from a table of w_r^e. w(e) is w_n^e.
+template <class T, class Root>
+std::vector<std::complex<T>> stockham(std::vector<std::complex<T>> x, const Root& w) {
+  using Complex = std::complex<T>;
   const std::size_t n = x.size();
   const std::int64_t total = static_cast<std::int64_t>(n);
-  const Roots w(total);
-  std::vector<Wide> y(n), twiddled, rotation;
+  std::vector<Complex> y(n), twiddled, rotation;
   std::size_t rest = n, l = 1;
   while (rest > 1) {
-    const std::size_t r = smallest_factor(rest), span = n / r;
+    // Radix 4 where it divides: half the passes over memory of radix 2.
+    const std::size_t r = rest % 4 == 0 ? 4 : smallest_factor(rest), span = n / r;
     const std::int64_t per_lr = total / static_cast<std::int64_t>(l * r);
     twiddled.resize(r);
     rotation.resize(r);
     for (std::size_t q = 0; q < r; ++q) rotation[q] = w(static_cast<std::int64_t>(q) * (total / static_cast<std::int64_t>(r)));
-    for (std::size_t j = 0; j < span; ++j) {
-      const std::size_t k = j % l, out = (j / l) * l * r + k;
-      if (r == 2) {
-        const Wide u = x[j], v = k == 0 ? x[j + span] : times(x[j + span], w(static_cast<std::int64_t>(k) * per_lr));
-        y[out] = {u.real() + v.real(), u.imag() + v.imag()};
-        y[out + l] = {u.real() - v.real(), u.imag() - v.imag()};
-        continue;
-      }
-      for (std::size_t q = 0; q < r; ++q)
-        twiddled[q] = k == 0 ? x[j + q * span] : times(x[j + q * span], w(static_cast<std::int64_t>(q * k) * per_lr));
-      for (std::size_t s = 0; s < r; ++s) {
-        Wide sum = twiddled[0];
-        for (std::size_t q = 1; q < r; ++q) {
-          const Wide v = times(twiddled[q], rotation[(q * s) % r]);
-          sum = {sum.real() + v.real(), sum.imag() + v.imag()};
+    // j = b l + k: consecutive j read consecutive points, and k's twiddles
+    // step through the table at a fixed stride (no division a butterfly).
+    for (std::size_t b = 0, j = 0; b < span / l; ++b)
+      for (std::size_t k = 0; k < l; ++k, ++j) {
+        const std::size_t out = b * l * r + k;
+        if (r == 2) {
+          const Complex u = x[j], v = k == 0 ? x[j + span] : product(x[j + span], w(static_cast<std::int64_t>(k) * per_lr));
+          y[out] = {u.real() + v.real(), u.imag() + v.imag()};
+          y[out + l] = {u.real() - v.real(), u.imag() - v.imag()};
+          continue;
         }
-        y[out + s * l] = sum;
+        for (std::size_t q = 0; q < r; ++q)
+          twiddled[q] = k == 0 ? x[j + q * span] : product(x[j + q * span], w(static_cast<std::int64_t>(q * k) * per_lr));
+        if (r == 4) {
+          const Complex& a0 = twiddled[0];
+          const Complex& a1 = twiddled[1];
+          const Complex& a2 = twiddled[2];
+          const Complex& a3 = twiddled[3];
+          const Complex t0{a0.real() + a2.real(), a0.imag() + a2.imag()}, t1{a0.real() - a2.real(), a0.imag() - a2.imag()};
+          const Complex t2{a1.real() + a3.real(), a1.imag() + a3.imag()};
+          const Complex t3{a1.imag() - a3.imag(), a3.real() - a1.real()};  // -i (a1 - a3)
+          y[out] = {t0.real() + t2.real(), t0.imag() + t2.imag()};
+          y[out + l] = {t1.real() + t3.real(), t1.imag() + t3.imag()};
+          y[out + 2 * l] = {t0.real() - t2.real(), t0.imag() - t2.imag()};
+          y[out + 3 * l] = {t1.real() - t3.real(), t1.imag() - t3.imag()};
+          continue;
+        }
+        for (std::size_t s = 0; s < r; ++s) {
+          Complex sum = twiddled[0];
+          for (std::size_t q = 1; q < r; ++q) {
+            const Complex v = product(twiddled[q], rotation[(q * s) % r]);
+            sum = {sum.real() + v.real(), sum.imag() + v.imag()};
+          }
+          y[out + s * l] = sum;
+        }
       }
-    }
     x.swap(y);
     l *= r;
     rest /= r;
@@ -102,7 +126,7 @@ std::vector<Wide> dft_long_double(std::vector<Wide> x) {
     return x;
   }
   if (smooth(x.size(), 23)) {
-    return stockham(std::move(x));
+    return stockham<long double>(std::move(x), Roots(n));
   }
   // Bluestein: X[k] = c[k] * (conv of x c with conj c)[k], the convolution
   // by FFTs of the power of two m >= 2n - 1 (the inverse as conj FFT conj).
@@ -118,6 +142,21 @@ std::vector<Wide> dft_long_double(std::vector<Wide> x) {
   for (std::int64_t k = 0; k < n; ++k)
     x[static_cast<std::size_t>(k)] = times(std::conj(a[static_cast<std::size_t>(k)]), c[static_cast<std::size_t>(k)]);
   return x;
+}
+
+std::vector<std::complex<double>> dft_double(std::vector<std::complex<double>> x) {
+  const std::size_t n = x.size();
+  if (n == 0 || !smooth(n, 23))
+    throw Error(ErrorCode::InvalidArgument, "dft_double needs a 23-smooth length, not " + std::to_string(n));
+  // w_n^e rounded once from the oracle's long-double values, then every
+  // butterfly in double (SSE, several times x87's speed).
+  std::vector<std::complex<double>> w(n);
+  const Roots roots(static_cast<std::int64_t>(n));
+  for (std::size_t e = 0; e < n; ++e) {
+    const Wide v = roots(static_cast<std::int64_t>(e));
+    w[e] = {static_cast<double>(v.real()), static_cast<double>(v.imag())};
+  }
+  return stockham<double>(std::move(x), [&w](std::int64_t e) { return w[static_cast<std::size_t>(e)]; });
 }
 
 }  // namespace bfly::twiddle

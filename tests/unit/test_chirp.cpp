@@ -100,4 +100,27 @@ TEST(Chirp, BluesteinIdentityGivesTheDft) {
   EXPECT_LT(relative_l2(X, direct_dft(x)), 1e-17L);
 }
 
+// Single-precision plans take the kernel from an FFT in double: within
+// 1e-14 of the long-double kernel's largest entry, far below a float's 6e-8.
+TEST(Chirp, DoubleKernelStaysWithinDoubleOfTheLongDoubleOne) {
+  for (std::int64_t n : {29, 1019, 100003}) {
+    std::int64_t m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    for (std::int64_t length : {m, m / 4 * 3 >= 2 * n - 1 ? m / 4 * 3 : m}) {
+      const auto wide = bfly::twiddle::bluestein_kernel(n, length);
+      const auto narrow = bfly::twiddle::bluestein_kernel_f64(n, length);
+      ASSERT_EQ(wide.size(), narrow.size());
+      long double worst = 0, largest = 0;
+      for (std::size_t e = 0; e < wide.size(); ++e) {
+        const C v(narrow[e].real(), narrow[e].imag());
+        worst = std::max(worst, std::abs(v - wide[e]));
+        largest = std::max(largest, std::abs(wide[e]));
+      }
+      EXPECT_LT(worst / largest, 1e-14L) << "n=" << n << " m=" << length;
+    }
+  }
+  std::vector<std::complex<double>> prime_length(1019);
+  EXPECT_THROW(bfly::twiddle::dft_double(prime_length), bfly::Error);
+}
+
 }  // namespace
