@@ -190,7 +190,11 @@ TEST_P(Accuracy, BlockRows) {
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;
       const Plan plan(device(), p);
-      if (p.batch > 1 && plan::is_supported_length(n)) EXPECT_NE(plan.describe().find("one block"), std::string::npos) << p.token();
+      // (Not where a launch exchanges in halves or is staged, as a tuning
+      // table may ask for 32 on an H100: KernelSpec::block_rows_allowed.)
+      const std::string text = plan.describe();
+      const bool other_form = text.find("exchanged in halves") != std::string::npos || text.find("staged") != std::string::npos;
+      if (p.batch > 1 && plan::is_supported_length(n) && !other_form) EXPECT_NE(text.find("one block"), std::string::npos) << p.token();
       expect_accurate(p);
       ++i;
     }
