@@ -141,7 +141,7 @@ class PassWriter {
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
     e_.line("// " + s_.geometry());
     if (s_.local_bytes() > 0)
-      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()) * M,
+      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.clustered() ? std::max(s_.local_row(), s_.cluster_pitch()) : s_.local_row()) * M,
                              (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1),
                              s_.local_halves ? "real" : "cpx"));
     e_.line("const " + u32() + " lid = " + d_.local_id + ";");
@@ -256,8 +256,7 @@ class PassWriter {
           e_.close();
         } else {
           emit_read(v, n);
-          // (A cluster conjugated its chunk as it loaded it.)
-          if (!s_.clustered()) e_.line(v + ".y *= in_sign;");
+          e_.line(v + ".y *= in_sign;");
         }
         if (s_.has_pass_twiddles()) {
           e_.open("");
@@ -299,7 +298,7 @@ class PassWriter {
         e_.close();
         return;
       default:
-        if (s_.staged || s_.clustered()) e_.line(v + " = stage[" + n + "];");
+        if (s_.staged) e_.line(v + " = stage[" + n + "];");
         else e_.line(v + " = src[" + at + "];");
     }
   }
@@ -423,6 +422,10 @@ class PassWriter {
 
   void emit_store(int r) {
     const std::int64_t R = s_.length;
+    if (s_.clustered()) {
+      emit_cluster_store(r);
+      return;
+    }
     if (s_.rader()) {
       emit_rader_store(r);
       return;
@@ -830,177 +833,69 @@ class PassWriter {
     e_.close();
   }
 
-  // KernelSpec::cluster (CUDA): the first pass of a two-pass split across
-  // the blocks of a cluster through distributed shared memory, then this
-  // pass's stages on local data. Block k holds chunk k of its row (points
-  // k * L .. k * L + L - 1); after a cluster barrier each block takes a
-  // share of the points i, reads point i of every block's chunk, runs their
-  // cluster-point DFT and writes its output j to block j's point i, so block
-  // k then holds the k-th output of every DFT: the input of sub-transform k
-  // of the second pass, whose loads multiply the pass twiddles.
+  // KernelSpec::cluster (CUDA): this block's columns' FFTs as any column
+  // pass, their outputs into local memory (emit_cluster_store), then the
+  // W-point DFTs across the cluster.
   void emit_cluster() {
-    if (s_.staged) {
-      emit_cluster_staged();
-      return;
-    }
-    const std::int64_t L = s_.length;
-    const int C = s_.cluster, T = s_.threads_per_transform;
-    const std::int64_t A = s_.in_point_stride / C;  // the axis's stride in the input
-    const std::string lp = d_.local_pointer;
-    e_.line("// " + s_.geometry() + ", clusters of " + std::to_string(C));
-    e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.local_row()), s_.precision == Precision::Single ? 8 : 16, "cpx"));
-    e_.line(lp + "cpx* stage = lds;  // the chunk, then the DFTs' outputs for this block");
-    e_.line("const " + u32() + " lid = " + d_.local_id + ";");
-    e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
-    e_.line("const " + u64() + " g = " + d_.group_id + ";");
-    emit_cluster_block("g < transforms");
-    e_.line("// chunk k of the row, conjugated for an inverse (unrolled: every load in flight at once)");
-    e_.line("#pragma unroll");
-    e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(T) + ")");
-    e_.line("cpx v = src[(" + idx() + ")(k * " + str(L) + " + i) * " + str(A) + "];");
-    e_.line("v.y *= in_sign;");
-    e_.line("stage[i] = v;");
-    e_.close();
-    e_.line("__cluster_barrier_arrive();");
-    e_.line("__cluster_barrier_wait();");
-    emit_cluster_dfts();
-    e_.line("__cluster_barrier_arrive();");
-    e_.line("__cluster_barrier_wait();");
+    emit_indexing();
     emit_fft(true, true);
   }
 
-  // Block g's row: valid, its offsets and k, the row's start (src), where
-  // its outputs go (dst) and the registers of its points.
-  void emit_cluster_block(const std::string& valid) {
-    e_.line("const bool valid = " + valid + ";");
-    emit_offsets("g", "", true, true, true);
-    e_.line(d_.global + std::string("const cpx* src = in + (in_off - k * ") + str(s_.in_point_stride / s_.cluster) +
-            ");  // the row");
-    e_.line(d_.global + out_type() + "* dst = out + out_off;");
-    std::string decl = "cpx";
-    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
-    e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
-  }
-
-  // The cluster-point DFTs across the blocks' chunks: this block's share
-  // of the points p reads point p of every block's `stage` (conjugated for
-  // an inverse) and writes output j to block j's point p.
-  void emit_cluster_dfts() {
-    const std::int64_t L = s_.length;
-    const int C = s_.cluster, T = s_.threads_per_transform;
-    const std::int64_t share = (L + C - 1) / C;
+  // The last stage's outputs of column m at point n go to lds[m * pitch +
+  // n]. After a cluster barrier, output q_b of every column is in some
+  // block's local memory: this block takes q_b = rank * share + i, reads
+  // column n1's (block n1 / M, row n1 % M), multiplies w_N^{n1 q_b}, and
+  // stores the W-point DFT's output a at X[q_b + L a]: consecutive threads,
+  // consecutive q_b. The last barrier: no block leaves (or reuses its local
+  // memory) while the others may still read it.
+  void emit_cluster_store(int r) {
+    const std::int64_t L = s_.length, pitch = s_.cluster_pitch(), W = s_.cluster_width();
+    const int C = s_.cluster, M = s_.transforms_per_group;
+    const std::int64_t share = (L + C - 1) / C, G = s_.group_size();
+    const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
+    for_each_butterfly(L / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t)
+        e_.line("lds[m * " + str(pitch) + " + b + " + str(t * (L / r)) + "] = " + x(j * r + t) + ";");
+    });
+    e_.line("__cluster_barrier_arrive();");
+    e_.line("__cluster_barrier_wait();");
     e_.open("");
-    for (int c = 0; c < C; ++c)
-      e_.line("cpx* peer" + std::to_string(c) + " = (cpx*)__cluster_map_shared_rank((void*)stage, " + std::to_string(c) + ");");
-    // Unrolled, the loads of every point the thread takes are in flight at once.
-    e_.line("#pragma unroll");
-    e_.open("for (" + u32() + " i = t; i < " + str(share) + "; i += " + std::to_string(T) + ")");
-    e_.line("const " + u32() + " p = (" + u32() + ")k * " + str(share) + " + i;");
-    e_.open("if (p < " + str(L) + ")");
-    std::vector<std::string> inputs;
-    for (int c = 0; c < C; ++c) {
-      inputs.push_back("y" + std::to_string(c));
-      e_.line("cpx y" + std::to_string(c) + " = peer" + std::to_string(c) + "[p];");
-    }
-    if (s_.staged)
-      for (int c = 0; c < C; ++c) e_.line("y" + std::to_string(c) + ".y *= in_sign;");
-    const std::vector<std::string> outputs = emit_dft(e_, inputs);
-    for (int j = 0; j < C; ++j) e_.line("peer" + std::to_string(j) + "[p] = " + outputs[j] + ";");
-    e_.close();
-    e_.close();
-    e_.close();
-  }
-
-  // Whether every chunk of every row starts on 16 bytes where `in` does:
-  // the bulk copy's condition, known here.
-  bool cluster_chunks_aligned() const {
-    const std::int64_t point = s_.precision == Precision::Single ? 8 : 16;
-    if (s_.length * point % 16 != 0) return false;
-    for (std::size_t d = 0; d < s_.dims.size(); ++d)
-      if (static_cast<int>(d) != s_.twiddle_dim && s_.dims[d].in_stride * point % 16 != 0) return false;
-    return true;
-  }
-
-  // Staged clusters (KernelSpec::cluster with staged): as many clusters as
-  // the device runs at once, each looping over rows. Two arrays a block
-  // take turns: while one holds this row (its chunk, the DFTs' outputs, the
-  // FFT's exchanges), one bulk copy brings the block's chunk of the
-  // cluster's next row into the other, so no block waits for its loads
-  // after the first row. The first cluster barrier of a row says every
-  // chunk has landed and every block is done with the array the next copy
-  // overwrites; the second that the DFTs' outputs are in place.
-  void emit_cluster_staged() {
-    const std::int64_t L = s_.length;
-    const int C = s_.cluster;
-    const std::size_t point = s_.precision == Precision::Single ? 8 : 16;
-    const std::size_t half = s_.stage_offset_bytes() / point;  // points in each array
-    const std::string bytes = str(L * static_cast<std::int64_t>(point));
-    e_.line("// " + s_.geometry() + ", clusters of " + std::to_string(C) + ", persistent, staged");
-    e_.line(d_.local_array("lds_block", 2 * half, point, "cpx", 16));
-    e_.line("__shared__ __align__(8) unsigned long long chunk_barrier[2];");
-    e_.line("const unsigned chunk_bar = (unsigned)__cvta_generic_to_shared(chunk_barrier);");
-    e_.line("const " + u32() + " lid = " + d_.local_id + ";");
-    e_.line("const " + u32() + " m = 0, t = lid;  (void)m;");
     e_.line("const " + u32() + " rank = " + d_.group_id + " % " + std::to_string(C) + ";");
-    e_.line("const " + u64() + " clusters = " + d_.group_count + " / " + std::to_string(C) + ";");
-    e_.line(u64() + " row = " + d_.group_id + " / " + std::to_string(C) + ";");
-    e_.line("const " + u64() + " rows = transforms / " + std::to_string(C) + ";  // (transforms counts the blocks' chunks)");
-    e_.line(std::string("const bool bulk = ") + (cluster_chunks_aligned() ? "((unsigned long long)in & 15) == 0" : "false") + ";");
-    e_.open("if (t == 0)");
-    e_.line("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(chunk_bar) : \"memory\");");
-    e_.line("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(chunk_bar + 8) : \"memory\");");
-    e_.line("asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\");");
-    e_.close();
-    e_.line(d_.barrier);
-    // The copy of row `r`'s chunk into array `a` (thread 0). The generic
-    // proxy's accesses to the array, ordered before this by a barrier, come
-    // before the async proxy's writes: the fence.
-    auto copy = [&](const std::string& r, const std::string& a) {
-      e_.open("");
-      emit_offsets("(" + r + ") * " + std::to_string(C) + " + rank", "c", true, false, true);
-      e_.line("const cpx* chunk = in + (in_offc - k * " + str(s_.in_point_stride / C) + ") + (" + idx() + ")k * " + str(L) + ";");
-      e_.line("const unsigned bar = chunk_bar + 8 * (" + a + ");");
-      e_.line("asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");");
-      e_.line("asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(bar), \"r\"(" + bytes +
-              "u) : \"memory\");");
-      e_.line("asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\" :: "
-              "\"r\"((unsigned)__cvta_generic_to_shared(lds_block + (" + a + ") * " + std::to_string(half) +
-              ")), \"l\"(chunk), \"r\"(" + bytes + "u), \"r\"(bar) : \"memory\");");
-      e_.close();
-    };
-    e_.open("if (bulk && t == 0 && row < rows)");
-    copy("row", "0");
-    e_.close();
-    // One row an iteration: unrolled, the compiler would keep two rows' values live.
+    for (int c = 0; c < C; ++c)
+      e_.line("const cpx* peer" + std::to_string(c) + " = (const cpx*)__cluster_map_shared_rank((void*)lds, " + std::to_string(c) +
+              ");");
+    emit_offsets("(" + u64() + ")(" + d_.group_id + " / " + std::to_string(C) + ") * " + str(W), "r", false, true, false);
+    e_.line(d_.global + std::string("cpx* row = out + out_offr;"));
+    // One q_b at a time: unrolled, W more points would stay live.
     e_.line("#pragma unroll 1");
-    e_.open("for (unsigned it = 0; row < rows; row += clusters, ++it)");
-    e_.line("cpx* lds = lds_block + (it & 1) * " + std::to_string(half) + ";");
-    e_.line("cpx* stage = lds;  // the chunk, then the DFTs' outputs for this block");
-    e_.line("const " + u64() + " g = row * " + std::to_string(C) + " + rank;");
-    emit_cluster_block("true");
-    e_.open("if (bulk)");
-    e_.line("unsigned done = 0;");
-    e_.line("while (!done)");
-    e_.line("  asm volatile(\"{\\n .reg .pred p;\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n selp.u32 %0, 1, 0, p;\\n}\" "
-            ": \"=r\"(done) : \"r\"(chunk_bar + 8 * (it & 1)), \"r\"((it >> 1) & 1) : \"memory\");");
-    e_.close();
-    e_.open("else");
-    e_.line("#pragma unroll");
-    e_.open("for (" + u32() + " i = t; i < " + str(L) + "; i += " + std::to_string(s_.threads_per_transform) + ")");
-    e_.line("stage[i] = src[(" + idx() + ")(k * " + str(L) + " + i) * " + str(s_.in_point_stride / C) + "];");
+    e_.open("for (" + u32() + " i = lid; i < " + str(share) + "; i += " + str(G) + ")");
+    e_.line("const " + u32() + " qb = rank * " + str(share) + " + i;");
+    if (share * C != L) e_.open("if (qb < " + str(L) + ")");
+    // Eight points and their twiddles at a time: the compiler would
+    // otherwise have every load in flight at once, W points and 2 W table
+    // entries, and spill (NVRTC, sm_90, W = 32 at 128 registers).
+    std::vector<std::string> inputs;
+    for (std::int64_t n1 = 0; n1 < W; ++n1) {
+      const std::string y = "y" + str(n1);
+      inputs.push_back(y);
+      if (n1 > 0 && n1 % 8 == 0) e_.line("asm volatile(\"\" ::: \"memory\");");
+      e_.line("cpx " + y + " = peer" + str(n1 / M) + "[" + str((n1 % M) * pitch) + " + qb];");
+      if (n1 == 0) continue;
+      e_.open("");
+      e_.line("const " + u32() + " e = qb * " + str(n1) + ";");
+      e_.line(y + " = cmul(" + y + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) + " + (e >> " +
+              std::to_string(s_.twiddle_fine_bits) + ")]));");
+      e_.close();
+    }
+    const std::vector<std::string> outputs = emit_dft(e_, inputs);
+    for (std::int64_t a = 0; a < W; ++a)
+      e_.line("row[(" + idx() + ")(qb + " + str(a * L) + ") * " + str(s_.out_point_stride) + "] = " +
+              scaled(outputs[static_cast<std::size_t>(a)]) + ";");
+    if (share * C != L) e_.close();
     e_.close();
     e_.close();
     e_.line("__cluster_barrier_arrive();");
     e_.line("__cluster_barrier_wait();");
-    e_.open("if (bulk && t == 0 && row + clusters < rows)");
-    copy("row + clusters", "(it + 1) & 1");
-    e_.close();
-    emit_cluster_dfts();
-    e_.line("__cluster_barrier_arrive();");
-    e_.line("__cluster_barrier_wait();");
-    emit_fft(true, true);
-    e_.close();
   }
 
   void emit_stages() {
@@ -1044,9 +939,9 @@ class PassWriter {
       const bool last = stage + 1 == stages;
       // Others may still be reading this stage's inputs from local memory.
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
-      // A cluster's first stage reads the chunk from the array the exchange reuses.
-      const bool read_array = reads_local || (stage == 0 && (s_.clustered() || s_.block_rows));
-      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader())) barrier();
+      // Block rows' first stage reads the block from the array the exchange reuses.
+      const bool read_array = reads_local || (stage == 0 && s_.block_rows);
+      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader() || s_.clustered())) barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.

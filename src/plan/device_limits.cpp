@@ -152,11 +152,12 @@ DeviceLimits with_environment(DeviceLimits limits) {
     limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
   }
   if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
-  // Clusters are opt-in until they pay: the first cluster kernels ran at
-  // 21-25% of the copy kernel where two passes reach 85-99% (H100,
-  // 2026-11-23, docs/PERF.md "thread-block clusters"). BFLY_CLUSTER=C
-  // allows up to C blocks where the device has clusters.
-  limits.max_cluster = static_cast<int>(std::clamp<long long>(env_int("BFLY_CLUSTER", 1), 1, limits.max_cluster));
+  // BFLY_CLUSTER=C allows up to C blocks a cluster where the device has
+  // clusters (1: none, two passes instead).
+  limits.max_cluster = static_cast<int>(std::clamp<long long>(env_int("BFLY_CLUSTER", limits.max_cluster), 1, limits.max_cluster));
+  limits.cluster_groups_per_unit = static_cast<int>(env_int("BFLY_CLUSTER_OCC", limits.cluster_groups_per_unit));
+  limits.cluster_chunk_points = env_int("BFLY_CLUSTER_CHUNK", limits.cluster_chunk_points);
+  limits.cluster_points_per_thread = std::max(1, static_cast<int>(env_int("BFLY_CLUSTER_POINTS", limits.cluster_points_per_thread)));
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
   limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;

@@ -61,12 +61,20 @@ struct DeviceLimits {
   std::int64_t staged_min_length_double = 0;  // the same for doubles (for_precision takes it)
   int staged_copy = 2;  // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
   // Blocks a thread-block cluster may have (KernelSpec::cluster); 1: no
-  // clusters (OpenCL, CUDA before Hopper; for now also Hopper unless
-  // BFLY_CLUSTER asks: with_environment). Contiguous rows past
-  // max_row_length whose chunks fit one block then take one pass.
+  // clusters (OpenCL, CUDA before Hopper, or BFLY_CLUSTER=1). Contiguous
+  // rows past max_row_length whose columns fit two blocks a multiprocessor
+  // then take one pass (solvers/axis_passes.cpp cluster_size).
   int max_cluster = 1;
   // Points a cluster's block should hold (64 KiB), where a row splits so.
   std::int64_t cluster_chunk_points = 8192;
+  // Points a thread of a cluster's block should hold (KernelSpec::cluster;
+  // half for doubles), and the blocks a multiprocessor must fit (asked of
+  // the compiler where their local memory fits; 0: as the register
+  // estimate allows). H100, fp32, % of the copy kernel: 65536 in clusters
+  // of 8, 32 points and 2 blocks 58%, 32 points and 1 block 42%, 16 points
+  // (512 threads) and 1 block 41%; 49152 54 / 38 / 39; 32768 (of 4) 65 / 46 / 47.
+  int cluster_points_per_thread = 32;
+  int cluster_groups_per_unit = 2;
   // Short contiguous rows load and store as one block through local memory
   // (KernelSpec::block_rows) where a row's threads would read fewer than
   // this many contiguous bytes at once; 0: never.
@@ -95,7 +103,9 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; default 1: none),
+// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
+// BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
+// BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime).
 DeviceLimits with_environment(DeviceLimits limits);
 

@@ -10,7 +10,7 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return !clustered() && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
@@ -74,22 +74,20 @@ std::size_t KernelSpec::stage_offset_bytes() const { return (exchange_bytes() + 
 std::size_t KernelSpec::exchange_bytes() const {
   const std::size_t point = (precision == Precision::Single ? 8 : 16) / (local_halves ? 2 : 1);
   // A length-1 or single-stage transform with direct store needs no exchange.
-  // (A cluster's blocks hold their chunk there before the first stage.)
+  // (A cluster's blocks leave their outputs there for the others.)
+  if (clustered()) return point * static_cast<std::size_t>(std::max(local_row(), cluster_pitch())) * transforms_per_group;
   const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
-                         real_store == RealStore::SplitPaired || clustered();
+                         real_store == RealStore::SplitPaired;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
 std::size_t KernelSpec::stage_bytes() const {
-  // (and 16 bytes for the bulk copy's mbarrier; a cluster's second array
-  // takes the exchange's turn on alternate rows, so it is as large)
-  if (staged && clustered()) return stage_offset_bytes() + 16;
+  // (and 16 bytes for the bulk copy's mbarrier)
   return staged ? (precision == Precision::Single ? 8 : 16) * static_cast<std::size_t>(length) + 16 : 0;
 }
 
 bool KernelSpec::staged_allowed() const {
-  if (clustered()) return in_point_stride == cluster && !real() && !bluestein();
-  return !identity && !bluestein() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+  return !clustered() && !identity && !bluestein() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
          in_point_stride == 1 && !dims.empty();
 }
 
@@ -129,7 +127,7 @@ std::string KernelSpec::name() const {
   for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   out << "_g" << std::hex << (h & 0xffffffffffull) << std::dec << "_p" << stride_product << "_T" << threads_per_transform << "_M"
       << transforms_per_group << '_' << to_string(mapping);
-  if (has_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
+  if (reads_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
   if (local_padding) out << "_pad";
   if (local_halves) out << "_half";

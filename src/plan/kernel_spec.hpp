@@ -152,17 +152,18 @@ struct KernelSpec {
   // that the exchange needs. OpenCL's one copy serves both.
   int staged = 0;
   // A thread-block cluster (CUDA, Hopper and later) per transform of
-  // cluster * length points, when > 1: the last pass of a two-pass split
-  // [cluster, length] with the first fused into it. Block k of a cluster
-  // (the twiddle dim's index, dims[0]) loads the k-th contiguous chunk of
-  // its row into local memory; after a cluster barrier each block takes a
-  // share of the cluster-point DFTs across the blocks' chunks, reading and
-  // writing the other blocks' local memory (distributed shared memory), so
-  // block k ends up with the k-th output of every one; after another
-  // barrier it runs this pass's length-point FFT on them (pass twiddles as
-  // for the second pass) and stores: one read and one write a point.
-  // Staged (2), the clusters are persistent and each block's next chunk
-  // streams into a second array (one bulk copy) while this row computes.
+  // length * W points (W = cluster * transforms_per_group), when > 1: the
+  // first pass of a two-pass split [length, W] with the second fused in, so
+  // each point is read once and written once. Block k of a cluster runs the
+  // length-point FFTs of columns M k .. M k + M - 1 (M a sector's points:
+  // whole 32-byte sectors load at once, column-major) and leaves them in its
+  // local memory (rows of cluster_pitch()); after a cluster barrier it
+  // takes a share of the outputs q_b, reads point q_b of all W columns
+  // from the blocks' local memory (distributed shared memory), multiplies
+  // w_N^{n q_b}, runs their W-point DFT and stores X[q_b + length * a]:
+  // runs of consecutive q_b, so the stores coalesce. A last cluster barrier
+  // keeps its local memory until the others have read it. Rows only (the
+  // axis contiguous in both buffers), complex to complex.
   int cluster = 1;
 
   // Short rows as one block: the group's transforms lie end to end in both
@@ -175,6 +176,16 @@ struct KernelSpec {
 
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool clustered() const { return cluster > 1; }
+  // W: the columns of a cluster's row (its second, fused DFT's length).
+  std::int64_t cluster_width() const { return static_cast<std::int64_t>(cluster) * transforms_per_group; }
+  // Points between the rows of a cluster block's outputs in local memory:
+  // 8 more than a row, so the last stage's column-major writes (M lanes a
+  // sector) and the other blocks' reads of one row both spread over the banks.
+  std::int64_t cluster_pitch() const { return length + 8; }
+  // Whether the kernel reads a two-level table of w_N^e (pass_twiddles),
+  // and N: a later pass's P * L, or a cluster's whole row.
+  bool reads_pass_twiddles() const { return has_pass_twiddles() || clustered(); }
+  std::int64_t pass_twiddle_points() const { return clustered() ? length * cluster_width() : stride_product * length; }
   bool bluestein() const { return chirp_length > 0; }
   bool rader() const { return rader_prime > 0; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }

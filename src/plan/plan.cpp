@@ -109,7 +109,7 @@ int register_estimate(const KernelSpec& spec) {
     for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
       odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
   const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
-                           (spec.wide ? 16 : 0) + (spec.has_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
+                           (spec.wide ? 16 : 0) + (spec.reads_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
                            (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
                            (spec.local_halves ? words * spec.points_per_thread() : 0);
   return std::min(255, registers);
@@ -307,7 +307,7 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // transforms (columns), so reads coalesce across the group.
   // (A packed real axis reads two reals a point: contiguous at stride 2.)
   const std::int64_t point_stride = spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
-  const bool columns = !spec.clustered() && (point_stride != 1 || length == 1);
+  const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
   // Padding pays where the first stage writes its outputs a power of two
@@ -348,7 +348,18 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   if (columns && limits.is_gpu && length >= limits.long_strided_length)
     threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
   if (length == 1) per_group = limits.target_group_size;
-  if (spec.clustered()) per_group = 1;  // a block a chunk
+  if (spec.clustered()) {
+    // A cluster's block: a sector's columns (the planner's W / C) of about
+    // cluster_points_per_thread points a thread, more where the block would
+    // pass 512 threads: its W-point DFTs keep W points and their twiddles
+    // live, which needs about 100 registers a thread (NVRTC, sm_90: 1024
+    // threads of 64 registers spilled 200-800 bytes). Two blocks of 256
+    // threads a multiprocessor beat one of 512 (DeviceLimits::cluster_*).
+    per_group = spec.in_point_stride / spec.cluster;
+    threads = std::clamp<std::int64_t>((length + limits.cluster_points_per_thread - 1) / limits.cluster_points_per_thread, 1,
+                                       (length + widest - 1) / widest);
+    while (threads * per_group > std::min(512, limits.max_group_size) && threads > 1) threads = (threads + 1) / 2;
+  }
   // Keep the group within the device's limits: fewer threads per transform
   // (more points each) before fewer columns, since columns buy coalescing.
   // (Not past per_thread points, where the registers would spill: fp64
@@ -363,12 +374,21 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     spec.transforms_per_group = static_cast<int>(m);
     return spec.local_bytes();
   };
-  while (per_group > 1 && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
+  while (per_group > 1 && !spec.clustered() && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
   if (limits.registers_per_unit > 0) {
     const int registers = register_estimate(spec);
-    while (per_group > 1 && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
+    while (per_group > 1 && !spec.clustered() && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    // Clusters: as many blocks as asked where their local memory fits (a
+    // multiprocessor has 1 KiB a block more) and their points leave the
+    // registers room (NVRTC, sm_90, two blocks: 32 fp32 points a thread of
+    // 256 spill 12-16 bytes, 50 of 392 (radix 25) 1.7 KB, 30 fp64 276 bytes).
+    const int words = spec.precision == Precision::Double ? 2 : 1;
+    if (spec.clustered() && limits.cluster_groups_per_unit > 0 && spec.points_per_thread() * words <= 36) {
+      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
+      spec.min_groups_per_unit = std::max(1, std::min(limits.cluster_groups_per_unit, static_cast<int>(fit)));
+    }
   }
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Transforms m and m + M/2 are a pair: M even (an estimate's one more
@@ -380,10 +400,10 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     }
   }
   spec.transforms_per_group = static_cast<int>(per_group);
-  if (spec.has_pass_twiddles()) {
+  if (spec.reads_pass_twiddles()) {
     // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
     // two tables of ~sqrt(p*L) entries instead of one of p*L.
-    const double bits = std::log2(static_cast<double>(spec.stride_product * length));
+    const double bits = std::log2(static_cast<double>(spec.pass_twiddle_points()));
     spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
   }
 }
@@ -402,12 +422,7 @@ void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
 // The launch: the model's, then a tuning table's where one applies.
 std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
-  if (spec.clustered()) {
-    // Persistent clusters stream each block's next chunk in while this row
-    // computes, where the second array fits (a bulk copy; CUDA only).
-    set_staged(spec, 2, limits);
-    return "model";
-  }
+  if (spec.clustered()) return "model";
   if (!tunable(spec)) return "model";
   if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
       spec.points_per_thread() > 16) {
@@ -709,6 +724,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
   limits.staged_min_length = limits.staged_min_length_double;
   limits.cluster_chunk_points /= 2;
+  limits.cluster_points_per_thread = std::max(1, limits.cluster_points_per_thread / 2);
   limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
   return limits;
 }
@@ -804,7 +820,9 @@ std::string PlanTree::print() const {
             : s.store_via_local() ? "store via local" : "direct store")
         << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
             : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
-    if (s.clustered()) out << ", in clusters of " << s.cluster << " groups (one row; distributed shared memory)";
+    if (s.clustered())
+      out << ", in clusters of " << s.cluster << " groups (one row: then its " << s.cluster_width()
+          << "-point DFTs across the groups' local memory)";
     if (!s.identity && s.min_groups_per_unit > 0) out << ", " << s.min_groups_per_unit << " groups per unit asked";
     out << "\n    launch from " << pass.launch_from << "\n    kernel " << s.name() << "\n";
   }

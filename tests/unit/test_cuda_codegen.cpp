@@ -230,7 +230,7 @@ std::vector<Job> collect_jobs() {
   // Rows past one block in thread-block clusters (Hopper), both precisions,
   // out of place and in place.
   for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-    for (std::int64_t n : {32768, 40000, 65536, 100000, 131072, 1 << 18})
+    for (std::int64_t n : {16384, 32768, 36864, 40000, 49152, 65536, 100000, 131072, 1 << 18})
       for (bfly::Placement placement : {bfly::Placement::OutOfPlace, bfly::Placement::InPlace}) {
         bfly::Problem problem;
         problem.shape = {n};
@@ -306,7 +306,7 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (jobs[i].spec.staged && outcomes[i].compiled && outcomes[i].kernels.size() == 1)
       staged_spill[jobs[i].spec.name()] = outcomes[i].kernels[0].spill_store_bytes;
-  int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0, long_row_spills = 0;
+  int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0, long_row_spills = 0, cluster_spills = 0;
   std::string max_registers_kernel, slowest_kernel;
   double slowest = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -346,6 +346,16 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
       ++long_row_spills;
       std::printf("[ long row ] %s (%s): %d registers, spills %d/%d bytes, one pass past the single-pass length\n",
                   name.c_str(), jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
+    } else if (spec.clustered() && k.spill_store_bytes <= kLongRowSpillLimit && k.spill_load_bytes <= kLongRowSpillLimit) {
+      // A cluster's W-point DFTs at two blocks a multiprocessor (128
+      // registers) spill a few bytes; measured so, they run at 58% of the
+      // copy kernel where one block of 512 threads ran at 41% (H100, 65536
+      // fp32, docs/PERF.md).
+      if (k.spill_store_bytes > 0 || k.stack_bytes > 0) {
+        ++cluster_spills;
+        std::printf("[ cluster  ] %s (%s): %d registers, spills %d/%d bytes\n", name.c_str(), jobs[i].origin.c_str(),
+                    k.registers, k.spill_store_bytes, k.spill_load_bytes);
+      }
     } else if (jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0)) {
       ++measured_spills;
       std::printf("[ measured ] %s (%s): %d registers, spills %d/%d bytes, chosen by bfly tune\n", name.c_str(),
@@ -393,9 +403,9 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     }
   }
   std::printf("[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
-              "measured by bfly tune spill, %d staged spill (they run unstaged), %d long rows spill a little\n",
+              "measured by bfly tune spill, %d staged spill (they run unstaged), %d long rows and %d clusters spill a little\n",
               nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills,
-              long_row_spills);
+              long_row_spills, cluster_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
 }

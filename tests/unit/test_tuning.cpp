@@ -260,22 +260,38 @@ TEST(Tuning, TablesChooseTheSplitAndOnePassPastTheModel) {
 TEST(Tuning, RowsPastOneBlockTakeOnePassInClusters) {
   bfly::plan::DeviceLimits limits = hopper(nullptr);
   limits.max_cluster = 8;
-  // The fewest blocks that leave each a chunk of at most 8192 fp32 points
-  // (4096 fp64), else of at most one block's single pass.
-  const std::vector<std::pair<std::int64_t, int>> single{{32768, 4}, {65536, 8}, {131072, 8}, {40000, 8}, {100000, 8}};
+  // Blocks of a sector's columns (4 fp32 points): the fewest that leave each
+  // at most 8192 fp32 points, where two fit a multiprocessor.
+  const std::vector<std::pair<std::int64_t, int>> single{{32768, 4}, {36864, 8}, {49152, 8}, {65536, 8}};
   for (const auto& [n, cluster] : single) {
     const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(n), limits);
     ASSERT_EQ(tree.passes.size(), 1u) << n;
     const bfly::plan::KernelSpec& s = tree.passes[0].spec;
     EXPECT_EQ(s.cluster, cluster) << n;
-    EXPECT_EQ(s.length * s.cluster, n) << n;
-    EXPECT_EQ(s.transforms_per_group, 1) << n;
-    EXPECT_EQ(s.dims[0].extent, cluster) << n;  // block k of a cluster is sub-transform k
-    EXPECT_EQ(s.twiddle_dim, 0) << n;
+    EXPECT_EQ(s.transforms_per_group, 4) << n;  // one 32-byte sector of columns a block
+    EXPECT_EQ(s.length * s.cluster_width(), n) << n;
+    EXPECT_EQ(s.in_point_stride, s.cluster_width()) << n;
+    EXPECT_EQ(s.mapping, bfly::plan::Mapping::ColumnMajor) << n;
+    EXPECT_EQ(s.dims[0].extent, s.cluster_width()) << n;  // block k of a cluster: columns 4k .. 4k + 3
+    EXPECT_FALSE(s.has_pass_twiddles()) << n;
+    EXPECT_TRUE(s.reads_pass_twiddles()) << n;
+    EXPECT_EQ(s.pass_twiddle_points(), n) << n;
+    EXPECT_LE(s.group_size(), 512) << n;
+    EXPECT_LE(s.local_bytes(), limits.local_memory_bytes) << n;
     EXPECT_EQ(tree.passes[0].groups(), 64 * cluster) << n;
     EXPECT_NE(s.name().find("_cl" + std::to_string(cluster)), std::string::npos);
   }
-  EXPECT_EQ(bfly::plan::make_plan(row(65536, Precision::Double), limits).passes[0].spec.cluster, 8);
+  const bfly::plan::KernelSpec f64 = bfly::plan::make_plan(row(32768, Precision::Double), limits).passes[0].spec;
+  EXPECT_EQ(f64.cluster, 8);
+  EXPECT_EQ(f64.transforms_per_group, 2);  // two fp64 points a sector
+  EXPECT_EQ(f64.length, 2048);
+  EXPECT_EQ(f64.min_groups_per_unit, 2);
+  // Blocks too large for two a multiprocessor (131072: 128 KiB; fp64
+  // 65536), or whose points a thread would crowd the registers (40000:
+  // radix 25, 50 points): two passes.
+  for (const std::int64_t n : {40000, 98304, 131072})
+    EXPECT_EQ(bfly::plan::make_plan(row(n), limits).passes.size(), 2u) << n;
+  EXPECT_EQ(bfly::plan::make_plan(row(65536, Precision::Double), limits).passes.size(), 2u);
   // In place: one pass still (a cluster holds whole rows).
   bfly::Problem in_place = row(65536);
   in_place.placement = bfly::Placement::InPlace;

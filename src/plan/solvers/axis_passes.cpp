@@ -79,15 +79,33 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 }
 
 // Blocks of a cluster for a contiguous row of n points past the one-block
-// rows (DeviceLimits::max_row_length): the fewest that leave each block a
-// chunk of at most 64 KiB (two or three blocks a multiprocessor), else of
-// at most what one block holds (max_single_pass_length); 1 where none fits.
-// (A first choice, before any measurement: the tuner is to settle it.)
-int cluster_size(std::int64_t n, const DeviceLimits& limits) {
+// rows (DeviceLimits::max_row_length). Each block takes a sector's columns
+// (M = 32 bytes of points), so the row is n / W-point FFTs of W = C * M
+// columns: the fewest blocks that leave each at most cluster_chunk_points
+// (64 KiB), where two such blocks run on a multiprocessor at once (their
+// points a thread leave the registers room: complete_model); 1 where none
+// does. Larger blocks, or one a multiprocessor, lost to two passes: nothing
+// overlaps one block's loads, FFTs and stores (H100, fp32 40000, 81920,
+// 98304: 0.59-0.94x; fp64 20480-65536: 0.71-0.92x; docs/PERF.md).
+int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits) {
   if (limits.max_cluster < 2 || n <= limits.max_row_length) return 1;
-  for (const std::int64_t most : {limits.cluster_chunk_points, limits.max_single_pass_length})
-    for (int c = 2; c <= limits.max_cluster; c *= 2)
-      if (n % c == 0 && n / c <= most && n / c <= limits.max_single_pass_length && is_supported_length(n / c)) return c;
+  const std::int64_t point = precision == Precision::Single ? 8 : 16, sector = 32 / point;
+  for (int c = 2; c <= limits.max_cluster; c *= 2) {
+    const std::int64_t width = c * sector, length = n / width;
+    if (n % width != 0 || length < 2 || !is_supported_length(length)) continue;
+    if (sector * length > limits.cluster_chunk_points) continue;
+    // The block as make_pass and complete_model will have it.
+    KernelSpec block;
+    block.precision = precision;
+    block.length = length;
+    block.cluster = c;
+    block.in_point_stride = width;
+    block.dims = {{width, 1, length}, {1, n, n}};
+    complete_spec(block, limits);
+    if (block.local_bytes() > limits.local_memory_bytes) continue;
+    if (limits.registers_per_unit > 0 && block.min_groups_per_unit < 2) continue;
+    return c;
+  }
   return 1;
 }
 
@@ -113,14 +131,16 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   // Contiguous complex rows may take longer single passes (device_limits.cpp).
   const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
   const bool aliased = cache_aliased(problem, stride, limits);  // never for rows (stride 1)
-  if (const int cluster = row.rows ? cluster_size(n, limits) : 1; cluster > 1) {
-    // One pass in clusters: the second of the split [cluster, n / cluster],
-    // the first fused into it.
-    std::vector<Step> steps = stockham_steps(dim, {cluster, n / cluster}, order);
-    steps.erase(steps.begin());
+  if (const int cluster = row.rows ? cluster_size(n, problem.precision, limits) : 1; cluster > 1) {
+    // One pass in clusters: the first of the split [n / W, W], the second
+    // fused into it (KernelSpec::cluster).
+    const std::int64_t width = cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(problem.element_bytes()));
+    std::vector<Step> steps = stockham_steps(dim, {n / width, width}, order);
+    steps.pop_back();
     steps[0].cluster = cluster;
     steps[0].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, one pass in clusters of " +
-                    std::to_string(cluster) + " blocks of " + std::to_string(n / cluster);
+                    std::to_string(cluster) + " blocks: " + std::to_string(n / width) + "-point FFTs of " +
+                    std::to_string(width) + " columns, then " + std::to_string(width) + "-point DFTs across the blocks";
     return steps;
   }
   const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);

@@ -86,8 +86,9 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 // An axis read `stride` elements apart lands on one cache set (a multiple of
 // the CPU's aliasing period): axis_pass_lengths then splits it shorter.
 bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits);
-// Blocks of a thread-block cluster for a contiguous row of n points; 1: none.
-int cluster_size(std::int64_t n, const DeviceLimits& limits);
+// Blocks of a thread-block cluster for a contiguous row of n points
+// (KernelSpec::cluster); 1: none.
+int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
 // steps for a length with a prime factor above 23.
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
