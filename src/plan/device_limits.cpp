@@ -174,6 +174,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.max_row_length = std::min<std::int64_t>(limits.max_row_length, value);
   limits.max_row_length_double = std::min<std::int64_t>(limits.max_row_length_double, value);
   limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
+  limits.max_cluster = 1;  // several passes, as asked
   limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);
   return limits;
 }

@@ -92,7 +92,7 @@ struct DeviceLimits {
 DeviceLimits cpu_limits();
 DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 
-// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length (and the row limits) to L: a tuning and
+// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length (and the row limits) to L, and takes no clusters: a tuning and
 // testing knob (the tests use it to force multi-pass plans on small lengths).
 // BFLY_LOCAL_PADDING=0/1 turns local-array padding off or on, to measure it.
 // Tuning knobs, to measure alternatives without rebuilding (bfly bench):

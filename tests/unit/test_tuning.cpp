@@ -3,6 +3,8 @@
 // past the model's limit) or falls back to its model; the shipped tables.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "plan/plan.hpp"
 #include "plan/tuning.hpp"
 #include "runtime/tuning_files.hpp"
@@ -301,6 +303,19 @@ TEST(Tuning, RowsPastOneBlockTakeOnePassInClusters) {
   EXPECT_EQ(bfly::plan::make_plan(row(65536), hopper(nullptr)).passes.size(), 2u);
   // Rows within one block keep one plain pass.
   EXPECT_EQ(bfly::plan::make_plan(row(16384), limits).passes[0].spec.cluster, 1);
+  // A table's own split for the length stands.
+  TuningEntry split = entry(65536);
+  split.passes = {16, 64, 64};
+  const TuningTable split_table = table_of({split});
+  bfly::plan::DeviceLimits tabled = hopper(&split_table);
+  tabled.max_cluster = 8;
+  EXPECT_EQ(bfly::plan::make_plan(row(65536), tabled).passes.size(), 3u);
+  // BFLY_MAX_PASS_LENGTH asks for several passes: no clusters.
+  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  const bfly::plan::DeviceLimits forced = bfly::plan::with_environment(limits);
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+  EXPECT_EQ(forced.max_cluster, 1);
+  EXPECT_GE(bfly::plan::make_plan(row(32), forced).passes.size(), 2u);
 }
 
 TEST(Tuning, ShippedTablesParseAndNameTheirDevice) {

@@ -131,7 +131,10 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   // Contiguous complex rows may take longer single passes (device_limits.cpp).
   const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
   const bool aliased = cache_aliased(problem, stride, limits);  // never for rows (stride 1)
-  if (const int cluster = row.rows ? cluster_size(n, problem.precision, limits) : 1; cluster > 1) {
+  // A table's own split for this length stands (it was measured, or asked for).
+  const TuningEntry* tuned = row.rows && limits.tuning ? limits.tuning->exact(row.precision, n) : nullptr;
+  const bool table_split = tuned && !tuned->passes.empty() && fits_split(tuned->passes, n, limits) && !aliased;
+  if (const int cluster = row.rows && !table_split ? cluster_size(n, problem.precision, limits) : 1; cluster > 1) {
     // One pass in clusters: the first of the split [n / W, W], the second
     // fused into it (KernelSpec::cluster).
     const std::int64_t width = cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(problem.element_bytes()));
@@ -146,7 +149,6 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   // bfly plan says where the split came from.
-  const TuningEntry* tuned = row.rows && limits.tuning ? limits.tuning->exact(row.precision, n) : nullptr;
   const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !aliased;
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
