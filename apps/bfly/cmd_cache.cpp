@@ -83,8 +83,8 @@ int warm(const WarmOptions& o) {
       const BuildStats& s = plan.build_stats();
       kernels += s.kernels;
       compiled += s.kernels - s.cache_hits;
-      std::printf("  %-28s %2d kernels, %2d compiled, %2d from the cache, %8.1f ms\n", p.token().c_str(), s.kernels,
-                  s.kernels - s.cache_hits, s.cache_hits, ms);
+      std::printf("  %-28s %2d kernels, %2d compiled, %2d from the cache, %8.1f ms (kernels %.1f, tables %.1f)\n",
+                  p.token().c_str(), s.kernels, s.kernels - s.cache_hits, s.cache_hits, ms, s.compile_ms, s.twiddle_ms);
     }
   std::printf("%d kernels, %d compiled now\n", kernels, compiled);
   return show_info();

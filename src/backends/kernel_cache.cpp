@@ -1,5 +1,8 @@
 #include "backends/kernel_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,8 +41,24 @@ std::string hex(std::uint64_t v) {
 
 std::string device_hash(const std::string& device_identity) { return hex(fnv1a(device_identity + "\n" + version())); }
 
-// An entry: magic, the binary's size and hash (little-endian 64-bit), the binary.
-constexpr char kMagic[8] = {'B', 'F', 'L', 'Y', 'K', 'C', '0', '1'};
+// An entry's check: FNV-1a over 8-byte words, then the tail's bytes. Eight
+// times fewer steps than bytewise: a host table of 24 MB checks in a few
+// milliseconds (a plan's warm start is what the cache is for).
+std::uint64_t content_hash(const unsigned char* data, std::size_t size) {
+  std::uint64_t h = 1469598103934665603ull;
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data + i, 8);
+    h = (h ^ word) * 1099511628211ull;
+  }
+  for (; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
+// An entry: magic, the binary's size and hash (little-endian 64-bit), the
+// binary. (KC01 entries, checked bytewise, fail the check and are rebuilt.)
+constexpr char kMagic[8] = {'B', 'F', 'L', 'Y', 'K', 'C', '0', '2'};
 constexpr std::size_t kHeader = 24;
 
 void put64(std::vector<unsigned char>& out, std::uint64_t v) {
@@ -127,32 +146,89 @@ std::uintmax_t KernelCache::cap_bytes() {
 
 std::string KernelCache::path(const std::string& key) const { return kernels() + "/" + key + ".bin"; }
 
-std::optional<std::vector<unsigned char>> KernelCache::load(const std::string& key) const {
-  if (!enabled()) return std::nullopt;
+bool KernelCache::load_into(const std::string& key, const std::function<unsigned char*(std::size_t)>& buffer) const {
+  if (!enabled()) return false;
   const std::string file = path(key);
-  std::vector<unsigned char> data;
-  {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return false;
+  const std::streamoff size = in.tellg();
+  unsigned char header[kHeader];
+  in.seekg(0);
+  bool valid = size > static_cast<std::streamoff>(kHeader) && in.read(reinterpret_cast<char*>(header), kHeader) &&
+               std::memcmp(header, kMagic, 8) == 0 && get64(header + 8) == static_cast<std::uint64_t>(size) - kHeader;
+  if (valid) {
+    const std::size_t bytes = static_cast<std::size_t>(size) - kHeader;
+    unsigned char* data = buffer(bytes);
+    valid = in.read(reinterpret_cast<char*>(data), static_cast<std::streamsize>(bytes)) &&
+            get64(header + 16) == content_hash(data, bytes);
   }
-  const bool valid = data.size() > kHeader && std::memcmp(data.data(), kMagic, 8) == 0 &&
-                     get64(data.data() + 8) == data.size() - kHeader &&
-                     get64(data.data() + 16) == fnv1a(data.data() + kHeader, data.size() - kHeader);
+  in.close();
   if (!valid) {
     std::remove(file.c_str());  // damaged (or another layout): rebuilt and stored again
-    return std::nullopt;
+    return false;
   }
   std::error_code ec;
   fs::last_write_time(file, fs::file_time_type::clock::now(), ec);  // used now (least-recently-used order)
-  return std::vector<unsigned char>(data.begin() + kHeader, data.end());
+  return true;
+}
+
+KernelCache::Mapping& KernelCache::Mapping::operator=(Mapping&& o) noexcept {
+  if (this != &o) {
+    if (address_) munmap(address_, length_);
+    address_ = o.address_;
+    length_ = o.length_;
+    offset_ = o.offset_;
+    o.address_ = nullptr;
+  }
+  return *this;
+}
+
+KernelCache::Mapping::~Mapping() {
+  if (address_) munmap(address_, length_);
+}
+
+KernelCache::Mapping KernelCache::map(const std::string& key) const {
+  if (!enabled()) return {};
+  const std::string file = path(key);
+  const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  void* address = nullptr;
+  std::size_t length = 0;
+  if (fstat(fd, &st) == 0 && st.st_size > static_cast<off_t>(kHeader)) {
+    length = static_cast<std::size_t>(st.st_size);
+    address = mmap(nullptr, length, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (address == MAP_FAILED) address = nullptr;
+  }
+  close(fd);
+  Mapping mapping(address, length, kHeader);
+  const unsigned char* header = static_cast<const unsigned char*>(address);
+  const bool valid = address && std::memcmp(header, kMagic, 8) == 0 && get64(header + 8) == length - kHeader &&
+                     get64(header + 16) == content_hash(mapping.data(), mapping.size());
+  if (!valid) {
+    if (address || length > 0) std::remove(file.c_str());  // damaged (or another layout): rebuilt and stored again
+    return {};
+  }
+  std::error_code ec;
+  fs::last_write_time(file, fs::file_time_type::clock::now(), ec);  // used now (least-recently-used order)
+  return mapping;
+}
+
+std::optional<std::vector<unsigned char>> KernelCache::load(const std::string& key) const {
+  std::vector<unsigned char> data;
+  if (!load_into(key, [&](std::size_t bytes) {
+        data.resize(bytes);
+        return data.data();
+      }))
+    return std::nullopt;
+  return data;
 }
 
 void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const {
   if (!enabled() || binary.empty()) return;
   std::vector<unsigned char> entry(kMagic, kMagic + 8);
   put64(entry, binary.size());
-  put64(entry, fnv1a(binary.data(), binary.size()));
+  put64(entry, content_hash(binary.data(), binary.size()));
   entry.insert(entry.end(), binary.begin(), binary.end());
   if (!write_atomically(path(key), entry.data(), entry.size())) return;
   const std::string described = kernels() + "/devices/" + device_hash(device_identity) + ".txt";

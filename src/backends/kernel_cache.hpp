@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,28 @@ class KernelCache {
   static std::uintmax_t cap_bytes();
 
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
+  // The same, straight into the memory `buffer(size)` returns; false, with
+  // nothing promised of that memory, where there is no valid entry.
+  bool load_into(const std::string& key, const std::function<unsigned char*(std::size_t)>& buffer) const;
+  // A valid entry's bytes mapped read-only from the file (no copy: for
+  // large entries, read once on their way to a device); empty where there
+  // is none, or the file cannot be mapped.
+  class Mapping {
+   public:
+    Mapping() = default;
+    Mapping(void* address, std::size_t length, std::size_t offset) : address_(address), length_(length), offset_(offset) {}
+    Mapping(Mapping&& o) noexcept { *this = std::move(o); }
+    Mapping& operator=(Mapping&& o) noexcept;
+    ~Mapping();
+    const unsigned char* data() const { return static_cast<const unsigned char*>(address_) + offset_; }
+    std::size_t size() const { return address_ ? length_ - offset_ : 0; }
+    explicit operator bool() const { return address_ != nullptr; }
+
+   private:
+    void* address_ = nullptr;
+    std::size_t length_ = 0, offset_ = 0;
+  };
+  Mapping map(const std::string& key) const;
   // Failures to store are ignored: the cache is an optimisation.
   void store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const;
 

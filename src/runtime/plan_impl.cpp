@@ -9,6 +9,7 @@
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
+#include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
 #include "twiddle/chirp.hpp"
 #include "twiddle/rader.hpp"
@@ -39,6 +40,12 @@ template <class T>
 struct scalar<std::complex<T>> {
   using type = T;
 };
+
+std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const HostTable& table) {
+  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1));
+  if (table.size() > 0) device.write(*buffer, table.data(), table.size(), 0);
+  return buffer;
+}
 
 template <class T>
 std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<T>>& table) {
@@ -172,14 +179,20 @@ class PlanImpl {
       compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
     }
     if (spec.bluestein()) {
-      compiled.tables = device_->memo<BufferImpl>("bluestein:" + kind + std::to_string(spec.chirp_length), [&] {
-        if (f64) return upload(*device_, bluestein_tables<double>(spec.chirp_length));
-        return upload(*device_, bluestein_tables<float>(spec.chirp_length));
+      const std::int64_t n = spec.chirp_length;
+      compiled.tables = device_->memo<BufferImpl>("bluestein:" + kind + std::to_string(n), [&] {
+        const std::string name = std::string("bluestein_") + (f64 ? "f64_" : "f32_") + std::to_string(n);
+        const std::string format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(plan::bluestein_length(n));
+        if (f64) return upload(*device_, cached_table<double>(name, format, [&] { return bluestein_tables<double>(n); }));
+        return upload(*device_, cached_table<float>(name, format, [&] { return bluestein_tables<float>(n); }));
       });
     } else if (spec.rader()) {
-      compiled.tables = device_->memo<BufferImpl>("rader:" + kind + std::to_string(spec.rader_prime), [&] {
-        if (f64) return upload(*device_, rader_tables<double>(spec.rader_prime));
-        return upload(*device_, rader_tables<float>(spec.rader_prime));
+      const std::int64_t p = spec.rader_prime;
+      compiled.tables = device_->memo<BufferImpl>("rader:" + kind + std::to_string(p), [&] {
+        const std::string name = std::string("rader_") + (f64 ? "f64_" : "f32_") + std::to_string(p);
+        const std::string format = "g^m and g^-m as reals, FFT_L(b) / L";
+        if (f64) return upload(*device_, cached_table<double>(name, format, [&] { return rader_tables<double>(p); }));
+        return upload(*device_, cached_table<float>(name, format, [&] { return rader_tables<float>(p); }));
       });
     } else if (spec.packed()) {
       // The split's w_n^k, k = 0..n/2 (two-level past one pass).

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +18,7 @@
 
 #include "backends/kernel_cache.hpp"
 #include "bfly/bfly.hpp"
+#include "runtime/table_cache.hpp"
 
 namespace {
 
@@ -178,3 +182,46 @@ TEST_F(KernelCacheTest, TwoProcessesFillingOneCacheLeaveOnlyValidEntries) {
 }
 
 }  // namespace
+
+// Host tables through the cache (runtime/table_cache.hpp): computed once,
+// then read back bit for bit; a damaged entry is computed again; short
+// tables are not stored.
+TEST_F(KernelCacheTest, HostTablesAreComputedOnceAndReadBackExactly) {
+  int computed = 0;
+  auto compute = [&] {
+    ++computed;
+    std::vector<std::complex<double>> table(bfly::detail::kCachedTableEntries + 3);
+    for (std::size_t i = 0; i < table.size(); ++i) table[i] = {std::sin(0.001 * i), std::cos(0.003 * i) / 3};
+    return table;
+  };
+  const auto first = bfly::detail::cached_table<double>("test_f64_1", "format A", compute);
+  const auto second = bfly::detail::cached_table<double>("test_f64_1", "format A", compute);
+  EXPECT_EQ(computed, 1);
+  const auto expected = compute();
+  --computed;
+  ASSERT_EQ(first.size(), expected.size() * sizeof(expected[0]));
+  ASSERT_EQ(second.size(), first.size());
+  EXPECT_FALSE(first.mapped);  // computed
+  EXPECT_TRUE(second.mapped);  // read back
+  EXPECT_EQ(std::memcmp(first.data(), expected.data(), first.size()), 0);
+  EXPECT_EQ(std::memcmp(second.data(), expected.data(), first.size()), 0);
+  // Another layout of the same table is another entry.
+  bfly::detail::cached_table<double>("test_f64_1", "format B", compute);
+  EXPECT_EQ(computed, 2);
+  // A damaged entry: computed again, and the same values.
+  for (const auto& entry : fs::directory_iterator(directory_ + "/kernels"))
+    if (entry.path().filename().string().rfind("table_test_f64_1", 0) == 0) {
+      std::fstream f(entry.path(), std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(1000);
+      f.put('\x55');
+    }
+  const auto third = bfly::detail::cached_table<double>("test_f64_1", "format A", compute);
+  EXPECT_EQ(computed, 3);  // (format B's entry, damaged too, is not read here)
+  ASSERT_EQ(third.size(), first.size());
+  EXPECT_EQ(std::memcmp(third.data(), expected.data(), first.size()), 0);
+  // Short tables are not stored.
+  const std::size_t before = std::distance(fs::directory_iterator(directory_ + "/kernels"), fs::directory_iterator{});
+  bfly::detail::cached_table<float>("test_f32_short", "format A", [] { return std::vector<std::complex<float>>(10); });
+  EXPECT_EQ(std::distance(fs::directory_iterator(directory_ + "/kernels"), fs::directory_iterator{}),
+            static_cast<std::ptrdiff_t>(before));
+}
