@@ -34,7 +34,7 @@ std::vector<std::complex<T>> stockham(std::vector<std::complex<T>> x, const Root
   using Complex = std::complex<T>;
   const std::size_t n = x.size();
   const std::int64_t total = static_cast<std::int64_t>(n);
-  std::vector<Complex> y(n), twiddled, rotation;
+  std::vector<Complex> y(n), twiddled, rotation, stage;
   std::size_t rest = n, l = 1;
   while (rest > 1) {
     // Radix 4 where it divides: half the passes over memory of radix 2.
@@ -43,19 +43,26 @@ std::vector<std::complex<T>> stockham(std::vector<std::complex<T>> x, const Root
     twiddled.resize(r);
     rotation.resize(r);
     for (std::size_t q = 0; q < r; ++q) rotation[q] = w(static_cast<std::int64_t>(q) * (total / static_cast<std::int64_t>(r)));
+    // This stage's w_(l r)^(q k), k < l, 0 < q < r, laid out in the order
+    // the butterflies use them: l (r - 1) lookups a stage instead of n (r -
+    // 1) / r, and read in sequence (the whole table's strided reads missed
+    // the caches: 2^21 points in double took 0.25 s).
+    stage.resize(l * (r - 1));
+    for (std::size_t k = 0; k < l; ++k)
+      for (std::size_t q = 1; q < r; ++q) stage[k * (r - 1) + q - 1] = w(static_cast<std::int64_t>(q * k) * per_lr);
     // j = b l + k: consecutive j read consecutive points, and k's twiddles
     // step through the table at a fixed stride (no division a butterfly).
     for (std::size_t b = 0, j = 0; b < span / l; ++b)
       for (std::size_t k = 0; k < l; ++k, ++j) {
         const std::size_t out = b * l * r + k;
         if (r == 2) {
-          const Complex u = x[j], v = k == 0 ? x[j + span] : product(x[j + span], w(static_cast<std::int64_t>(k) * per_lr));
+          const Complex u = x[j], v = k == 0 ? x[j + span] : product(x[j + span], stage[k]);
           y[out] = {u.real() + v.real(), u.imag() + v.imag()};
           y[out + l] = {u.real() - v.real(), u.imag() - v.imag()};
           continue;
         }
         for (std::size_t q = 0; q < r; ++q)
-          twiddled[q] = k == 0 ? x[j + q * span] : product(x[j + q * span], w(static_cast<std::int64_t>(q * k) * per_lr));
+          twiddled[q] = k == 0 || q == 0 ? x[j + q * span] : product(x[j + q * span], stage[k * (r - 1) + q - 1]);
         if (r == 4) {
           const Complex& a0 = twiddled[0];
           const Complex& a1 = twiddled[1];
