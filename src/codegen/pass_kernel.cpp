@@ -871,9 +871,10 @@ class PassWriter {
     e_.open("for (" + u32() + " i = lid; i < " + str(share) + "; i += " + str(G) + ")");
     e_.line("const " + u32() + " qb = rank * " + str(share) + " + i;");
     if (share * C != L) e_.open("if (qb < " + str(L) + ")");
-    // Eight points and their twiddles at a time: the compiler would
-    // otherwise have every load in flight at once, W points and 2 W table
-    // entries, and spill (NVRTC, sm_90, W = 32 at 128 registers).
+    // Eight points and their twiddles at a time (a compiler fence between
+    // groups), so the compiler does not hoist all W points' and 2 W table
+    // entries' loads at once. (It spills the same 12 bytes at W = 32 and 128
+    // registers with or without; the H100 figures in docs/PERF.md are with.)
     std::vector<std::string> inputs;
     for (std::int64_t n1 = 0; n1 < W; ++n1) {
       const std::string y = "y" + str(n1);
