@@ -67,6 +67,9 @@ class PassWriter {
   // compiles a handful of kernels, not one per length), and its tables.
   std::string bluestein_params() const {
     // w_n^k, k = 0..n/2; Rader's permutations and kernel
+    if (s_.rader_kernel_store)
+      return ", " + std::string(d_.global) + "const cpx* tables, " + d_.global + "const cpx* rader_in, " + d_.global +
+             "cpx* rader_out, " + d_.u64 + " rader_in_row, " + d_.u64 + " rader_out_row, real rader_sign, real rader_re, real rader_im";
     if (s_.packed() || s_.rader()) return ", " + std::string(d_.global) + "const cpx* tables";
     if (!s_.bluestein()) return "";
     return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
@@ -129,7 +132,7 @@ class PassWriter {
     if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
     if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
     if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
-    if (want_k && (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror)) {
+    if (want_k && (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror || s_.rader_gather)) {
       // Where the axis's point 0 is: the mirror X[n - j] is read from there.
       const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
       e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") + ";");
@@ -234,7 +237,14 @@ class PassWriter {
       for (int t = 0; t < r; ++t) {
         const std::string n = "(b + " + str(t * (R / r)) + ")";
         const std::string v = x(j * r + t);
-        if (s_.chirp_load) {
+        if (s_.rader_gather) {
+          // Rader: a[j] = x[g^j], the row's point g^j.
+          e_.open("");
+          emit_axis_index(n);
+          e_.line(v + " = in[axis_off + (" + idx() + ")tables[j].x * " + str(s_.in_point_stride / s_.axis_stride) + "];");
+          e_.line(v + ".y *= in_sign;");
+          e_.close();
+        } else if (s_.chirp_load) {
           // Bluestein: x[j] * c[j], zero past the N input points.
           e_.open("");
           emit_axis_index(n);
@@ -426,8 +436,12 @@ class PassWriter {
       emit_cluster_store(r);
       return;
     }
-    if (s_.rader()) {
+    if (s_.rader_fused()) {
       emit_rader_store(r);
+      return;
+    }
+    if (s_.rader_kernel_store || s_.rader_scatter) {
+      emit_rader_pass_store(r);
       return;
     }
     if (s_.chirp_store != KernelSpec::ChirpStore::None || s_.convolve) {
@@ -488,6 +502,49 @@ class PassWriter {
           else
             e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled(v) + ";");
           e_.close();
+        }
+        e_.close();
+      }
+    });
+  }
+
+  // Rader past one kernel (KernelSpec::rader_kernel_store, rader_scatter):
+  // output e = k + k' * P of the (p - 1)-point FFT. The forward FFT's last
+  // pass stores conj(A[e] K[e]); for e = 0 it also adds x[0] (from the
+  // original input, conjugated as the first pass conjugated) to the DC term,
+  // so the inverse FFT adds it to every output, and writes X[0] = A[0] +
+  // x[0] to the output row (the batch index's: rank 1). The inverse FFT's
+  // last pass writes conj(y[e]) to X[g^-e].
+  void emit_rader_pass_store(int r) {
+    const std::int64_t R = s_.length, P = s_.stride_product, L = s_.rader_prime - 1;
+    const std::int64_t A = s_.out_point_stride / P;  // the axis's stride in the output
+    const std::string k = s_.twiddle_dim >= 0 ? "k + " : "";
+    for_each_butterfly(R / r, "valid", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string point = "(" + idx() + ")(b + " + str(t * (R / r)) + ")";
+        const std::string v = x(j * r + t);
+        e_.open("");
+        e_.line("const " + idx() + " e = " + k + point + " * " + str(P) + ";");
+        if (s_.rader_kernel_store) {
+          if (j == 0 && t == 0) {  // the only slot that holds point 0
+            e_.open("if (e == 0)");
+            e_.line("cpx x_zero = rader_in[(" + idx() + ")rest * rader_in_row];");
+            e_.line("x_zero.y *= rader_sign;");
+            e_.line("const cpx dc = cadd(" + v + ", x_zero);");
+            e_.line("rader_out[(" + idx() + ")rest * rader_out_row] = cmake(dc.x * rader_re, dc.y * rader_im);");
+            e_.line(v + " = cadd(cmul(" + v + ", tables[" + str(L) + "]), x_zero);");
+            e_.close();
+            e_.open("else");
+            e_.line(v + " = cmul(" + v + ", tables[" + str(L) + " + e]);");
+            e_.close();
+          } else {
+            e_.line(v + " = cmul(" + v + ", tables[" + str(L) + " + e]);");
+          }
+          e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        } else {
+          e_.line("const " + idx() + " at = (" + idx() + ")tables[e].y;");
+          e_.line("out[out_off" + std::string(P > 1 ? " - k * " + str(A) : "") + " + at * " + str(A) + "] = " +
+                  scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
         }
         e_.close();
       }
@@ -900,7 +957,7 @@ class PassWriter {
   }
 
   void emit_stages() {
-    if (s_.rader()) {
+    if (s_.rader_fused()) {
       e_.line("// Rader: x[1..p-1] into local memory, the FFT of a[m] = x[g^m]");
       emit_rader_load();
       rader_gather_ = true;
@@ -942,7 +999,7 @@ class PassWriter {
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
       // Block rows' first stage reads the block from the array the exchange reuses.
       const bool read_array = reads_local || (stage == 0 && s_.block_rows);
-      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader() || s_.clustered())) barrier();
+      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered())) barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.

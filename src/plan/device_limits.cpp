@@ -161,6 +161,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
   limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
+  limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

@@ -82,6 +82,10 @@ struct DeviceLimits {
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
+  // The longest convolution Rader's one kernel takes (below its own
+  // register and local-memory limits): a testing knob, so the passes past
+  // one kernel run on any device (BFLY_RADER_KERNEL).
+  std::int64_t rader_one_kernel = std::int64_t{1} << 40;
 };
 
 // Defaults by device class. Where the numbers come from:
@@ -106,7 +110,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
 // BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
-// BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime).
+// BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
+// BFLY_RADER_KERNEL=L (rader_one_kernel).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

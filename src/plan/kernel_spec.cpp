@@ -10,19 +10,19 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return !clustered() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+  return !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
          dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
 
 bool KernelSpec::block_rows_allowed() const {
-  return !identity && !bluestein() && !convolve && !real() && !clustered() && !staged && !local_halves && !wide &&
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !staged && !local_halves && !wide &&
          mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 && out_point_stride == 1 &&
          transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length && dims[0].out_stride == length;
 }
@@ -49,6 +49,9 @@ std::string KernelSpec::geometry() const {
     if (convolve) out << " convolve";
   }
   if (rader()) out << ", rader " << rader_prime;
+  if (rader_gather) out << " gather/" << axis_stride;
+  if (rader_kernel_store) out << " kernel-store";
+  if (rader_scatter) out << " scatter";
   if (real()) {
     static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
     static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};
@@ -62,7 +65,7 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered();
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered();
 }
 
 std::size_t KernelSpec::local_bytes() const { return staged ? stage_offset_bytes() + stage_bytes() : exchange_bytes(); }
@@ -87,7 +90,7 @@ std::size_t KernelSpec::stage_bytes() const {
 }
 
 bool KernelSpec::staged_allowed() const {
-  return !clustered() && !identity && !bluestein() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+  return !clustered() && !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
          in_point_stride == 1 && !dims.empty();
 }
 
@@ -117,7 +120,8 @@ std::string KernelSpec::name() const {
   out << "bfly_" << (precision == Precision::Single ? "f32" : "f64") << "_n" << length << "_r";
   for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
   if (identity) out << "_copy";
-  if (rader()) out << "_rader";
+  if (rader_fused()) out << "_rader";
+  else if (rader()) out << "_raderpass";
   else if (convolve) out << "_bluestein";
   else if (bluestein()) out << "_chirp";
   if (packed()) out << "_packed";

@@ -103,6 +103,17 @@ struct KernelSpec {
   // the permutations (g^m, g^-m as the reals of L points: exact below 2^24)
   // then the kernel FFT_L(b) / L (twiddle/rader.hpp). 0: not Rader.
   std::int64_t rader_prime = 0;
+  // Rader past one kernel (rank-1 C2C; solvers/rader.cpp): the convolution's
+  // two FFTs in Stockham passes over workspace rows of p - 1 points, like
+  // Bluestein's, rader_prime naming the tables. The first pass gathers
+  // a[j] = x[g^j] (j the index along the axis, as a chirp load's); the
+  // forward FFT's last pass stores conj(A[e] K[e]) and, for e = 0, adds x[0]
+  // (read from the original input, `rader_in`) to the DC term and writes
+  // X[0] = A[0] + x[0] to the final output (`rader_out`); the inverse FFT's
+  // last pass writes conj(y[q]) to X[g^-q]. The middle passes are plain.
+  bool rader_gather = false;
+  bool rader_kernel_store = false;
+  bool rader_scatter = false;
   // Real transforms (plan/solvers/real_axis.cpp): the real axis's first pass
   // reads one side and its last pass writes the other. Pairs and Mirror /
   // Split are the packed form of an even axis: a complex FFT of n/2 points
@@ -188,6 +199,8 @@ struct KernelSpec {
   std::int64_t pass_twiddle_points() const { return clustered() ? length * cluster_width() : stride_product * length; }
   bool bluestein() const { return chirp_length > 0; }
   bool rader() const { return rader_prime > 0; }
+  // Rader in one kernel (both FFTs through local memory).
+  bool rader_fused() const { return rader_prime > 0 && convolve; }
   bool real() const { return real_load != RealLoad::None || real_store != RealStore::None; }
   // Whether the exchange in halves applies to this pass (plan.cpp sets
   // local_halves only where it does).

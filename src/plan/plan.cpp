@@ -145,7 +145,7 @@ int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
 // kernel of contiguous points of a complex transform (what `bfly tune` times).
 bool tunable(const KernelSpec& spec) {
-  return !spec.identity && !spec.bluestein() && !spec.convolve && !spec.real() && spec.mapping == Mapping::TransformMajor &&
+  return !spec.identity && !spec.bluestein() && !spec.rader() && !spec.convolve && !spec.real() && spec.mapping == Mapping::TransformMajor &&
          spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
 }
 
@@ -559,16 +559,29 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.twiddle_dim = P > 1 ? 0 : -1;
     spec.dims.push_back({S / P, P * src[a], P * L * dst[a]});
     // The middle passes are plain FFT passes (shared with fast lengths).
-    if (step.chirp != Step::Chirp::None && step.chirp != Step::Chirp::Middle) spec.chirp_length = n;
-    if (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore) {
+    if (step.rader && step.chirp != Step::Chirp::Middle) {
+      // Rader past one kernel (solvers/rader.cpp).
+      spec.rader_prime = n;
+      if (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore) {
+        spec.rader_gather = true;
+        spec.axis_dim = 1;
+        spec.axis_stride = S;
+      }
+      spec.rader_kernel_store = step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore;
+      spec.rader_scatter = step.chirp == Step::Chirp::ChirpStore;
+    } else if (step.chirp != Step::Chirp::None && step.chirp != Step::Chirp::Middle) {
+      spec.chirp_length = n;
+    }
+    if (!step.rader && (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore)) {
       // The first pass (P == 1): point j = i + n_point * S of the N-point input.
       spec.chirp_load = true;
       spec.axis_dim = 1;
       spec.axis_stride = S;
     }
     // The last passes (S == P): output e = k + k' * P.
-    if (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
-    if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+    if (!step.rader && (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore))
+      spec.chirp_store = KernelSpec::ChirpStore::Kernel;
+    if (!step.rader && step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
     if (step.real_first && !forward_real) {
       // The first pass (P == 1): point j = i + n_point * S of the axis.
       spec.axis_dim = 1;

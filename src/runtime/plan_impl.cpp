@@ -247,6 +247,17 @@ class PlanImpl {
                                         real(out_im)};
       const plan::KernelSpec& spec = c.pass.spec;
       if (spec.packed() || spec.rader()) args.push_back(KernelArg::of(*c.tables));
+      if (spec.rader_kernel_store) {
+        // X[0] and x[0] (KernelSpec::rader_kernel_store): the caller's
+        // buffers, whatever this pass reads and writes.
+        args.push_back(KernelArg::of(in));
+        args.push_back(KernelArg::of(out));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(p.input_layout().distance)));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(p.output_layout().distance)));
+        args.push_back(real(inverse ? -1.0 : 1.0));
+        args.push_back(real(scale));
+        args.push_back(real(inverse ? -scale : scale));
+      }
       if (spec.bluestein()) {
         args.push_back(KernelArg::of(*c.tables));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));

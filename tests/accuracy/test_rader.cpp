@@ -1,5 +1,5 @@
 // Primes by Rader's algorithm (plan/solvers/rader.cpp): one kernel of an
-// (N - 1)-point convolution, checked like every transform against FFTW
+// (N - 1)-point convolution, or its FFTs in passes past one kernel, checked like every transform against FFTW
 // (double for fp32, long double for fp64) on fresh random data with the
 // output poisoned first. The every-length sweeps (test_bluestein.cpp,
 // test_real.cpp) reach every Rader prime below 2048 (1024 real); these are
@@ -63,6 +63,44 @@ TEST_P(Rader, RealTransforms) {
           expect_accurate(make({n}, precision, 2, Direction::Forward, placement, kind));
       expect_accurate(make({97, 29}, precision, 1, Direction::Forward, Placement::OutOfPlace, kind));
     }
+}
+
+// Rader past one kernel (the convolution's FFTs in passes over workspace,
+// X[0] written by the forward FFT's last pass): forced onto small primes
+// with groups of at most 16 points, so each FFT takes two or three passes
+// (29's convolution of 28 = 4 x 7 points as well), in both precisions, directions and placements, batched
+// with padded rows; 7681 and 65537 in IssueLengths take it unforced on a CPU.
+TEST_P(Rader, PastOneKernel) {
+  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {29, 37, 97, 193, 257, 577}) {
+      const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+      const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+      Problem p = make({n}, precision, 3, d, placement);
+      if (placement == Placement::OutOfPlace) {
+        p.input.distance = n + 5;  // padded rows: X[0] and x[0] go by each buffer's own distance
+        p.output.distance = n + 11;
+      }
+      const Plan plan(device(), p);
+      EXPECT_GE(plan.passes(), 2) << p.token();
+      EXPECT_NE(plan.describe().find("by Rader"), std::string::npos) << plan.describe();
+      expect_accurate(p);
+      ++i;
+    }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+  // Each FFT in one pass (as 7681 on a GPU: past the one kernel's
+  // registers, within one pass): the first gathers and stores the kernel
+  // product, the second scatters.
+  setenv("BFLY_RADER_KERNEL", "64", 1);
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {97, 1153}) {
+      const Problem p = make({n}, precision, 2, n == 97 ? Direction::Inverse : Direction::Forward,
+                             n == 97 ? Placement::InPlace : Placement::OutOfPlace);
+      EXPECT_EQ(Plan(device(), p).passes(), 2) << p.token();
+      expect_accurate(p);
+    }
+  unsetenv("BFLY_RADER_KERNEL");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Rader, ::testing::Values("cuda", "opencl"),

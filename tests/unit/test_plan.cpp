@@ -299,7 +299,7 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
 TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {59, 29 * 3, 1019, 29 * 64, 2039, 4093, 4097, 65537, 1000003}) {
+      for (std::int64_t n : {59, 29 * 3, 1019, 29 * 64, 2039, 4093, 4097, 65539, 1000003}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -355,13 +355,14 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
       }
 }
 
-// Primes whose N - 1 factors over the codelets and fits the one-kernel
-// convolution take Rader in one pass (an (N - 1)-point convolution); those
-// whose N - 1 has a prime factor above 23, and longer ones, Bluestein.
-TEST(Plan, PrimesWithSmoothPredecessorsTakeRaderInOnePass) {
+// Primes whose N - 1 factors over the codelets take Rader: in one pass (an
+// (N - 1)-point convolution) where it fits the one-kernel convolution, else
+// (a 1D complex transform) its two FFTs in passes over workspace; those
+// whose N - 1 has a prime factor above 23, Bluestein.
+TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 7681, 65537, 1019, 2027, 8219}) {
+      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 7681, 8191, 65537, 1019, 2027, 8219}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -370,11 +371,34 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRaderInOnePass) {
         std::int64_t fused = limits.max_single_pass_length;
         if (limits.is_gpu) fused = std::min<std::int64_t>(fused, precision == bfly::Precision::Double ? 2048 : 4096);
         const bool smooth = bfly::plan::is_supported_length(n - 1);
-        const bool rader = smooth && n - 1 <= fused;
         ASSERT_FALSE(tree.passes.empty());
-        EXPECT_EQ(tree.passes[0].spec.rader(), rader);
-        if (!rader) {
+        EXPECT_EQ(tree.passes[0].spec.rader(), smooth);
+        if (!smooth) {
           for (const Pass& pass : tree.passes) EXPECT_FALSE(pass.spec.rader());
+          continue;
+        }
+        for (const Pass& pass : tree.passes) {
+          EXPECT_FALSE(pass.spec.bluestein());
+          EXPECT_LE(pass.spec.local_bytes(), limits.local_memory_bytes);
+          EXPECT_LE(pass.spec.group_size(), limits.max_group_size);
+        }
+        if (n - 1 > fused) {
+          // Two FFTs of N - 1 points in passes: the first gathers, the
+          // forward FFT's last stores the kernel product (and X[0]), the
+          // last scatters; the middle passes are plain.
+          const std::size_t passes = tree.passes.size(), k = passes / 2;
+          ASSERT_EQ(passes % 2, 0u);
+          for (std::size_t i = 0; i < passes; ++i) {
+            const KernelSpec& s = tree.passes[i].spec;
+            EXPECT_FALSE(s.convolve) << i;
+            EXPECT_EQ(s.rader_gather, i == 0) << i;
+            EXPECT_EQ(s.rader_kernel_store, i == k - 1) << i;
+            EXPECT_EQ(s.rader_scatter, i == passes - 1) << i;
+            EXPECT_EQ(s.rader(), i == 0 || i == k - 1 || i == passes - 1) << i;
+            EXPECT_EQ(tree.passes[i].transforms * s.length, 3 * (n - 1)) << i;
+            if (i + 1 < passes) EXPECT_TRUE(is_work(tree.passes[i].destination)) << i;
+          }
+          EXPECT_EQ(tree.workspace_bytes, 3 * n * static_cast<std::int64_t>(p.element_bytes()));  // (the array itself is larger)
           continue;
         }
         ASSERT_EQ(tree.passes.size(), 1u);
@@ -382,12 +406,14 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRaderInOnePass) {
         EXPECT_EQ(s.rader_prime, n);
         EXPECT_EQ(s.length, n - 1);
         EXPECT_TRUE(s.convolve);
-        EXPECT_FALSE(s.bluestein() || s.staged || s.local_halves);
+        EXPECT_FALSE(s.staged || s.local_halves);
         EXPECT_EQ(tree.passes[0].transforms, 3);
         EXPECT_EQ(tree.workspace_buffers, 0);
-        EXPECT_LE(s.local_bytes(), limits.local_memory_bytes);
-        EXPECT_LE(s.group_size(), limits.max_group_size);
       }
+  // Past one kernel in another rank or kind: Bluestein.
+  Problem array = problem(7681, 1);
+  array.shape = {7681, 2};
+  for (const Pass& pass : make_plan(array, bfly::plan::cpu_limits()).passes) EXPECT_FALSE(pass.spec.rader());
 }
 
 // One Bluestein kernel serves every N of one M: N and the batch strides are

@@ -75,6 +75,15 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     step.what = axis + " in one pass)";
     return {step};
   }
+  return convolution_steps(problem, dim, limits, order, m, axis);
+}
+
+// The passes of a convolution of m points along `dim` in workspace: a
+// forward FFT whose first pass loads (Load) and last stores the kernel
+// product (KernelStore; both: LoadKernelStore), then a forward FFT of the
+// conjugated product whose last pass stores the result (ChirpStore).
+std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order,
+                                    std::int64_t m, const std::string& axis) {
   // The padded data lives in workspace, row-major over `order` (natural
   // when empty): the dim's stride there decides the CPU's aliasing split.
   std::int64_t stride = 1;

@@ -10,8 +10,9 @@
 // fits one kernel (on a GPU 4096 single, 2048 double points); it does
 // fewer operations than Bluestein's
 // one kernel and takes one pass where Bluestein's M would take several.
-// Elsewhere (L with a prime factor above 23, such as 1019 - 1 = 2 x 509,
-// or L past one kernel) Bluestein.
+// Past one kernel, Rader's FFTs take passes over workspace as Bluestein's
+// do (1D complex transforms); elsewhere (L with a prime factor above 23,
+// such as 1019 - 1 = 2 x 509, or other ranks and kinds) Bluestein.
 #include <algorithm>
 
 #include "plan/factorize.hpp"
@@ -30,7 +31,28 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
   // without spills where L = 4050 spilled 48 bytes.
   std::int64_t most = one_kernel_convolution(problem, limits);
   if (limits.is_gpu && problem.precision == Precision::Double) most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
-  if (!is_supported_length(L) || L > most) return {};
+  most = std::min(most, limits.rader_one_kernel);
+  if (!is_supported_length(L)) return {};
+  if (L > most) {
+    // Past one kernel: the convolution's FFTs in passes over workspace, as
+    // Bluestein's but of p - 1 points where Bluestein's are M >= 2p - 1
+    // (2.0-2.4x as many). One array axis, complex to complex (X[0] goes to
+    // the output row by its batch index), and permutations exact in floats.
+    if (problem.rank() != 1 || problem.kind != Kind::C2C || n >= (std::int64_t{1} << 24)) return {};
+    // Doubles on a GPU: passes of at most 4096 points (NVRTC, sm_90: the
+    // one pass of 8190 = 13 x 10 x 9 x 7 at 630 threads spilled 40 bytes).
+    DeviceLimits passes = limits;
+    if (limits.is_gpu && problem.precision == Precision::Double) {
+      passes.max_single_pass_length = std::min<std::int64_t>(passes.max_single_pass_length, 4096);
+      passes.max_pass_length = std::min<std::int64_t>(passes.max_pass_length, 4096);
+      passes.preferred_pass_length = std::min<std::int64_t>(passes.preferred_pass_length, 4096);
+    }
+    std::vector<Step> steps = convolution_steps(problem, dim, passes, order, L,
+                                                "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Rader (" +
+                                                    std::to_string(L) + "-point convolution");
+    for (Step& step : steps) step.rader = true;
+    return steps;
+  }
   Step step;
   step.dim = dim;
   step.length = L;

@@ -34,6 +34,10 @@ struct Step {
   // convolution (solvers/rader.cpp; length N - 1).
   enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore, Rader };
   Chirp chirp = Chirp::None;
+  // Rader past one kernel: Bluestein's pass roles (Load, KernelStore,
+  // ChirpStore) over p - 1 points (`padded`), as Rader's gather, kernel
+  // store with X[0], and scatter (KernelSpec::rader_gather and after).
+  bool rader = false;
   std::int64_t padded = 0;           // M, when chirp != None
   // Where the step's data has `padded` points along the dim: Bluestein's M,
   // or n/2 between the passes of a packed real axis.
@@ -91,6 +95,10 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
 int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
 // steps for a length with a prime factor above 23.
+// The passes of a convolution of m points along `dim` in workspace
+// (Bluestein's, and Rader's past one kernel): what = `axis` plus the pass.
+std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order,
+                                    std::int64_t m, const std::string& axis);
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
 // The Stockham passes of a dim, one step per length (dim, length,
