@@ -69,7 +69,7 @@ class PassWriter {
     // w_n^k, k = 0..n/2; Rader's permutations and kernel
     if (s_.rader_kernel_store)
       return ", " + std::string(d_.global) + "const cpx* tables, " + d_.global + "const cpx* rader_in, " + d_.global +
-             "cpx* rader_out, " + d_.u64 + " rader_in_row, " + d_.u64 + " rader_out_row, real rader_sign, real rader_re, real rader_im";
+             "cpx* rader_out, real rader_sign, real rader_re, real rader_im";
     if (s_.packed() || s_.rader()) return ", " + std::string(d_.global) + "const cpx* tables";
     if (!s_.bluestein()) return "";
     return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
@@ -129,6 +129,16 @@ class PassWriter {
       return out.empty() ? std::string("0") : out;
     };
     if (want_in) e_.line("const " + idx() + " in_off" + sfx + " = " + sum(true) + ";");
+    if (s_.rader_kernel_store && sfx.empty()) {
+      // x[0] and X[0] of this sub-transform's row in the caller's buffers.
+      std::string in, out;
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d].caller_in) in += (in.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_in);
+        if (dims[d].caller_out) out += (out.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_out);
+      }
+      e_.line("const " + idx() + " rader_in_off = " + (in.empty() ? "0" : in) + ", rader_out_off = " + (out.empty() ? "0" : out) +
+              ";");
+    }
     if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
     if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
     if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
@@ -513,7 +523,7 @@ class PassWriter {
   // pass stores conj(A[e] K[e]); for e = 0 it also adds x[0] (from the
   // original input, conjugated as the first pass conjugated) to the DC term,
   // so the inverse FFT adds it to every output, and writes X[0] = A[0] +
-  // x[0] to the output row (the batch index's: rank 1). The inverse FFT's
+  // x[0] to the output row (at the dims' caller strides). The inverse FFT's
   // last pass writes conj(y[e]) to X[g^-e].
   void emit_rader_pass_store(int r) {
     const std::int64_t R = s_.length, P = s_.stride_product, L = s_.rader_prime - 1;
@@ -528,10 +538,10 @@ class PassWriter {
         if (s_.rader_kernel_store) {
           if (j == 0 && t == 0) {  // the only slot that holds point 0
             e_.open("if (e == 0)");
-            e_.line("cpx x_zero = rader_in[(" + idx() + ")rest * rader_in_row];");
+            e_.line("cpx x_zero = rader_in[rader_in_off];");
             e_.line("x_zero.y *= rader_sign;");
             e_.line("const cpx dc = cadd(" + v + ", x_zero);");
-            e_.line("rader_out[(" + idx() + ")rest * rader_out_row] = cmake(dc.x * rader_re, dc.y * rader_im);");
+            e_.line("rader_out[rader_out_off] = cmake(dc.x * rader_re, dc.y * rader_im);");
             e_.line(v + " = cadd(cmul(" + v + ", tables[" + str(L) + "]), x_zero);");
             e_.close();
             e_.open("else");

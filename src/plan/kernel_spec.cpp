@@ -37,6 +37,7 @@ std::string KernelSpec::geometry() const {
     // Bluestein's kernels take the open dim's strides at run time.
     if (d + 1 == dims.size() && bluestein()) out << ":?/?";
     else out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
+    if (dims[d].caller_in != 0 || dims[d].caller_out != 0) out << '[' << dims[d].caller_in << '/' << dims[d].caller_out << ']';
     if (static_cast<int>(d) == twiddle_dim) out << "(k)";
     if (static_cast<int>(d) == axis_dim) out << "(i)";
   }

@@ -26,8 +26,14 @@ struct IndexDim {
   std::int64_t extent = 1;
   std::int64_t in_stride = 0;
   std::int64_t out_stride = 0;
+  // The dim's strides in the caller's input and output buffers, where a
+  // pass reaches them beside its own (Rader's kernel store: x[0] and X[0]
+  // of the sub-transform's row); 0 elsewhere.
+  std::int64_t caller_in = 0;
+  std::int64_t caller_out = 0;
   bool operator==(const IndexDim& o) const {
-    return extent == o.extent && in_stride == o.in_stride && out_stride == o.out_stride;
+    return extent == o.extent && in_stride == o.in_stride && out_stride == o.out_stride && caller_in == o.caller_in &&
+           caller_out == o.caller_out;
   }
 };
 
@@ -103,13 +109,14 @@ struct KernelSpec {
   // the permutations (g^m, g^-m as the reals of L points: exact below 2^24)
   // then the kernel FFT_L(b) / L (twiddle/rader.hpp). 0: not Rader.
   std::int64_t rader_prime = 0;
-  // Rader past one kernel (rank-1 C2C; solvers/rader.cpp): the convolution's
+  // Rader past one kernel (C2C; solvers/rader.cpp): the convolution's
   // two FFTs in Stockham passes over workspace rows of p - 1 points, like
   // Bluestein's, rader_prime naming the tables. The first pass gathers
   // a[j] = x[g^j] (j the index along the axis, as a chirp load's); the
   // forward FFT's last pass stores conj(A[e] K[e]) and, for e = 0, adds x[0]
-  // (read from the original input, `rader_in`) to the DC term and writes
-  // X[0] = A[0] + x[0] to the final output (`rader_out`); the inverse FFT's
+  // (read from the original input, `rader_in`, at the row's offset by the
+  // dims' caller strides) to the DC term and writes X[0] = A[0] + x[0] to
+  // the final output (`rader_out`); the inverse FFT's
   // last pass writes conj(y[q]) to X[g^-q]. The middle passes are plain.
   bool rader_gather = false;
   bool rader_kernel_store = false;

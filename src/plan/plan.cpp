@@ -54,7 +54,9 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
     if (!merged.empty()) {
       D& prev = merged.back();
       const bool steps_on = d.dim.in_stride == prev.dim.in_stride * prev.dim.extent &&
-                            d.dim.out_stride == prev.dim.out_stride * prev.dim.extent;
+                            d.dim.out_stride == prev.dim.out_stride * prev.dim.extent &&
+                            d.dim.caller_in == prev.dim.caller_in * prev.dim.extent &&
+                            d.dim.caller_out == prev.dim.caller_out * prev.dim.extent;
       if (!d.kept() && !prev.kept() && steps_on) {
         // The merged dim keeps the inner strides.
         prev.dim.extent *= d.dim.extent;
@@ -508,7 +510,10 @@ View work_view(const Problem& p, std::vector<int> order, int padded_dim = -1, st
 std::int64_t extent_of(const Problem& p, int dim) { return dim == 0 ? p.batch : p.shape[dim - 1]; }
 
 // The kernel of one step between two views.
-Pass make_pass(const Problem& p, const Step& step, const View& src, const View& dst, const DeviceLimits& limits) {
+// `caller_src` and `caller_dst`: where Rader's kernel store finds x[0] and
+// puts X[0] (its convolution's first source and last destination).
+Pass make_pass(const Problem& p, const Step& step, const View& src, const View& dst, const DeviceLimits& limits,
+               const View& caller_src, const View& caller_dst) {
   KernelSpec spec;
   spec.precision = p.precision;
   const int dims = p.rank() + 1;
@@ -609,9 +614,17 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.out_point_stride = dst[a];
     spec.dims.push_back({n / L, L * src[a], L * dst[a]});
   }
+  // Rader's kernel store reaches its row's x[0] and X[0] in other buffers.
+  auto caller = [&](int d, IndexDim dim) {
+    if (spec.rader_kernel_store) {
+      dim.caller_in = caller_src[static_cast<std::size_t>(d)];
+      dim.caller_out = caller_dst[static_cast<std::size_t>(d)];
+    }
+    return dim;
+  };
   for (int d = 1; d < dims; ++d)
-    if (d != a) spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
-  spec.dims.push_back({p.batch, src[0], dst[0]});
+    if (d != a) spec.dims.push_back(caller(d, {extent_of(p, d), src[d], dst[d]}));
+  spec.dims.push_back(caller(0, {p.batch, src[0], dst[0]}));
   if (!step.packed && (step.real_first || step.real_last)) {
     // A real axis as an n-point complex FFT: its first pass reads the real
     // side or extends the half spectrum, its last writes the other side.
@@ -779,6 +792,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   const bool in_place_real = problem.is_real() && problem.placement == Placement::InPlace;
   const View real_side = problem.kind == Kind::R2C ? input : output, complex_view = layout_view(complex.input_layout());
   std::vector<int> order;  // of the data the next step reads, where it is workspace
+  std::vector<View> sources, destinations;
   for (std::size_t j = 0; j < steps.size(); ++j) {
     auto view = [&](Slot s, Step::Side side, const std::vector<int>& o, bool padded) {
       if (side == Step::Side::Real && steps[j].packed && steps[j].padded > 0) {
@@ -794,14 +808,29 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
         default: return work_view(side == Step::Side::Full ? problem : complex, o, steps[j].dim, padded ? steps[j].padded : 0);
       }
     };
-    const View src = view(slots[j].first, steps[j].from, order, steps[j].padded_source()),
-               dst = view(slots[j].second, steps[j].to, steps[j].order, steps[j].padded_destination());
+    sources.push_back(view(slots[j].first, steps[j].from, order, steps[j].padded_source()));
+    destinations.push_back(view(slots[j].second, steps[j].to, steps[j].order, steps[j].padded_destination()));
+    order = steps[j].order;
+  }
+  for (std::size_t j = 0; j < steps.size(); ++j) {
     const bool on_complex_side = steps[j].from == Step::Side::Complex && steps[j].to == Step::Side::Complex;
-    Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], src, dst, limits);
+    // Rader's kernel store reaches its convolution's source (x[0]) and
+    // final destination (X[0]): the first and last steps of its group.
+    std::size_t first = j, last = j;
+    const bool rader_store = steps[j].rader && (steps[j].chirp == Step::Chirp::KernelStore || steps[j].chirp == Step::Chirp::LoadKernelStore);
+    if (rader_store) {
+      while (first > 0 && !(steps[first].chirp == Step::Chirp::Load || steps[first].chirp == Step::Chirp::LoadKernelStore)) --first;
+      while (last + 1 < steps.size() && steps[last].chirp != Step::Chirp::ChirpStore) ++last;
+    }
+    Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], sources[j], destinations[j], limits, sources[first],
+                          destinations[last]);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
+    pass.rader_source = slots[first].first;
+    pass.rader_destination = slots[last].second;
+    pass.rader_first = first == 0;
+    pass.rader_last = last + 1 == steps.size();
     tree.passes.push_back(pass);
-    order = steps[j].order;
   }
   return tree;
 }

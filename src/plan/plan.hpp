@@ -21,6 +21,14 @@ struct Pass {
   KernelSpec spec;
   Slot source = Slot::Input;
   Slot destination = Slot::Output;
+  // Rader's kernel store (KernelSpec::rader_kernel_store): where its
+  // convolution's first pass reads and last pass writes (x[0], X[0]).
+  Slot rader_source = Slot::Input;
+  Slot rader_destination = Slot::Output;
+  // Whether that first pass is the plan's first (x[0] as the caller gave
+  // it: conjugated for an inverse), and that last pass the plan's last (X[0]
+  // scaled, and conjugated back for an inverse).
+  bool rader_first = true, rader_last = true;
   std::int64_t transforms = 1;  // sub-transforms this pass runs (elements / length)
   // Where the launch shape came from: "model", "table" or "table, from N"
   // (complete_spec); plan printing shows it.

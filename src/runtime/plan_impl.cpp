@@ -248,15 +248,14 @@ class PlanImpl {
       const plan::KernelSpec& spec = c.pass.spec;
       if (spec.packed() || spec.rader()) args.push_back(KernelArg::of(*c.tables));
       if (spec.rader_kernel_store) {
-        // X[0] and x[0] (KernelSpec::rader_kernel_store): the caller's
-        // buffers, whatever this pass reads and writes.
-        args.push_back(KernelArg::of(in));
-        args.push_back(KernelArg::of(out));
-        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(p.input_layout().distance)));
-        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(p.output_layout().distance)));
-        args.push_back(real(inverse ? -1.0 : 1.0));
-        args.push_back(real(scale));
-        args.push_back(real(inverse ? -scale : scale));
+        // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
+        // convolution's first pass read and its last pass writes.
+        args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out)));
+        args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out)));
+        // (Between passes the data of an inverse is conjugated and unscaled.)
+        args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0));
+        args.push_back(real(c.pass.rader_last ? scale : 1.0));
+        args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale));
       }
       if (spec.bluestein()) {
         args.push_back(KernelArg::of(*c.tables));

@@ -68,8 +68,10 @@ TEST_P(Rader, RealTransforms) {
 // Rader past one kernel (the convolution's FFTs in passes over workspace,
 // X[0] written by the forward FFT's last pass): forced onto small primes
 // with groups of at most 16 points, so each FFT takes two or three passes
-// (29's convolution of 28 = 4 x 7 points as well), in both precisions, directions and placements, batched
-// with padded rows; 7681 and 65537 in IssueLengths take it unforced on a CPU.
+// (29's convolution of 28 = 4 x 7 points as well), in both precisions,
+// directions and placements, batched with padded rows; then each FFT in
+// one pass, and prime axes of arrays. 7681 and 65537 in IssueLengths take
+// it unforced on a CPU.
 TEST_P(Rader, PastOneKernel) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   int i = 0;
@@ -100,6 +102,22 @@ TEST_P(Rader, PastOneKernel) {
       EXPECT_EQ(Plan(device(), p).passes(), 2) << p.token();
       expect_accurate(p);
     }
+  // Prime axes of arrays: rows, strided columns, the middle of three, and
+  // padded rows written transposed (x[0] and X[0] by the caller's strides).
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    expect_accurate(make({97, 5}, precision, 2));
+    expect_accurate(make({4, 193, 3}, precision, 1, Direction::Inverse, Placement::InPlace));
+    Problem rows = make({6, 97}, precision, 2, Direction::Inverse);
+    rows.axes = {1};
+    rows.input.strides = {101, 1};  // padded rows
+    rows.input.distance = 700;
+    rows.output.strides = {1, 6};  // written transposed
+    rows.output.distance = 600;
+    expect_accurate(rows);
+    Problem columns = make({97, 4}, precision, 3);
+    columns.axes = {0};
+    expect_accurate(columns);
+  }
   unsetenv("BFLY_RADER_KERNEL");
 }
 

@@ -410,10 +410,22 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
         EXPECT_EQ(tree.passes[0].transforms, 3);
         EXPECT_EQ(tree.workspace_buffers, 0);
       }
-  // Past one kernel in another rank or kind: Bluestein.
+  // Past one kernel, a prime axis of an array too: the kernel store reaches
+  // each row's x[0] and X[0] through the caller's strides.
   Problem array = problem(7681, 1);
-  array.shape = {7681, 2};
-  for (const Pass& pass : make_plan(array, bfly::plan::cpu_limits()).passes) EXPECT_FALSE(pass.spec.rader());
+  array.shape = {3, 7681};
+  array.axes = {1};
+  const PlanTree rows = make_plan(array, bfly::plan::cpu_limits());
+  ASSERT_EQ(rows.passes.size() % 2, 0u);
+  const KernelSpec& store = rows.passes[rows.passes.size() / 2 - 1].spec;
+  EXPECT_TRUE(store.rader_kernel_store);
+  bool caller = false;
+  for (const bfly::plan::IndexDim& d : store.dims) caller = caller || d.caller_in == 7681 || d.caller_out == 7681;
+  EXPECT_TRUE(caller) << rows.print();
+  // Real transforms past one kernel: Bluestein.
+  Problem real = problem(7681, 1);
+  real.kind = bfly::Kind::R2C;
+  for (const Pass& pass : make_plan(real, bfly::plan::cpu_limits()).passes) EXPECT_FALSE(pass.spec.rader());
 }
 
 // One Bluestein kernel serves every N of one M: N and the batch strides are

@@ -11,7 +11,7 @@
 // fewer operations than Bluestein's
 // one kernel and takes one pass where Bluestein's M would take several.
 // Past one kernel, Rader's FFTs take passes over workspace as Bluestein's
-// do (1D complex transforms); elsewhere (L with a prime factor above 23,
+// do (complex transforms); elsewhere (L with a prime factor above 23,
 // such as 1019 - 1 = 2 x 509, or other ranks and kinds) Bluestein.
 #include <algorithm>
 
@@ -36,9 +36,9 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
   if (L > most) {
     // Past one kernel: the convolution's FFTs in passes over workspace, as
     // Bluestein's but of p - 1 points where Bluestein's are M >= 2p - 1
-    // (2.0-2.4x as many). One array axis, complex to complex (X[0] goes to
-    // the output row by its batch index), and permutations exact in floats.
-    if (problem.rank() != 1 || problem.kind != Kind::C2C || n >= (std::int64_t{1} << 24)) return {};
+    // (2.0-2.4x as many). Complex to complex, with permutations exact in
+    // floats.
+    if (problem.kind != Kind::C2C || n >= (std::int64_t{1} << 24)) return {};
     // Doubles on a GPU: passes of at most 4096 points (NVRTC, sm_90: the
     // one pass of 8190 = 13 x 10 x 9 x 7 at 630 threads spilled 40 bytes).
     DeviceLimits passes = limits;
