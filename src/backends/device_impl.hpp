@@ -80,14 +80,10 @@ class DeviceImpl {
     (void)kernel;
     return 0;
   }
-  // A kernel of clusters of `cluster` groups (KernelSpec::cluster) runs
-  // whole clusters: the count is a multiple of it, 0 where unknown (then the
-  // launch has a group for every transform).
-  virtual std::size_t resident_groups(KernelImpl& kernel, std::size_t group_size, std::size_t local_bytes, int cluster) {
+  virtual std::size_t resident_groups(KernelImpl& kernel, std::size_t group_size, std::size_t local_bytes) {
     (void)kernel;
     (void)group_size;
     (void)local_bytes;
-    if (cluster > 1) return 0;
     return std::max<std::size_t>(1, info().compute_units) * 2;
   }
 

@@ -158,7 +158,7 @@ class PlanImpl {
     ++stats_.kernels;
     if (spec.staged)
       compiled.resident_groups = device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()),
-                                                          spec.local_bytes(), spec.cluster);
+                                                          spec.local_bytes());
     auto start = Clock::now();
     const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;

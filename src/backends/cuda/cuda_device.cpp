@@ -186,23 +186,10 @@ class Device final : public DeviceImpl {
     return static_cast<std::size_t>(std::max(0, bytes));
   }
 
-  std::size_t resident_groups(KernelImpl& kernel_impl, std::size_t group_size, std::size_t local_bytes, int cluster) override {
+  std::size_t resident_groups(KernelImpl& kernel_impl, std::size_t group_size, std::size_t local_bytes) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     current();
     allow_shared(k, local_bytes);
-    if (cluster > 1) {
-      // Clusters are placed whole within a GPC, so blocks per SM times SMs
-      // overcounts them (H100: 15 clusters of 8 at one block an SM, not 16):
-      // the driver counts them. A persistent launch of one cluster too many
-      // would run it after all the others.
-      if (!api_->cuOccupancyMaxActiveClusters) return 0;
-      CUlaunchConfig config{static_cast<unsigned>(cluster), 1, 1, static_cast<unsigned>(group_size), 1, 1,
-                            static_cast<unsigned>(local_bytes > kStaticSharedLimit ? local_bytes : 0), stream_, nullptr, 0};
-      int clusters = 0;
-      check(api_->cuOccupancyMaxActiveClusters(&clusters, k.function_, &config),
-            "the occupancy of clusters of " + std::to_string(cluster) + " blocks");
-      return static_cast<std::size_t>(std::max(1, clusters)) * static_cast<std::size_t>(cluster);
-    }
     int blocks = 0;
     check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function_, static_cast<int>(group_size),
                                                             local_bytes > kStaticSharedLimit ? local_bytes : 0),

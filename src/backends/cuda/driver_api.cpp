@@ -58,8 +58,6 @@ Loaded open_driver() {
                         "cuOccupancyMaxActiveBlocksPerMultiprocessor", d.why) &&
                    load(handle, a.cuFuncGetAttribute, "cuFuncGetAttribute", d.why);
   if (!all) return d;
-  a.cuOccupancyMaxActiveClusters =
-      reinterpret_cast<decltype(a.cuOccupancyMaxActiveClusters)>(dlsym(handle, "cuOccupancyMaxActiveClusters"));
   const CUresult init = a.cuInit(0);
   if (init != 0) {
     const char* text = nullptr;

@@ -29,17 +29,6 @@ enum : int {
   kFuncAttrLocalBytes = 3,  // local memory a thread (spills, stack)
 };
 
-// cuda.h's CUlaunchConfig (CUDA 12), for the cluster occupancy query; no
-// launch attributes are passed (a kernel's __cluster_dims__ names its size).
-struct CUlaunchConfig {
-  unsigned grid_x, grid_y, grid_z;
-  unsigned block_x, block_y, block_z;
-  unsigned shared_bytes;
-  CUstream stream;
-  void* attributes;
-  unsigned attribute_count;
-};
-
 struct DriverApi {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDriverGetVersion)(int*);
@@ -68,7 +57,6 @@ struct DriverApi {
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, std::size_t);
   CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
   // Optional (drivers before CUDA 12 lack it): nullptr where absent.
-  CUresult (*cuOccupancyMaxActiveClusters)(int*, CUfunction, const CUlaunchConfig*);
 };
 
 // The loaded driver, or nullptr with *why set (no driver, cuInit failed).
