@@ -32,7 +32,7 @@ void emit_preamble(Emitter& e, const Dialect& d, Precision precision) {
 
 class PassWriter {
  public:
-  PassWriter(const KernelSpec& spec, const Dialect& d) : s_(spec), d_(d), e_(spec.precision) {
+  PassWriter(const KernelSpec& spec, const Dialect& d, Emitter& e) : s_(spec), d_(d), e_(e) {
     radices_ = spec.radices.empty() ? std::vector<int>{1} : spec.radices;
   }
 
@@ -50,6 +50,8 @@ class PassWriter {
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
     if (s_.clustered()) {
       emit_cluster();
+    } else if (s_.plane()) {
+      emit_plane();
     } else if (s_.staged) {
       emit_staged();
     } else {
@@ -153,8 +155,10 @@ class PassWriter {
   void emit_indexing() {
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
     e_.line("// " + s_.geometry());
+    const std::size_t point_bytes = (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1);
     if (s_.local_bytes() > 0)
-      e_.line(d_.local_array("lds", static_cast<std::size_t>(s_.clustered() ? std::max(s_.local_row(), s_.cluster_pitch()) : s_.local_row()) * M,
+      e_.line(d_.local_array("lds", s_.plane() ? s_.local_bytes() / point_bytes
+                                    : static_cast<std::size_t>(s_.clustered() ? std::max(s_.local_row(), s_.cluster_pitch()) : s_.local_row()) * M,
                              (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1),
                              s_.local_halves ? "real" : "cpx"));
     e_.line("const " + u32() + " lid = " + d_.local_id + ";");
@@ -232,6 +236,7 @@ class PassWriter {
       e_.open("");
       e_.line("const " + u32() + " b = t + " + str(j * T) + ";  (void)b;");
       std::string guard = extra_guard;
+      if (!thread_guard_.empty()) guard += std::string(guard.empty() ? "" : " && ") + thread_guard_;
       if ((j + 1) * T > butterflies) guard += std::string(guard.empty() ? "" : " && ") + "b < " + str(butterflies);
       if (!guard.empty()) e_.open("if (" + guard + ")");
       body(static_cast<int>(j));
@@ -432,9 +437,10 @@ class PassWriter {
 
   // w_L^e for the inner stages: one lookup, or two and a product.
   std::string stage_twiddle(const std::string& e) const {
-    if (s_.stage_twiddle_bits == 0) return "twiddles[" + e + "]";
+    const std::string& t = twiddle_table_;
+    if (s_.stage_twiddle_bits == 0) return t + "[" + e + "]";
     const std::int64_t fine = std::int64_t{1} << s_.stage_twiddle_bits;
-    return "cmul(twiddles[(" + e + ") & " + str(fine - 1) + "], twiddles[" + str(fine) + " + ((" + e + ") >> " +
+    return "cmul(" + t + "[(" + e + ") & " + str(fine - 1) + "], " + t + "[" + str(fine) + " + ((" + e + ") >> " +
            std::to_string(s_.stage_twiddle_bits) + ")])";
   }
 
@@ -442,6 +448,10 @@ class PassWriter {
 
   void emit_store(int r) {
     const std::int64_t R = s_.length;
+    if (plane_block_store_) {
+      emit_plane_block_store(r);
+      return;
+    }
     if (s_.clustered()) {
       emit_cluster_store(r);
       return;
@@ -966,6 +976,81 @@ class PassWriter {
     e_.line("__cluster_barrier_wait();");
   }
 
+  // KernelSpec::plane: the columns' FFTs (this spec, column-major: work-item
+  // m of a group is column m % C of its plane m / C), their outputs into
+  // local memory as the rows' phase lays them out, then the rows' FFTs.
+  void emit_plane() {
+    const plan::KernelSpec rows = s_.plane_row_spec();
+    const std::int64_t C = s_.plane_columns, R = s_.length, planes = s_.planes_per_group();
+    emit_indexing();
+    if (s_.threads_per_transform * s_.transforms_per_group < s_.group_size())
+      thread_guard_ = "t < " + std::to_string(s_.threads_per_transform);
+    e_.line("// the plane's columns: " + str(R) + "-point FFTs of " + str(C) + " columns");
+    emit_fft(true, false);
+    thread_guard_.clear();
+    e_.line("// its rows: " + str(C) + "-point FFTs of " + str(R) + " rows");
+    e_.open("");
+    const int T2 = rows.threads_per_transform;
+    e_.line("const " + u32() + " m = lid / " + std::to_string(T2) + ", t = lid % " + std::to_string(T2) + ";");
+    e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(planes * R) + " + m;");
+    // (The launch's transforms count the first phase's columns.)
+    e_.line("const bool valid = (" + u64() + ")" + d_.group_id + " * " + str(planes) + " + m / " + str(R) + " < transforms / " +
+            str(C) + " && m < " + str(planes * R) + ";");
+    PassWriter second(rows, d_, e_);
+    second.twiddle_table_ = "pass_twiddles";
+    second.plane_block_store_ = s_.plane_block_store;
+    second.plane_count_ = "transforms / " + str(C);
+    second.group_threads_ = s_.group_size();
+    if (T2 * planes * R < s_.group_size()) second.thread_guard_ = "m < " + str(planes * R);
+    second.emit_offsets("g", "", false, true, false);
+    e_.line(d_.global + std::string("cpx* dst = out + out_off;"));
+    std::string decl = "cpx";
+    for (int v = 0; v < rows.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+    e_.line("(void)valid;");
+    second.emit_fft(false, true);
+    e_.close();
+  }
+
+  // KernelSpec::plane, the rows' last stage through local memory: the
+  // outputs in natural order, then the group's rows out with consecutive
+  // threads on consecutive points (this writer's spec: the rows' pass).
+  void emit_plane_block_store(int r) {
+    const std::int64_t C = s_.length, rows = s_.transforms_per_group, G = group_threads_;
+    for_each_butterfly(C / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t) e_.line(local("m", "b + " + str(t * (C / r))) + " = " + x(j * r + t) + ";");
+    });
+    e_.line(d_.barrier);
+    const std::int64_t block = rows * C;
+    for (std::int64_t q = 0; q * G < block; ++q) {
+      e_.open("");
+      e_.line("const " + u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(C) + ", n2 = i % " + str(C) + ";");
+      e_.line("const " + u64() + " g2 = (" + u64() + ")" + d_.group_id + " * " + str(rows) + " + m2;");
+      const std::int64_t R = s_.dims.front().extent;  // a plane's rows
+      e_.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g2 / " + str(R) + " < " +
+              plane_count_ + ")");
+      emit_offsets("g2", "2", false, true, false);
+      e_.line("out[out_off2 + n2] = " + scaled(local("m2", "n2")) + ";");
+      e_.close();
+      e_.close();
+    }
+  }
+
+  // The columns' last stage: output k of column m (plane m / C, column
+  // m % C) is point m % C of row k of that plane, where the rows' phase
+  // reads it.
+  void emit_plane_turn(int r) {
+    const plan::KernelSpec rows = s_.plane_row_spec();
+    const PassWriter second(rows, d_, e_);
+    const std::int64_t C = s_.plane_columns, R = s_.length;
+    for_each_butterfly(R / r, "", [&](int j) {
+      for (int t = 0; t < r; ++t)
+        e_.line(second.local("((m / " + str(C) + ") * " + str(R) + " + b + " + str(t * (R / r)) + ")", "m % " + str(C)) + " = " +
+                x(j * r + t) + ";");
+    });
+    e_.line(d_.barrier);
+  }
+
   void emit_stages() {
     if (s_.rader_fused()) {
       e_.line("// Rader: x[1..p-1] into local memory, the FFT of a[m] = x[g^m]");
@@ -1009,13 +1094,15 @@ class PassWriter {
       const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
       // Block rows' first stage reads the block from the array the exchange reuses.
       const bool read_array = reads_local || (stage == 0 && s_.block_rows);
-      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered())) barrier();
+      if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered() || plane_block_store_))
+        barrier();
       // In place, a real axis's outputs overlap inputs of other threads
       // (reals and complex points differ in size): with one stage, nothing
       // else orders this thread's stores after their loads.
       if (!reads_local && last && to_global && s_.real() && !split) e_.line(d_.barrier);
       if (last) {
         if (to_global) emit_store(r);
+        else if (s_.plane()) emit_plane_turn(r);
         else emit_convolve_turn(r);
       } else if (s_.local_halves) {
         emit_exchange_halves(r, Ps, radices_[stage + 1]);
@@ -1029,7 +1116,18 @@ class PassWriter {
 
   const KernelSpec& s_;
   const Dialect& d_;
-  Emitter e_;
+  Emitter& e_;
+  // The inner stages' table (a plane's rows read w_C from pass_twiddles).
+  std::string twiddle_table_ = "twiddles";
+  // Work-items beyond this phase's threads (a plane's phases differ): they
+  // skip its butterflies and exchanges but meet its barriers. Empty: none.
+  std::string thread_guard_;
+  // A plane's rows writer: its stores go through local memory as one block
+  // (emit_plane_block_store) of the group's `group_threads_`; the planes
+  // the launch has, as an expression.
+  bool plane_block_store_ = false;
+  std::int64_t group_threads_ = 0;
+  std::string plane_count_;
   bool copy_pending_ = false;  // staged: the next transform's copy waits for a barrier
   bool rader_gather_ = false;  // the next local read is Rader's gather
   std::vector<int> radices_;
@@ -1038,14 +1136,16 @@ class PassWriter {
 }  // namespace
 
 std::string generate(const plan::KernelSpec& spec, DialectKind dialect_kind) {
-  return PassWriter(spec, dialect(dialect_kind)).write(true);
+  Emitter e(spec.precision);
+  return PassWriter(spec, dialect(dialect_kind), e).write(true);
 }
 
 std::string generate_program(const std::vector<plan::KernelSpec>& specs, DialectKind dialect_kind) {
   std::string source;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (i) source += "\n";
-    source += PassWriter(specs[i], dialect(dialect_kind)).write(i == 0);
+    Emitter e(specs[i].precision);
+    source += PassWriter(specs[i], dialect(dialect_kind), e).write(i == 0);
   }
   return source;
 }

@@ -115,6 +115,12 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // H100, 2026-11-23) go through shared memory as one block. A first
   // choice, before any measurement of the block form.
   limits.block_rows_bytes = 32;
+  // Planes in one pass (solvers/plane.cpp): up to 16384 fp32 points (128
+  // KiB) on Hopper-sized blocks, 2048 in OpenCL's 48 KiB. H100, 2^26
+  // points, one pass vs a pass an axis (docs/PERF.md "planes"): fp32 16 x
+  // 16 .. 128 x 128 1.9-2.0x, 90 x 90 1.4x; fp64 up to 64 x 128 1.8-2.0x,
+  // 90 x 90 1.2x.
+  limits.plane_points = large_blocks ? 16384 : 2048;
   return limits;
 }
 
@@ -162,6 +168,9 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
   limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);
+  limits.plane_points = env_int("BFLY_PLANE", limits.plane_points);
+  limits.plane_min_threads = env_int("BFLY_PLANE_THREADS", limits.plane_min_threads);
+  limits.plane_block_bytes = static_cast<int>(env_int("BFLY_PLANE_BLOCK", limits.plane_block_bytes));
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");
@@ -176,6 +185,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.max_row_length_double = std::min<std::int64_t>(limits.max_row_length_double, value);
   limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
   limits.max_cluster = 1;  // several passes, as asked
+  limits.plane_points = 0;
   limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);
   return limits;
 }

@@ -79,6 +79,22 @@ struct DeviceLimits {
   // (KernelSpec::block_rows) where a row's threads would read fewer than
   // this many contiguous bytes at once; 0: never.
   int block_rows_bytes = 0;
+  // Planes (the two innermost axes of a complex array, rows contiguous)
+  // of at most this many fp32 points (half for doubles) take one pass, a
+  // group holding whole planes (KernelSpec::plane_columns); 0: a pass an axis.
+  std::int64_t plane_points = 0;
+  // GPU: planes whose groups leave fewer threads than this resident on a
+  // multiprocessor take a pass an axis (H100, fp32: 120 x 120 as one group
+  // of 600 threads a multiprocessor ran at 39% of the copy kernel, 0.80x
+  // the two passes; 90 x 90 at 810 threads 59%, 1.4x them).
+  std::int64_t plane_min_threads = 0;
+  // A plane's rows whose threads write fewer contiguous bytes than this at
+  // once store through local memory (KernelSpec::plane_block_store). H100,
+  // fp32, % of the copy kernel, direct vs through local memory: 16 x 16
+  // and 256 x 32 (8 bytes: a row a thread) 30-38 vs 97-99, 120 x 120 (40
+  // bytes) 39 vs 62; but 64 x 64 (64 bytes) 99 vs 92, 100 x 100 and 12 x
+  // 120 (80 bytes) 75 vs 67 and 91 vs 71.
+  int plane_block_bytes = 48;
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
@@ -111,7 +127,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
-// BFLY_RADER_KERNEL=L (rader_one_kernel).
+// BFLY_RADER_KERNEL=L (rader_one_kernel), BFLY_PLANE=points (plane_points; 0: never),
+// BFLY_PLANE_THREADS=n (plane_min_threads), BFLY_PLANE_BLOCK=bytes (plane_block_bytes).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -10,19 +10,19 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return !clustered() && !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+  return !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
          dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
 
 bool KernelSpec::block_rows_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !staged && !local_halves && !wide &&
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !plane() && !staged && !local_halves && !wide &&
          mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 && out_point_stride == 1 &&
          transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length && dims[0].out_stride == length;
 }
@@ -66,7 +66,32 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered();
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered() && !plane();
+}
+
+KernelSpec KernelSpec::plane_row_spec() const {
+  KernelSpec rows;
+  rows.precision = precision;
+  rows.length = plane_columns;
+  rows.radices = plane_radices;
+  rows.threads_per_transform = plane_threads;
+  rows.transforms_per_group = static_cast<int>(planes_per_group() * length);
+  rows.mapping = Mapping::TransformMajor;
+  rows.local_padding = local_padding;
+  rows.wide = wide;
+  rows.in_point_stride = 1;
+  rows.out_point_stride = 1;
+  // Row r of a plane at r times the output's row pitch; the planes as the
+  // first phase's dims past its columns.
+  rows.dims.push_back({length, 0, out_point_stride});
+  for (std::size_t d = 1; d < dims.size(); ++d) rows.dims.push_back(dims[d]);
+  return rows;
+}
+
+int KernelSpec::group_size() const {
+  const int first = threads_per_transform * transforms_per_group;
+  if (!plane()) return first;
+  return std::max<int>(first, plane_threads * static_cast<int>(planes_per_group() * length));
 }
 
 std::size_t KernelSpec::local_bytes() const { return staged ? stage_offset_bytes() + stage_bytes() : exchange_bytes(); }
@@ -80,6 +105,8 @@ std::size_t KernelSpec::exchange_bytes() const {
   // A length-1 or single-stage transform with direct store needs no exchange.
   // (A cluster's blocks leave their outputs there for the others.)
   if (clustered()) return point * static_cast<std::size_t>(std::max(local_row(), cluster_pitch())) * transforms_per_group;
+  // A plane's rows, as the second phase lays them out.
+  if (plane()) return point * static_cast<std::size_t>(plane_row_spec().local_row() * planes_per_group() * length);
   const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
                          real_store == RealStore::SplitPaired;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
@@ -91,7 +118,7 @@ std::size_t KernelSpec::stage_bytes() const {
 }
 
 bool KernelSpec::staged_allowed() const {
-  return !clustered() && !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+  return !clustered() && !plane() && !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
          in_point_stride == 1 && !dims.empty();
 }
 
@@ -106,6 +133,11 @@ std::int64_t KernelSpec::local_row() const {
 }
 
 int KernelSpec::points_per_thread() const {
+  if (plane()) {
+    KernelSpec columns = *this;
+    columns.plane_columns = 0;
+    return std::max(columns.points_per_thread(), plane_row_spec().points_per_thread());
+  }
   if (identity) return static_cast<int>((length + threads_per_transform - 1) / threads_per_transform);
   int widest = 1;
   for (int r : radices) {
@@ -140,6 +172,11 @@ std::string KernelSpec::name() const {
   if (staged) out << "_stg" << staged;
   if (clustered()) out << "_cl" << cluster;
   if (block_rows) out << "_blk";
+  if (plane()) {
+    out << "_pl" << plane_columns << "r";
+    for (std::size_t i = 0; i < plane_radices.size(); ++i) out << (i ? "x" : "") << plane_radices[i];
+    out << "T" << plane_threads << (plane_block_store ? "b" : "");
+  }
   return out.str();
 }
 

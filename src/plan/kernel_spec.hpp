@@ -192,6 +192,30 @@ struct KernelSpec {
   // threads, each would otherwise read and write points a row apart.
   bool block_rows = false;
 
+  // A plane of two axes in one pass (the two innermost axes of a complex
+  // array, each row of `plane_columns` points contiguous): the group holds
+  // whole planes of R = length rows. The spec's own fields describe the
+  // first phase, the R-point FFTs of the plane's columns (column-major,
+  // transforms_per_group = planes a group x C, threads_per_transform T1,
+  // point strides the row pitches); their outputs go to local memory as
+  // rows, and the second phase (plane_row_spec()) runs the C-point FFTs of
+  // the rows from there, with plane_threads threads a row, its inner
+  // twiddles from the pass_twiddles argument (w_C), and stores them. One
+  // read and one write a point where the axes took a pass each. 0: none.
+  std::int64_t plane_columns = 0;
+  std::vector<int> plane_radices;
+  int plane_threads = 1;
+  // The rows' outputs go out through local memory, consecutive threads on
+  // consecutive points (rows of few threads each: DeviceLimits::plane_block_bytes).
+  bool plane_block_store = false;
+
+  bool plane() const { return plane_columns > 0; }
+  // Planes a group holds.
+  std::int64_t planes_per_group() const { return plane() ? transforms_per_group / plane_columns : 0; }
+  // The second phase as a transform-major pass of the rows (local memory
+  // in, the output out): what the generator writes it from.
+  KernelSpec plane_row_spec() const;
+
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool clustered() const { return cluster > 1; }
   // W: the columns of a cluster's row (its second, fused DFT's length).
@@ -223,7 +247,8 @@ struct KernelSpec {
     return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror || real_store == RealStore::Split ||
            real_store == RealStore::SplitPaired;
   }
-  int group_size() const { return threads_per_transform * transforms_per_group; }
+  // (A plane's group has the larger of its phases' threads.)
+  int group_size() const;
   // Output goes through local memory when its access pattern does not match
   // the mapping chosen for the input: rows written by a column-major group,
   // or columns by a transform-major one.

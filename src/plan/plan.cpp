@@ -90,7 +90,8 @@ int register_estimate(const KernelSpec& spec) {
   // point live; powers of two ~2. A double takes two registers.
   const int words = spec.precision == Precision::Double ? 2 : 1;
   int temporaries = 0;
-  for (int r : spec.radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
+  for (const std::vector<int>* radices : {&spec.radices, &spec.plane_radices})
+    for (int r : *radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
   // A thread has at most 255 (the estimate overshoots for the longest
   // strided kernels, which the sweep sees compile without spills).
   // Bluestein's fused kernels keep the chirp index, the tables and the
@@ -289,7 +290,83 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
   return true;
 }
 
+// KernelSpec::plane: one widest butterfly a thread in each phase (fewer
+// threads where a plane would not fit a group), as many planes a group as
+// the target group size asks and local memory holds.
+void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
+  const std::int64_t R = spec.length, C = spec.plane_columns;
+  spec.radices = choose_radices(R);
+  spec.plane_radices = choose_radices(C);
+  spec.mapping = Mapping::ColumnMajor;
+  auto widest = [](const std::vector<int>& radices) {
+    return radices.empty() ? 1 : *std::max_element(radices.begin(), radices.end());
+  };
+  std::int64_t columns_threads = (R + widest(spec.radices) - 1) / widest(spec.radices);
+  std::int64_t rows_threads = (C + widest(spec.plane_radices) - 1) / widest(spec.plane_radices);
+  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size && (columns_threads > 1 || rows_threads > 1)) {
+    if (columns_threads * C >= rows_threads * R) columns_threads = (columns_threads + 1) / 2;
+    else rows_threads = (rows_threads + 1) / 2;
+  }
+  // The phase with more threads takes fewer (more points each) while it
+  // then holds no more points a thread than the other: the group has the
+  // larger phase's threads, and the other phase's would idle (128 x 64:
+  // 512 threads of 16 points, not 1024 with half of them idle in the first).
+  auto points = [&](const std::vector<int>& radices, std::int64_t n, std::int64_t threads) {
+    KernelSpec phase;
+    phase.length = n;
+    phase.radices = radices;
+    phase.threads_per_transform = static_cast<int>(threads);
+    return phase.points_per_thread();
+  };
+  for (;;) {
+    const int columns_points = points(spec.radices, R, columns_threads), rows_points = points(spec.plane_radices, C, rows_threads);
+    if (columns_threads * C > rows_threads * R && columns_threads > 1 &&
+        points(spec.radices, R, (columns_threads + 1) / 2) <= rows_points)
+      columns_threads = (columns_threads + 1) / 2;
+    else if (rows_threads * R > columns_threads * C && rows_threads > 1 &&
+             points(spec.plane_radices, C, (rows_threads + 1) / 2) <= columns_points)
+      rows_threads = (rows_threads + 1) / 2;
+    else
+      break;
+  }
+  spec.threads_per_transform = static_cast<int>(columns_threads);
+  spec.plane_threads = static_cast<int>(rows_threads);
+  // The rows' phase is a transform-major exchange: padded as the model's
+  // single passes are.
+  const int first = spec.plane_radices.empty() ? 1 : spec.plane_radices.front();
+  spec.local_padding = limits.local_padding && (first & (first - 1)) == 0 && first >= 8;
+  const std::int64_t one = std::max(columns_threads * C, rows_threads * R);
+  std::int64_t planes = std::max<std::int64_t>(1, limits.target_group_size / one);
+  auto fits = [&](std::int64_t p) {
+    spec.transforms_per_group = static_cast<int>(p * C);
+    return spec.group_size() <= limits.max_group_size && spec.local_bytes() <= limits.local_memory_bytes;
+  };
+  while (planes > 1 && !fits(planes)) --planes;
+  fits(planes);
+  const int point = spec.precision == Precision::Single ? 8 : 16;
+  spec.plane_block_store = rows_threads * point < limits.plane_block_bytes;
+  if (limits.registers_per_unit > 0) {
+    // Memory-bound: as many groups a multiprocessor as local memory holds
+    // (1 KiB a group more), where up to 16 fp32 points a thread leave each
+    // thread 64 registers; the estimate alone asked one group of 512
+    // threads for 64 x 64.
+    spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    const int words = spec.precision == Precision::Double ? 2 : 1;
+    if (spec.points_per_thread() * words <= 16) {
+      const int group = static_cast<int>(warps_of(spec.group_size()));
+      const int fit = static_cast<int>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+      const int registers = limits.registers_per_unit / (group * 64);
+      spec.min_groups_per_unit =
+          std::max(spec.min_groups_per_unit, std::min({fit, registers, limits.threads_per_unit / group}));
+    }
+  }
+}
+
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+  if (spec.plane()) {
+    complete_plane(spec, limits);
+    return;
+  }
   const std::int64_t length = spec.length;
   if (spec.identity) {
     // A tiled transpose: each transform is a row chunk read along the
@@ -526,6 +603,33 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const bool packed_passes = step.packed && step.padded > 0;
   const std::int64_t span = (step.chirp == Step::Chirp::None && !packed_passes) || fused ? n : step.padded;
   const bool forward_real = p.kind == Kind::R2C;
+  if (step.plane) {
+    // Planes (solvers/plane.cpp): the columns' FFTs along dim a (the row
+    // pitches as point strides), each plane's C columns the innermost dim
+    // of the sub-transform index, the planes the dims past it.
+    const int b = a + 1;
+    spec.length = n;
+    spec.plane_columns = extent_of(p, b);
+    spec.in_point_stride = src[a];
+    spec.out_point_stride = dst[a];
+    spec.dims.push_back({spec.plane_columns, src[b], dst[b]});
+    for (int d = 1; d < dims; ++d)
+      if (d != a && d != b && extent_of(p, d) > 1) spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
+    spec.dims.push_back({p.batch, src[0], dst[0]});
+    std::int64_t in_last = 0, out_last = 0;
+    for (int d = 0; d < dims; ++d) {
+      in_last += (extent_of(p, d) - 1) * src[d];
+      out_last += (extent_of(p, d) - 1) * dst[d];
+    }
+    const std::int64_t limit = std::int64_t{1} << 31;
+    spec.wide = in_last >= limit || out_last >= limit || p.elements() >= limit;
+    Pass pass;
+    pass.what = step.what;
+    pass.launch_from = complete_spec(spec, limits);
+    pass.spec = spec;
+    pass.transforms = p.elements() / n;  // the columns of every plane
+    return pass;
+  }
   if (step.packed && !packed_passes) {
     // An even real axis as n/2 complex points (solvers/real_axis.cpp); point
     // strides count reals on the real side.
@@ -750,6 +854,7 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
   limits.staged_min_length = limits.staged_min_length_double;
   limits.cluster_chunk_points /= 2;
+  limits.plane_points /= 2;
   limits.cluster_points_per_thread = std::max(1, limits.cluster_points_per_thread / 2);
   limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
   return limits;
@@ -776,7 +881,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   tree.solver = solver->name;
   if (options.strategy == Strategy::Auto) {
     bool one_dim = true;
-    for (const Step& s : steps) one_dim = one_dim && s.dim == steps.front().dim;
+    for (const Step& s : steps) one_dim = one_dim && s.dim == steps.front().dim && !s.plane;
     if (one_dim) tree.solver = steps.size() == 1 ? "single-pass" : "multi-pass";
   }
   const auto slots = assign_slots(problem, steps, &tree.workspace_buffers);
@@ -862,6 +967,10 @@ std::string PlanTree::print() const {
             : s.store_via_local() ? "store via local" : "direct store")
         << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
             : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
+    if (s.plane())
+      out << ", " << s.planes_per_group() << " planes a group: then " << s.plane_columns << " = ";
+    for (std::size_t r = 0; s.plane() && r < s.plane_radices.size(); ++r) out << (r ? " x " : "") << s.plane_radices[r];
+    if (s.plane()) out << " along the rows, " << s.plane_threads << " threads a row";
     if (s.clustered())
       out << ", in clusters of " << s.cluster << " groups (one row: then its " << s.cluster_width()
           << "-point DFTs across the groups' local memory)";

@@ -175,6 +175,13 @@ class PlanImpl {
             if (f64) return upload(*device_, twiddle::two_level_f64(n, spec.twiddle_fine_bits));
             return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits));
           });
+    } else if (spec.plane()) {
+      // The rows' inner twiddles w_C (a direct table: plane.cpp).
+      const std::int64_t c = spec.plane_columns;
+      compiled.pass_twiddles = device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(c) + ":0", [&] {
+        if (f64) return upload(*device_, twiddle::table_f64(c, c));
+        return upload(*device_, twiddle::table_f32(c, c));
+      });
     } else {
       compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
     }

@@ -128,6 +128,59 @@ TEST_P(MultiDim, MultiPassAxes) {
   unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
+// Planes in one pass (solvers/plane.cpp): the two innermost axes of a
+// complex array in one kernel, whichever the device's default (PoCL takes
+// a pass an axis unless asked): square, flat and tall planes, lengths with
+// odd and the largest codelets, several planes a group and one plane a
+// group of 1024 threads, a plane inside a 3D transform and inside a batch
+// of untransformed axes, padded rows and gaps between arrays, in place
+// and inverse, both precisions.
+TEST_P(MultiDim, PlanesInOnePass) {
+  setenv("BFLY_PLANE", "8192", 1);  // fp32 points (4096 fp64)
+  struct Case {
+    std::vector<std::int64_t> shape;
+    std::vector<int> axes;
+    std::int64_t batch;
+    int passes;
+  };
+  const std::vector<Case> cases{
+      {{2, 2}, {}, 5, 1},         {{2, 3}, {}, 7, 1},         {{3, 2}, {}, 3, 1},        {{16, 16}, {}, 9, 1},
+      {{64, 64}, {}, 3, 1},       {{120, 12}, {}, 2, 1},      {{12, 120}, {}, 2, 1},     {{23, 17}, {}, 2, 1},
+      {{90, 90}, {}, 1, 1},       {{2, 1024}, {}, 2, 1},      {{1024, 2}, {}, 1, 1},     {{7, 5, 3}, {}, 4, 2},
+      {{12, 10, 16}, {1, 2}, 2, 1}, {{6, 5, 8, 9}, {2, 3}, 1, 1}, {{6, 5, 8, 9}, {1, 2, 3}, 2, 2}, {{32, 32, 32}, {}, 1, 2},
+      {{100, 81}, {}, 1, 1}};
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (const Case& c : cases) {
+      Problem p = make(c.shape, c.axes, c.batch, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 3 == 1 ? Placement::InPlace : Placement::OutOfPlace);
+      p.precision = precision;
+      ++i;
+      // (fp64 planes hold half the points, and a GPU's group may not fit
+      // their registers: then the plane takes a pass an axis.)
+      const std::int64_t points = c.shape[c.shape.size() - 1] * c.shape[c.shape.size() - 2];
+      const int passes = Plan(device(), p).passes();
+      if (precision == Precision::Single) EXPECT_EQ(passes, c.passes) << p.token();
+      else if (points > 4096) EXPECT_EQ(passes, c.passes + 1) << p.token();
+      else EXPECT_TRUE(passes == c.passes || passes == c.passes + 1) << p.token();
+      expect_accurate(p);
+    }
+  {
+    // A 48x40 plane inside 50x44 rows, batch 3 with gaps between arrays,
+    // into a contiguous output; and back, in the other direction.
+    Problem p = make({48, 40}, {}, 3);
+    p.input.strides = {44, 1};
+    p.input.distance = 50 * 44 + 7;
+    EXPECT_EQ(Plan(device(), p).passes(), 1);
+    expect_accurate(p);
+    Problem q = make({48, 40}, {}, 3, Direction::Inverse);
+    q.output.strides = {44, 1};
+    q.output.distance = 50 * 44 + 7;
+    expect_accurate(q);
+  }
+  unsetenv("BFLY_PLANE");
+}
+
 // 1D lengths past 2^24 (64-bit-safe indexing, three or more passes).
 TEST_P(MultiDim, OneDimensionalPast2To24) {
   expect_accurate(make({std::int64_t{1} << 25}));

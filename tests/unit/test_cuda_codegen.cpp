@@ -132,6 +132,24 @@ std::vector<Job> collect_jobs() {
                                                      std::to_string(i) + " under " + l.name});
         }
       }
+  // Planes in one pass (solvers/plane.cpp): square, flat and tall planes,
+  // odd and the largest codelets, in 2D and inside 3D, both precisions.
+  for (const Limits& l : all)
+    for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+      for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{
+               {2, 2},    {7, 5},     {16, 16},  {23, 23},   {17, 19},  {60, 60},   {64, 64},     {90, 90},
+               {100, 81}, {128, 64},  {64, 128}, {128, 128}, {120, 120}, {32, 256},  {256, 32}, {2, 2048},  {2048, 2},    {8, 1024},
+               {1024, 8}, {12, 120},  {120, 12}, {25, 300},  {7, 5, 3}, {32, 32, 32}, {16, 128, 64}, {64, 64, 64}}) {
+        bfly::Problem problem;
+        problem.shape = shape;
+        problem.precision = precision;
+        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
+        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+          const KernelSpec& spec = tree.passes[i].spec;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + (spec.plane() ? " (plane)" : "") +
+                                                     " under " + l.name});
+        }
+      }
   // Double precision: the same generator, twice the registers per point.
   for (const Limits& l : all)
     for (std::int64_t n : {64, 1000, 1024, 2187, 4096, 8192, 11 * 13 * 16, 65536, 1 << 20, 1 << 22}) {

@@ -625,3 +625,61 @@ TEST(Plan, DoublePrecisionHalvesTheLocalMemoryBoundLengths) {
 }
 
 }  // namespace
+
+namespace {
+
+// Planes in one pass (solvers/plane.cpp): where the GPU model takes them,
+// what the kernel holds, and where it does not apply.
+TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto plan = [&](std::vector<std::int64_t> shape, bfly::Precision precision = bfly::Precision::Single) {
+    Problem p;
+    p.shape = std::move(shape);
+    p.precision = precision;
+    return make_plan(p, hopper);
+  };
+  for (const auto& shape : std::vector<std::vector<std::int64_t>>{{16, 16}, {64, 64}, {120, 120}, {128, 128}, {12, 120}, {23, 17}}) {
+    const auto tree = plan(shape);
+    ASSERT_EQ(tree.passes.size(), 1u) << tree.print();
+    const KernelSpec& s = tree.passes[0].spec;
+    EXPECT_TRUE(s.plane());
+    EXPECT_EQ(s.length, shape[0]);
+    EXPECT_EQ(s.plane_columns, shape[1]);
+    EXPECT_EQ(s.transforms_per_group % shape[1], 0);
+    EXPECT_LE(s.group_size(), 1024);
+    EXPECT_LE(s.local_bytes(), hopper.local_memory_bytes);
+    EXPECT_EQ(tree.passes[0].transforms, shape[1]);  // the columns of every plane
+  }
+  // Rows of few threads store through local memory (a row a thread at 16 x 16).
+  EXPECT_TRUE(plan({16, 16}).passes[0].spec.plane_block_store);
+  EXPECT_FALSE(plan({64, 64}).passes[0].spec.plane_block_store);
+  // 3D: the inner plane, then the outer axis.
+  const auto volume = plan({64, 64, 64});
+  ASSERT_EQ(volume.passes.size(), 2u);
+  EXPECT_TRUE(volume.passes[0].spec.plane());
+  EXPECT_FALSE(volume.passes[1].spec.plane());
+  // Too many points, a long axis, doubles past their half, a real
+  // transform, strided rows, planes not innermost: a pass an axis.
+  EXPECT_EQ(plan({256, 256}).passes.size(), 2u);
+  EXPECT_EQ(plan({4, 4096}).passes.size(), 2u);
+  EXPECT_EQ(plan({128, 128}, bfly::Precision::Double).passes.size(), 2u);
+  EXPECT_EQ(plan({64, 64}, bfly::Precision::Double).passes.size(), 1u);
+  Problem real;
+  real.kind = bfly::Kind::R2C;
+  real.shape = {64, 64};
+  for (const Pass& pass : make_plan(real, hopper).passes) EXPECT_FALSE(pass.spec.plane());
+  Problem strided;
+  strided.shape = {32, 24};
+  strided.input.strides = {48, 2};
+  EXPECT_EQ(make_plan(strided, hopper).passes.size(), 2u);
+  Problem outer;
+  outer.shape = {16, 16, 8};
+  outer.axes = {0, 1};
+  EXPECT_EQ(make_plan(outer, hopper).passes.size(), 2u);
+  // The CPU model takes a pass an axis (BFLY_PLANE asks for planes there).
+  Problem small;
+  small.shape = {64, 64};
+  EXPECT_EQ(make_plan(small, bfly::plan::cpu_limits()).passes.size(), 2u);
+}
+
+}  // namespace

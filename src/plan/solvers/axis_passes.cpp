@@ -28,6 +28,7 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
   if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
+  if (plane) return true;         // a group holds whole planes: every load precedes its first barrier
   if (chirp == Chirp::Fused || chirp == Chirp::Rader || (packed && padded == 0)) return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }

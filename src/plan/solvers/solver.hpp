@@ -21,6 +21,9 @@ struct Step {
   // Fft: the first pass of a two-pass split [cluster, length] fused into
   // this one across a thread-block cluster (KernelSpec::cluster); 1: none.
   int cluster = 1;
+  // Fft: dims `dim` and dim + 1 (the array's two innermost axes) in one
+  // pass, a group holding whole planes (KernelSpec::plane_columns).
+  bool plane = false;
   // Physical order of the dims where this step writes workspace, outermost
   // first (row-major over that order); empty: natural order.
   std::vector<int> order;
@@ -124,6 +127,11 @@ Problem complex_side(const Problem& problem);
 // step where n is even and n/2 fits one pass, else axis_steps() over n with
 // the real loads and stores on the first and last.
 std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& limits);
+
+// The step of a complex problem's two innermost axes as planes in one pass
+// (solvers/plane.cpp), where both are transformed, short enough, and the
+// rows contiguous on both sides; empty elsewhere.
+std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits);
 
 Solver strided_axes_solver();
 Solver row_column_solver();
