@@ -98,6 +98,12 @@ class PassWriter {
     return "lds[" + m + " * " + str(s_.local_row()) + " + " + n + "]";
   }
   std::string x(int i) const { return "x" + std::to_string(i); }
+  // The registers x0 .. x<count - 1> a thread holds its points in.
+  void declare_points(int count) {
+    std::string decl = "cpx";
+    for (int v = 0; v < count; ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
+    e_.line(decl + ";");
+  }
 
   std::string idx() const { return s_.wide ? d_.u64 : d_.u32; }
 
@@ -186,10 +192,7 @@ class PassWriter {
                      s_.real_load == RealLoad::Mirror);
     e_.line(d_.global + std::string("const ") + in_type() + "* src = in + in_off;");
     if (!s_.store_via_local()) e_.line(d_.global + out_type() + "* dst = out + out_off;");
-    std::string decl = "cpx";
-    for (int v = 0; v < s_.points_per_thread(); ++v)
-      decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
+    declare_points(s_.points_per_thread());
     e_.line("(void)valid; (void)src; (void)twiddles; (void)pass_twiddles;");
     if (s_.block_rows) emit_block_load();
   }
@@ -898,9 +901,7 @@ class PassWriter {
     e_.line("const bool valid = true;");
     emit_offsets("g", "", false, true, false);
     e_.line(d_.global + out_type() + "* dst = out + out_off;");
-    std::string decl = "cpx";
-    for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
+    declare_points(s_.points_per_thread());
     e_.line("(void)valid; (void)twiddles; (void)pass_twiddles;");
     e_.line(d_.stage_wait(bulk()));
     e_.line(d_.barrier);
@@ -1004,9 +1005,7 @@ class PassWriter {
     if (T2 * planes * R < s_.group_size()) second.thread_guard_ = "m < " + str(planes * R);
     second.emit_offsets("g", "", false, true, false);
     e_.line(d_.global + std::string("cpx* dst = out + out_off;"));
-    std::string decl = "cpx";
-    for (int v = 0; v < rows.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " " + x(v) + " = cmake(0, 0)";
-    e_.line(decl + ";");
+    declare_points(rows.points_per_thread());
     e_.line("(void)valid;");
     second.emit_fft(false, true);
     e_.close();

@@ -169,7 +169,6 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
   limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);
   limits.plane_points = env_int("BFLY_PLANE", limits.plane_points);
-  limits.plane_min_threads = env_int("BFLY_PLANE_THREADS", limits.plane_min_threads);
   limits.plane_block_bytes = static_cast<int>(env_int("BFLY_PLANE_BLOCK", limits.plane_block_bytes));
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);

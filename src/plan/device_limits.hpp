@@ -83,11 +83,6 @@ struct DeviceLimits {
   // of at most this many fp32 points (half for doubles) take one pass, a
   // group holding whole planes (KernelSpec::plane_columns); 0: a pass an axis.
   std::int64_t plane_points = 0;
-  // GPU: planes whose groups leave fewer threads than this resident on a
-  // multiprocessor take a pass an axis (H100, fp32: 120 x 120 as one group
-  // of 600 threads a multiprocessor ran at 39% of the copy kernel, 0.80x
-  // the two passes; 90 x 90 at 810 threads 59%, 1.4x them).
-  std::int64_t plane_min_threads = 0;
   // A plane's rows whose threads write fewer contiguous bytes than this at
   // once store through local memory (KernelSpec::plane_block_store). H100,
   // fp32, % of the copy kernel, direct vs through local memory: 16 x 16
@@ -128,7 +123,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
 // BFLY_RADER_KERNEL=L (rader_one_kernel), BFLY_PLANE=points (plane_points; 0: never),
-// BFLY_PLANE_THREADS=n (plane_min_threads), BFLY_PLANE_BLOCK=bytes (plane_block_bytes).
+// BFLY_PLANE_BLOCK=bytes (plane_block_bytes).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

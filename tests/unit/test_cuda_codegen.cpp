@@ -103,6 +103,15 @@ std::vector<Job> collect_jobs() {
   const std::vector<Limits> all{{"gpu_limits(49152, 1024)", bfly::plan::gpu_limits(49152, 1024)},
                                 {"gpu_limits(232448, 1024)", bfly::plan::gpu_limits(232448, 1024)}};
   std::map<std::string, Job> by_name;
+  // Every pass of the problem's plan under `l`, described by its problem.
+  auto add_plan = [&](const bfly::Problem& problem, const Limits& l) {
+    const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
+    for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+      const KernelSpec& spec = tree.passes[i].spec;
+      by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + (spec.plane() ? " (plane)" : "") +
+                                                 " under " + l.name});
+    }
+  };
   for (const Limits& l : all)
     for (std::int64_t n : sweep_lengths()) {
       bfly::Problem problem;
@@ -145,12 +154,7 @@ std::vector<Job> collect_jobs() {
         bfly::Problem problem;
         problem.shape = shape;
         problem.precision = precision;
-        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
-        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
-          const KernelSpec& spec = tree.passes[i].spec;
-          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + (spec.plane() ? " (plane)" : "") +
-                                                     " under " + l.name});
-        }
+        add_plan(problem, l);
       }
   // Double precision: the same generator, twice the registers per point.
   for (const Limits& l : all)
@@ -158,11 +162,7 @@ std::vector<Job> collect_jobs() {
       bfly::Problem problem;
       problem.shape = {n};
       problem.precision = bfly::Precision::Double;
-      const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
-      for (std::size_t i = 0; i < tree.passes.size(); ++i) {
-        const KernelSpec& spec = tree.passes[i].spec;
-        by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
-      }
+      add_plan(problem, l);
     }
   // Radices 17, 19 and 23, and Bluestein: one fused kernel per padded size (1D and strided axes), and
   // the chirp passes of the multi-pass form, in both precisions.
@@ -177,11 +177,7 @@ std::vector<Job> collect_jobs() {
         bfly::Problem problem;
         problem.shape = shape;
         problem.precision = precision;
-        const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
-        for (std::size_t i = 0; i < tree.passes.size(); ++i) {
-          const KernelSpec& spec = tree.passes[i].spec;
-          by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
-        }
+        add_plan(problem, l);
       }
   // Real transforms, both kinds and precisions: packed even axes (one pass
   // up to twice the longest single pass), odd and long axes as complex with
@@ -203,11 +199,7 @@ std::vector<Job> collect_jobs() {
             problem.shape = shape;
             problem.precision = precision;
             problem.placement = placement;
-            const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, l.limits);
-            for (std::size_t i = 0; i < tree.passes.size(); ++i) {
-              const KernelSpec& spec = tree.passes[i].spec;
-              by_name.emplace(spec.name(), Job{spec, problem.token() + " pass " + std::to_string(i) + " under " + l.name});
-            }
+            add_plan(problem, l);
           }
   // Long contiguous rows (one pass up to the model's row limit), the lengths
   // the shipped tuning tables hold and the smooth sizes they leave out for

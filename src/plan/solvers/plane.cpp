@@ -20,7 +20,12 @@ bool plane_axis(std::int64_t n, const DeviceLimits& limits) {
   return n >= 2 && n <= limits.max_single_pass_length && is_supported_length(n) && !long_table;
 }
 
-KernelSpec trial_spec(std::int64_t rows, std::int64_t columns, Precision precision, const DeviceLimits& limits) {
+// GPU: a group's threads hold their points in the registers one group
+// leaves them (two a value, and about 24 more: NVRTC, sm_90, no spills at
+// fp32 90 x 90 (810 threads of 18 points, 64 registers) or 128 x 64 (512
+// of 16, 63); fp64 90 x 90 spilled 196 bytes at 72 registers, 8 x 1024
+// (1024 threads of 16 points) 332 at 64).
+bool fits_registers(std::int64_t rows, std::int64_t columns, Precision precision, const DeviceLimits& limits) {
   KernelSpec trial;
   trial.precision = precision;
   trial.length = rows;
@@ -28,30 +33,9 @@ KernelSpec trial_spec(std::int64_t rows, std::int64_t columns, Precision precisi
   trial.in_point_stride = trial.out_point_stride = columns;
   trial.dims = {{columns, 1, 1}, {1, rows * columns, rows * columns}};
   complete_spec(trial, limits);
-  return trial;
-}
-
-// GPU: a group's threads hold their points in the registers one group
-// leaves them (two a value, and about 24 more: NVRTC, sm_90, no spills at
-// fp32 90 x 90 (810 threads of 18 points, 64 registers) or 128 x 64 (512
-// of 16, 63); fp64 90 x 90 spilled 196 bytes at 72 registers, 8 x 1024
-// (1024 threads of 16 points) 332 at 64).
-bool fits_registers(std::int64_t rows, std::int64_t columns, Precision precision, const DeviceLimits& limits) {
-  const KernelSpec trial = trial_spec(rows, columns, precision, limits);
   const int words = precision == Precision::Double ? 2 : 1;
   const std::int64_t warps = (trial.group_size() + 31) / 32 * 32;
   return 2 * words * trial.points_per_thread() + 24 <= std::min<std::int64_t>(255, limits.registers_per_unit / warps);
-}
-
-// GPU: the threads of the plane's groups a multiprocessor holds at once,
-// as their local memory (and 1 KiB a group more) and the registers the
-// compiler is asked to fit allow.
-std::int64_t resident_threads(std::int64_t rows, std::int64_t columns, Precision precision, const DeviceLimits& limits) {
-  const KernelSpec trial = trial_spec(rows, columns, precision, limits);
-  const std::int64_t group = trial.group_size();
-  const std::int64_t by_memory = (static_cast<std::int64_t>(limits.local_memory_bytes) + 1024) / (static_cast<std::int64_t>(trial.local_bytes()) + 1024);
-  const std::int64_t groups = std::min<std::int64_t>(by_memory, std::max(1, trial.min_groups_per_unit));
-  return groups * group;
 }
 
 }  // namespace
@@ -68,9 +52,6 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   // pass of another axis follows, lies in natural order).
   if (problem.input_layout().strides[rank - 1] != 1 || problem.output_layout().strides[rank - 1] != 1) return {};
   if (limits.registers_per_unit > 0 && !fits_registers(rows, columns, problem.precision, limits)) return {};
-  if (limits.threads_per_unit > 0 && limits.plane_min_threads > 0 &&
-      resident_threads(rows, columns, problem.precision, limits) < limits.plane_min_threads)
-    return {};
   Step step;
   step.dim = rank - 1;  // the rows' axis, rank - 2 (dims count the batch first)
   step.length = rows;
