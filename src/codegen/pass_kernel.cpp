@@ -1,6 +1,7 @@
 #include "codegen/pass_kernel.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "codegen/butterfly.hpp"
 #include "codegen/emitter.hpp"
@@ -286,7 +287,9 @@ class PassWriter {
           emit_read(v, n);
           e_.line(v + ".y *= in_sign;");
         }
-        if (s_.has_pass_twiddles()) {
+        if (s_.has_pass_twiddles() && s_.pass_sincos) {
+          emit_pass_sincos(v, n);
+        } else if (s_.has_pass_twiddles()) {
           e_.open("");
           e_.line("const " + idx() + " e = (" + idx() + ")" + n + " * k;");
           e_.line(v + " = cmul(" + v + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" +
@@ -295,6 +298,26 @@ class PassWriter {
         }
       }
     });
+  }
+
+  // v *= w_N^e, e = n k < N, computed: the angle -2 pi e / N as pi times a
+  // ratio in [-1, 1) (e folded past N/2); N a power of two (the planner's
+  // rule), so the ratio is exact: a multiply by 2^-log2(N/2).
+  void emit_pass_sincos(const std::string& v, const std::string& n) {
+    const std::int64_t N = s_.pass_twiddle_points();
+    const bool f64 = s_.precision == Precision::Double;
+    e_.open("");
+    const std::string i64 = d_.kind == DialectKind::Cuda ? "long long" : "long";
+    e_.line("const " + i64 + " e = (" + i64 + ")" + n + " * (" + i64 + ")k;");
+    e_.line("const " + i64 + " f = e >= " + str(N / 2 + N % 2) + " ? e - " + str(N) + " : e;");
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%.17g", 2.0 / static_cast<double>(N));
+    e_.line("const real a = (real)(-f) * (real)" + std::string(scale) + ";");
+    e_.line("real sn, cs;");
+    if (d_.kind == DialectKind::Cuda) e_.line(std::string(f64 ? "sincospi" : "sincospif") + "(a, &sn, &cs);");
+    else e_.line("sn = sinpi(a); cs = cospi(a);");
+    e_.line(v + " = cmul(" + v + ", cmake(cs, sn));");
+    e_.close();
   }
 
   // j, the index along the transformed axis of point `n` of this sub-transform.

@@ -121,6 +121,14 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 16 .. 128 x 128 1.9-2.0x, 90 x 90 1.4x; fp64 up to 64 x 128 1.8-2.0x,
   // 90 x 90 1.2x.
   limits.plane_points = large_blocks ? 16384 : 2048;
+  // Pass twiddles computed, not gathered from the table (two loads a point
+  // beside the exchange's shared-memory traffic): with 32 points a thread
+  // in the power-of-two columns, H100 fp32 (2^26 points, ms, table ->
+  // computed): 2^20 0.919 -> 0.828, 2^21 1.050 -> 0.949, 2^22 1.043 ->
+  // 1.026, 2^23 1.087 -> 1.037, 2^24 1.163 -> 1.124; fp64 (16 points a
+  // thread) 2^20 1.743 -> 1.706, 2^22 2.472 -> 2.419. Errors unchanged
+  // (docs/PERF.md "two-pass kernels").
+  limits.pass_sincos = true;
   return limits;
 }
 
@@ -165,11 +173,14 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.cluster_chunk_points = env_int("BFLY_CLUSTER_CHUNK", limits.cluster_chunk_points);
   limits.cluster_points_per_thread = std::max(1, static_cast<int>(env_int("BFLY_CLUSTER_POINTS", limits.cluster_points_per_thread)));
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
+  limits.strided_points_per_thread =
+      std::max(4, static_cast<int>(env_int("BFLY_STRIDED_POINTS", limits.strided_points_per_thread)));
   limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
   limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);
   limits.plane_points = env_int("BFLY_PLANE", limits.plane_points);
   limits.plane_block_bytes = static_cast<int>(env_int("BFLY_PLANE_BLOCK", limits.plane_block_bytes));
+  limits.pass_sincos = env_int("BFLY_PASS_SINCOS", limits.pass_sincos ? 1 : 0) != 0;
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

@@ -38,9 +38,11 @@ struct DeviceLimits {
   // same cache sets): longer ones take Stockham passes of at most this.
   std::int64_t max_strided_length = std::int64_t{1} << 40;
   std::int64_t cache_alias_bytes = 4096;
-  // GPU: strided transforms of at least this many points keep about 64
-  // points per thread (complete_spec).
+  // GPU: strided transforms of at least this many points keep about
+  // strided_points_per_thread points a thread where their length is a power
+  // of two, 64 otherwise, 16 for doubles (complete_spec).
   std::int64_t long_strided_length = 1000;
+  int strided_points_per_thread = 32;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;
@@ -90,6 +92,9 @@ struct DeviceLimits {
   // bytes) 39 vs 62; but 64 x 64 (64 bytes) 99 vs 92, 100 x 100 and 12 x
   // 120 (80 bytes) 75 vs 67 and 91 vs 71.
   int plane_block_bytes = 48;
+  // Multi-pass passes compute their twiddles (sinpi, cospi) rather than
+  // read them from a two-level table (GPUs: device_limits.cpp).
+  bool pass_sincos = false;
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
@@ -118,12 +123,12 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
+// (long_strided_length), BFLY_STRIDED_POINTS=n (strided_points_per_thread), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
 // BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
 // BFLY_RADER_KERNEL=L (rader_one_kernel), BFLY_PLANE=points (plane_points; 0: never),
-// BFLY_PLANE_BLOCK=bytes (plane_block_bytes).
+// BFLY_PLANE_BLOCK=bytes (plane_block_bytes), BFLY_PASS_SINCOS=0|1 (pass_sincos).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

@@ -164,7 +164,7 @@ std::string KernelSpec::name() const {
   for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   out << "_g" << std::hex << (h & 0xffffffffffull) << std::dec << "_p" << stride_product << "_T" << threads_per_transform << "_M"
       << transforms_per_group << '_' << to_string(mapping);
-  if (reads_pass_twiddles()) out << "_tw" << twiddle_fine_bits;
+  if (reads_pass_twiddles()) out << "_tw" << (pass_sincos ? "sc" : std::to_string(twiddle_fine_bits));
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
   if (local_padding) out << "_pad";
   if (local_halves) out << "_half";

@@ -65,6 +65,9 @@ struct KernelSpec {
   int transforms_per_group = 1;      // M
   Mapping mapping = Mapping::TransformMajor;
   int twiddle_fine_bits = 0;         // pass twiddles: w^e = fine[e & mask] * coarse[e >> bits]
+  // Pass twiddles computed (sinpi/cospi of 2e/N) instead of read from the
+  // two-level table: two gathered loads a point fewer.
+  bool pass_sincos = false;
   // Inner-stage twiddles w_L^e from a two-level table of ~2 sqrt(L) entries
   // (fine[e & mask] * coarse[e >> bits]) instead of L entries, when > 0: a
   // 4096-point table (32 KiB) does not stay in a GPU's L1 beside the data.

@@ -423,9 +423,15 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // saw spills in the pass-twiddle kernels.)
   // Bluestein's fused kernels hold two FFTs' worth of live values: 16 (the
   // NVRTC sweep saw 64 spill).
-  const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : 64;
-  if (columns && limits.is_gpu && length >= limits.long_strided_length)
-    threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
+  // Powers of two now take strided_points_per_thread (32): with computed
+  // pass twiddles (DeviceLimits::pass_sincos) and the columns kept, 2^20..2^24
+  // ran 4-9% faster than at 64 (H100, 2026-11-23, docs/PERF.md "two-pass
+  // kernels"); mixed columns lost at 32 (1000x1000 0.83 -> 1.00 ms, 3000x3000
+  // 0.96 -> 1.14: 40-50 points a thread, the columns halved) and keep 64.
+  const std::int64_t fp32_points = power_of_two ? limits.strided_points_per_thread : 64;
+  const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
+  const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
+  if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
   if (length == 1) per_group = limits.target_group_size;
   if (spec.clustered()) {
     // A cluster's block: a sector's columns (the planner's W / C) of about
@@ -456,7 +462,15 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   while (per_group > 1 && !spec.clustered() && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
   if (limits.registers_per_unit > 0) {
     const int registers = register_estimate(spec);
-    while (per_group > 1 && !spec.clustered() && warps_of(threads * per_group) * registers > limits.registers_per_unit) per_group /= 2;
+    // (Not for long fp32 strided passes of up to 32 points a thread: their
+    // columns are what local memory allows, and the compiler fits 512
+    // threads in 128 registers each without spills where the estimate says
+    // 208 (NVRTC sweep; doubles spilled, and so did 3000-point columns of 50
+    // points a thread).)
+    spec.transforms_per_group = static_cast<int>(per_group);
+    const bool compact = long_strided && spec.precision == Precision::Single && spec.points_per_thread() <= 32;
+    while (per_group > 1 && !spec.clustered() && !compact && warps_of(threads * per_group) * registers > limits.registers_per_unit)
+      per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     // Clusters: as many blocks as asked where their local memory fits (a
@@ -484,6 +498,11 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     // two tables of ~sqrt(p*L) entries instead of one of p*L.
     const double bits = std::log2(static_cast<double>(spec.pass_twiddle_points()));
     spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
+    // Computed only for powers of two (the angle's ratio exact, a multiply):
+    // 100000's short passes (250 points after 400) ran 0.762 -> 0.968 ms
+    // computing them with a division (H100, 2026-11-23).
+    const std::int64_t points = spec.pass_twiddle_points();
+    spec.pass_sincos = limits.pass_sincos && spec.has_pass_twiddles() && !spec.clustered() && (points & (points - 1)) == 0;
   }
 }
 

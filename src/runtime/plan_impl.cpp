@@ -168,7 +168,7 @@ class PlanImpl {
       if (f64) return upload(*device_, split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
       return upload(*device_, split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
     });
-    if (spec.reads_pass_twiddles()) {
+    if (spec.reads_pass_twiddles() && !spec.pass_sincos) {  // (computed ones need no table)
       const std::int64_t n = spec.pass_twiddle_points();
       compiled.pass_twiddles = device_->memo<BufferImpl>(
           "pass_twiddles:" + kind + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits), [&] {
