@@ -177,6 +177,29 @@ TEST_P(Accuracy, ForcedMultiPass) {
   unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
+// Pass twiddles computed (KernelSpec::pass_sincos: a GPU's choice where the
+// pass's twiddle count is a power of two, forced here on every device) in
+// both precisions, placements and directions, every pass position (passes
+// of at most 64 points), and lengths whose passes mix computed twiddles
+// and the table (1000, 3 x 4096).
+TEST_P(Accuracy, ComputedPassTwiddles) {
+  setenv("BFLY_PASS_SINCOS", "1", 1);
+  setenv("BFLY_MAX_PASS_LENGTH", "64", 1);
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288}, std::int64_t{65536}, std::int64_t{1} << 20}) {
+      Problem p = make(n, n > 65536 ? 1 : 3, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      const Plan plan(device(), p);
+      if ((n & (n - 1)) == 0) EXPECT_NE(plan.describe().find("_twsc"), std::string::npos) << p.token();
+      expect_accurate(p);
+      ++i;
+    }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+  unsetenv("BFLY_PASS_SINCOS");
+}
+
 // Short rows as one block through local memory (KernelSpec::block_rows; a
 // GPU's choice for rows of few threads, forced here on every device):
 // every row length from 2 to 24 and a few longer, batches that leave the

@@ -683,3 +683,27 @@ TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
 }
 
 }  // namespace
+
+// GPUs compute the pass twiddles where a pass's twiddle count is a power
+// of two (the table elsewhere and on CPUs), and long power-of-two strided
+// passes keep their columns at 32 fp32 points a thread (plan.cpp).
+TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto plan = [](std::int64_t n, const DeviceLimits& limits) {
+    Problem p;
+    p.shape = {n};
+    return make_plan(p, limits);
+  };
+  const auto large = plan(std::int64_t{1} << 22, hopper);
+  ASSERT_EQ(large.passes.size(), 2u) << large.print();
+  EXPECT_FALSE(large.passes[0].spec.pass_sincos);  // the first pass has no twiddles
+  EXPECT_TRUE(large.passes[1].spec.pass_sincos);
+  for (const auto& pass : large.passes) {
+    EXPECT_EQ(pass.spec.points_per_thread(), 32) << large.print();
+    EXPECT_EQ(pass.spec.transforms_per_group, 8) << large.print();
+  }
+  const auto mixed = plan(100000, hopper);
+  for (const auto& pass : mixed.passes) EXPECT_FALSE(pass.spec.pass_sincos) << mixed.print();
+  const auto cpu = plan(std::int64_t{1} << 22, bfly::plan::cpu_limits());
+  for (const auto& pass : cpu.passes) EXPECT_FALSE(pass.spec.pass_sincos) << cpu.print();
+}
