@@ -93,6 +93,12 @@ class DeviceImpl {
   // kernel is compiled once); other keys are made meanwhile, outside the
   // lock. A make that throws leaves no entry: its waiters get the error,
   // later calls try again.
+  // Whether `key` is made or being made.
+  bool has_memo(const std::string& key) {
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    return memo_.count(key) != 0;
+  }
+
   template <class T>
   std::shared_ptr<T> memo(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
     std::promise<std::shared_ptr<void>> promise;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <future>
+#include <mutex>
 #include <type_traits>
 
 #include "backends/device_impl.hpp"
@@ -121,9 +123,20 @@ class PlanImpl {
     }
     tree_ = plan::make_plan(problem, limits, options);
     stats_.plan_ms = ms_since(start);
-    for (plan::Pass& pass : tree_.passes) {
-      passes_.push_back(build(pass));
-      pass = passes_.back().pass;  // as built (a staged kernel may have fallen back)
+    // The passes' kernels compile at once, each on a thread of its own
+    // (NVRTC and OpenCL compile on the calling thread, and a device makes
+    // each kernel once however many threads ask: DeviceImpl::memo), so a
+    // plan waits for its slowest kernel rather than for their sum. Passes
+    // whose kernels are made already, or a plan of one pass, stay on this
+    // thread.
+    std::vector<std::future<CompiledPass>> builds(tree_.passes.size());
+    if (tree_.passes.size() > 1)
+      for (std::size_t i = 0; i < tree_.passes.size(); ++i)
+        if (!device_->has_memo("kernel:" + tree_.passes[i].spec.name()))
+          builds[i] = std::async(std::launch::async, [this, pass = tree_.passes[i]] { return build(pass); });
+    for (std::size_t i = 0; i < tree_.passes.size(); ++i) {
+      passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i]));
+      tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
     }
     for (int w = 0; w < tree_.workspace_buffers; ++w)
       workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
@@ -133,12 +146,14 @@ class PlanImpl {
     CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr};
     const plan::KernelSpec& spec = pass.spec;
     compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
-      ++stats_.built;
       auto start = Clock::now();
       const std::string source = codegen::generate(spec, device_->dialect());
-      stats_.codegen_ms += ms_since(start);
+      const double codegen_ms = ms_since(start);
       start = Clock::now();
       CompileOutcome outcome = device_->compile(source, spec.name());
+      std::lock_guard<std::mutex> lock(stats_mutex_);  // (passes build on threads of their own)
+      ++stats_.built;
+      stats_.codegen_ms += codegen_ms;
       stats_.compile_ms += ms_since(start);
       stats_.cache_hits += outcome.cache_hit ? 1 : 0;
       return outcome.kernel;
@@ -155,7 +170,10 @@ class PlanImpl {
       unstaged.launch_from += " (unstaged: the staged kernel spilled)";
       return build(unstaged);
     }
-    ++stats_.kernels;
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      ++stats_.kernels;
+    }
     if (spec.staged)
       compiled.resident_groups = device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()),
                                                           spec.local_bytes());
@@ -212,6 +230,7 @@ class PlanImpl {
     } else {
       compiled.tables = compiled.twiddles;  // unused by the kernel
     }
+    std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
     return compiled;
   }
@@ -332,6 +351,7 @@ class PlanImpl {
   std::vector<CompiledPass> passes_;
   std::vector<std::shared_ptr<BufferImpl>> workspace_;
   BuildStats stats_;
+  std::mutex stats_mutex_;  // build() runs on a thread a pass
   std::mutex host_mutex_;
   std::shared_ptr<BufferImpl> host_in_, host_out_;
 };

@@ -100,7 +100,9 @@ TEST_P(Accuracy, PlansFromManyThreads) {
   const std::vector<Problem> problems = {make(64, 3, Direction::Forward, Placement::OutOfPlace, Norm::Backward),
                                          make(1000, 2, Direction::Inverse, Placement::OutOfPlace, Norm::Backward),
                                          make(29, 5, Direction::Forward, Placement::InPlace, Norm::Backward),
-                                         make(4096, 1, Direction::Forward, Placement::OutOfPlace, Norm::Ortho)};
+                                         make(4096, 1, Direction::Forward, Placement::OutOfPlace, Norm::Ortho),
+                                         // several passes: their kernels build on threads of their own
+                                         make(1 << 18, 1, Direction::Inverse, Placement::InPlace, Norm::Backward)};
   std::vector<std::vector<std::complex<float>>> inputs;
   for (const Problem& p : problems) inputs.push_back(random_data(static_cast<std::size_t>(p.input_extent())));
   constexpr int kThreads = 8, kRounds = 3;
