@@ -87,18 +87,18 @@ class DeviceImpl {
     return std::max<std::size_t>(1, info().compute_units) * 2;
   }
 
-  // Objects shared by every plan on this device (compiled kernels, twiddle
-  // tables), made once per key. Their lifetime is the device's. Threads
-  // asking for a key being made wait for it rather than make it again (a
-  // kernel is compiled once); other keys are made meanwhile, outside the
-  // lock. A make that throws leaves no entry: its waiters get the error,
-  // later calls try again.
   // Whether `key` is made or being made.
   bool has_memo(const std::string& key) {
     std::lock_guard<std::mutex> lock(memo_mutex_);
     return memo_.count(key) != 0;
   }
 
+  // Objects shared by every plan on this device (compiled kernels, twiddle
+  // tables), made once per key. Their lifetime is the device's. Threads
+  // asking for a key being made wait for it rather than make it again (a
+  // kernel is compiled once); other keys are made meanwhile, outside the
+  // lock. A make that throws leaves no entry: its waiters get the error,
+  // later calls try again.
   template <class T>
   std::shared_ptr<T> memo(const std::string& key, const std::function<std::shared_ptr<T>()>& make) {
     std::promise<std::shared_ptr<void>> promise;
