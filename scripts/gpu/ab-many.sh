@@ -6,13 +6,8 @@
 #   BFLY_AB_SPECS="BFLY_CLUSTER=1,8 BFLY_COLUMNS=8,16" BFLY_AB_SHAPES=65536,1048576 \
 #     bash scripts/gpu/ab-many.sh
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
-set -uo pipefail
-out=${OUT:-/tmp/bfly-gpu-out}
-precision=${BFLY_BENCH_PRECISION:-single}
+source "$(dirname "$0")/device-env.sh"
 log="$out/ab-many-$precision.txt"
-root=$PWD/.deps/root
-export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
 status=0
 for spec in ${BFLY_AB_SPECS:?name the knobs: VAR=v1,v2 ...}; do
   var=${spec%%=*}

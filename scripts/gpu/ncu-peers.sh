@@ -6,13 +6,8 @@
 #
 #   BFLY_NCU_SHAPES="1048576 16777216" bash scripts/gpu/ncu-peers.sh
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
-set -uo pipefail
-out=${OUT:-/tmp/bfly-gpu-out}
-precision=${BFLY_BENCH_PRECISION:-single}
+source "$(dirname "$0")/device-env.sh"
 log="$out/ncu-peers-$precision.txt"
-root=$PWD/.deps/root
-export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size
 metrics+=,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static
 metrics+=,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,sm__warps_active.avg.pct_of_peak_sustained_active

@@ -467,7 +467,6 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     // threads in 128 registers each without spills where the estimate says
     // 208 (NVRTC sweep; doubles spilled, and so did 3000-point columns of 50
     // points a thread).)
-    spec.transforms_per_group = static_cast<int>(per_group);
     const bool compact = long_strided && spec.precision == Precision::Single && spec.points_per_thread() <= 32;
     while (per_group > 1 && !spec.clustered() && !compact && warps_of(threads * per_group) * registers > limits.registers_per_unit)
       per_group /= 2;
