@@ -5,19 +5,32 @@
 #
 #   BFLY_AB_SPECS="BFLY_CLUSTER=1,8 BFLY_COLUMNS=8,16" BFLY_AB_SHAPES=65536,1048576 \
 #     bash scripts/gpu/ab-many.sh
+# Knobs together: BFLY_AB_CONFIGS="A=1 B=2;A=2;-" runs each ';'-separated
+# set of assignments ("-": none, the defaults) instead of BFLY_AB_SPECS.
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
 source "$(dirname "$0")/device-env.sh"
 log="$out/ab-many-$precision.txt"
 status=0
-for spec in ${BFLY_AB_SPECS:?name the knobs: VAR=v1,v2 ...}; do
-  var=${spec%%=*}
-  for value in $(echo "${spec#*=}" | tr ',' ' '); do
-    echo "== $var=$value ($precision)" >> "$log"
-    env "$var=$value" build-gpu/apps/bfly/bfly bench --shape "${BFLY_AB_SHAPES:-65536}" --precision "$precision" \
-      --device cuda:0 --quiet --repetitions 11 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ab-one.txt" 2>&1 || status=1
-    grep -E "^[0-9]|rror" "$out/ab-one.txt" >> "$log"
+# One bench run with the given VAR=value assignments (none: defaults).
+run_one() {
+  echo "== ${*:-defaults} ($precision)" >> "$log"
+  env "$@" build-gpu/apps/bfly/bfly bench --shape "${BFLY_AB_SHAPES:-65536}" --precision "$precision" \
+    --device cuda:0 --quiet --repetitions 11 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ab-one.txt" 2>&1 || status=1
+  grep -E "^[0-9]|rror" "$out/ab-one.txt" >> "$log"
+}
+if [ -n "${BFLY_AB_CONFIGS:-}" ]; then
+  IFS=';' read -ra configs <<< "$BFLY_AB_CONFIGS"
+  for config in "${configs[@]}"; do
+    [ "$config" = "-" ] && config=""
+    # shellcheck disable=SC2086  # the assignments split on spaces
+    run_one $config
   done
-done
+else
+  for spec in ${BFLY_AB_SPECS:?name the knobs: VAR=v1,v2 ... or BFLY_AB_CONFIGS}; do
+    var=${spec%%=*}
+    for value in $(echo "${spec#*=}" | tr ',' ' '); do run_one "$var=$value"; done
+  done
+fi
 rm -f "$out/ab-one.txt"
 cat "$log"
 exit $status

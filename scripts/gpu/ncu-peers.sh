@@ -5,6 +5,9 @@
 # $OUT/ncu-peers-<precision>.txt. Shows how cuFFT and VkFFT launch a size.
 #
 #   BFLY_NCU_SHAPES="1048576 16777216" bash scripts/gpu/ncu-peers.sh
+# BFLY_NCU_SECTIONS="WarpStateStats MemoryWorkloadAnalysis" adds those
+# sections (stall reasons, shared-memory and cache traffic) to the raw
+# output, $OUT/ncu-peers-raw-<precision>-<shape>.txt.
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
 source "$(dirname "$0")/device-env.sh"
 log="$out/ncu-peers-$precision.txt"
@@ -12,10 +15,12 @@ metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch
 metrics+=,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_static
 metrics+=,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics+=,launch__cluster_dim_x
+sections=()
+for section in ${BFLY_NCU_SECTIONS:-}; do sections+=(--section "$section"); done
 status=0
 for shape in ${BFLY_NCU_SHAPES:-1048576}; do
   echo "== $shape ($precision)" >> "$log"
-  timeout "${BFLY_NCU_SECONDS:-150}" ncu --metrics "$metrics" --launch-count "${BFLY_NCU_LAUNCHES:-40}" \
+  timeout "${BFLY_NCU_SECONDS:-150}" ncu --metrics "$metrics" "${sections[@]}" --launch-count "${BFLY_NCU_LAUNCHES:-40}" \
     build-gpu/apps/bfly/bfly bench --shape "$shape" --precision "$precision" --device cuda:0 --quiet \
     --repetitions 1 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ncu-one.txt" 2>&1 || status=1
   cp "$out/ncu-one.txt" "$out/ncu-peers-raw-$precision-$shape.txt"

@@ -306,6 +306,10 @@ class PassWriter {
   void emit_pass_sincos(const std::string& v, const std::string& n) {
     const std::int64_t N = s_.pass_twiddle_points();
     const bool f64 = s_.precision == Precision::Double;
+    if (!f64 && N >= 8 && N <= (std::int64_t{1} << 32)) {
+      emit_pass_sincos_pow2(v, n, N);
+      return;
+    }
     e_.open("");
     const std::string i64 = d_.kind == DialectKind::Cuda ? "long long" : "long";
     e_.line("const " + i64 + " e = (" + i64 + ")" + n + " * (" + i64 + ")k;");
@@ -317,6 +321,38 @@ class PassWriter {
     if (d_.kind == DialectKind::Cuda) e_.line(std::string(f64 ? "sincospi" : "sincospif") + "(a, &sn, &cs);");
     else e_.line("sn = sinpi(a); cs = cospi(a);");
     e_.line(v + " = cmul(" + v + ", cmake(cs, sn));");
+    e_.close();
+  }
+
+  // fp32 pass twiddle w_N^e, N a power of two, without sincospif's general
+  // range reduction (about 42 instructions a twiddle in SASS, the second
+  // pass's largest cost beside the butterflies): the quadrant and the
+  // octant fold are bits of e, the angle in [0, pi/4] is exact, and two
+  // polynomials (scripts/fit_sincospi.py: about 1.5 ulp) give its sine and
+  // cosine; selects put them in the quadrant.
+  void emit_pass_sincos_pow2(const std::string& v, const std::string& n, std::int64_t N) {
+    const std::string quarter = str(N / 4), eighth = str(N / 8);
+    int bits = 0;
+    while ((std::int64_t{1} << bits) < N) ++bits;
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%.17g", 2.0 / static_cast<double>(N));
+    e_.open("");
+    // e = n k < N: the pass's twiddle exponents are below its point count.
+    const std::string word = N <= (std::int64_t{1} << 31) ? "unsigned int" : (d_.kind == DialectKind::Cuda ? "unsigned long long" : "ulong");
+    e_.line("const " + word + " e = (" + word + ")" + n + " * (" + word + ")k;");
+    e_.line("const unsigned int q = (unsigned int)(e >> " + str(bits - 2) + ");");
+    e_.line("const " + word + " r = e & (" + quarter + " - 1);");
+    e_.line("const int fold = r > " + eighth + ";");
+    e_.line("const real x = (real)(fold ? " + quarter + " - r : r) * (real)" + std::string(scale) + ";");
+    e_.line("const real u = x * x;");
+    e_.line("const real s0 = x * (((-5.881837606e-01f * u + 2.549676657e+00f) * u - 5.167705536e+00f) * u + 3.141592741e+00f);");
+    e_.line("const real c0 = (((2.311453223e-01f * u - 1.335022926e+00f) * u + 4.058706760e+00f) * u - 4.934802055e+00f) * u + 1.0f;");
+    // The angle is q pi/2 + t, t in [0, pi/2) (the fold swapped sine and
+    // cosine past pi/4): odd quadrants swap them again, the signs follow q.
+    e_.line("const int odd = fold ^ (int)(q & 1);");
+    e_.line("const real ca = odd ? s0 : c0, sa = odd ? c0 : s0;");
+    e_.line("const real cs = ((q + 1) & 2) ? -ca : ca, sn = (q & 2) ? -sa : sa;");
+    e_.line(v + " = cmul(" + v + ", cmake(cs, -sn));");
     e_.close();
   }
 

@@ -175,6 +175,9 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
   limits.strided_points_per_thread =
       std::max(4, static_cast<int>(env_int("BFLY_STRIDED_POINTS", limits.strided_points_per_thread)));
+  limits.strided_compact_words_double =
+      static_cast<int>(env_int("BFLY_STRIDED_COMPACT_DOUBLE", limits.strided_compact_words_double));
+  limits.strided_groups_per_unit = static_cast<int>(env_int("BFLY_STRIDED_OCC", limits.strided_groups_per_unit));
   limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
   limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
   limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);

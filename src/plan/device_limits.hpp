@@ -43,6 +43,13 @@ struct DeviceLimits {
   // of two, 64 otherwise, 16 for doubles (complete_spec).
   std::int64_t long_strided_length = 1000;
   int strided_points_per_thread = 32;
+  // Those passes whose points take at most 32 registers a thread (fp32), or
+  // this many (fp64), keep their columns whatever the register estimate
+  // says (complete_model's compact rule).
+  int strided_compact_words_double = 32;
+  // Groups a multiprocessor should fit for those compact passes; 0: as the
+  // register estimate allows.
+  int strided_groups_per_unit = 0;
   // Transforms per group for strided passes, so adjacent columns are read
   // together (a 64-byte cache line or 32-byte sector holds 8/4 fp32 points).
   int min_columns = 8;
@@ -123,7 +130,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
 // longest and preferred sub-transform of a multi-pass plan),
 // BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length), BFLY_STRIDED_POINTS=n (strided_points_per_thread), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
+// (long_strided_length), BFLY_STRIDED_POINTS=n (strided_points_per_thread), BFLY_STRIDED_COMPACT_DOUBLE=words,
+// BFLY_STRIDED_OCC=n (strided_groups_per_unit), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
 // BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),

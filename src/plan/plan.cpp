@@ -432,6 +432,12 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
   const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
   if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
+  // Compact passes (below) keep their columns whatever the register
+  // estimate says; a double's column is twice as wide, so half as many
+  // fill the same 64 bytes a row (H100, fp64, 2^26 points, ms, compact at
+  // 8 vs 4 columns: 2^20 1.80 vs 1.71, 2^21 1.84 vs 1.87, 2^22 1.95 vs 1.94).
+  const bool compact_double = spec.precision == Precision::Double && 2 * per_thread <= limits.strided_compact_words_double;
+  if (long_strided && compact_double && !spec.convolve) per_group = std::max(1, limits.min_columns / 2);
   if (length == 1) per_group = limits.target_group_size;
   if (spec.clustered()) {
     // A cluster's block: a sector's columns (the planner's W / C) of about
@@ -450,33 +456,48 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // (Not past per_thread points, where the registers would spill: fp64
   // 8192-point columns at 64 points a thread did in the NVRTC sweep.)
   const bool register_bound = limits.is_gpu && (spec.precision == Precision::Double || spec.convolve);
-  while (threads * per_group > limits.max_group_size && threads > 1 &&
-         !(register_bound && per_group > 1 && (length + threads - 1) / threads >= per_thread))
-    threads = (threads + 1) / 2;
-  while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
   auto local_bytes = [&](std::int64_t m) {
     spec.transforms_per_group = static_cast<int>(m);
     return spec.local_bytes();
   };
+  // Long strided passes keep their points a thread: columns that local
+  // memory cannot hold go first, before the threads are halved for the
+  // group's limit (4096-point columns at 16 points a thread: 4 of 256
+  // threads, not 4 of 128 at 32).
+  if (long_strided)
+    while (per_group > 1 && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
+  while (threads * per_group > limits.max_group_size && threads > 1 &&
+         !(register_bound && per_group > 1 && (length + threads - 1) / threads >= per_thread))
+    threads = (threads + 1) / 2;
+  while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
+  spec.threads_per_transform = static_cast<int>(threads);
   while (per_group > 1 && !spec.clustered() && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
   if (limits.registers_per_unit > 0) {
     const int registers = register_estimate(spec);
-    // (Not for long fp32 strided passes of up to 32 points a thread: their
-    // columns are what local memory allows, and the compiler fits 512
-    // threads in 128 registers each without spills where the estimate says
-    // 208 (NVRTC sweep; doubles spilled, and so did 3000-point columns of 50
-    // points a thread).)
-    const bool compact = long_strided && spec.precision == Precision::Single && spec.points_per_thread() <= 32;
+    // (Not for long strided passes of up to 32 registers' worth of points a
+    // thread: their columns are what local memory allows, and the compiler
+    // fits 512 threads in 128 registers each without spills where the
+    // estimate says 208 (NVRTC sweep; 3000-point columns of 50 points a
+    // thread spilled). fp64 at 16 points, 4 columns of 2048 in 512 threads
+    // of 128 registers: H100, 2^26 points, ms, compact vs columns halved
+    // to 2: 2^21 2.03 -> 1.87, 2^22 2.42 -> 1.94, 2048x2048 1.68 -> 1.60.)
+    const int words = spec.precision == Precision::Double ? 2 : 1;
+    const bool compact = long_strided && spec.points_per_thread() * words <= (words == 1 ? 32 : limits.strided_compact_words_double);
     while (per_group > 1 && !spec.clustered() && !compact && warps_of(threads * per_group) * registers > limits.registers_per_unit)
       per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    if (compact && limits.strided_groups_per_unit > 0) {
+      const int group = static_cast<int>(warps_of(threads * per_group));
+      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
+      spec.min_groups_per_unit =
+          std::max(1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group, static_cast<int>(fit)}));
+    }
     // Clusters: as many blocks as asked where their local memory fits (a
     // multiprocessor has 1 KiB a block more) and their points leave the
     // registers room (NVRTC, sm_90, two blocks: 32 fp32 points a thread of
     // 256 spill 12-16 bytes, 50 of 392 (radix 25) 1.7 KB, 30 fp64 276 bytes).
-    const int words = spec.precision == Precision::Double ? 2 : 1;
     if (spec.clustered() && limits.cluster_groups_per_unit > 0 && spec.points_per_thread() * words <= 36) {
       const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
       spec.min_groups_per_unit = std::max(1, std::min(limits.cluster_groups_per_unit, static_cast<int>(fit)));

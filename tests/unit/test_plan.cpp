@@ -707,3 +707,31 @@ TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
   const auto cpu = plan(std::int64_t{1} << 22, bfly::plan::cpu_limits());
   for (const auto& pass : cpu.passes) EXPECT_FALSE(pass.spec.pass_sincos) << cpu.print();
 }
+
+// Long strided fp64 passes keep 4 columns (64 bytes a row, as 8 fp32 columns
+// do) at 16 points a thread, whatever the register estimate says; columns
+// that local memory cannot hold go before points a thread do.
+TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  Problem p;
+  p.shape = {std::int64_t{1} << 22};
+  p.precision = bfly::Precision::Double;
+  const auto doubles = make_plan(p, hopper);
+  ASSERT_EQ(doubles.passes.size(), 2u) << doubles.print();
+  for (const auto& pass : doubles.passes) {
+    EXPECT_EQ(pass.spec.points_per_thread(), 16) << doubles.print();
+    EXPECT_EQ(pass.spec.transforms_per_group, 4) << doubles.print();
+  }
+  // fp32 4096-point columns at 16 points a thread: 4 columns of 256
+  // threads (256 KiB of 8 columns does not fit), not 4 of 128 at 32.
+  DeviceLimits sixteen = hopper;
+  sixteen.strided_points_per_thread = 16;
+  p.shape = {std::int64_t{1} << 24};
+  p.precision = bfly::Precision::Single;
+  const auto singles = make_plan(p, sixteen);
+  ASSERT_EQ(singles.passes.size(), 2u) << singles.print();
+  for (const auto& pass : singles.passes) {
+    EXPECT_EQ(pass.spec.points_per_thread(), 16) << singles.print();
+    EXPECT_EQ(pass.spec.transforms_per_group, 4) << singles.print();
+  }
+}
