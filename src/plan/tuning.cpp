@@ -80,6 +80,10 @@ bool TuningTable::matches(const std::string& device_name, const std::string& cap
   return device == device_name && compute_capability == capability && version == bfly::version();
 }
 
+bool TuningTable::same_architecture(const std::string& capability) const {
+  return !capability.empty() && compute_capability == capability && version == bfly::version();
+}
+
 #ifdef BFLY_HAVE_JSON
 
 bool tuning_tables_supported() { return true; }

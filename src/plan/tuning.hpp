@@ -66,6 +66,9 @@ struct TuningTable {
   // Entries of `other` replace or extend these (a user's table over the shipped one).
   void merge(const TuningTable& other);
   bool matches(const std::string& device_name, const std::string& capability) const;
+  // Measured on another device of the same compute capability (and this
+  // bfly version): a stand-in where none was measured on the device itself.
+  bool same_architecture(const std::string& capability) const;
 };
 
 // Whether this build reads and writes tables (it needs nlohmann-json).

@@ -61,8 +61,22 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const DeviceInfo& info) {
   if (env && *env) return std::make_shared<plan::TuningTable>(plan::parse_tuning(read_file(env), env));
   if (!plan::tuning_tables_supported()) return nullptr;
   auto table = std::make_shared<plan::TuningTable>();
-  for (const plan::TuningTable& shipped : shipped_tuning_tables())
-    if (shipped.matches(info.name, info.compute_capability)) table->merge(shipped);
+  const std::vector<plan::TuningTable> shipped = shipped_tuning_tables();
+  for (const plan::TuningTable& t : shipped)
+    if (t.matches(info.name, info.compute_capability)) table->merge(t);
+  // None measured on this device: the first shipped table of its compute
+  // capability, whose multiprocessors are the same (an H200 takes the
+  // H100's). The launches it chose spend less of a multiprocessor's time
+  // than the model's (1.15-1.44x on the H100 at 120, 1536, 3000, 4000,
+  // docs/PERF.md "tuning tables"), which a device with more bandwidth a
+  // multiprocessor needs more: on an H200 (2026-11-23, the model alone)
+  // those lengths ran at 0.66-0.88x cuFFT.
+  if (table->entries.empty())
+    for (const plan::TuningTable& t : shipped)
+      if (t.same_architecture(info.compute_capability)) {
+        table->merge(t);
+        break;
+      }
   const std::string path = user_tuning_path(info);
   if (!path.empty() && std::filesystem::exists(path)) {
     const plan::TuningTable user = plan::parse_tuning(read_file(path), path);
