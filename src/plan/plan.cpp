@@ -680,11 +680,15 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     spec.in_point_stride = forward_real ? 2 * src[a] : src[a];
     spec.out_point_stride = forward_real ? dst[a] : 2 * dst[a];
   } else if (step.kind == Step::Kind::Fft && rader) {
-    // Rader in one kernel: an (N - 1)-point convolution per N-point axis.
-    spec.length = n - 1;
-    spec.in_point_stride = src[a];
+    // Rader in one kernel: an (N - 1)-point convolution per N-point axis,
+    // or per p-point sub-transform of the first Stockham pass of N = p m
+    // (step.prime): point j of sub-transform i at i + j m, output k at i p + k.
+    const std::int64_t prime = step.prime > 0 ? step.prime : n, m = n / prime;
+    spec.length = prime - 1;
+    spec.in_point_stride = m * src[a];
     spec.out_point_stride = dst[a];
-    spec.rader_prime = n;
+    if (m > 1) spec.dims.push_back({m, src[a], prime * dst[a]});
+    spec.rader_prime = prime;
     spec.convolve = true;
   } else if (step.kind == Step::Kind::Fft && fused) {
     // Bluestein in one kernel: an M-point transform per N-point axis.
@@ -798,7 +802,8 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   pass.what = step.what;
   pass.launch_from = launch_from;
   pass.spec = spec;
-  pass.transforms = fused || (step.packed && !packed_passes) ? elements / n : elements / spec.length;
+  pass.transforms = rader && step.prime > 0 ? elements / step.prime
+                    : fused || (step.packed && !packed_passes) ? elements / n : elements / spec.length;
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Pairs (k, P - k) of the P sub-transforms of each row: P/2 + 1 of them,
     // counted twice (a group runs M/2 pairs).

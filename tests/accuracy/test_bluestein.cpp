@@ -26,15 +26,35 @@ class Bluestein : public Accuracy {
   void every_length(Precision precision);
 };
 
-// Every length 1..2048 (primes, 13-smooth and Bluestein alike), forward and
+// Every length 1..2048 (primes, 13-smooth and Bluestein alike; a sample of
+// the Rader-on-a-factor lengths, below), forward and
 // inverse, in and out of place, batches of 1 and 2. One Bluestein kernel
 // serves every length of one padded size, so the sweep compiles a handful of
 // kernels for its ~1600 Bluestein lengths.
+// Composite lengths with one prime factor above 23 whose p - 1 is smooth
+// take Rader's kernel on that factor where Bluestein's M passes its one
+// kernel (solvers/rader.cpp rader_factor_steps: fp64 past 1024 points).
+// Their kernels are their own (Rader's of p, m's passes), about 1.7 s of
+// PoCL compiles a length for 482 lengths, so the fp64 sweep takes every 8th of
+// them (BFLY_EVERY_LENGTH=all: each); Rader.OnAPrimeFactor covers the
+// path's layouts.
+bool rader_factor_length(std::int64_t n) {
+  std::int64_t large = 0;
+  int count = 0;
+  for (std::int64_t f : plan::prime_factors(n))
+    if (f > 23) large = f, ++count;
+  return count == 1 && large < n && plan::is_supported_length(large - 1);
+}
+
 void Bluestein::every_length(Precision precision) {
   double worst = 0, worst_bluestein = 0;
   std::string worst_token;
-  int i = 0;
-  for (std::int64_t n = 1; n <= 2048; ++n)
+  int i = 0, rader_factors = 0;
+  const char* every = std::getenv("BFLY_EVERY_LENGTH");
+  const bool all = every && std::string(every) == "all";
+  for (std::int64_t n = 1; n <= 2048; ++n) {
+    // (fp32 keeps Bluestein's one kernel to 2048 on every device.)
+    if (precision == Precision::Double && rader_factor_length(n) && rader_factors++ % 8 != 0 && !all) continue;
     for (Direction d : {Direction::Forward, Direction::Inverse}) {
       ++i;
       const Problem p = make({n}, precision, 1 + i % 2, d, i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
@@ -44,6 +64,7 @@ void Bluestein::every_length(Precision precision) {
       if (e.relative_l2 > worst) worst = e.relative_l2, worst_token = p.token();
       if (!plan::is_supported_length(n)) worst_bluestein = std::max(worst_bluestein, e.relative_l2);
     }
+  }
   std::printf("lengths 1..2048: worst relative L2 error %.3g at %s (Bluestein lengths: %.3g)\n", worst,
               worst_token.c_str(), worst_bluestein);
 }

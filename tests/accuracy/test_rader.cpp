@@ -3,7 +3,8 @@
 // (double for fp32, long double for fp64) on fresh random data with the
 // output poisoned first. The every-length sweeps (test_bluestein.cpp,
 // test_real.cpp) reach every Rader prime below 2048 (1024 real); these are
-// the lengths, and Rader on the axes of arrays and real transforms.
+// the lengths, Rader on the axes of arrays and real transforms, and
+// Rader on a prime factor of a composite length.
 #include "accuracy/fixture.hpp"
 
 namespace bfly::test {
@@ -119,6 +120,44 @@ TEST_P(Rader, PastOneKernel) {
     expect_accurate(columns);
   }
   unsetenv("BFLY_RADER_KERNEL");
+}
+
+// A composite length with one prime factor p above 23 whose p - 1 is
+// smooth, past Bluestein's one kernel: Rader's kernel on the first pass's
+// p-point sub-transforms, then the Stockham passes of the rest (3100 = 31 x
+// 100 .. 62000 = 31 x 2000; m in two passes at 253952 = 31 x 8192), both
+// precisions, directions and placements, batched with padded rows; the
+// axes of arrays (rows, strided columns, the middle of three); and what
+// stays Bluestein's (two large factors, 101 x 103; 3 x 1031, 1030 = 2 x 5
+// x 103; 217 = 7 x 31, whose M = 512 fits Bluestein's one kernel).
+TEST_P(Rader, OnAPrimeFactor) {
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {3100, 4092, 29000, 62000, 253952}) {
+      const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+      const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+      Problem p = make({n}, precision, n < 10000 ? 3 : 1, d, placement);
+      if (placement == Placement::OutOfPlace && n < 10000) {
+        p.input.distance = n + 5;
+        p.output.distance = n + 11;
+      }
+      const Plan plan(device(), p);
+      EXPECT_NE(plan.describe().find("sub-transforms by Rader"), std::string::npos) << plan.describe();
+      expect_accurate(p);
+      ++i;
+    }
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    expect_accurate(make({3100, 6}, precision, 2));
+    expect_accurate(make({5, 4092, 3}, precision, 1, Direction::Inverse, Placement::InPlace));
+    Problem columns = make({3100, 4}, precision, 2, Direction::Inverse);
+    columns.axes = {0};
+    expect_accurate(columns);
+    for (std::int64_t n : {101 * 103, 3 * 1031, 217}) {
+      const Problem p = make({n}, precision, 2);
+      EXPECT_NE(Plan(device(), p).describe().find("Bluestein"), std::string::npos) << p.token();
+      expect_accurate(p);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Rader, ::testing::Values("cuda", "opencl"),

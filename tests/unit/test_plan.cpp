@@ -299,7 +299,7 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
 TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {59, 29 * 3, 1019, 29 * 64, 2039, 4093, 4097, 65539, 1000003}) {
+      for (std::int64_t n : {59, 59 * 3, 1019, 59 * 32, 2039, 4093, 2 * 4093, 65539, 1000003}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -733,5 +733,28 @@ TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
   for (const auto& pass : singles.passes) {
     EXPECT_EQ(pass.spec.points_per_thread(), 16) << singles.print();
     EXPECT_EQ(pass.spec.transforms_per_group, 4) << singles.print();
+  }
+}
+
+// A composite length with one prime factor above 23 whose p - 1 is smooth:
+// Rader's kernel on the first pass's p-point sub-transforms (point j of
+// sub-transform i at i + j m, output k at i p + k), then m's passes; two
+// large factors stay Bluestein's.
+TEST(Plan, RaderOnAPrimeFactorIsTheFirstPass) {
+  for (const NamedLimits& l : all_limits()) {
+    const PlanTree tree = make_plan(problem(3100, 3), l.limits);
+    SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
+    ASSERT_EQ(tree.passes.size(), 2u);
+    const KernelSpec& rader = tree.passes[0].spec;
+    EXPECT_EQ(rader.rader_prime, 31);
+    EXPECT_EQ(rader.length, 30);
+    EXPECT_EQ(rader.in_point_stride, 100);
+    EXPECT_EQ(rader.out_point_stride, 1);
+    EXPECT_EQ(tree.passes[0].transforms, 300);
+    EXPECT_EQ(tree.passes[1].spec.length, 100);
+    EXPECT_EQ(tree.passes[1].spec.stride_product, 31);
+    EXPECT_FALSE(tree.passes[1].spec.rader());
+    const PlanTree two = make_plan(problem(101 * 103, 1), l.limits);
+    for (const Pass& pass : two.passes) EXPECT_FALSE(pass.spec.rader()) << two.print();
   }
 }

@@ -29,7 +29,7 @@ bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
   if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
   if (plane) return true;         // a group holds whole planes: every load precedes its first barrier
-  if (chirp == Chirp::Fused || chirp == Chirp::Rader || (packed && padded == 0)) return true;  // one group holds the whole axis
+  if (chirp == Chirp::Fused || (chirp == Chirp::Rader && prime == 0) || (packed && padded == 0)) return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 
@@ -119,6 +119,7 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   const std::int64_t n = problem.shape[dim - 1];
   if (!is_supported_length(n)) {
     std::vector<Step> rader = rader_steps(problem, dim, limits, order);
+    if (rader.empty()) rader = rader_factor_steps(problem, dim, limits, order);
     return rader.empty() ? bluestein_steps(problem, dim, limits, order) : rader;
   }
   // Strided by a multiple of the cache's aliasing period where this axis is

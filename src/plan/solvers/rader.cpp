@@ -20,18 +20,27 @@
 
 namespace bfly::plan {
 
-std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
-  const std::int64_t n = problem.shape[dim - 1];
-  const std::vector<std::int64_t> factors = prime_factors(n);
-  if (!limits.rader || factors.size() != 1 || n < 3) return {};  // not a prime
-  const std::int64_t L = n - 1;
+namespace {
+
+// The longest convolution Rader's one kernel takes for this problem.
+std::int64_t rader_one_kernel(const Problem& problem, const DeviceLimits& limits) {
   // Doubles on a GPU go further than Bluestein's one kernel (1024): its
   // codelet stages leave Rader's threads 12-27 points, and sm_90 (NVRTC)
   // compiled fp64 L = 1050..2052 (radices up to 19, 186-254 registers)
   // without spills where L = 4050 spilled 48 bytes.
   std::int64_t most = one_kernel_convolution(problem, limits);
   if (limits.is_gpu && problem.precision == Precision::Double) most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
-  most = std::min(most, limits.rader_one_kernel);
+  return std::min(most, limits.rader_one_kernel);
+}
+
+}  // namespace
+
+std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+  const std::int64_t n = problem.shape[dim - 1];
+  const std::vector<std::int64_t> factors = prime_factors(n);
+  if (!limits.rader || factors.size() != 1 || n < 3) return {};  // not a prime
+  const std::int64_t L = n - 1;
+  const std::int64_t most = rader_one_kernel(problem, limits);
   if (!is_supported_length(L)) return {};
   if (L > most) {
     // Past one kernel: the convolution's FFTs in passes over workspace, as
@@ -61,6 +70,52 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
   step.what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Rader (" + std::to_string(L) +
               "-point convolution in one pass)";
   return {step};
+}
+
+// N = p m: the first Stockham pass's m sub-transforms of p points (point j
+// of sub-transform i at i + j m) each by Rader's one kernel, writing them
+// as the pass's natural order (i p + k), then m's passes with the pass
+// twiddles. The cost model counts passes over memory first: where
+// Bluestein's M >= 2N - 1 fits its one fused kernel, that one pass stays
+// (and its kernels, which take N at run time, serve every such length);
+// past it, Rader's 1 + passes(m) against Bluestein's 2-4 of M points, and
+// two FFTs of p - 1 points a sub-transform against two of M a row (3100 =
+// 31 x 100: two passes of 30-point convolutions and 100-point FFTs
+// against two of 7168). PoCL, 2 cores, fp32, 2^20 points, ms, Bluestein
+// -> Rader on a factor: 3100 80 -> 33, 4092 74 -> 32, 29000 81 -> 31,
+// 62000 96 -> 28; 217 (Bluestein's one kernel) 33 -> 30.
+std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+  const std::int64_t n = problem.shape[dim - 1];
+  if (!limits.rader || problem.kind != Kind::C2C) return {};
+  std::int64_t p = 0;
+  for (std::int64_t f : prime_factors(n)) {
+    if (f <= 23) continue;
+    if (p != 0) return {};  // two large prime factors (or p^2)
+    p = f;
+  }
+  const std::int64_t m = n / p;
+  if (p == 0 || m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(problem, limits)) return {};
+  if (bluestein_length(n) <= one_kernel_convolution(problem, limits)) return {};  // Bluestein in one pass
+  // m's passes: one where its sub-transforms fit a strided pass, else the
+  // fewest of at most max_pass_length points.
+  std::vector<std::int64_t> lengths{p};
+  if (m <= limits.max_pass_length) {
+    lengths.push_back(m);
+  } else {
+    std::vector<std::int64_t> split;
+    for (int k = 2; k <= 3 && split.empty(); ++k) split = split_length(m, k, limits.max_pass_length);
+    if (split.empty()) return {};
+    lengths.insert(lengths.end(), split.begin(), split.end());
+  }
+  std::vector<Step> steps = stockham_steps(dim, lengths, order);
+  steps[0].chirp = Step::Chirp::Rader;
+  steps[0].prime = p;
+  for (std::size_t j = 0; j < steps.size(); ++j)
+    steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, pass " + std::to_string(j + 1) + " of " +
+                    std::to_string(steps.size()) +
+                    (j == 0 ? ": " + std::to_string(p) + "-point sub-transforms by Rader (" + std::to_string(p - 1) + "-point convolution)"
+                            : "");
+  return steps;
 }
 
 }  // namespace bfly::plan

@@ -37,6 +37,10 @@ struct Step {
   // convolution (solvers/rader.cpp; length N - 1).
   enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore, Rader };
   Chirp chirp = Chirp::None;
+  // Rader on a prime factor: the first Stockham pass of a dim of N = p m
+  // points, its m p-point sub-transforms each by Rader's one kernel (chirp
+  // Rader, length p - 1); 0: Rader on the whole dim.
+  std::int64_t prime = 0;
   // Rader past one kernel: Bluestein's pass roles (Load, KernelStore,
   // ChirpStore) over p - 1 points (`padded`), as Rader's gather, kernel
   // store with X[0], and scatter (KernelSpec::rader_gather and after).
@@ -118,6 +122,11 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
 // Rader's step for a prime dim whose N - 1 points fit one kernel's
 // convolution and factor over the codelets; empty where it does not apply.
 std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+// A composite dim N = p m whose one prime factor p above 23 takes Rader's
+// kernel (as rader_steps would for p alone) and whose m is a fast length:
+// that kernel as the first pass, m's Stockham passes after; empty where it
+// does not apply.
+std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 
 // A real problem's complex side as a C2C problem of complex_shape() in the
 // complex side's layout (what the steps of the other axes see); the problem
