@@ -93,8 +93,9 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
     if (p != 0) return {};  // two large prime factors (or p^2)
     p = f;
   }
+  if (p == 0) return {};
   const std::int64_t m = n / p;
-  if (p == 0 || m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(problem, limits)) return {};
+  if (m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(problem, limits)) return {};
   if (bluestein_length(n) <= one_kernel_convolution(problem, limits)) return {};  // Bluestein in one pass
   // m's passes: one where its sub-transforms fit a strided pass, else the
   // fewest of at most max_pass_length points.
