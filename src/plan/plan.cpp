@@ -432,6 +432,20 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
   const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
   if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
+  if (long_strided && !power_of_two && spec.stride_product > 1) {
+    // Mixed-radix stages round a thread's points up past per_thread (2000 =
+    // 25 x 10 x 8 at 32 threads: 75 points, whose pass twiddles spilled
+    // under 255 registers in the NVRTC sweep): the fewest more threads, up
+    // to twice as many, that bring them within it (40: 50 points).
+    const std::int64_t most = std::min<std::int64_t>(2 * threads, (length + widest - 1) / widest);
+    for (std::int64_t t = threads; t <= most; ++t) {
+      spec.threads_per_transform = static_cast<int>(t);
+      if (spec.points_per_thread() <= per_thread) {
+        threads = t;
+        break;
+      }
+    }
+  }
   // Compact passes (below) keep their columns whatever the register
   // estimate says; a double's column is twice as wide, so half as many
   // fill the same 64 bytes a row (H100, fp64, 2^26 points, ms, compact at
