@@ -713,27 +713,24 @@ TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
 // that local memory cannot hold go before points a thread do.
 TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
   const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
-  Problem p;
-  p.shape = {std::int64_t{1} << 22};
-  p.precision = bfly::Precision::Double;
-  const auto doubles = make_plan(p, hopper);
-  ASSERT_EQ(doubles.passes.size(), 2u) << doubles.print();
-  for (const auto& pass : doubles.passes) {
-    EXPECT_EQ(pass.spec.points_per_thread(), 16) << doubles.print();
-    EXPECT_EQ(pass.spec.transforms_per_group, 4) << doubles.print();
-  }
+  // Two passes, each of `points` a thread in groups of `columns`.
+  auto expect_passes = [](std::int64_t n, bfly::Precision precision, const DeviceLimits& limits, int points, int columns) {
+    Problem p;
+    p.shape = {n};
+    p.precision = precision;
+    const auto tree = make_plan(p, limits);
+    ASSERT_EQ(tree.passes.size(), 2u) << tree.print();
+    for (const auto& pass : tree.passes) {
+      EXPECT_EQ(pass.spec.points_per_thread(), points) << tree.print();
+      EXPECT_EQ(pass.spec.transforms_per_group, columns) << tree.print();
+    }
+  };
+  expect_passes(std::int64_t{1} << 22, bfly::Precision::Double, hopper, 16, 4);
   // fp32 4096-point columns at 16 points a thread: 4 columns of 256
   // threads (256 KiB of 8 columns does not fit), not 4 of 128 at 32.
   DeviceLimits sixteen = hopper;
   sixteen.strided_points_per_thread = 16;
-  p.shape = {std::int64_t{1} << 24};
-  p.precision = bfly::Precision::Single;
-  const auto singles = make_plan(p, sixteen);
-  ASSERT_EQ(singles.passes.size(), 2u) << singles.print();
-  for (const auto& pass : singles.passes) {
-    EXPECT_EQ(pass.spec.points_per_thread(), 16) << singles.print();
-    EXPECT_EQ(pass.spec.transforms_per_group, 4) << singles.print();
-  }
+  expect_passes(std::int64_t{1} << 24, bfly::Precision::Single, sixteen, 16, 4);
 }
 
 // A composite length with one prime factor above 23 whose p - 1 is smooth:
