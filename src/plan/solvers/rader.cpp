@@ -81,9 +81,10 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
 // past it, Rader's 1 + passes(m) against Bluestein's 2-4 of M points, and
 // two FFTs of p - 1 points a sub-transform against two of M a row (3100 =
 // 31 x 100: two passes of 30-point convolutions and 100-point FFTs
-// against two of 7168). PoCL, 2 cores, fp32, 2^20 points, ms, Bluestein
-// -> Rader on a factor: 3100 80 -> 33, 4092 74 -> 32, 29000 81 -> 31,
-// 62000 96 -> 28; 217 (Bluestein's one kernel) 33 -> 30.
+// against two of 7168). PoCL, 2 cores, 2^20 points, ms, Bluestein ->
+// Rader on a factor (docs/PERF.md): fp32 3100 29.9 -> 11.4, 62000 33.3 ->
+// 9.9; fp64 3100 36.6 -> 11.5, 62000 54.6 -> 17.4; 217 (Bluestein's one
+// kernel) 33 -> 30 (a busier run).
 std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   if (!limits.rader || problem.kind != Kind::C2C) return {};
