@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 
@@ -16,8 +17,26 @@ const std::vector<int>& available_radices() {
   // 23 are direct codelets (about p/2 complex multiply-adds a point): on an
   // H100, Bluestein's two padded FFTs ran 17-point transforms at 30% of the
   // copy floor and 0.30x cuFFT, 17x19x23 at 0.52x (plan/solvers/bluestein.cpp).
-  static const std::vector<int> radices{25, 23, 19, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+  // 29 and 31 as well (about p - 2 real multiply-adds a point): on an H100
+  // with 23 the largest, 3100 = 31 x 100 ran Rader on its factor 31 in two
+  // passes at 0.32x cuFFT and 1364 = 4 x 11 x 31 Bluestein's one kernel at
+  // 0.19x (docs/PERF.md "radices 29 and 31").
+  static const std::vector<int> radices = [] {
+    std::vector<int> all{31, 29, 25, 23, 19, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2}, kept;
+    for (int r : all)
+      if (r <= 25 || r <= largest_codelet()) kept.push_back(r);
+    return kept;
+  }();
   return radices;
+}
+
+int largest_codelet() {
+  static const int largest = [] {
+    const char* text = std::getenv("BFLY_LARGEST_CODELET");
+    const int asked = text && *text ? std::atoi(text) : 31;
+    return asked == 23 || asked == 29 ? asked : 31;
+  }();
+  return largest;
 }
 
 const std::vector<int>& tunable_radices() {
@@ -45,7 +64,7 @@ std::int64_t largest_prime_factor(std::int64_t n) {
   return f.empty() ? 1 : f.back();
 }
 
-bool is_supported_length(std::int64_t n) { return n >= 1 && largest_prime_factor(n) <= 23; }
+bool is_supported_length(std::int64_t n) { return n >= 1 && largest_prime_factor(n) <= largest_codelet(); }
 
 namespace {
 

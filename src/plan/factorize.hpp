@@ -12,6 +12,18 @@ std::vector<std::int64_t> prime_factors(std::int64_t n);
 // Largest prime factor (1 for n == 1).
 std::int64_t largest_prime_factor(std::int64_t n);
 
+// The largest prime with a butterfly of its own (codegen/butterfly.cpp):
+// 31; longer prime factors go to Rader or Bluestein. BFLY_LARGEST_CODELET
+// (23, 29 or 31, read once) restores a smaller one, for measurements.
+int largest_codelet();
+
+// A length with a prime factor above 25 (29, 31): its butterflies hold
+// 29-31 points a thread. In fp64 on a GPU those need about 250 registers,
+// so such kernels keep the plain launch (NVRTC, sm_90: 31 as block rows
+// spilled 8 bytes, 31 x 31 as one plane 76; 31, 62, 992, 1364, 3100 and
+// 4092 plain, none).
+inline bool wide_codelet(std::int64_t n);
+
 // True when every prime factor of n is one of the butterflies we generate.
 bool is_supported_length(std::int64_t n);
 
@@ -31,5 +43,7 @@ const std::vector<int>& tunable_radices();
 // The fewest stages for n from `radices` (as choose_radices), largest first;
 // empty when n does not factor over them.
 std::vector<int> choose_radices_from(std::int64_t n, const std::vector<int>& radices);
+
+inline bool wide_codelet(std::int64_t n) { return largest_prime_factor(n) > 25; }
 
 }  // namespace bfly::plan

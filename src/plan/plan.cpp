@@ -428,7 +428,9 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // ran 4-9% faster than at 64 (H100, 2026-11-23, docs/PERF.md "two-pass
   // kernels"); mixed columns lost at 32 (1000x1000 0.83 -> 1.00 ms, 3000x3000
   // 0.96 -> 1.14: 40-50 points a thread, the columns halved) and keep 64.
-  const std::int64_t fp32_points = power_of_two ? limits.strided_points_per_thread : 64;
+  // (Radices 29 and 31 as well: 64 points, two of their butterflies a
+  // thread, spilled 72-192 bytes in the NVRTC sweep, 3100 x 6.)
+  const std::int64_t fp32_points = power_of_two || wide_codelet(length) ? limits.strided_points_per_thread : 64;
   const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
   const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
   if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
@@ -547,6 +549,7 @@ void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
   const int point = spec.precision == Precision::Single ? 8 : 16;
   if (limits.block_rows_bytes <= 0 || spec.threads_per_transform * point >= limits.block_rows_bytes || !spec.block_rows_allowed())
     return;
+  if (limits.is_gpu && spec.precision == Precision::Double && wide_codelet(spec.length)) return;
   spec.block_rows = true;
   if (spec.local_bytes() > limits.local_memory_bytes) spec.block_rows = false;
 }

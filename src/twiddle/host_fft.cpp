@@ -23,7 +23,7 @@ inline std::complex<T> product(const std::complex<T>& a, const std::complex<T>& 
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 
-// A Stockham autosort FFT over the prime factors of n (each at most 23),
+// A Stockham autosort FFT over the prime factors of n (each at most 31),
 // iterative: stage s of radix r with l = the product of the earlier
 // radices takes butterfly j (k = j mod l) from the points j + q n/r, times
 // w_(l r)^(q k), and writes its r outputs to (j / l) l r + k + q l, as the
@@ -132,7 +132,7 @@ std::vector<Wide> dft_long_double(std::vector<Wide> x) {
     if (n > 0) fft_long_double(x);
     return x;
   }
-  if (smooth(x.size(), 23)) {
+  if (smooth(x.size(), 31)) {
     return stockham<long double>(std::move(x), Roots(n));
   }
   // Bluestein: X[k] = c[k] * (conv of x c with conj c)[k], the convolution
@@ -153,8 +153,8 @@ std::vector<Wide> dft_long_double(std::vector<Wide> x) {
 
 std::vector<std::complex<double>> dft_double(std::vector<std::complex<double>> x) {
   const std::size_t n = x.size();
-  if (n == 0 || !smooth(n, 23))
-    throw Error(ErrorCode::InvalidArgument, "dft_double needs a 23-smooth length, not " + std::to_string(n));
+  if (n == 0 || !smooth(n, 31))
+    throw Error(ErrorCode::InvalidArgument, "dft_double needs a 31-smooth length, not " + std::to_string(n));
   // w_n^e rounded once from the oracle's long-double values, then every
   // butterfly in double (SSE, several times x87's speed).
   std::vector<std::complex<double>> w(n);

@@ -12,10 +12,10 @@ namespace bfly::twiddle {
 void fft_long_double(std::vector<std::complex<long double>>& data);
 
 // Any length: radix 2 for powers of two, mixed radix where every prime
-// factor is at most 23, else Bluestein over power-of-two FFTs.
+// factor is at most 31, else Bluestein over power-of-two FFTs.
 std::vector<std::complex<long double>> dft_long_double(std::vector<std::complex<long double>> x);
 
-// In double, a 23-smooth length (as Bluestein's M): for the tables of
+// In double, a 31-smooth length (as Bluestein's M): for the tables of
 // single-precision plans, whose floats keep 6e-8 where this FFT's error is
 // about 1e-16 x log2(n). Throws Error(InvalidArgument) for other lengths.
 std::vector<std::complex<double>> dft_double(std::vector<std::complex<double>> x);

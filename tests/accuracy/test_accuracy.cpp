@@ -63,6 +63,40 @@ TEST_P(Accuracy, Every13SmoothLengthUpTo4096) {
   std::printf("%zu lengths, worst relative L2 error %.3g at %s\n", lengths.size(), worst, worst_token.c_str());
 }
 
+// Radices 29 and 31 (plan/factorize.hpp largest_codelet): every 4th length
+// from 2049 to 4096 whose largest prime factor is 29 or 31 (each compiles
+// its own kernels, 1-2 s on PoCL; the Bluestein sweep has every one below),
+// then in both precisions the codelets alone, as
+// the first pass and with pass twiddles (29791 = 31^3, 31744 = 31 x 1024,
+// 118784 = 29 x 4096, 62000), on the axes of arrays and batched.
+TEST_P(Accuracy, Radices29And31) {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 2049; n <= 4096; ++n)
+    if (const std::int64_t f = plan::largest_prime_factor(n); f == 29 || f == 31) lengths.push_back(n);
+  ASSERT_EQ(lengths.size(), 84u);
+  int i = 0;
+  for (std::size_t k = 0; k < lengths.size(); k += 4) {
+    const std::int64_t n = lengths[k];
+    const Problem p = make(n, 2, ++i % 2 ? Direction::Forward : Direction::Inverse,
+                           i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
+    expect_accurate(p);
+  }
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    for (std::int64_t n : {29, 31, 961, 3100, 4092, 29791, 31744, 118784, 62000}) {
+      Problem p = make(n, n < 10000 ? 3 : 1, ++i % 2 ? Direction::Forward : Direction::Inverse,
+                       i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
+      p.precision = precision;
+      expect_accurate(p);
+    }
+    for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{{31, 31}, {62, 29, 3}, {29, 4096}}) {
+      Problem p = make(1, 2, Direction::Inverse, Placement::OutOfPlace);
+      p.shape = shape;
+      p.precision = precision;
+      expect_accurate(p);
+    }
+  }
+}
+
 TEST_P(Accuracy, LargeSmoothLengths) {
   struct Case {
     std::int64_t n, batch;

@@ -1,5 +1,5 @@
-// Every length: lengths with a prime factor above 23 go through Bluestein's
-// chirp-z (plan/solvers/bluestein.cpp), checked like every transform against
+// Every length: lengths with a prime factor above 31 go through Rader
+// (plan/solvers/rader.cpp) or Bluestein's chirp-z (plan/solvers/bluestein.cpp), checked like every transform against
 // FFTW (double for fp32, long double for fp64) on fresh random data with the
 // output poisoned first.
 #include <cstdlib>
@@ -31,18 +31,18 @@ class Bluestein : public Accuracy {
 // inverse, in and out of place, batches of 1 and 2. One Bluestein kernel
 // serves every length of one padded size, so the sweep compiles a handful of
 // kernels for its ~1600 Bluestein lengths.
-// Composite lengths with one prime factor above 23 whose p - 1 is smooth
+// Composite lengths with one prime factor above 31 whose p - 1 is smooth
 // take Rader's kernel on that factor where Bluestein's M passes its one
 // kernel (solvers/rader.cpp rader_factor_steps: fp64 past 1024 points).
 // Their kernels are their own (Rader's of p, m's passes), about 1.7 s of
-// PoCL compiles a length for 482 lengths, so the fp64 sweep takes every 8th of
+// PoCL compiles a length for some 700 lengths, so the fp64 sweep takes every 8th of
 // them (BFLY_EVERY_LENGTH=all: each); Rader.OnAPrimeFactor covers the
 // path's layouts.
 bool rader_factor_length(std::int64_t n) {
   std::int64_t large = 0;
   int count = 0;
   for (std::int64_t f : plan::prime_factors(n))
-    if (f > 23) large = f, ++count;
+    if (f > plan::largest_codelet()) large = f, ++count;
   return count == 1 && large < n && plan::is_supported_length(large - 1);
 }
 
@@ -93,19 +93,19 @@ TEST_P(Bluestein, PrimeAxes) {
   transpose.strategy = Strategy::Transpose;
   for (Precision precision : {Precision::Single, Precision::Double}) {
     expect_accurate(make({17, 19, 23}, precision, 2));  // direct radices
-    // Bluestein on every axis (p - 1 = 2 x 29, 2 x 41, 2 x 53: no Rader).
-    expect_accurate(make({59, 83, 107}, precision, 2));
-    expect_accurate(make({59, 83, 107}, precision, 1, Direction::Inverse), transpose);
+    // Bluestein on every axis (p - 1 = 2 x 83, 2 x 41, 2 x 53: no Rader).
+    expect_accurate(make({167, 83, 107}, precision, 2));
+    expect_accurate(make({167, 83, 107}, precision, 1, Direction::Inverse), transpose);
     expect_accurate(make({1019, 1031}, precision));
     expect_accurate(make({1019, 1031}, precision, 1, Direction::Inverse, Placement::InPlace));
-    expect_accurate(make({64, 4093}, precision, 1, Direction::Forward, Placement::InPlace));
-    expect_accurate(make({4093, 6}, precision, 1, Direction::Inverse));
-    Problem sub = make({6, 59, 8, 9}, precision, 2);
+    expect_accurate(make({64, 4099}, precision, 1, Direction::Forward, Placement::InPlace));
+    expect_accurate(make({4099, 6}, precision, 1, Direction::Inverse));
+    Problem sub = make({6, 83, 8, 9}, precision, 2);
     sub.axes = {1, 3};
-    sub.input.strides = {3000, 100, 10, 1};
-    sub.input.distance = 21000;
-    sub.output.strides = {1, 6, 354, 2832};  // a transposed output
-    sub.output.distance = 25488;
+    sub.input.strides = {9000, 100, 10, 1};
+    sub.input.distance = 55000;
+    sub.output.strides = {1, 6, 498, 3984};  // a transposed output
+    sub.output.distance = 36000;
     expect_accurate(sub);
   }
 }
@@ -116,7 +116,7 @@ TEST_P(Bluestein, PrimeAxes) {
 TEST_P(Bluestein, ForcedMultiPass) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    for (std::int64_t n : {29, 31, 97, 257}) {
+    for (std::int64_t n : {83, 107, 97, 257}) {
       const Problem p = make({n}, precision, 3, n % 2 ? Direction::Forward : Direction::Inverse);
       EXPECT_GE(Plan(device(), p).passes(), 4) << p.token();
       expect_accurate(p);

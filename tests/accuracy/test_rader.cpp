@@ -24,13 +24,14 @@ Problem make(std::vector<std::int64_t> shape, Precision precision, std::int64_t 
 
 class Rader : public Accuracy {};
 
-// p - 1 smooth (257, 641, 2053, 3889; 7681 and 65537 past one kernel on a GPU)
+// p - 1 smooth (257, 641, 2053, 3889, 4093 = 4 x 3 x 11 x 31 + 1; 7681 and
+// 65537 past one kernel on a GPU)
 // and not (1019, 2027, 8219: Bluestein), forward and inverse, in and out
 // of place, batched.
 TEST_P(Rader, IssueLengths) {
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {29, 257, 641, 1021, 2053, 3889, 7681, 65537, 1019, 2027, 8219}) {
+    for (std::int64_t n : {37, 257, 641, 1021, 2053, 3889, 4093, 7681, 65537, 1019, 2027, 8219}) {
       const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
       const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
       expect_accurate(make({n}, precision, n < 10000 ? 3 : 1, d, placement));
@@ -42,14 +43,14 @@ TEST_P(Rader, IssueLengths) {
 // rows written transposed.
 TEST_P(Rader, PrimeAxes) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    expect_accurate(make({257, 31}, precision, 2));
-    expect_accurate(make({29, 64, 37}, precision, 1, Direction::Inverse, Placement::InPlace));
-    Problem rows = make({31, 29}, precision, 3, Direction::Inverse);
+    expect_accurate(make({257, 37}, precision, 2));
+    expect_accurate(make({41, 64, 37}, precision, 1, Direction::Inverse, Placement::InPlace));
+    Problem rows = make({37, 41}, precision, 3, Direction::Inverse);
     rows.axes = {1};
-    rows.input.strides = {40, 1};  // padded rows
-    rows.input.distance = 1300;
-    rows.output.strides = {1, 31};  // written transposed
-    rows.output.distance = 900;
+    rows.input.strides = {48, 1};  // padded rows
+    rows.input.distance = 1800;
+    rows.output.strides = {1, 37};  // written transposed
+    rows.output.distance = 1600;
     expect_accurate(rows);
   }
 }
@@ -59,17 +60,17 @@ TEST_P(Rader, PrimeAxes) {
 TEST_P(Rader, RealTransforms) {
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R}) {
-      for (std::int64_t n : {31, 257, 1021})
+      for (std::int64_t n : {37, 257, 1021})
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
           expect_accurate(make({n}, precision, 2, Direction::Forward, placement, kind));
-      expect_accurate(make({97, 29}, precision, 1, Direction::Forward, Placement::OutOfPlace, kind));
+      expect_accurate(make({97, 41}, precision, 1, Direction::Forward, Placement::OutOfPlace, kind));
     }
 }
 
 // Rader past one kernel (the convolution's FFTs in passes over workspace,
 // X[0] written by the forward FFT's last pass): forced onto small primes
 // with groups of at most 16 points, so each FFT takes two or three passes
-// (29's convolution of 28 = 4 x 7 points as well), in both precisions,
+// (41's convolution of 40 = 8 x 5 points as well), in both precisions,
 // directions and placements, batched with padded rows; then each FFT in
 // one pass, and prime axes of arrays. 7681 and 65537 in IssueLengths take
 // it unforced on a CPU.
@@ -77,7 +78,7 @@ TEST_P(Rader, PastOneKernel) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {29, 37, 97, 193, 257, 577}) {
+    for (std::int64_t n : {41, 37, 97, 193, 257, 577}) {
       const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
       const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
       Problem p = make({n}, precision, 3, d, placement);
@@ -122,18 +123,18 @@ TEST_P(Rader, PastOneKernel) {
   unsetenv("BFLY_RADER_KERNEL");
 }
 
-// A composite length with one prime factor p above 23 whose p - 1 is
+// A composite length with one prime factor p above 31 whose p - 1 is
 // smooth, past Bluestein's one kernel: Rader's kernel on the first pass's
-// p-point sub-transforms, then the Stockham passes of the rest (3100 = 31 x
-// 100 .. 62000 = 31 x 2000; m in two passes at 253952 = 31 x 8192), both
+// p-point sub-transforms, then the Stockham passes of the rest (3700 = 37 x
+// 100 .. 74000 = 37 x 2000; m in two passes at 303104 = 37 x 8192), both
 // precisions, directions and placements, batched with padded rows; the
 // axes of arrays (rows, strided columns, the middle of three); and what
 // stays Bluestein's (two large factors, 101 x 103; 3 x 1031, 1030 = 2 x 5
-// x 103; 217 = 7 x 31, whose M = 512 fits Bluestein's one kernel).
+// x 103; 259 = 7 x 37, whose M = 576 fits Bluestein's one kernel).
 TEST_P(Rader, OnAPrimeFactor) {
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {3100, 4092, 29000, 62000, 253952}) {
+    for (std::int64_t n : {3700, 4884, 37000, 74000, 303104}) {
       const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
       const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
       Problem p = make({n}, precision, n < 10000 ? 3 : 1, d, placement);
@@ -147,12 +148,12 @@ TEST_P(Rader, OnAPrimeFactor) {
       ++i;
     }
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    expect_accurate(make({3100, 6}, precision, 2));
-    expect_accurate(make({5, 4092, 3}, precision, 1, Direction::Inverse, Placement::InPlace));
-    Problem columns = make({3100, 4}, precision, 2, Direction::Inverse);
+    expect_accurate(make({3700, 6}, precision, 2));
+    expect_accurate(make({5, 4884, 3}, precision, 1, Direction::Inverse, Placement::InPlace));
+    Problem columns = make({3700, 4}, precision, 2, Direction::Inverse);
     columns.axes = {0};
     expect_accurate(columns);
-    for (std::int64_t n : {101 * 103, 3 * 1031, 217}) {
+    for (std::int64_t n : {101 * 103, 3 * 1031, 259}) {
       const Problem p = make({n}, precision, 2);
       EXPECT_NE(Plan(device(), p).describe().find("Bluestein"), std::string::npos) << p.token();
       expect_accurate(p);

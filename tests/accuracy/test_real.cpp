@@ -80,11 +80,12 @@ void RealEveryLength::sweep(bool every_combination) {
 TEST_P(RealEveryLength, EveryLengthUpTo1024) { sweep(false); }
 TEST_P(RealEveryLength, DISABLED_EveryLengthUpTo1024BothKindsBothPrecisions) { sweep(true); }
 
-// The shapes: odd and even real axes, a Bluestein axis beside the
-// real one (31, 37) and on it (31, 29 * 2), batches.
+// The shapes: odd and even real axes, a Bluestein or Rader axis
+// beside the real one (83, 37) and on it (83, 83 * 2), a 31-point codelet
+// on it, batches.
 TEST_P(Real, Shapes2DAnd3D) {
   const std::vector<std::pair<Shape, std::int64_t>> shapes{
-      {{513, 511}, 1}, {{64, 64, 63}, 1}, {{31, 64}, 2}, {{100, 37, 8}, 1}, {{64, 31}, 2}, {{10, 58}, 1}};
+      {{513, 511}, 1}, {{64, 64, 63}, 1}, {{83, 64}, 2}, {{100, 37, 8}, 1}, {{64, 83}, 2}, {{10, 166}, 1}, {{8, 31}, 2}};
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
       for (const auto& [shape, batch] : shapes) expect_accurate(make(kind, shape, precision, batch));

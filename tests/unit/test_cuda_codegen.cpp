@@ -164,7 +164,7 @@ std::vector<Job> collect_jobs() {
       problem.precision = bfly::Precision::Double;
       add_plan(problem, l);
     }
-  // Radices 17, 19 and 23, and Bluestein: one fused kernel per padded size (1D and strided axes), and
+  // Radices 17 to 31, and Bluestein: one fused kernel per padded size (1D and strided axes), and
   // the chirp passes of the multi-pass form, in both precisions.
   for (const Limits& l : all)
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
@@ -174,8 +174,11 @@ std::vector<Job> collect_jobs() {
                                                   {641}, {1667}, {1871}, {2003}, {2029}, {2053}, {2593}, {3889}, {4051},
                                                   {29, 31, 37},
                                                   {1009, 1013}, {4093, 64}, {23, 4096}, {4096, 17}, {7681}, {12289}, {786433}, {8, 7681},
+                                                  // Radices 29 and 31 (plan/factorize.hpp wide_codelet)
+                                                  {29}, {29 * 64}, {961}, {1364}, {3100}, {4092}, {29000}, {62000}, {31 * 8192},
+                                                  {3100, 6}, {31, 31}, {29, 4096},
                                                   // Rader on a prime factor (solvers/rader.cpp rader_factor_steps)
-                                                  {1364}, {3100}, {4097}, {29000}, {62000}, {31 * 8192}, {3100, 6}}) {
+                                                  {3700}, {4097}, {74000}, {37 * 8192}, {3700, 6}}) {
         bfly::Problem problem;
         problem.shape = shape;
         problem.precision = precision;

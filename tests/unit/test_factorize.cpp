@@ -96,20 +96,21 @@ TEST(Factorize, PrimeFactorsAreSortedPrimesWhoseProductIsN) {
   }
 }
 
-// The fast path: every prime factor has a direct codelet (up to 23); the
-// rest go through Bluestein.
-TEST(Factorize, SupportedLengthsAreExactlyThe23SmoothOnes) {
+// The fast path: every prime factor has a direct codelet (up to 31); the
+// rest go through Rader or Bluestein.
+TEST(Factorize, SupportedLengthsAreExactlyThe31SmoothOnes) {
+  EXPECT_EQ(bfly::plan::largest_codelet(), 31);
   EXPECT_FALSE(is_supported_length(0));
   EXPECT_FALSE(is_supported_length(-8));
   EXPECT_TRUE(is_supported_length(1));
-  for (std::int64_t n : {29, 31, 1009, 49 * 29, 2 * 3 * 5 * 7 * 31, 65537, 4099})
+  for (std::int64_t n : {37, 41, 1009, 49 * 37, 2 * 3 * 5 * 7 * 43, 65537, 4099})
     EXPECT_FALSE(is_supported_length(n)) << "n=" << n;
-  for (std::int64_t n : {2, 3, 5, 7, 11, 13, 17, 19, 23, 17 * 19 * 23, 210, 4096, 531441, 390625, 823543, 1 << 24, 1331,
-                         2197, 11 * 13 * 64, 23 * 23 * 64})
+  for (std::int64_t n : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 17 * 19 * 23, 29 * 31, 210, 4096, 531441, 390625, 823543,
+                         1 << 24, 1331, 2197, 11 * 13 * 64, 23 * 23 * 64, 31 * 31 * 64, 4092})
     EXPECT_TRUE(is_supported_length(n)) << "n=" << n;
   for (std::int64_t n = 1; n <= 100000; ++n) {
     std::int64_t m = n;
-    for (std::int64_t p : {2, 3, 5, 7, 11, 13, 17, 19, 23})
+    for (std::int64_t p : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31})
       while (m % p == 0) m /= p;
     ASSERT_EQ(is_supported_length(n), m == 1) << "n=" << n;
   }
@@ -119,7 +120,7 @@ TEST(Factorize, AvailableRadicesAreDistinctLargestFirstAndCoverThePrimes) {
   const auto& radices = available_radices();
   ASSERT_FALSE(radices.empty());
   for (std::size_t i = 1; i < radices.size(); ++i) EXPECT_GT(radices[i - 1], radices[i]) << "at " << i;
-  for (int p : {2, 3, 5, 7, 11, 13, 17, 19, 23})
+  for (int p : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31})
     EXPECT_NE(std::find(radices.begin(), radices.end(), p), radices.end()) << "radix " << p << " missing";
   for (int r : radices) EXPECT_TRUE(is_supported_length(r)) << "radix " << r;
 }

@@ -62,8 +62,9 @@ const std::vector<GoldenCase>& cases() {
       {"transpose_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
        "row-column strategy: a tiled transpose, written by columns through local memory",
        bfly::Strategy::Transpose},
-      {"rader_29", "c2c_f32_fwd_29_b1_oop_none", true, 0,
-       "Rader: a 28-point convolution, gathered and scattered through local memory"},
+      {"rader_37", "c2c_f32_fwd_37_b1_oop_none", true, 0,
+       "Rader: a 36-point convolution, gathered and scattered through local memory"},
+      {"single_31", "c2c_f32_fwd_31_b1_oop_none", true, 0, "the largest prime codelet, 31 points by symmetric pairs"},
   };
   return table;
 }

@@ -299,7 +299,7 @@ void expect_plan_error(const Problem& p, const DeviceLimits& limits, ErrorCode c
 TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {59, 59 * 3, 1019, 59 * 32, 2039, 4093, 2 * 4093, 65539, 1000003}) {
+      for (std::int64_t n : {83, 83 * 3, 1019, 83 * 32, 2039, 2027, 2 * 2039, 65539, 1000003}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -358,11 +358,11 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
 // Primes whose N - 1 factors over the codelets take Rader: in one pass (an
 // (N - 1)-point convolution) where it fits the one-kernel convolution, else
 // (a 1D complex transform) its two FFTs in passes over workspace; those
-// whose N - 1 has a prime factor above 23, Bluestein.
+// whose N - 1 has a prime factor above 31, Bluestein.
 TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {29, 31, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 7681, 8191, 65537, 1019, 2027, 8219}) {
+      for (std::int64_t n : {37, 43, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 4093, 7681, 8191, 65537, 1019, 2027, 8219}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -733,23 +733,59 @@ TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
   expect_passes(std::int64_t{1} << 24, bfly::Precision::Single, sixteen, 16, 4);
 }
 
-// A composite length with one prime factor above 23 whose p - 1 is smooth:
+// Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);
+// in fp64 on a GPU no block rows or planes, the pass that holds them first
+// (no pass twiddles beside their 31 points), and a prime axis of 29 or 31
+// points by Rader's kernel; a prime factor longer than a pass (a forced
+// BFLY_MAX_PASS_LENGTH) goes to Rader rather than failing to split.
+TEST(Plan, Radices29And31) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto plan_of = [&](std::vector<std::int64_t> shape, bfly::Precision precision, const DeviceLimits& limits) {
+    Problem p = problem(1, 2);
+    p.shape = std::move(shape);
+    p.precision = precision;
+    return make_plan(p, limits);
+  };
+  for (std::int64_t n : {29, 31, 961, 3100, 4092}) {
+    const PlanTree tree = plan_of({n}, bfly::Precision::Single, hopper);
+    ASSERT_EQ(tree.passes.size(), 1u) << tree.print();
+    EXPECT_FALSE(tree.passes[0].spec.rader()) << tree.print();
+    EXPECT_FALSE(tree.passes[0].spec.bluestein()) << tree.print();
+  }
+  for (std::int64_t n : {29, 31}) {
+    const PlanTree tree = plan_of({n}, bfly::Precision::Double, hopper);
+    EXPECT_EQ(tree.passes[0].spec.rader_prime, n) << tree.print();
+  }
+  const PlanTree split = plan_of({62000}, bfly::Precision::Double, hopper);
+  ASSERT_EQ(split.passes.size(), 2u) << split.print();
+  EXPECT_EQ(split.passes[0].spec.length % 31, 0) << split.print();
+  EXPECT_FALSE(plan_of({62}, bfly::Precision::Double, hopper).passes[0].spec.block_rows);
+  EXPECT_TRUE(plan_of({62}, bfly::Precision::Single, hopper).passes[0].spec.block_rows);
+  for (const Pass& pass : plan_of({58, 62}, bfly::Precision::Double, hopper).passes) EXPECT_FALSE(pass.spec.plane());
+  DeviceLimits short_passes = bfly::plan::cpu_limits();
+  short_passes.max_single_pass_length = short_passes.max_pass_length = short_passes.preferred_pass_length = 16;
+  const PlanTree forced = plan_of({29}, bfly::Precision::Single, short_passes);
+  ASSERT_FALSE(forced.passes.empty());
+  EXPECT_TRUE(forced.passes[0].spec.rader()) << forced.print();
+}
+
+// A composite length with one prime factor above 31 whose p - 1 is smooth:
 // Rader's kernel on the first pass's p-point sub-transforms (point j of
 // sub-transform i at i + j m, output k at i p + k), then m's passes; two
 // large factors stay Bluestein's.
 TEST(Plan, RaderOnAPrimeFactorIsTheFirstPass) {
   for (const NamedLimits& l : all_limits()) {
-    const PlanTree tree = make_plan(problem(3100, 3), l.limits);
+    const PlanTree tree = make_plan(problem(3700, 3), l.limits);
     SCOPED_TRACE(std::string(l.name) + "\n" + tree.print());
     ASSERT_EQ(tree.passes.size(), 2u);
     const KernelSpec& rader = tree.passes[0].spec;
-    EXPECT_EQ(rader.rader_prime, 31);
-    EXPECT_EQ(rader.length, 30);
+    EXPECT_EQ(rader.rader_prime, 37);
+    EXPECT_EQ(rader.length, 36);
     EXPECT_EQ(rader.in_point_stride, 100);
     EXPECT_EQ(rader.out_point_stride, 1);
     EXPECT_EQ(tree.passes[0].transforms, 300);
     EXPECT_EQ(tree.passes[1].spec.length, 100);
-    EXPECT_EQ(tree.passes[1].spec.stride_product, 31);
+    EXPECT_EQ(tree.passes[1].spec.stride_product, 37);
     EXPECT_FALSE(tree.passes[1].spec.rader());
     const PlanTree two = make_plan(problem(101 * 103, 1), l.limits);
     for (const Pass& pass : two.passes) EXPECT_FALSE(pass.spec.rader()) << two.print();

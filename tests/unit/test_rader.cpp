@@ -48,7 +48,7 @@ TEST(Rader, PowersArePermutationsOfTheNonzeroResidues) {
 }
 
 TEST(Rader, LongDoubleDftOfAnyLengthMatchesTheDirectDft) {
-  // powers of two, 23-smooth (mixed radix) and not (Bluestein)
+  // powers of two, 31-smooth (mixed radix) and not (Bluestein)
   for (std::size_t n : {1u, 2u, 3u, 12u, 28u, 64u, 97u, 1018u, 1260u, 2 * 3 * 5 * 23u}) {
     const auto x = random_vector(n);
     EXPECT_LT(relative_l2(bfly::twiddle::dft_long_double(x), direct_dft(x)), 1e-17L) << "n=" << n;

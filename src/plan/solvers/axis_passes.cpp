@@ -117,7 +117,16 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
 
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
-  if (!is_supported_length(n)) {
+  // fp64 on a GPU: a prime axis of 29 or 31 points takes Rader's kernel (a
+  // 28- or 30-point convolution of small radices, rows as one block), where
+  // the codelet holds a row's 31 points in a thread's 250 registers (H100,
+  // 2^24 points: 31 0.305 vs 0.408 ms, 29 0.215 vs 0.392; docs/PERF.md
+  // "radices 29 and 31"). fp32's codelets run at the copy floor.
+  if (limits.is_gpu && problem.precision == Precision::Double && wide_codelet(n) && prime_factors(n).size() == 1)
+    if (std::vector<Step> rader = rader_steps(problem, dim, limits, order); !rader.empty()) return rader;
+  // A prime factor longer than a pass (BFLY_MAX_PASS_LENGTH below 31) goes
+  // the way of the longer primes.
+  if (!is_supported_length(n) || largest_prime_factor(n) > limits.max_pass_length) {
     std::vector<Step> rader = rader_steps(problem, dim, limits, order);
     if (rader.empty()) rader = rader_factor_steps(problem, dim, limits, order);
     return rader.empty() ? bluestein_steps(problem, dim, limits, order) : rader;
@@ -148,10 +157,15 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
                     std::to_string(width) + " columns, then " + std::to_string(width) + "-point DFTs across the blocks";
     return steps;
   }
-  const std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);
-  std::vector<Step> steps = stockham_steps(dim, lengths, order);
+  std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);
   // bfly plan says where the split came from.
   const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !aliased;
+  // fp64 on a GPU: a pass of 29- or 31-point butterflies goes first, where
+  // it has no pass twiddles to hold beside them (62000 = 248 x 250: 248 =
+  // 31 x 8 as the second pass spilled 8 bytes at 254 registers, NVRTC sm_90).
+  if (limits.is_gpu && problem.precision == Precision::Double && !split_from_table)
+    std::stable_partition(lengths.begin(), lengths.end(), wide_codelet);
+  std::vector<Step> steps = stockham_steps(dim, lengths, order);
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
                     (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +

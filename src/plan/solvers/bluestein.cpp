@@ -1,4 +1,4 @@
-// Bluestein's chirp-z for an axis of any length N (a prime factor above 23):
+// Bluestein's chirp-z for an axis of any length N (a prime factor above 31):
 // with the chirp c[j] = exp(-pi i j^2 / N),
 //   X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k - j]),
 // a cyclic convolution of M >= 2N - 1 points done with two M-point FFTs and
@@ -14,7 +14,7 @@
 // M points through workspace.
 //
 // The cost model, in three tiers:
-// - primes up to 23 are direct codelets (plan/factorize.cpp), about p/2
+// - primes up to 31 are direct codelets (plan/factorize.cpp), about p/2
 //   complex multiply-adds a point: Bluestein for 17 points (M = 64, two
 //   64-point FFTs a transform) ran at 30% of the copy floor and 0.30x cuFFT
 //   on an H100, where the direct codelet keeps the kernel memory-bound;
@@ -24,7 +24,7 @@
 //   same passes;
 // - primes N whose N - 1 factors over the codelets and fits one kernel go
 //   to Rader (solvers/rader.cpp): a convolution of N - 1 points, not M;
-//   the rest (N - 1 with a prime factor above 23, longer primes, composite
+//   the rest (N - 1 with a prime factor above 31, longer primes, composite
 //   lengths such as 101 x 103) stay here.
 #include <algorithm>
 

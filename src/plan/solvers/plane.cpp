@@ -48,6 +48,7 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   if (!transformed(rank - 1) || !transformed(rank - 2)) return {};
   const std::int64_t rows = problem.shape[rank - 2], columns = problem.shape[rank - 1];
   if (!plane_axis(rows, limits) || !plane_axis(columns, limits) || rows * columns > limits.plane_points) return {};
+  if (limits.is_gpu && problem.precision == Precision::Double && (wide_codelet(rows) || wide_codelet(columns))) return {};
   // Rows contiguous where the plane is read and written (workspace, when a
   // pass of another axis follows, lies in natural order).
   if (problem.input_layout().strides[rank - 1] != 1 || problem.output_layout().strides[rank - 1] != 1) return {};

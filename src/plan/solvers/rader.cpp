@@ -6,12 +6,12 @@
 // and one write a point, and two FFTs of L points where Bluestein takes two
 // of M >= 2N - 1 (2.0-4.0x as many).
 //
-// The cost model: Rader wherever L factors over the codelets (2..23) and
+// The cost model: Rader wherever L factors over the codelets (2..31) and
 // fits one kernel (on a GPU 4096 single, 2048 double points); it does
 // fewer operations than Bluestein's
 // one kernel and takes one pass where Bluestein's M would take several.
 // Past one kernel, Rader's FFTs take passes over workspace as Bluestein's
-// do (complex transforms); elsewhere (L with a prime factor above 23,
+// do (complex transforms); elsewhere (L with a prime factor above 31,
 // such as 1019 - 1 = 2 x 509, or other ranks and kinds) Bluestein.
 #include <algorithm>
 
@@ -90,7 +90,7 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
   if (!limits.rader || problem.kind != Kind::C2C) return {};
   std::int64_t p = 0;
   for (std::int64_t f : prime_factors(n)) {
-    if (f <= 23) continue;
+    if (f <= largest_codelet()) continue;
     if (p != 0) return {};  // two large prime factors (or p^2)
     p = f;
   }

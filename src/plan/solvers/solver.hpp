@@ -101,7 +101,7 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
 // (KernelSpec::cluster); 1: none.
 int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits);
 // The Fft steps of one dim, with what = "axis A, pass j of k"; Bluestein's
-// steps for a length with a prime factor above 23.
+// steps for a length with a prime factor above 31.
 // The passes of a convolution of m points along `dim` in workspace
 // (Bluestein's, and Rader's past one kernel): what = `axis` plus the pass.
 std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order,
@@ -112,7 +112,7 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
 // stride_product and order set; the caller names them and sets the rest).
 std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengths, const std::vector<int>& order);
 
-// Bluestein's steps for a dim whose length has a prime factor above 23.
+// Bluestein's steps for a dim whose length has a prime factor above 31.
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
@@ -122,7 +122,7 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
 // Rader's step for a prime dim whose N - 1 points fit one kernel's
 // convolution and factor over the codelets; empty where it does not apply.
 std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
-// A composite dim N = p m whose one prime factor p above 23 takes Rader's
+// A composite dim N = p m whose one prime factor p above 31 takes Rader's
 // kernel (as rader_steps would for p alone) and whose m is a fast length:
 // that kernel as the first pass, m's Stockham passes after; empty where it
 // does not apply.
