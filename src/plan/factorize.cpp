@@ -17,10 +17,10 @@ const std::vector<int>& available_radices() {
   // 23 are direct codelets (about p/2 complex multiply-adds a point): on an
   // H100, Bluestein's two padded FFTs ran 17-point transforms at 30% of the
   // copy floor and 0.30x cuFFT, 17x19x23 at 0.52x (plan/solvers/bluestein.cpp).
-  // 29 and 31 as well (about p - 2 real multiply-adds a point): on an H100
-  // with 23 the largest, 3100 = 31 x 100 ran Rader on its factor 31 in two
-  // passes at 0.32x cuFFT and 1364 = 4 x 11 x 31 Bluestein's one kernel at
-  // 0.19x (docs/PERF.md "radices 29 and 31").
+  // 29 and 31 as well ((p - 1)^2 / p, about p - 2, real multiply-adds a
+  // point): on an H100 with 23 the largest, 3100 = 31 x 100 ran Rader on
+  // its factor 31 in two passes at 0.32x cuFFT and 1364 = 4 x 11 x 31
+  // Bluestein's one kernel at 0.19x (docs/PERF.md "radices 29 and 31").
   static const std::vector<int> radices = [] {
     std::vector<int> all{31, 29, 25, 23, 19, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2}, kept;
     for (int r : all)

@@ -22,7 +22,7 @@ int largest_codelet();
 // so such kernels keep the plain launch (NVRTC, sm_90: 31 as block rows
 // spilled 8 bytes, 31 x 31 as one plane 76; 31, 62, 992, 1364, 3100 and
 // 4092 plain, none).
-inline bool wide_codelet(std::int64_t n);
+inline bool wide_codelet(std::int64_t n) { return largest_prime_factor(n) > 25; }
 
 // True when every prime factor of n is one of the butterflies we generate.
 bool is_supported_length(std::int64_t n);
@@ -43,7 +43,5 @@ const std::vector<int>& tunable_radices();
 // The fewest stages for n from `radices` (as choose_radices), largest first;
 // empty when n does not factor over them.
 std::vector<int> choose_radices_from(std::int64_t n, const std::vector<int>& radices);
-
-inline bool wide_codelet(std::int64_t n) { return largest_prime_factor(n) > 25; }
 
 }  // namespace bfly::plan

@@ -84,7 +84,9 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
 // against two of 7168). PoCL, 2 cores, 2^20 points, ms, Bluestein ->
 // Rader on a factor (docs/PERF.md): fp32 3100 29.9 -> 11.4, 62000 33.3 ->
 // 9.9; fp64 3100 36.6 -> 11.5, 62000 54.6 -> 17.4; 217 (Bluestein's one
-// kernel) 33 -> 30 (a busier run).
+// kernel) 33 -> 30 (a busier run). (Measured while 31 was Rader's; it is a
+// codelet now, and on an H100 the codelet's one pass ran 3100 at 2.8x Rader
+// on the factor: docs/PERF.md "radices 29 and 31". 37 x 100 takes this path.)
 std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   if (!limits.rader || problem.kind != Kind::C2C) return {};
