@@ -64,9 +64,9 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const DeviceInfo& info) {
   const std::vector<plan::TuningTable> shipped = shipped_tuning_tables();
   for (const plan::TuningTable& t : shipped)
     if (t.matches(info.name, info.compute_capability)) table->merge(t);
-  // None measured on this device: the first shipped table of its compute
-  // capability, whose multiprocessors are the same (an H200 takes the
-  // H100's). The launches it chose spend less of a multiprocessor's time
+  // None measured on this device: the first shipped table (in file-name
+  // order) of its compute capability, whose multiprocessors are the same
+  // (an H800 takes the H100's; the H200 has its own since 2026-11-23). The launches it chose spend less of a multiprocessor's time
   // than the model's (1.15-1.44x on the H100 at 120, 1536, 3000, 4000,
   // docs/PERF.md "tuning tables"), which a device with more bandwidth a
   // multiprocessor needs more: on an H200 (2026-11-23, the model alone)

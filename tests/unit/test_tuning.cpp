@@ -128,25 +128,30 @@ TEST(Tuning, ExactAndNearestLookups) {
 }
 
 // A device no shipped table was measured on takes one of its compute
-// capability (an H200 the H100's); other architectures take none.
+// capability (an H800 the H100's); other architectures take none; the H200
+// takes its own.
 TEST(Tuning, DevicesOfTheSameArchitectureShareAShippedTable) {
   if (!bfly::plan::tuning_tables_supported()) GTEST_SKIP() << "built without nlohmann-json";
   unsetenv("BFLY_TUNING");
   const char* was = std::getenv("BFLY_CACHE_DIR");
   const std::string cache = was ? was : "";
   setenv("BFLY_CACHE_DIR", (::testing::TempDir() + "bfly-no-user-table").c_str(), 1);  // no user table
-  bfly::DeviceInfo h100, h200, ampere;
+  bfly::DeviceInfo h100, h800, h200, ampere;
   h100.name = "NVIDIA H100 80GB HBM3";
+  h800.name = "NVIDIA H800";
   h200.name = "NVIDIA H200";
   ampere.name = "NVIDIA A100-SXM4-80GB";
-  h100.compute_capability = h200.compute_capability = "9.0";
+  h100.compute_capability = h800.compute_capability = h200.compute_capability = "9.0";
   ampere.compute_capability = "8.0";
   const auto own = bfly::detail::tuning_for(h100);
-  const auto sibling = bfly::detail::tuning_for(h200);
+  const auto sibling = bfly::detail::tuning_for(h800);
   ASSERT_NE(own, nullptr);
   ASSERT_NE(sibling, nullptr);
   EXPECT_EQ(sibling->entries.size(), own->entries.size());
   EXPECT_NE(sibling->source.find("nvidia-h100"), std::string::npos) << sibling->source;
+  const auto h200_table = bfly::detail::tuning_for(h200);
+  ASSERT_NE(h200_table, nullptr);
+  EXPECT_NE(h200_table->source.find("nvidia-h200"), std::string::npos) << h200_table->source;
   EXPECT_EQ(bfly::detail::tuning_for(ampere), nullptr);
   if (was) setenv("BFLY_CACHE_DIR", cache.c_str(), 1);
   else unsetenv("BFLY_CACHE_DIR");
