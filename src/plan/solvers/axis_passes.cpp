@@ -115,6 +115,10 @@ bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimi
   return stride != 1 && limits.cache_alias_bytes > 0 && bytes % limits.cache_alias_bytes == 0;
 }
 
+bool stockham_length(std::int64_t n, const DeviceLimits& limits) {
+  return is_supported_length(n) && largest_prime_factor(n) <= limits.max_pass_length;
+}
+
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   // fp64 on a GPU: a prime axis of 29 or 31 points takes Rader's kernel (a
@@ -124,9 +128,7 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   // "radices 29 and 31"). fp32's codelets run at the copy floor.
   if (limits.is_gpu && problem.precision == Precision::Double && wide_codelet(n) && prime_factors(n).size() == 1)
     if (std::vector<Step> rader = rader_steps(problem, dim, limits, order); !rader.empty()) return rader;
-  // A prime factor longer than a pass (BFLY_MAX_PASS_LENGTH below 31) goes
-  // the way of the longer primes.
-  if (!is_supported_length(n) || largest_prime_factor(n) > limits.max_pass_length) {
+  if (!stockham_length(n, limits)) {
     std::vector<Step> rader = rader_steps(problem, dim, limits, order);
     if (rader.empty()) rader = rader_factor_steps(problem, dim, limits, order);
     return rader.empty() ? bluestein_steps(problem, dim, limits, order) : rader;

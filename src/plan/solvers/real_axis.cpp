@@ -55,7 +55,7 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
   // The real side's stride along the axis decides the CPU's aliasing split.
   const Layout side = forward ? problem.input_layout() : problem.output_layout();
   const bool aliased = cache_aliased(problem, side.strides[dim - 1], limits);
-  const bool packs = n % 2 == 0 && is_supported_length(h) && largest_prime_factor(h) <= limits.max_pass_length;
+  const bool packs = n % 2 == 0 && stockham_length(h, limits);
   if (packs && axis_pass_lengths(h, limits, aliased).size() == 1) {
     Step step;
     step.dim = dim;

@@ -94,6 +94,10 @@ struct RowAxis {
   Precision precision = Precision::Single;
 };
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided, RowAxis row = {});
+// Whether n takes Stockham passes of codelets: every prime factor has a
+// codelet and fits a pass (a forced BFLY_MAX_PASS_LENGTH below 31 sends a
+// longer prime factor the way of the longer primes, Rader or Bluestein).
+bool stockham_length(std::int64_t n, const DeviceLimits& limits);
 // An axis read `stride` elements apart lands on one cache set (a multiple of
 // the CPU's aliasing period): axis_pass_lengths then splits it shorter.
 bool cache_aliased(const Problem& problem, std::int64_t stride, const DeviceLimits& limits);
