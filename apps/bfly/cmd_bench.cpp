@@ -1,9 +1,13 @@
 // bfly bench: time problems or a named suite beside the peers.
 // bfly demo: the README's first command: a short suite, checked against FFTW.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <utility>
 
 #include "bench_report.hpp"
 #include "commands.hpp"
@@ -44,6 +48,15 @@ Precision parse_precision(const std::string& text) {
   throw Error(ErrorCode::InvalidArgument, "invalid precision '" + text + "' (expected single or double)");
 }
 
+// Removed when the run ends, however it ends.
+struct TemporaryDirectory {
+  std::string path;
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove_all(path, ignored);
+  }
+};
+
 int run(BenchOptions& o, bool demo) {
   // Line-buffered even into a file, so a run cut short keeps what it printed.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -80,13 +93,27 @@ int run(BenchOptions& o, bool demo) {
     }
   }
   for (BenchCase& c : cases) c.precision = precision;
+  TemporaryDirectory cold_caches;
   if (o.cold) {
     // A new, empty kernel cache for this run: the first plan of each case
     // compiles from source (cold), the warm column then loads from it.
+    // The compilers keep caches of their own, and those go empty too (set
+    // before the first device call reads them): NVRTC 13 with a CUDA driver
+    // reuses the driver's compute cache (CUDA_CACHE_PATH, ~/.nv by default),
+    // where an earlier process's same kernel compiled in 75-120 ms instead
+    // of 1.0-1.3 s (H100 host, 2026-11-23: docs/PERF.md "NVRTC's time");
+    // PoCL keeps its programs in POCL_CACHE_DIR.
     char dir[] = "/tmp/bfly-cold-cache-XXXXXX";
     if (!mkdtemp(dir)) throw Error(ErrorCode::Io, "cannot create a temporary cache directory");
-    setenv("BFLY_CACHE_DIR", dir, 1);
-    std::printf("cold run: kernel cache in %s\n", dir);
+    const std::string root = dir;
+    cold_caches.path = root;
+    setenv("BFLY_CACHE_DIR", root.c_str(), 1);
+    for (const auto& [variable, sub] : {std::pair{"CUDA_CACHE_PATH", "/cuda"}, std::pair{"POCL_CACHE_DIR", "/pocl"}}) {
+      const std::string path = root + sub;
+      if (mkdir(path.c_str(), 0700) != 0) throw Error(ErrorCode::Io, "cannot create the cold cache directory " + path);
+      setenv(variable, path.c_str(), 1);
+    }
+    std::printf("cold run: kernel cache in %s (NVRTC's and PoCL's caches under it too; removed at the end)\n", dir);
   }
   bench::enlarge_thread_stacks();  // before the first OpenCL call: PoCL's threads run VkFFT's big work-groups
   const Device device = o.device.open();
@@ -170,7 +197,7 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
-      command->add_flag("--cold", o->cold, "start from an empty kernel cache, so plan times include compilation");
+      command->add_flag("--cold", o->cold, "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan times include compilation");
       command->add_option("--tuning", o->tuning,
                           "the tuning table bfly plans with: device (the device's, default), off (the planner's "
                           "model alone) or FILE (a table bfly tune wrote)");

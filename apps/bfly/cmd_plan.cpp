@@ -2,6 +2,8 @@
 // Neither needs the device: `gen` prints any dialect's source, and
 // `plan --nvrtc sm_90` compiles the CUDA kernels with NVRTC alone to show
 // their registers and spills (what a GPU would run, on a machine without one).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <regex>
 #include <string>
@@ -45,10 +47,16 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   std::string out = "NVRTC " + nvrtc.version() + ", " + arch + ":\n";
   char line[512];
   for (const plan::KernelSpec& spec : distinct_specs(tree)) {
-    const cuda::CompileResult result = nvrtc.compile(codegen::generate(spec, codegen::DialectKind::Cuda), spec.name(), arch);
+    const std::string source = codegen::generate(spec, codegen::DialectKind::Cuda);
+    const auto start = std::chrono::steady_clock::now();
+    const cuda::CompileResult result = nvrtc.compile(source, spec.name(), arch);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (const cuda::KernelResources& k : result.kernels) {
-      std::snprintf(line, sizeof line, "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes\n",
-                    k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes, k.static_shared_bytes);
+      std::snprintf(line, sizeof line,
+                    "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes, "
+                    "compiled in %.0f ms (%zu lines)\n",
+                    k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes, k.static_shared_bytes,
+                    ms, static_cast<size_t>(std::count(source.begin(), source.end(), '\n')));
       out += line;
     }
   }

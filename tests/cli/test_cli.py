@@ -576,12 +576,20 @@ def check_other_verbs(bfly, work):
     # Registers and spills without a GPU, where NVRTC loads (the CUDA toolkit).
     result = bfly.run(["plan", "--shape", "18000", "--limits", "hopper", "--nvrtc", "sm_90"], device=False)
     if result.returncode == 0:
-        checks.record("plan --nvrtc sm_90 prints each kernel's registers",
-                      "NVRTC" in result.stdout and "registers, spills" in result.stdout, short(result.stdout))
+        checks.record("plan --nvrtc sm_90 prints each kernel's registers and compile time",
+                      "NVRTC" in result.stdout and "registers, spills" in result.stdout and
+                      re.search(r"compiled in \d+ ms \(\d+ lines\)", result.stdout) is not None, short(result.stdout))
     else:
         checks.record("plan --nvrtc sm_90 without NVRTC fails in one line",
                       len(result.stderr.strip().splitlines()) == 1 and mentions(result.stderr, "nvrtc"),
                       f"exit {result.returncode}; stderr: {short(result.stderr)}")
+    # A cold bench compiles into caches of its own and removes them after.
+    result = bfly.run(["bench", "--cold", "--no-peers", "--quiet", "--repetitions", "1", "--points", "4096",
+                       "--shape", "64"])
+    found = re.search(r"kernel cache in (\S+)", result.stdout)
+    checks.record("bench --cold times a cold plan and removes its caches after",
+                  result.returncode == 0 and found is not None and not os.path.exists(found.group(1)),
+                  f"exit {result.returncode}; {short(result.stdout + result.stderr)}")
     checks.run("plan --shape 64x48 --axes 0", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "64x48", "--axes", "0"]))
     checks.run("plan --shape 64x48 --strategy transpose", lambda name: check_runs(
