@@ -105,11 +105,10 @@ int run(BenchOptions& o, bool demo) {
     // PoCL keeps its programs in POCL_CACHE_DIR.
     char dir[] = "/tmp/bfly-cold-cache-XXXXXX";
     if (!mkdtemp(dir)) throw Error(ErrorCode::Io, "cannot create a temporary cache directory");
-    const std::string root = dir;
-    cold_caches.path = root;
-    setenv("BFLY_CACHE_DIR", root.c_str(), 1);
+    cold_caches.path = dir;
+    setenv("BFLY_CACHE_DIR", dir, 1);
     for (const auto& [variable, sub] : {std::pair{"CUDA_CACHE_PATH", "/cuda"}, std::pair{"POCL_CACHE_DIR", "/pocl"}}) {
-      const std::string path = root + sub;
+      const std::string path = cold_caches.path + sub;
       if (mkdir(path.c_str(), 0700) != 0) throw Error(ErrorCode::Io, "cannot create the cold cache directory " + path);
       setenv(variable, path.c_str(), 1);
     }

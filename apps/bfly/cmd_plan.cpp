@@ -51,12 +51,13 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
     const auto start = std::chrono::steady_clock::now();
     const cuda::CompileResult result = nvrtc.compile(source, spec.name(), arch);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const auto lines = static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n'));
     for (const cuda::KernelResources& k : result.kernels) {
       std::snprintf(line, sizeof line,
                     "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes, "
                     "compiled in %.0f ms (%zu lines)\n",
                     k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes, k.static_shared_bytes,
-                    ms, static_cast<size_t>(std::count(source.begin(), source.end(), '\n')));
+                    ms, lines);
       out += line;
     }
   }
