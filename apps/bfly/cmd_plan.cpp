@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "codegen/chain_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -46,10 +47,21 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   const cuda::Nvrtc& nvrtc = cuda::Nvrtc::instance();
   std::string out = "NVRTC " + nvrtc.version() + ", " + arch + ":\n";
   char line[512];
-  for (const plan::KernelSpec& spec : distinct_specs(tree)) {
-    const std::string source = codegen::generate(spec, codegen::DialectKind::Cuda);
+  // Each distinct kernel, and each chained launch's (whose passes' own
+  // kernels a device then does not build).
+  std::vector<std::pair<std::string, std::string>> kernels;  // name, source
+  for (const plan::KernelSpec& spec : distinct_specs(tree))
+    kernels.emplace_back(spec.name(), codegen::generate(spec, codegen::DialectKind::Cuda));
+  for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
+    const plan::Pass& a = tree.passes[i];
+    if (a.chain_elements == 0) continue;
+    const codegen::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements};
+    kernels.emplace_back(codegen::chain_name(a.spec, tree.passes[i + 1].spec, shape),
+                         codegen::generate_chain(a.spec, tree.passes[i + 1].spec, shape));
+  }
+  for (const auto& [name, source] : kernels) {
     const auto start = std::chrono::steady_clock::now();
-    const cuda::CompileResult result = nvrtc.compile(source, spec.name(), arch);
+    const cuda::CompileResult result = nvrtc.compile(source, name, arch);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const auto lines = static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n'));
     for (const cuda::KernelResources& k : result.kernels) {
@@ -88,6 +100,7 @@ plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind 
   if (o.limits == "hopper" || dialect == codegen::DialectKind::Cuda) {
     plan::DeviceLimits hopper = plan::gpu_limits(232448, 1024);
     hopper.max_cluster = 8;
+    hopper.l2_chain_bytes = plan::kHopperL2ChainBytes;
     return hopper;
   }
   if (o.limits != "auto") throw Error(ErrorCode::InvalidArgument, "invalid --limits '" + o.limits + "' (expected auto, cpu, gpu or hopper)");

@@ -68,9 +68,12 @@ class DeviceImpl {
   virtual CompileOutcome compile(const std::string& source, const std::string& name) = 0;
   // Enqueues groups x group_size threads on `stream` (the backend's native
   // queue or stream; nullptr: the device's own); returns without waiting.
-  // local_bytes is the kernel's local memory, for backends that must be told.
+  // local_bytes is the kernel's local memory, for backends that must be told;
+  // `dynamic_local`: all of it is CUDA's dynamic shared memory, whatever its
+  // size (a chained kernel's: codegen/chain_kernel.hpp), where otherwise only
+  // sizes past the static limit are.
   virtual void launch(KernelImpl& kernel, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
-                      const std::vector<KernelArg>& args, void* stream = nullptr) = 0;
+                      const std::vector<KernelArg>& args, void* stream = nullptr, bool dynamic_local = false) = 0;
   virtual void finish() = 0;
   // How many groups of `kernel` the device runs at once: the launch of a
   // staged kernel (KernelSpec::staged), whose groups loop over transforms.
@@ -80,10 +83,12 @@ class DeviceImpl {
     (void)kernel;
     return 0;
   }
-  virtual std::size_t resident_groups(KernelImpl& kernel, std::size_t group_size, std::size_t local_bytes) {
+  virtual std::size_t resident_groups(KernelImpl& kernel, std::size_t group_size, std::size_t local_bytes,
+                                      bool dynamic_local = false) {
     (void)kernel;
     (void)group_size;
     (void)local_bytes;
+    (void)dynamic_local;
     return std::max<std::size_t>(1, info().compute_units) * 2;
   }
 

@@ -27,6 +27,10 @@ std::string Dialect::kernel_head(const std::string& name, int group_size, int mi
     if (cluster > 1) throw Error(ErrorCode::Unsupported, name + ": OpenCL has no thread-block clusters");
     return "__kernel __attribute__((reqd_work_group_size(" + g + ", 1, 1))) void " + name + "(";
   }
+  if (device_function) {
+    if (cluster > 1) throw Error(ErrorCode::Unsupported, name + ": a chained pass cannot be clustered");
+    return "__device__ __forceinline__ void " + name + "(unsigned long long bfly_group, ";
+  }
   if (cluster > 1)
     return "extern \"C\" __global__ void __cluster_dims__(" + std::to_string(cluster) + ", 1, 1) __launch_bounds__(" + g +
            ", " + std::to_string(std::max(1, min_groups_per_unit)) + ") " + name + "(";
@@ -124,7 +128,8 @@ const Dialect& dialect(DialectKind kind) {
                               "ulong",
                               "fma",
                               std::size_t(1) << 40,
-                              "return (cpx)(x, y);"};
+                              "return (cpx)(x, y);",
+                              false};
   static const Dialect cuda{DialectKind::Cuda,
                             "",
                             "__device__ __forceinline__",
@@ -137,7 +142,8 @@ const Dialect& dialect(DialectKind kind) {
                             "unsigned long long",
                             "fmaf",
                             48 * 1024,
-                            "cpx r; r.x = x; r.y = y; return r;"};
+                            "cpx r; r.x = x; r.y = y; return r;",
+                            false};
   return kind == DialectKind::OpenCL ? opencl : cuda;
 }
 

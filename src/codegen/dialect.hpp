@@ -34,6 +34,10 @@ struct Dialect {
   std::string types(Precision precision) const;
   // Body of `cpx cmake(real x, real y)`.
   const char* make_body;
+  // Emit a pass as a device function of its group index (`bfly_group`, its
+  // first parameter) instead of a kernel: the bodies of a chained launch
+  // (codegen/chain_kernel.hpp). CUDA only.
+  bool device_function = false;
   // `cluster` > 1: blocks launch in clusters of that many (CUDA only).
   std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1, int cluster = 1) const;
   // A local array of `elements` values of `type` (cpx, or real for a

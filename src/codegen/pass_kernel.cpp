@@ -1231,6 +1231,25 @@ std::string generate(const plan::KernelSpec& spec, DialectKind dialect_kind) {
   return PassWriter(spec, dialect(dialect_kind), e).write(true);
 }
 
+std::string generate_pass_function(const plan::KernelSpec& spec, bool preamble, int launch_threads) {
+  Dialect d = dialect(DialectKind::Cuda);
+  // In a launch of more threads than the pass's group, the group's threads
+  // alone run the body and meet at a named barrier of their count.
+  const std::string named = "asm volatile(\"bar.sync 1, " + std::to_string(spec.group_size()) + ";\" ::: \"memory\");";
+  if (launch_threads > spec.group_size()) {
+    if (spec.group_size() % 32 != 0)
+      throw Error(ErrorCode::Unsupported, spec.name() + ": a chained body's group must be whole warps");
+    d.barrier = named.c_str();
+  }
+  d.device_function = true;
+  d.group_id = "bfly_group";
+  // Both bodies' arrays are the launch's one dynamic array (a chainable pass
+  // declares one local array).
+  d.static_local_limit = 0;
+  Emitter e(spec.precision);
+  return PassWriter(spec, d, e).write(preamble);
+}
+
 std::string generate_program(const std::vector<plan::KernelSpec>& specs, DialectKind dialect_kind) {
   std::string source;
   for (std::size_t i = 0; i < specs.size(); ++i) {

@@ -21,6 +21,14 @@ namespace bfly::codegen {
 //                      (scale, and -scale on im to conjugate it back)
 std::string generate(const plan::KernelSpec& spec, DialectKind dialect);
 
+// The pass as a CUDA device function `void <spec.name()>(unsigned long long
+// bfly_group, <the kernel's arguments>)` that runs group `bfly_group`: the
+// bodies of a chained launch (codegen/chain_kernel.hpp). `preamble`: with
+// the helpers (the first of a translation unit). `launch_threads`: the
+// launch's group size, where larger than the pass's (its threads past the
+// pass's group skip the call; the body's barriers are then named ones).
+std::string generate_pass_function(const plan::KernelSpec& spec, bool preamble, int launch_threads = 0);
+
 // Several kernels in one translation unit, helpers defined once (what
 // `bfly gen` prints for a multi-pass plan). All specs share one precision.
 std::string generate_program(const std::vector<plan::KernelSpec>& specs, DialectKind dialect);

@@ -109,7 +109,19 @@ struct DeviceLimits {
   // register and local-memory limits): a testing knob, so the passes past
   // one kernel run on any device (BFLY_RADER_KERNEL).
   std::int64_t rader_one_kernel = std::int64_t{1} << 40;
+  // Two passes of a batched transform run as one chained launch whose second
+  // pass reads the first's output from L2 (Pass::chain_elements,
+  // codegen/chain_kernel.hpp) when a batch element is at most this many
+  // bytes; the lookahead keeps about this much in flight. 0: no chains
+  // (OpenCL, older GPUs; BFLY_L2_CHAIN=<MiB>).
+  std::int64_t l2_chain_bytes = 0;
 };
+
+// Chained passes on Hopper (50 MB of L2 on the H100, 60 on the H200): a copy
+// model of two passes (scripts/gpu/l2-chunks.cu, H100, 2^26 points) ran
+// 1.36-1.58x a copy's time with 4-16 MB in flight, against 1.93x for two
+// launches, and lost the gain past 24 MB.
+constexpr std::int64_t kHopperL2ChainBytes = std::int64_t{16} << 20;
 
 // Defaults by device class. Where the numbers come from:
 // - CPU (PoCL): local memory is ordinary cached memory; what counts is that a

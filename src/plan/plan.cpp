@@ -921,6 +921,53 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   return limits;
 }
 
+namespace {
+
+// Whether a pass's kernel can be one half of a chained launch
+// (codegen/chain_kernel.hpp): complex to complex with the plain arguments,
+// one group per launch slot.
+bool chainable(const KernelSpec& s) {
+  return !s.identity && !s.staged && !s.clustered() && !s.plane() && !s.bluestein() && !s.rader() && !s.packed() &&
+         !s.real() && !s.rader_kernel_store;
+}
+
+// Groups of `pass` per batch element when its groups cover the batch in
+// order, element by element (the batch its last dim, whole groups an
+// element); 0 otherwise.
+std::int64_t groups_per_element(const Pass& pass, std::int64_t batch) {
+  const KernelSpec& s = pass.spec;
+  std::int64_t inner = 1;
+  for (std::size_t d = 0; d + 1 < s.dims.size(); ++d) inner *= s.dims[d].extent;
+  if (s.dims.empty() || inner * batch != pass.transforms || inner % s.transforms_per_group != 0) return 0;
+  return inner / s.transforms_per_group;
+}
+
+// Pairs of consecutive passes through a workspace buffer that run as one
+// chained launch, so the second reads the first's output from L2
+// (Pass::chain_elements). Batch elements of at most l2_chain_bytes.
+void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
+  const Problem& p = tree.problem;
+  if (limits.l2_chain_bytes <= 0 || p.batch < 2) return;
+  const std::int64_t element_bytes = p.elements() / p.batch * static_cast<std::int64_t>(p.element_bytes());
+  if (element_bytes > limits.l2_chain_bytes) return;
+  const std::int64_t lookahead = std::min<std::int64_t>(p.batch - 1, std::max<std::int64_t>(1, limits.l2_chain_bytes / element_bytes));
+  for (std::size_t j = 0; j + 1 < tree.passes.size(); ++j) {
+    Pass& a = tree.passes[j];
+    const Pass& b = tree.passes[j + 1];
+    if (j > 0 && tree.passes[j - 1].chain_elements > 0) continue;  // b of the previous pair
+    if (a.destination != b.source || (a.destination != Slot::Work0 && a.destination != Slot::Work1)) continue;
+    if (!chainable(a.spec) || !chainable(b.spec)) continue;
+    // Unequal groups: the smaller runs on the first threads (whole warps).
+    if (a.spec.group_size() != b.spec.group_size() && (a.spec.group_size() % 32 != 0 || b.spec.group_size() % 32 != 0))
+      continue;
+    if (groups_per_element(a, p.batch) == 0 || groups_per_element(b, p.batch) == 0) continue;
+    a.chain_elements = p.batch;
+    a.chain_lookahead = lookahead;
+  }
+}
+
+}  // namespace
+
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
   const DeviceLimits limits = for_precision(device_limits, problem.precision);
@@ -998,6 +1045,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
     pass.rader_last = last + 1 == steps.size();
     tree.passes.push_back(pass);
   }
+  chain_through_l2(tree, limits);
   return tree;
 }
 
@@ -1037,6 +1085,9 @@ std::string PlanTree::print() const {
           << "-point DFTs across the groups' local memory)";
     if (!s.identity && s.min_groups_per_unit > 0) out << ", " << s.min_groups_per_unit << " groups per unit asked";
     out << "\n    launch from " << pass.launch_from << "\n    kernel " << s.name() << "\n";
+    if (pass.chain_elements > 0)
+      out << "    chained with the next pass in one launch through L2: " << pass.chain_elements
+          << " batch elements, the next pass " << pass.chain_lookahead << " elements behind\n";
   }
   return out.str();
 }

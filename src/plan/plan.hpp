@@ -30,6 +30,12 @@ struct Pass {
   // scaled, and conjugated back for an inverse).
   bool rader_first = true, rader_last = true;
   std::int64_t transforms = 1;  // sub-transforms this pass runs (elements / length)
+  // When > 0, this pass and the next run as one chained launch over this
+  // many batch elements (codegen/chain_kernel.hpp): the next pass's groups
+  // of element e start once this pass's groups of e are done, about
+  // chain_lookahead elements later, so they read its output from L2.
+  std::int64_t chain_elements = 0;
+  std::int64_t chain_lookahead = 0;
   // Where the launch shape came from: "model", "table" or "table, from N"
   // (complete_spec); plan printing shows it.
   std::string launch_from = "model";

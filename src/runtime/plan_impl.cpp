@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "backends/device_impl.hpp"
+#include "codegen/chain_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
@@ -108,6 +109,11 @@ class PlanImpl {
     std::shared_ptr<BufferImpl> pass_twiddles;
     std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel, Rader's, the split's twiddles
     std::size_t resident_groups = 0;     // a staged kernel's launch: the groups the device runs at once
+    // This pass and the next as one chained launch (Pass::chain_elements):
+    // its kernel, its counters (this plan's own), the groups it launches.
+    std::shared_ptr<KernelImpl> chain;
+    std::shared_ptr<BufferImpl> chain_counters;
+    std::size_t chain_groups = 0;
   };
 
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
@@ -136,19 +142,60 @@ class PlanImpl {
     if (tree_.passes.size() > 1 && !(serial && std::string(serial) == "1"))
       for (std::size_t i = 0; i < tree_.passes.size(); ++i)
         if (!device_->has_memo("kernel:" + tree_.passes[i].spec.name()))
-          builds[i] = std::async(std::launch::async, [this, pass = tree_.passes[i]] { return build(pass); });
+          builds[i] = std::async(std::launch::async, [this, pass = tree_.passes[i], c = chained(i)] { return build(pass, !c); });
     for (std::size_t i = 0; i < tree_.passes.size(); ++i) {
-      passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i]));
+      passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i], !chained(i)));
       tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
     }
+    for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
+      if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
     for (int w = 0; w < tree_.workspace_buffers; ++w)
       workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
   }
 
-  CompiledPass build(const plan::Pass& pass) {
-    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr};
+  // The chained kernel of passes a and b (codegen/chain_kernel.hpp).
+  void build_chain(CompiledPass& a, const CompiledPass& b) {
+    const std::int64_t elements = a.pass.chain_elements;
+    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements};
+    const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
+    a.chain = device_->memo<KernelImpl>("kernel:" + name, [&] {
+      auto start = Clock::now();
+      const std::string source = codegen::generate_chain(a.pass.spec, b.pass.spec, shape);
+      const double codegen_ms = ms_since(start);
+      start = Clock::now();
+      CompileOutcome outcome = device_->compile(source, name);
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      ++stats_.built;
+      stats_.codegen_ms += codegen_ms;
+      stats_.compile_ms += ms_since(start);
+      stats_.cache_hits += outcome.cache_hit ? 1 : 0;
+      return outcome.kernel;
+    });
+    // The ticket (64 bits), groups gone, a spare word, then a word per
+    // element: zero now, and the kernel leaves them zero.
+    const std::vector<std::uint32_t> zeros(static_cast<std::size_t>(4 + elements), 0u);
+    a.chain_counters = device_->allocate(zeros.size() * sizeof(zeros[0]));
+    device_->write(*a.chain_counters, zeros.data(), zeros.size() * sizeof(zeros[0]), 0);
+    const std::size_t total = static_cast<std::size_t>(elements * (shape.groups_a + shape.groups_b));
+    a.chain_groups = std::min(total, device_->resident_groups(*a.chain, static_cast<std::size_t>(codegen::chain_group_size(a.pass.spec, b.pass.spec)),
+                                                              chain_local_bytes(a.pass.spec, b.pass.spec), true));
+  }
+
+  // The two bodies share one dynamic array (codegen/chain_kernel.hpp).
+  static std::size_t chain_local_bytes(const plan::KernelSpec& a, const plan::KernelSpec& b) {
+    return std::max(a.local_bytes(), b.local_bytes());
+  }
+
+  // Whether pass i runs in a chained launch (its own kernel then unused).
+  bool chained(std::size_t i) const {
+    return tree_.passes[i].chain_elements > 0 || (i > 0 && tree_.passes[i - 1].chain_elements > 0);
+  }
+
+  // The pass's tables and, when `compile`, its kernel.
+  CompiledPass build(const plan::Pass& pass, bool compile = true) {
+    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0};
     const plan::KernelSpec& spec = pass.spec;
-    compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
+    if (compile) compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
       auto start = Clock::now();
       const std::string source = codegen::generate(spec, device_->dialect());
       const double codegen_ms = ms_since(start);
@@ -260,20 +307,37 @@ class PlanImpl {
     auto real = [&](double v) {
       return p.precision == Precision::Double ? KernelArg::of_f64(v) : KernelArg::of_f32(v);
     };
-    for (std::size_t j = 0; j < passes_.size(); ++j) {
+    // A pass kernel's first eight arguments.
+    auto plain_args = [&](std::size_t j) {
       const CompiledPass& c = passes_[j];
       const bool first = j == 0, last = j + 1 == passes_.size();
       const double in_sign = first && inverse ? -1.0 : 1.0;
       const double out_re = last ? scale : 1.0;
       const double out_im = last ? (inverse ? -scale : scale) : 1.0;
-      std::vector<KernelArg> args{KernelArg::of(slot(c.pass.source, in, out)),
-                                        KernelArg::of(slot(c.pass.destination, in, out)),
-                                        KernelArg::of(*c.twiddles),
-                                        KernelArg::of(*c.pass_twiddles),
-                                        KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
-                                        real(in_sign),
-                                        real(out_re),
-                                        real(out_im)};
+      return std::vector<KernelArg>{KernelArg::of(slot(c.pass.source, in, out)),
+                                    KernelArg::of(slot(c.pass.destination, in, out)),
+                                    KernelArg::of(*c.twiddles),
+                                    KernelArg::of(*c.pass_twiddles),
+                                    KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
+                                    real(in_sign),
+                                    real(out_re),
+                                    real(out_im)};
+    };
+    for (std::size_t j = 0; j < passes_.size(); ++j) {
+      const CompiledPass& c = passes_[j];
+      if (c.chain) {  // this pass and the next, in one launch
+        std::vector<KernelArg> args = plain_args(j);
+        const std::vector<KernelArg> next = plain_args(j + 1);
+        args.insert(args.end(), next.begin(), next.end());
+        args.push_back(KernelArg::of(*c.chain_counters));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_elements)));
+        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_lookahead)));
+        device_->launch(*c.chain, c.chain_groups, static_cast<std::size_t>(codegen::chain_group_size(c.pass.spec, passes_[j + 1].pass.spec)),
+                        chain_local_bytes(c.pass.spec, passes_[j + 1].pass.spec), args, stream, true);
+        ++j;
+        continue;
+      }
+      std::vector<KernelArg> args = plain_args(j);
       const plan::KernelSpec& spec = c.pass.spec;
       if (spec.packed() || spec.rader()) args.push_back(KernelArg::of(*c.tables));
       if (spec.rader_kernel_store) {

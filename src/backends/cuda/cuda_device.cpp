@@ -108,7 +108,10 @@ class Device final : public DeviceImpl {
     // plans as OpenCL must.
     plan::DeviceLimits limits = plan::gpu_limits(info_.local_memory_bytes, static_cast<int>(info_.max_group_size));
     // Thread-block clusters from compute capability 9.0 (8 blocks portably).
-    if (std::atoi(info_.compute_capability.c_str()) >= 9) limits.max_cluster = 8;
+    if (std::atoi(info_.compute_capability.c_str()) >= 9) {
+      limits.max_cluster = 8;
+      limits.l2_chain_bytes = plan::kHopperL2ChainBytes;
+    }
     limits = plan::with_environment(limits);
     limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
     return limits;
@@ -170,8 +173,8 @@ class Device final : public DeviceImpl {
 
   // Kernels past 48 KiB of shared memory declare it dynamic, and the
   // function's limit must be raised once before a launch or an occupancy query.
-  void allow_shared(Kernel& k, std::size_t local_bytes) {
-    if (local_bytes > kStaticSharedLimit)
+  void allow_shared(Kernel& k, std::size_t local_bytes, bool dynamic_local) {
+    if (local_bytes > kStaticSharedLimit || dynamic_local)
       std::call_once(k.shared_limit_raised_, [&] {
         check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
               "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
@@ -186,23 +189,24 @@ class Device final : public DeviceImpl {
     return static_cast<std::size_t>(std::max(0, bytes));
   }
 
-  std::size_t resident_groups(KernelImpl& kernel_impl, std::size_t group_size, std::size_t local_bytes) override {
+  std::size_t resident_groups(KernelImpl& kernel_impl, std::size_t group_size, std::size_t local_bytes,
+                              bool dynamic_local) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     current();
-    allow_shared(k, local_bytes);
+    allow_shared(k, local_bytes, dynamic_local);
     int blocks = 0;
     check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function_, static_cast<int>(group_size),
-                                                            local_bytes > kStaticSharedLimit ? local_bytes : 0),
+                                                            local_bytes > kStaticSharedLimit || dynamic_local ? local_bytes : 0),
           "the occupancy of " + std::to_string(group_size) + "-thread blocks");
     return std::max<std::size_t>(1, info_.compute_units) * static_cast<std::size_t>(std::max(1, blocks));
   }
 
   void launch(KernelImpl& kernel_impl, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
-              const std::vector<KernelArg>& args, void* stream) override {
+              const std::vector<KernelArg>& args, void* stream, bool dynamic_local) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     current();
-    const bool dynamic = local_bytes > kStaticSharedLimit;
-    allow_shared(k, local_bytes);
+    const bool dynamic = local_bytes > kStaticSharedLimit || dynamic_local;
+    allow_shared(k, local_bytes, dynamic_local);
     // Storage for every argument's value; params points into it.
     struct Value {
       CUdeviceptr pointer;

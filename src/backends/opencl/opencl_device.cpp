@@ -191,7 +191,7 @@ class Device final : public DeviceImpl {
   }
 
   void launch(KernelImpl& kernel_impl, std::size_t groups, std::size_t group_size, std::size_t,
-              const std::vector<KernelArg>& args, void* stream) override {
+              const std::vector<KernelArg>& args, void* stream, bool) override {
     auto& k = static_cast<Kernel&>(kernel_impl);
     std::lock_guard<std::mutex> lock(k.mutex_);
     try {
