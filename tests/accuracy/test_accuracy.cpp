@@ -213,6 +213,40 @@ TEST_P(Accuracy, ForcedMultiPass) {
   unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
+// Two passes in one chained launch through L2 (Pass::chain_elements; CUDA
+// on Hopper). BFLY_L2_CHAIN=1 (MiB) chains batch elements of up to 1 MiB,
+// so small lengths split in two passes reach it: lookaheads of 1 to 8
+// elements, batches just past them, equal and unequal group sizes, both
+// precisions, placements and directions. Elsewhere the same problems run
+// unchained and must be as accurate.
+TEST_P(Accuracy, ChainedPasses) {
+  setenv("BFLY_L2_CHAIN", "1", 1);
+  setenv("BFLY_MAX_PASS_LENGTH", "256", 1);
+  struct Case {
+    std::int64_t n, batch;
+    Precision precision;
+    bool chained;  // on Hopper (1000's groups of 125 threads are not whole warps)
+  };
+  const Precision f32 = Precision::Single, f64 = Precision::Double;
+  int i = 0;
+  for (const Case c : {Case{4096, 2, f32, true}, Case{16384, 9, f32, true}, Case{65536, 3, f32, true}, Case{8192, 17, f32, true},
+                       Case{1000, 40, f32, false}, Case{65536, 2, f64, true}, Case{12288, 7, f64, true},
+                       Case{4096, 33, f64, true}}) {
+    Problem p = make(c.n, c.batch, i % 2 ? Direction::Inverse : Direction::Forward,
+                     (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+    p.precision = c.precision;
+    const Plan plan(device(), p);
+    if (device().info().backend == "cuda" && device().info().compute_capability >= "9" && c.chained)
+      EXPECT_NE(plan.describe().find("chained"), std::string::npos) << p.token() << "\n" << plan.describe();
+    expect_accurate(p);
+    // Again: the launch must leave its counters as it found them.
+    expect_accurate(p);
+    ++i;
+  }
+  unsetenv("BFLY_MAX_PASS_LENGTH");
+  unsetenv("BFLY_L2_CHAIN");
+}
+
 // Pass twiddles computed (KernelSpec::pass_sincos: a GPU's choice where the
 // pass's twiddle count is a power of two, forced here on every device) in
 // both precisions, placements and directions, every pass position (passes
