@@ -186,6 +186,7 @@ DeviceLimits with_environment(DeviceLimits limits) {
   limits.pass_sincos = env_int("BFLY_PASS_SINCOS", limits.pass_sincos ? 1 : 0) != 0;
   // (Only where the device chains at all: CUDA on Hopper.)
   if (limits.l2_chain_bytes > 0) limits.l2_chain_bytes = env_int("BFLY_L2_CHAIN", limits.l2_chain_bytes >> 20) << 20;
+  limits.chain_unequal_groups = env_int("BFLY_CHAIN_UNEQUAL", limits.chain_unequal_groups ? 1 : 0) != 0;
   if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
     limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
   const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");

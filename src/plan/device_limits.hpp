@@ -113,15 +113,25 @@ struct DeviceLimits {
   // pass reads the first's output from L2 (Pass::chain_elements,
   // codegen/chain_kernel.hpp) when a batch element is at most this many
   // bytes; the lookahead keeps about this much in flight. 0: no chains
-  // (OpenCL, older GPUs; BFLY_L2_CHAIN=<MiB>).
+  // (OpenCL, older GPUs; BFLY_L2_CHAIN=<MiB>). Elements of at most half of
+  // it, so the lookahead is at least two elements.
   std::int64_t l2_chain_bytes = 0;
+  // Chains of passes whose groups differ in size (the smaller runs on the
+  // launch's first threads): H100, 131072 and 524288 ran 17-45% slower
+  // chained this way, so off (BFLY_CHAIN_UNEQUAL=1).
+  bool chain_unequal_groups = false;
 };
 
 // Chained passes on Hopper (50 MB of L2 on the H100, 60 on the H200): a copy
 // model of two passes (scripts/gpu/l2-chunks.cu, H100, 2^26 points) ran
 // 1.36-1.58x a copy's time with 4-16 MB in flight, against 1.93x for two
-// launches, and lost the gain past 24 MB.
-constexpr std::int64_t kHopperL2ChainBytes = std::int64_t{16} << 20;
+// launches, and lost the gain past 24 MB. The passes themselves (H100, 2^26
+// points fp32, 2^25 fp64, ms unchained -> chained; docs/PERF.md "passes
+// chained through L2"): with 8 MB, fp64 65536 0.733 -> 0.620 and 262144
+// 0.878 -> 0.747, fp32 262144 0.852 -> 0.789; but an element of 8 MB (fp32
+// 2^20, one element of lookahead) 0.820 -> 0.902, and 16 or 32 MB lost
+// more. So chains take elements of at most half of this.
+constexpr std::int64_t kHopperL2ChainBytes = std::int64_t{8} << 20;
 
 // Defaults by device class. Where the numbers come from:
 // - CPU (PoCL): local memory is ordinary cached memory; what counts is that a

@@ -949,7 +949,7 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
   const Problem& p = tree.problem;
   if (limits.l2_chain_bytes <= 0 || p.batch < 2) return;
   const std::int64_t element_bytes = p.elements() / p.batch * static_cast<std::int64_t>(p.element_bytes());
-  if (element_bytes > limits.l2_chain_bytes) return;
+  if (2 * element_bytes > limits.l2_chain_bytes) return;
   const std::int64_t lookahead = std::min<std::int64_t>(p.batch - 1, std::max<std::int64_t>(1, limits.l2_chain_bytes / element_bytes));
   for (std::size_t j = 0; j + 1 < tree.passes.size(); ++j) {
     Pass& a = tree.passes[j];
@@ -958,7 +958,8 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
     if (a.destination != b.source || (a.destination != Slot::Work0 && a.destination != Slot::Work1)) continue;
     if (!chainable(a.spec) || !chainable(b.spec)) continue;
     // Unequal groups: the smaller runs on the first threads (whole warps).
-    if (a.spec.group_size() != b.spec.group_size() && (a.spec.group_size() % 32 != 0 || b.spec.group_size() % 32 != 0))
+    if (a.spec.group_size() != b.spec.group_size() &&
+        (!limits.chain_unequal_groups || a.spec.group_size() % 32 != 0 || b.spec.group_size() % 32 != 0))
       continue;
     if (groups_per_element(a, p.batch) == 0 || groups_per_element(b, p.batch) == 0) continue;
     a.chain_elements = p.batch;

@@ -214,13 +214,14 @@ TEST_P(Accuracy, ForcedMultiPass) {
 }
 
 // Two passes in one chained launch through L2 (Pass::chain_elements; CUDA
-// on Hopper). BFLY_L2_CHAIN=1 (MiB) chains batch elements of up to 1 MiB,
+// on Hopper). BFLY_L2_CHAIN=2 (MiB) chains batch elements of up to 1 MiB,
 // so small lengths split in two passes reach it: lookaheads of 1 to 8
 // elements, batches just past them, equal and unequal group sizes, both
 // precisions, placements and directions. Elsewhere the same problems run
 // unchained and must be as accurate.
 TEST_P(Accuracy, ChainedPasses) {
-  setenv("BFLY_L2_CHAIN", "1", 1);
+  setenv("BFLY_L2_CHAIN", "2", 1);
+  setenv("BFLY_CHAIN_UNEQUAL", "1", 1);
   setenv("BFLY_MAX_PASS_LENGTH", "256", 1);
   struct Case {
     std::int64_t n, batch;
@@ -245,6 +246,7 @@ TEST_P(Accuracy, ChainedPasses) {
   }
   unsetenv("BFLY_MAX_PASS_LENGTH");
   unsetenv("BFLY_L2_CHAIN");
+  unsetenv("BFLY_CHAIN_UNEQUAL");
 }
 
 // Pass twiddles computed (KernelSpec::pass_sincos: a GPU's choice where the
