@@ -226,12 +226,12 @@ TEST_P(Accuracy, ChainedPasses) {
   struct Case {
     std::int64_t n, batch;
     Precision precision;
-    bool chained;  // on Hopper (1000's groups of 125 threads are not whole warps)
+    bool chained;  // on Hopper (powers of two only: 1000 and 12288 stay two launches)
   };
   const Precision f32 = Precision::Single, f64 = Precision::Double;
   int i = 0;
   for (const Case c : {Case{4096, 2, f32, true}, Case{16384, 9, f32, true}, Case{65536, 3, f32, true}, Case{8192, 17, f32, true},
-                       Case{1000, 40, f32, false}, Case{65536, 2, f64, true}, Case{12288, 7, f64, true},
+                       Case{1000, 40, f32, false}, Case{65536, 2, f64, true}, Case{12288, 7, f64, false},
                        Case{4096, 33, f64, true}}) {
     Problem p = make(c.n, c.batch, i % 2 ? Direction::Inverse : Direction::Forward,
                      (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
