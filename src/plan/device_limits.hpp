@@ -158,7 +158,10 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
 // BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
 // BFLY_RADER_KERNEL=L (rader_one_kernel), BFLY_PLANE=points (plane_points; 0: never),
-// BFLY_PLANE_BLOCK=bytes (plane_block_bytes), BFLY_PASS_SINCOS=0|1 (pass_sincos).
+// BFLY_PLANE_BLOCK=bytes (plane_block_bytes), BFLY_PASS_SINCOS=0|1 (pass_sincos),
+// BFLY_L2_CHAIN=MiB (l2_chain_bytes where the device chains; 0: no chains),
+// BFLY_CHAIN_UNEQUAL=1 (chain_unequal_groups); and, read by the chained
+// kernel's generator, BFLY_CHAIN_OCC=n (its groups a multiprocessor).
 DeviceLimits with_environment(DeviceLimits limits);
 
 }  // namespace bfly::plan

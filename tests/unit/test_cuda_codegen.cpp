@@ -20,6 +20,7 @@
 
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "bfly/bfly.hpp"
+#include "codegen/chain_kernel.hpp"
 #include "codegen/dialect.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/device_limits.hpp"
@@ -436,6 +437,44 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
               long_row_spills, cluster_spills, plane_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
+}
+
+// The chained launches Hopper's planner makes (Pass::chain_elements): two
+// passes' bodies in one kernel, whose registers the generator asks for
+// (codegen/chain_kernel.cpp); none may spill. Both precisions, the batched
+// powers of two that chain, and 2D arrays of them.
+TEST(CudaCodegen, ChainedKernelsCompileWithoutSpills) {
+  std::string why;
+  if (!Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
+  const Nvrtc& nvrtc = Nvrtc::instance();
+  bfly::plan::DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
+  limits.max_cluster = 8;
+  limits.l2_chain_bytes = bfly::plan::kHopperL2ChainBytes;
+  int chained = 0;
+  for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+    for (const std::vector<std::int64_t>& shape :
+         std::vector<std::vector<std::int64_t>>{{65536}, {131072}, {262144}, {524288}, {65536, 4}, {8192, 8}}) {
+      bfly::Problem problem;
+      problem.shape = shape;
+      problem.precision = precision;
+      problem.batch = 64;
+      const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, limits);
+      for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
+        const bfly::plan::Pass& a = tree.passes[i];
+        if (a.chain_elements == 0) continue;
+        const bfly::plan::Pass& b = tree.passes[i + 1];
+        const bfly::codegen::ChainShape chain{a.groups() / a.chain_elements, b.groups() / a.chain_elements};
+        const std::string name = bfly::codegen::chain_name(a.spec, b.spec, chain);
+        const bfly::cuda::CompileResult result = nvrtc.compile(bfly::codegen::generate_chain(a.spec, b.spec, chain), name, kArch);
+        ASSERT_EQ(result.kernels.size(), 1u) << name;
+        const KernelResources& k = result.kernels[0];
+        EXPECT_EQ(k.spill_store_bytes, 0) << problem.token() << ": " << name << " spills";
+        EXPECT_EQ(k.stack_bytes, 0) << problem.token() << ": " << name;
+        std::printf("[ chained  ] %s: %s, %d registers\n", problem.token().c_str(), name.c_str(), k.registers);
+        ++chained;
+      }
+    }
+  EXPECT_GE(chained, 4) << "the planner chained fewer plans than expected";
 }
 
 }  // namespace
