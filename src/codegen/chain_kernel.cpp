@@ -25,11 +25,7 @@ std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, con
 int chain_group_size(const plan::KernelSpec& a, const plan::KernelSpec& b) { return std::max(a.group_size(), b.group_size()); }
 
 std::string generate_chain(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape) {
-  auto plain = [](const plan::KernelSpec& s) {
-    return !s.staged && !s.clustered() && !s.bluestein() && !s.rader() && !s.packed() && !s.rader_kernel_store &&
-           !s.identity;
-  };
-  if (!plain(a) || !plain(b) || a.precision != b.precision)
+  if (!a.chainable() || !b.chainable() || a.precision != b.precision)
     throw Error(ErrorCode::Unsupported, "cannot chain " + a.name() + " and " + b.name());
   const std::string name = chain_name(a, b, shape);
   const int threads = chain_group_size(a, b);

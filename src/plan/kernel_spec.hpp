@@ -221,6 +221,13 @@ struct KernelSpec {
 
   bool has_pass_twiddles() const { return stride_product > 1; }
   bool clustered() const { return cluster > 1; }
+  // Whether the pass can be one half of a chained launch
+  // (codegen/chain_kernel.hpp): complex to complex with the plain arguments,
+  // one group per launch slot.
+  bool chainable() const {
+    return !identity && !staged && !clustered() && !plane() && !bluestein() && !rader() && !packed() && !real() &&
+           !rader_kernel_store;
+  }
   // W: the columns of a cluster's row (its second, fused DFT's length).
   std::int64_t cluster_width() const { return static_cast<std::int64_t>(cluster) * transforms_per_group; }
   // Points between the rows of a cluster block's outputs in local memory:

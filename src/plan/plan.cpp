@@ -923,14 +923,6 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
 
 namespace {
 
-// Whether a pass's kernel can be one half of a chained launch
-// (codegen/chain_kernel.hpp): complex to complex with the plain arguments,
-// one group per launch slot.
-bool chainable(const KernelSpec& s) {
-  return !s.identity && !s.staged && !s.clustered() && !s.plane() && !s.bluestein() && !s.rader() && !s.packed() &&
-         !s.real() && !s.rader_kernel_store;
-}
-
 // Groups of `pass` per batch element when its groups cover the batch in
 // order, element by element (the batch its last dim, whole groups an
 // element); 0 otherwise.
@@ -956,7 +948,7 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
     const Pass& b = tree.passes[j + 1];
     if (j > 0 && tree.passes[j - 1].chain_elements > 0) continue;  // b of the previous pair
     if (a.destination != b.source || (a.destination != Slot::Work0 && a.destination != Slot::Work1)) continue;
-    if (!chainable(a.spec) || !chainable(b.spec)) continue;
+    if (!a.spec.chainable() || !b.spec.chainable()) continue;
     // Powers of two only: every such case measured won, while fp32 147456
     // (384 x 384) lost (H100: 0.803 -> 0.931 ms), though fp64 250000 won
     // (0.984 -> 0.877); the chained kernel's occupancy is a guess

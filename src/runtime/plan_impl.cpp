@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <type_traits>
@@ -158,19 +159,7 @@ class PlanImpl {
     const std::int64_t elements = a.pass.chain_elements;
     const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements};
     const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
-    a.chain = device_->memo<KernelImpl>("kernel:" + name, [&] {
-      auto start = Clock::now();
-      const std::string source = codegen::generate_chain(a.pass.spec, b.pass.spec, shape);
-      const double codegen_ms = ms_since(start);
-      start = Clock::now();
-      CompileOutcome outcome = device_->compile(source, name);
-      std::lock_guard<std::mutex> lock(stats_mutex_);
-      ++stats_.built;
-      stats_.codegen_ms += codegen_ms;
-      stats_.compile_ms += ms_since(start);
-      stats_.cache_hits += outcome.cache_hit ? 1 : 0;
-      return outcome.kernel;
-    });
+    a.chain = make_kernel(name, [&] { return codegen::generate_chain(a.pass.spec, b.pass.spec, shape); });
     // The ticket (64 bits), groups gone, a spare word, then a word per
     // element: zero now, and the kernel leaves them zero.
     const std::vector<std::uint32_t> zeros(static_cast<std::size_t>(4 + elements), 0u);
@@ -186,6 +175,24 @@ class PlanImpl {
     return std::max(a.local_bytes(), b.local_bytes());
   }
 
+  // Kernel `name` from the source `generate` writes, made once per device,
+  // its codegen and compile times counted.
+  std::shared_ptr<KernelImpl> make_kernel(const std::string& name, const std::function<std::string()>& generate) {
+    return device_->memo<KernelImpl>("kernel:" + name, [&] {
+      auto start = Clock::now();
+      const std::string source = generate();
+      const double codegen_ms = ms_since(start);
+      start = Clock::now();
+      CompileOutcome outcome = device_->compile(source, name);
+      std::lock_guard<std::mutex> lock(stats_mutex_);  // (passes build on threads of their own)
+      ++stats_.built;
+      stats_.codegen_ms += codegen_ms;
+      stats_.compile_ms += ms_since(start);
+      stats_.cache_hits += outcome.cache_hit ? 1 : 0;
+      return outcome.kernel;
+    });
+  }
+
   // Whether pass i runs in a chained launch (its own kernel then unused).
   bool chained(std::size_t i) const {
     return tree_.passes[i].chain_elements > 0 || (i > 0 && tree_.passes[i - 1].chain_elements > 0);
@@ -195,19 +202,7 @@ class PlanImpl {
   CompiledPass build(const plan::Pass& pass, bool compile = true) {
     CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0};
     const plan::KernelSpec& spec = pass.spec;
-    if (compile) compiled.kernel = device_->memo<KernelImpl>("kernel:" + spec.name(), [&] {
-      auto start = Clock::now();
-      const std::string source = codegen::generate(spec, device_->dialect());
-      const double codegen_ms = ms_since(start);
-      start = Clock::now();
-      CompileOutcome outcome = device_->compile(source, spec.name());
-      std::lock_guard<std::mutex> lock(stats_mutex_);  // (passes build on threads of their own)
-      ++stats_.built;
-      stats_.codegen_ms += codegen_ms;
-      stats_.compile_ms += ms_since(start);
-      stats_.cache_hits += outcome.cache_hit ? 1 : 0;
-      return outcome.kernel;
-    });
+    if (compile) compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
       // The loop over transforms costs registers; where the compiler
       // spilled many for them (the NVRTC sweep lists such kernels), the
