@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -132,6 +134,36 @@ std::string table_footer(Precision precision, Kind kind) {
          "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time;\n"
          "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor;\n"
          "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
+}
+
+std::string table_summary(const std::vector<CaseResult>& results) {
+  // Peers in the order the rows show them; a geometric mean because the
+  // speed-ups are ratios (a 2x win and a 2x loss average to 1x).
+  std::vector<std::string> names;
+  for (const CaseResult& r : results)
+    for (const PeerResult& p : r.peers)
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+  std::ostringstream out;
+  for (const std::string& name : names) {
+    double log_sum = 0, worst = 0;
+    int count = 0;
+    std::string worst_case;
+    for (const CaseResult& r : results) {
+      if (r.median_ms <= 0 || !r.unsupported.empty()) continue;
+      for (const PeerResult& p : r.peers) {
+        if (p.name != name || !p.unsupported.empty() || p.median_ms <= 0) continue;
+        const double ratio = p.median_ms / r.median_ms;
+        log_sum += std::log(ratio);
+        if (count == 0 || ratio < worst) worst = ratio, worst_case = r.bench_case.label();
+        ++count;
+      }
+    }
+    if (count == 0) continue;
+    out << "geometric mean vs " << name << ": " << format("%.3fx", std::exp(log_sum / count)) << " over " << count
+        << " case" << (count == 1 ? "" : "s") << "; lowest " << format("%.2fx", worst) << " at " << worst_case
+        << '\n';
+  }
+  return out.str();
 }
 
 namespace {

@@ -16,6 +16,9 @@ std::string table_row(const CaseResult& result);
 // Names the reference and limits of that precision, and how a real run's
 // columns are counted.
 std::string table_footer(Precision precision, Kind kind = Kind::C2C);
+// One line per peer: the geometric mean of its speed-up over the cases both
+// ran, the worst case and how many cases it covers (empty: no peer ran).
+std::string table_summary(const std::vector<CaseResult>& results);
 // Format from the extension: .csv or .json. Written atomically.
 void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device);
 

@@ -640,6 +640,9 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
   } else if (name == "smooth") {
     // Smooth lengths in no other suite and no tuning table (size_lists.hpp).
     for (std::int64_t n : smooth_suite_lengths()) shapes.push_back({n});
+  } else if (name == "large") {
+    // Past one block, 2^15..2^26, in no other suite (size_lists.hpp).
+    for (std::int64_t n : large_suite_lengths()) shapes.push_back({n});
   } else if (name == "tune") {
     // The lengths the shipped tuning tables hold.
     for (std::int64_t n : tune_suite()) shapes.push_back({n});
@@ -680,7 +683,7 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
       shapes.push_back(shape);
   } else {
     throw Error(ErrorCode::InvalidArgument,
-                "unknown suite '" + name + "' (expected pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-extra, prime-nd or real)");
+                "unknown suite '" + name + "' (expected pocl, gpu, smooth, large, tune, demo, 2d, 3d, prime, prime-extra, prime-nd or real)");
   }
   std::vector<BenchCase> cases;
   for (const auto& shape : shapes) {

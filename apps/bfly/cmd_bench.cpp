@@ -148,6 +148,7 @@ int run(BenchOptions& o, bool demo) {
       },
       &notes);
   std::fputs(table_footer(precision, kind).c_str(), stdout);
+  std::fputs(table_summary(results).c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info());
   if (demo) {
     for (const CaseResult& r : results) {
@@ -190,7 +191,7 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     if (!demo) {
       o->problem.add_to(*command, false);
       command->add_option("--suite", o->suite_name,
-                          "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning table), tune (the tuned lengths), demo (1D), 2d, 3d, prime (Bluestein lengths beside "
+                          "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning table), large (20 lengths from 2^15 to 2^26 in no other suite), tune (the tuned lengths), demo (1D), 2d, 3d, prime (Bluestein lengths beside "
                           "powers of two, 1D), prime-extra (15 primes and awkward lengths in no other suite), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
                           "to 3D, even and odd; r2c unless --kind says otherwise)");
       command->add_option("--points", o->points,

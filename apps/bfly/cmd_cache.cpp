@@ -115,7 +115,7 @@ void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
               "both directions, every batch and normalisation)");
   o->device.add_to(*warm_command);
   warm_command->add_option("--shape", o->shape, "shapes, comma-separated: 1024,1000x1000,64x64x64");
-  warm_command->add_option("--suite", o->suite, "a bench suite's shapes (pocl, gpu, smooth, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
+  warm_command->add_option("--suite", o->suite, "a bench suite's shapes (pocl, gpu, smooth, large, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
   warm_command->add_option("--precision", o->precision, "single, double or both");
   warm_command->add_option("--kind", o->kind, "c2c, r2c or c2r");
   actions.emplace_back(warm_command, [o] { return warm(*o); });

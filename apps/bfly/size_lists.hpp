@@ -22,4 +22,13 @@ inline std::vector<std::int64_t> smooth_suite_lengths() {
           3360, 3840, 4800, 5120, 6000, 6720, 7680,  9000,  9600,  12000, 12288, 13440, 15000, 18000, 24000};
 }
 
+// 20 lengths from 2^15 to 2^26 in no other suite (`bfly bench --suite
+// large`, issue 14's own choice): one pass in clusters (36864..98304), two
+// passes chained through L2 or not, smooth and 3*2^k ones between the
+// powers of two, and 2^25, 2^26 (unbatched at 2^26 points a case).
+inline std::vector<std::int64_t> large_suite_lengths() {
+  return {36864,   40000,   49152,   81920,   98304,   147456,  196608,   250000,   327680,   393216,
+          500000,  786432,  1000000, 1572864, 2000000, 3145728, 5000000, 12582912, 33554432, 67108864};
+}
+
 }  // namespace bfly::cli

@@ -4,7 +4,7 @@
 # writes every log and result to $OUT.
 #
 #   bash scripts/gpu/fetch-debs.sh              # here, once: Debian packages to carry
-#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|tune|bench-tuned|ab|ncu|all]   with carry [".deps"]
+#   device run: bash scripts/gpu/run.sh [test|test-accuracy|bench|bench-nd|bench-prime|bench-f64|bench-real|tune|bench-tuned|tables|ab|ncu|all]   with carry [".deps"]
 #
 # Nothing is installed on the machine: the carried .deb files (FFTW, GoogleTest,
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
@@ -107,6 +107,20 @@ if [ "$what" = bench-tuned ]; then
       --repetitions 11 --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/gpu-bench-$suite.json" \
       > "$out/bench-$suite.txt" 2>&1 || status=1
     cat "$out/bench-$suite.txt"
+  done
+fi
+if [ "$what" = tables ]; then
+  # The issue tables: every suite of BFLY_BENCH_SUITES in every precision of
+  # BFLY_TABLE_PRECISIONS, peers beside, one log and JSON per (suite,
+  # precision); each log ends with the geometric means over its cases.
+  for precision in ${BFLY_TABLE_PRECISIONS:-single double}; do
+    for suite in ${BFLY_BENCH_SUITES:-gpu large 2d 3d}; do
+      build-gpu/apps/bfly/bfly bench --suite $suite --precision $precision --device cuda:0 --quiet \
+        --repetitions 11 --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/tables-$suite-$precision.json" \
+        > "$out/tables-$suite-$precision.txt" 2>&1 || status=1
+      echo "== $suite $precision"
+      grep -E "^geometric|rror" "$out/tables-$suite-$precision.txt"
+    done
   done
 fi
 if [ "$what" = ab ]; then
