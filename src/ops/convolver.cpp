@@ -1,0 +1,289 @@
+// The Convolver: the signal's and the kernel's forward FFTs, the pointwise
+// product (codegen/multiply_kernel.hpp, which also applies the inverse's
+// 1/N), the inverse FFT, and the cut of the result (ops/convolution.cpp).
+// The zero padding and the cut are done on the host, on the way in and out.
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+#include "backends/device_impl.hpp"
+#include "codegen/multiply_kernel.hpp"
+#include "ops/convolution_layout.hpp"
+
+namespace bfly {
+namespace detail {
+namespace {
+
+template <class T>
+struct Traits {
+  static constexpr bool complex = false;
+  static constexpr Precision precision = std::is_same<T, double>::value ? Precision::Double : Precision::Single;
+};
+template <class R>
+struct Traits<std::complex<R>> {
+  static constexpr bool complex = true;
+  static constexpr Precision precision = Traits<R>::precision;
+};
+
+template <class T>
+T conj_of(const T& v) {
+  if constexpr (Traits<T>::complex) return std::conj(v);
+  else return v;
+}
+
+// Row-major strides of a shape.
+std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> s(shape.size(), 1);
+  for (int a = static_cast<int>(shape.size()) - 2; a >= 0; --a) s[a] = s[a + 1] * shape[a + 1];
+  return s;
+}
+
+std::int64_t product_of(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t s : shape) n *= s;
+  return n;
+}
+
+// Calls f(index, offset in `shape`) for every multi-index of `extent`, row-major.
+template <class F>
+void for_each_index(const std::vector<std::int64_t>& extent, F&& f) {
+  const int rank = static_cast<int>(extent.size());
+  if (product_of(extent) == 0) return;
+  std::vector<std::int64_t> index(rank, 0);
+  for (;;) {
+    f(index);
+    int a = rank - 1;
+    while (a >= 0 && ++index[a] == extent[a]) index[a--] = 0;
+    if (a < 0) return;
+  }
+}
+
+}  // namespace
+
+class ConvolverImpl {
+ public:
+  ConvolverImpl(const Device& device, const Convolution& c)
+      : device_(device), c_(c), l_(ops::layout(c)) {
+    if (l_.axes.empty()) return;  // a broadcast product: no transform (run on the host)
+    const Kind forward = c.complex ? Kind::C2C : Kind::R2C, inverse = c.complex ? Kind::C2C : Kind::C2R;
+    auto problem = [&](Kind kind, const std::vector<std::int64_t>& shape, Direction direction) {
+      Problem p;
+      p.kind = kind;
+      p.shape = shape;
+      p.axes = l_.axes;  // ascending: the last is the real transforms' halved axis
+      p.precision = c.precision;
+      p.direction = direction;
+      return p;
+    };
+    signal_plan_.emplace(device, problem(forward, l_.signal_padded, Direction::Forward));
+    kernel_plan_.emplace(device, problem(forward, l_.kernel_padded, Direction::Forward));
+    inverse_plan_.emplace(device, problem(inverse, l_.product, Direction::Inverse));
+    const std::size_t real_bytes = c.precision == Precision::Double ? 8 : 4;
+    const std::size_t point = c.complex ? 2 * real_bytes : real_bytes;
+    const std::size_t cpx = 2 * real_bytes;
+    auto buffer = [&](std::int64_t elements, std::size_t bytes) {
+      return Buffer(device, static_cast<std::size_t>(std::max<std::int64_t>(1, elements)) * bytes);
+    };
+    signal_in_.emplace(buffer(product_of(l_.signal_padded), point));
+    signal_spectrum_.emplace(buffer(signal_plan_->problem().output_extent(), cpx));
+    kernel_spectrum_.emplace(buffer(kernel_plan_->problem().output_extent(), cpx));
+    if (l_.product != l_.signal_padded) product_spectrum_.emplace(buffer(inverse_plan_->problem().input_extent(), cpx));
+    result_.emplace(buffer(product_of(l_.product), point));
+    DeviceImpl& impl = *device.impl();
+    const std::string name = codegen::multiply_kernel_name(c.precision);
+    multiply_ = impl.memo<KernelImpl>("kernel:" + name, [&] {
+      return impl.compile(codegen::generate_multiply(impl.dialect(), c.precision), name).kernel;
+    });
+  }
+
+  const Convolution& convolution() const { return c_; }
+  const ops::ConvolutionLayout& layout() const { return l_; }
+
+  template <class T>
+  void check_type(const char* what) const {
+    if (Traits<T>::complex != c_.complex || Traits<T>::precision != c_.precision)
+      throw Error(ErrorCode::InvalidArgument,
+                  std::string("Convolver::") + what + ": the elements' type (" + (Traits<T>::complex ? "complex " : "real ") +
+                      to_string(Traits<T>::precision) + ") is not the convolution's (" +
+                      (c_.complex ? "complex " : "real ") + to_string(c_.precision) + ")");
+  }
+
+  template <class T>
+  void set_kernel(const T* kernel) {
+    check_type<T>("set_kernel");
+    const std::vector<T> k = arranged_kernel(kernel);
+    if (l_.axes.empty()) {
+      host_kernel_.resize(k.size() * sizeof(T));
+      std::memcpy(host_kernel_.data(), k.data(), host_kernel_.size());
+      has_kernel_ = true;
+      return;
+    }
+    Buffer staging(device_, k.size() * sizeof(T));
+    staging.write(k.data(), k.size() * sizeof(T));
+    kernel_plan_->execute(staging, *kernel_spectrum_);
+    device_.synchronize();
+    has_kernel_ = true;
+  }
+
+  template <class T>
+  void execute_host(const T* signal, T* out) const {
+    check_type<T>("execute_host");
+    if (!has_kernel_) throw Error(ErrorCode::InvalidArgument, "Convolver::execute_host: no kernel (call set_kernel first)");
+    if (l_.axes.empty()) return broadcast_product(signal, out);
+    const std::vector<T> padded = padded_signal(signal);
+    signal_in_->write(padded.data(), padded.size() * sizeof(T));
+    signal_plan_->execute(*signal_in_, *signal_spectrum_);
+    multiply();
+    inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_);
+    std::vector<T> full(static_cast<std::size_t>(product_of(l_.product)));
+    result_->read(full.data(), full.size() * sizeof(T));
+    const auto full_strides = strides_of(l_.product);
+    std::size_t o = 0;
+    for_each_index(l_.output, [&](const std::vector<std::int64_t>& index) {
+      std::int64_t from = 0;
+      for (int a = 0; a < l_.rank; ++a) from += (index[a] + l_.start[a]) * full_strides[a];
+      out[o++] = full[static_cast<std::size_t>(from)];
+    });
+  }
+
+ private:
+  // The kernel as the transforms take it: zero-padded to kernel_padded, and
+  // for a correlation conjugated and reversed along the requested axes:
+  // element j goes to m - 1 - j, or to -j mod n on a transformed axis of a
+  // circular correlation (period n).
+  template <class T>
+  std::vector<T> arranged_kernel(const T* kernel) const {
+    std::vector<T> out(static_cast<std::size_t>(product_of(l_.kernel_padded)), T{});
+    const auto to_strides = strides_of(l_.kernel_padded);
+    auto has = [](const std::vector<int>& axes, int a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); };
+    std::size_t i = 0;
+    for_each_index(c_.kernel_shape, [&](const std::vector<std::int64_t>& index) {
+      std::int64_t to = 0;
+      for (int a = 0; a < l_.rank; ++a) {
+        std::int64_t j = index[a];
+        if (c_.correlate && has(l_.reversed_axes, a)) {
+          const std::int64_t n = l_.kernel_padded[a];
+          j = c_.circular && has(l_.axes, a) ? (n - j) % n : c_.kernel_shape[a] - 1 - j;
+        }
+        to += j * to_strides[a];
+      }
+      const T v = kernel[i++];
+      out[static_cast<std::size_t>(to)] = c_.correlate ? conj_of(v) : v;
+    });
+    return out;
+  }
+
+  // The signal into a zeroed array of signal_padded, at the origin.
+  template <class T>
+  std::vector<T> padded_signal(const T* data) const {
+    std::vector<T> out(static_cast<std::size_t>(product_of(l_.signal_padded)), T{});
+    const auto to_strides = strides_of(l_.signal_padded);
+    std::size_t i = 0;
+    for_each_index(c_.signal_shape, [&](const std::vector<std::int64_t>& index) {
+      std::int64_t to = 0;
+      for (int a = 0; a < l_.rank; ++a) to += index[a] * to_strides[a];
+      out[static_cast<std::size_t>(to)] = data[i++];
+    });
+    return out;
+  }
+
+  void multiply() const {
+    const auto& a_shape = signal_plan_->problem().output_shape();   // complex spectra: halved real axis
+    const auto& k_shape = kernel_plan_->problem().output_shape();
+    const auto& o_shape = inverse_plan_->problem().input_shape();
+    // Broadcast strides, padded to rank 4 with leading unit axes.
+    std::vector<std::int64_t> o4(4, 1), a4(4, 0), k4(4, 0);
+    const int pad = 4 - l_.rank;
+    const auto as = strides_of(a_shape), ks = strides_of(k_shape);
+    for (int a = 0; a < l_.rank; ++a) {
+      o4[pad + a] = o_shape[a];
+      a4[pad + a] = a_shape[a] == 1 && o_shape[a] != 1 ? 0 : as[a];
+      k4[pad + a] = k_shape[a] == 1 && o_shape[a] != 1 ? 0 : ks[a];
+    }
+    const std::int64_t count = product_of(o_shape);
+    std::int64_t n = 1;  // the inverse's 1/N: the transformed lengths
+    for (int a : l_.axes) n *= l_.product[a];
+    const Buffer& out = product_spectrum_ ? *product_spectrum_ : *signal_spectrum_;
+    using Arg = KernelArg;
+    const double scale = 1.0 / static_cast<double>(n);
+    std::vector<Arg> args{Arg::of(out.impl()), Arg::of(signal_spectrum_->impl()), Arg::of(kernel_spectrum_->impl()),
+                          Arg::of_u64(count), Arg::of_u64(o4[1]), Arg::of_u64(o4[2]), Arg::of_u64(o4[3])};
+    for (std::int64_t s : a4) args.push_back(Arg::of_u64(s));
+    for (std::int64_t s : k4) args.push_back(Arg::of_u64(s));
+    args.push_back(c_.precision == Precision::Double ? Arg::of_f64(scale) : Arg::of_f32(scale));
+    const std::size_t groups = static_cast<std::size_t>((count + codegen::kMultiplyGroupSize - 1) / codegen::kMultiplyGroupSize);
+    device_.impl()->launch(*multiply_, groups, codegen::kMultiplyGroupSize, 0, args);
+  }
+
+  // No transformed axis: out = signal * kernel with broadcasting.
+  template <class T>
+  void broadcast_product(const T* signal, T* out) const {
+    const T* k = reinterpret_cast<const T*>(host_kernel_.data());
+    const auto ss = strides_of(c_.signal_shape), ks = strides_of(c_.kernel_shape);
+    std::size_t o = 0;
+    for_each_index(l_.output, [&](const std::vector<std::int64_t>& index) {
+      std::int64_t si = 0, ki = 0;
+      for (int a = 0; a < l_.rank; ++a) {
+        const std::int64_t j = index[a] + l_.start[a];
+        si += (c_.signal_shape[a] == 1 ? 0 : j) * ss[a];
+        ki += (c_.kernel_shape[a] == 1 ? 0 : j) * ks[a];
+      }
+      out[o++] = signal[si] * k[ki];
+    });
+  }
+
+  Device device_;
+  Convolution c_;
+  ops::ConvolutionLayout l_;
+  std::optional<Plan> signal_plan_, kernel_plan_, inverse_plan_;
+  // Mutable: execute_host writes them (a Convolver is not shared between threads).
+  mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
+  std::shared_ptr<KernelImpl> multiply_;
+  std::vector<unsigned char> host_kernel_;  // the broadcast product's kernel
+  bool has_kernel_ = false;
+};
+
+}  // namespace detail
+
+Convolver::Convolver(const Device& device, const Convolution& convolution)
+    : impl_(std::make_unique<detail::ConvolverImpl>(device, convolution)) {}
+Convolver::~Convolver() = default;
+Convolver::Convolver(Convolver&&) noexcept = default;
+Convolver& Convolver::operator=(Convolver&&) noexcept = default;
+const Convolution& Convolver::convolution() const { return impl_->convolution(); }
+std::vector<std::int64_t> Convolver::transform_shape() const { return impl_->layout().product; }
+void Convolver::set_kernel(const float* k) { impl_->set_kernel(k); }
+void Convolver::set_kernel(const double* k) { impl_->set_kernel(k); }
+void Convolver::set_kernel(const std::complex<float>* k) { impl_->set_kernel(k); }
+void Convolver::set_kernel(const std::complex<double>* k) { impl_->set_kernel(k); }
+void Convolver::execute_host(const float* s, float* o) const { impl_->execute_host(s, o); }
+void Convolver::execute_host(const double* s, double* o) const { impl_->execute_host(s, o); }
+void Convolver::execute_host(const std::complex<float>* s, std::complex<float>* o) const { impl_->execute_host(s, o); }
+void Convolver::execute_host(const std::complex<double>* s, std::complex<double>* o) const { impl_->execute_host(s, o); }
+
+template <class T>
+std::vector<T> convolve(const Device& device, Convolution convolution, const T* signal, const T* kernel) {
+  Convolver conv(device, convolution);
+  conv.set_kernel(kernel);
+  std::vector<T> out(static_cast<std::size_t>(convolution.output_elements()));
+  conv.execute_host(signal, out.data());
+  return out;
+}
+
+template <class T>
+std::vector<T> correlate(const Device& device, Convolution convolution, const T* signal, const T* kernel) {
+  convolution.correlate = true;
+  return convolve(device, convolution, signal, kernel);
+}
+
+#define BFLY_CONVOLVE_TYPE(T)                                                                   \
+  template std::vector<T> convolve<T>(const Device&, Convolution, const T*, const T*);         \
+  template std::vector<T> correlate<T>(const Device&, Convolution, const T*, const T*);
+BFLY_CONVOLVE_TYPE(float)
+BFLY_CONVOLVE_TYPE(double)
+BFLY_CONVOLVE_TYPE(std::complex<float>)
+BFLY_CONVOLVE_TYPE(std::complex<double>)
+#undef BFLY_CONVOLVE_TYPE
+
+}  // namespace bfly
