@@ -20,6 +20,7 @@ done
 # Test oracles only, without their recommends (python3-scipy's pull in Boost).
 oracles=(
   python3-scipy  # the application tests compare with scipy.signal
+  libgmp-dev     # the exact products' oracle (GMP), not their engine
 )
 missing_oracles=()
 for p in "${oracles[@]}"; do

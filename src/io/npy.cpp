@@ -51,6 +51,7 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::Complex128, "<c16", "complex128", 16},
     {DType::Float32, "<f4", "float32", 4},
     {DType::Float64, "<f8", "float64", 8},
+    {DType::Int64, "<i8", "int64", 8},
 };
 
 const DTypeInfo* find_dtype(DType dtype) {
@@ -336,8 +337,9 @@ class HeaderParser {
   std::size_t pos_ = 0;
 };
 
-DType dtype_from_descr(const std::string& path, const Header& header) {
-  const std::string supported = "bfly reads complex64, complex128, float32, float64";
+DType dtype_from_descr(const std::string& path, const Header& header, const std::vector<DType>& accepted) {
+  std::string supported = "bfly reads ";
+  for (std::size_t i = 0; i < accepted.size(); ++i) supported += std::string(i ? ", " : "") + to_string(accepted[i]);
   if (header.descr_is_structured) {
     fail(ErrorCode::Unsupported, path,
          "unsupported structured dtype " + quote_text(header.descr) + " (" + supported + ")");
@@ -346,7 +348,8 @@ DType dtype_from_descr(const std::string& path, const Header& header) {
   if (!descr.empty() && (descr[0] == '<' || descr[0] == '=')) {
     const std::string body = descr.substr(1);
     for (const DTypeInfo& info : kDTypes) {
-      if (body == info.descr + 1) return info.dtype;
+      if (body == info.descr + 1 && std::find(accepted.begin(), accepted.end(), info.dtype) != accepted.end())
+        return info.dtype;
     }
   }
   if (!descr.empty() && descr[0] == '>') {
@@ -423,7 +426,7 @@ std::int64_t NpyArray::elements() const {
   return count;
 }
 
-NpyArray read_npy(const std::string& path) {
+NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   errno = 0;
   File file(std::fopen(path.c_str(), "rb"));
   if (file.get() == nullptr) {
@@ -472,7 +475,7 @@ NpyArray read_npy(const std::string& path) {
   const Header header = HeaderParser(path, text).parse();
 
   NpyArray array;
-  array.dtype = dtype_from_descr(path, header);
+  array.dtype = dtype_from_descr(path, header, accepted);
   if (header.fortran_order) {
     fail(ErrorCode::Unsupported, path,
          "Fortran-order arrays are not supported; save with numpy.ascontiguousarray");

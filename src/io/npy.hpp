@@ -19,9 +19,9 @@
 
 namespace bfly::io {
 
-enum class DType { Complex64, Complex128, Float32, Float64 };
+enum class DType { Complex64, Complex128, Float32, Float64, Int64 };
 
-const char* to_string(DType dtype);  // "complex64", "complex128", "float32", "float64"
+const char* to_string(DType dtype);  // "complex64", "complex128", "float32", "float64", "int64"
 std::size_t dtype_bytes(DType dtype);
 
 struct NpyArray {
@@ -35,7 +35,13 @@ struct NpyArray {
 // file, or its header or data are malformed or truncated (or followed by extra
 // bytes); Error(Unsupported) for another dtype, a big-endian or Fortran-order
 // array, or an unknown format version.
-NpyArray read_npy(const std::string& path);
+// `accepted`: the dtypes the caller takes (the transforms' four by default;
+// int64 for exact integer work); any other is Error(Unsupported) naming it.
+inline const std::vector<DType>& float_dtypes() {
+  static const std::vector<DType> types{DType::Complex64, DType::Complex128, DType::Float32, DType::Float64};
+  return types;
+}
+NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted = float_dtypes());
 
 // Writes a version 1.0 file (2.0 only if the header needs it) with the data
 // starting at a multiple of 64 bytes, as numpy.save does. Atomic: the bytes go

@@ -2,6 +2,8 @@
 // header variants numpy and other writers produce, and every rejection.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -294,6 +296,22 @@ TEST_F(NpyTest, RejectsUnsupportedDTypes) {
            24));
   expect_error([&] { read_npy(path("rec.npy")); }, ErrorCode::Unsupported,
                {path("rec.npy"), "structured", "('re', '<f4')"});
+}
+
+// int64 only where the caller asks for it (polymul), else an unsupported dtype.
+TEST_F(NpyTest, Int64OnlyWhereAccepted) {
+  std::vector<unsigned char> body(24);
+  const std::int64_t values[3] = {-1, 0, std::int64_t{1} << 62};
+  std::memcpy(body.data(), values, sizeof values);
+  std::vector<unsigned char> file = npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", 0);
+  file.insert(file.end(), body.begin(), body.end());
+  spit(path("i8.npy"), file);
+  expect_error([&] { read_npy(path("i8.npy")); }, ErrorCode::Unsupported, {"'<i8'", "float64)"});
+  const NpyArray a = read_npy(path("i8.npy"), {DType::Int64});
+  EXPECT_EQ(a.dtype, DType::Int64);
+  ASSERT_EQ(a.data.size(), 24u);
+  EXPECT_EQ(std::memcmp(a.data.data(), values, 24), 0);
+  expect_error([&] { read_npy(path("i8.npy"), {DType::Float64}); }, ErrorCode::Unsupported, {"(bfly reads float64)"});
 }
 
 TEST_F(NpyTest, RejectsBigEndian) {

@@ -1,0 +1,56 @@
+// Arithmetic modulo a 61-bit prime: the independent check of exact products
+// (ops/polymul.cpp): a random prime, a random point, Horner's rule.
+#pragma once
+
+#include <cstdint>
+#include <random>
+
+namespace bfly::ops {
+
+inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
+  return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b % p);
+}
+
+inline std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p) {
+  std::uint64_t r = 1 % p;
+  for (a %= p; e; e >>= 1, a = mul_mod(a, a, p))
+    if (e & 1) r = mul_mod(r, a, p);
+  return r;
+}
+
+// Deterministic Miller-Rabin for n < 2^64 (the first 12 primes as bases).
+inline bool is_prime(std::uint64_t n) {
+  if (n < 2) return false;
+  for (std::uint64_t q : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37})
+    if (n % q == 0) return n == q;
+  std::uint64_t d = n - 1;
+  int s = 0;
+  while (d % 2 == 0) d /= 2, ++s;
+  for (std::uint64_t a : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
+    std::uint64_t x = pow_mod(a, d, n);
+    if (x == 1 || x == n - 1) continue;
+    bool composite = true;
+    for (int r = 1; r < s && composite; ++r) {
+      x = mul_mod(x, x, n);
+      if (x == n - 1) composite = false;
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+// A uniformly drawn prime in [2^60, 2^61).
+inline std::uint64_t random_prime_61(std::mt19937_64& rng) {
+  for (;;) {
+    const std::uint64_t n = (rng() >> 4) | (std::uint64_t{1} << 60) | 1;
+    if (is_prime(n)) return n;
+  }
+}
+
+// v mod p for a signed v, in [0, p).
+inline std::uint64_t signed_mod(std::int64_t v, std::uint64_t p) {
+  const std::uint64_t m = (v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v)) % p;
+  return v < 0 && m ? p - m : m;
+}
+
+}  // namespace bfly::ops
