@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "io/text_file.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::cli {
@@ -19,25 +20,6 @@ std::string format(const char* f, double v) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, f, v);
   return buffer;
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw Error(ErrorCode::Io, "cannot write '" + path + "'");
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + why);
-  }
 }
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -252,7 +234,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
   } else {
     throw Error(ErrorCode::InvalidArgument, "output '" + path + "' must end in .csv or .json");
   }
-  write_atomically(path, text.str());
+  io::write_text_atomically(path, text.str());
 }
 
 }  // namespace bfly::cli

@@ -4,7 +4,8 @@ scipy.signal.fftconvolve and scipy.signal.correlate (computed in float64 /
 complex128 from the same inputs), every mode, broadcast axes, the swap of
 'valid', odd and even lengths, 1D to 3D, real and complex, both precisions;
 and the failure modes (one clear line on stderr, non-zero exit, no output
-or temporary file left).
+or temporary file left); `bfly polymul` against numpy.convolve on Python
+integers (exact), .npy and text in and out, full-width int64 coefficients.
 
 Run as:  python3 tests/cli/test_apps_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
 
@@ -112,6 +113,79 @@ def check_convolve_failures(bfly, rng, work):
                    ["circular"])
 
 
+def exact_product(a, b):
+    return [int(x) for x in np.convolve(np.array([int(v) for v in a], dtype=object),
+                                         np.array([int(v) for v in b], dtype=object))]
+
+
+def check_polymul(name, bfly, rng, work, n, m, kind):
+    """kind: "npy" (int64 in and out, small enough to fit), "text" (text in
+    and out, full-width int64 coefficients), "mixed" (npy in, text out)."""
+    tag = "".join(ch if ch.isalnum() else "_" for ch in name)
+    bits = 20 if kind == "npy" else 64
+    high = 2 ** (bits - 1)
+    a = [int(v) for v in rng.integers(-high, high, n, dtype=np.int64, endpoint=False)]
+    b = [int(v) for v in rng.integers(-high, high, m, dtype=np.int64, endpoint=False)]
+    if kind == "text":
+        a[0], b[-1] = -(2 ** 63), 2 ** 63 - 1  # the extremes
+    paths = []
+    for name_, values in (("a", a), ("b", b)):
+        if kind == "text":
+            path = os.path.join(work, "inputs", f"{tag}_{name_}.txt")
+            with open(path, "w") as f:
+                f.write("".join(f"{v}\n" for v in values))
+        else:
+            path = os.path.join(work, "inputs", f"{tag}_{name_}.npy")
+            np.save(path, np.array(values, dtype=np.int64))
+        paths.append(path)
+    out = os.path.join(work, "outputs", tag + (".npy" if kind == "npy" else ".txt"))
+    result = bfly.run(["polymul", paths[0], paths[1], out])
+    if result.returncode != 0:
+        checks.record(name, False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+        return
+    if kind == "npy":
+        y = np.load(out)
+        got = [int(v) for v in y] if y.dtype == np.int64 else None
+    else:
+        with open(out) as f:
+            got = [int(line) for line in f.read().split()]
+    want = exact_product(a, b)
+    ok = got == want
+    checks.record(name, ok, f"{len(want)} coefficients" if ok else "differs from numpy.convolve on Python ints")
+
+
+def check_polymul_failures(bfly, rng, work):
+    inputs = os.path.join(work, "inputs")
+    good = os.path.join(inputs, "poly_good.txt")
+    with open(good, "w") as f:
+        f.write("1\n2\n")
+    bad_line = os.path.join(inputs, "poly_bad.txt")
+    with open(bad_line, "w") as f:
+        f.write("1\n2\n3.5\n")
+    too_big = os.path.join(inputs, "poly_big.txt")
+    with open(too_big, "w") as f:
+        f.write("9223372036854775808\n")
+    empty = os.path.join(inputs, "poly_empty.txt")
+    open(empty, "w").close()
+    floats = os.path.join(inputs, "poly_float.npy")
+    np.save(floats, np.array([1.0, 2.0]))
+    matrix = os.path.join(inputs, "poly_matrix.npy")
+    np.save(matrix, np.ones((2, 2), dtype=np.int64))
+    wide = os.path.join(inputs, "poly_wide.txt")
+    with open(wide, "w") as f:
+        f.write("9223372036854775807\n")
+    out = os.path.join(work, "outputs", "poly_fail.npy")
+    expect_failure("polymul: a line that is not an integer", bfly, ["polymul", bad_line, good, out], out,
+                   ["line 3", "3.5"], every_needle=True)
+    expect_failure("polymul: a coefficient beyond int64", bfly, ["polymul", too_big, good, out], out,
+                   ["9223372036854775808"])
+    expect_failure("polymul: no coefficients", bfly, ["polymul", empty, good, out], out, ["no coefficients"])
+    expect_failure("polymul: float64 .npy", bfly, ["polymul", floats, good, out], out, ["<f8", "int64"])
+    expect_failure("polymul: 2-D .npy", bfly, ["polymul", matrix, good, out], out, ["1-D", "dimensions"])
+    expect_failure("polymul: product beyond int64 into .npy", bfly, ["polymul", wide, wide, out], out,
+                   ["beyond int64"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -133,6 +207,10 @@ def main():
         stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
         checks.record("successful runs leave no temporary files", not stray, f"left: {stray}" if stray else "")
         checks.run("convolve failures", lambda name: check_convolve_failures(bfly, rng, work))
+        for n, m, kind in [(1, 1, "npy"), (300, 17, "npy"), (1000, 1000, "text"), (4097, 255, "mixed")]:
+            name = f"polymul {n} x {m} coefficients, {kind}"
+            checks.run(name, check_polymul, bfly, rng, work, n, m, kind)
+        checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 

@@ -1,0 +1,98 @@
+// bfly polymul A B OUT: the exact product of two integer polynomials
+// (bfly::polymul). A and B: .npy int64 arrays (1-D) or text files with one
+// coefficient a line, lowest degree first. OUT: .npy (int64; a coefficient
+// beyond int64 is an error) or any other name, text (exact, any size).
+#include <bfly/exact.hpp>
+
+#include <cstring>
+#include <fstream>
+
+#include "commands.hpp"
+#include "io/npy.hpp"
+#include "io/text_file.hpp"
+#include "options.hpp"
+
+namespace bfly::cli {
+namespace {
+
+struct PolymulOptions {
+  std::string a, b, output;
+  bool verbose = false;
+  DeviceOptions device;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool is_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
+  char magic[6] = {};
+  in.read(magic, sizeof magic);
+  return in.gcount() == 6 && std::memcmp(magic, "\x93NUMPY", 6) == 0;
+}
+
+std::vector<std::int64_t> read_polynomial(const std::string& path) {
+  if (!is_npy(path)) {
+    std::vector<std::int64_t> values = io::read_integer_lines(path);
+    if (values.empty()) throw Error(ErrorCode::InvalidArgument, path + ": no coefficients");
+    return values;
+  }
+  const io::NpyArray array = io::read_npy(path, {io::DType::Int64});
+  if (array.shape.size() != 1)
+    throw Error(ErrorCode::InvalidArgument, path + ": a polynomial is a 1-D array; this one has " +
+                                                std::to_string(array.shape.size()) + " dimensions");
+  if (array.elements() == 0) throw Error(ErrorCode::InvalidArgument, path + ": no coefficients");
+  std::vector<std::int64_t> values(static_cast<std::size_t>(array.elements()));
+  std::memcpy(values.data(), array.data.data(), values.size() * sizeof(std::int64_t));
+  return values;
+}
+
+int run(const PolymulOptions& o) {
+  const std::vector<std::int64_t> a = read_polynomial(o.a), b = read_polynomial(o.b);
+  ExactStats stats;
+  const std::vector<WideInt> c = polymul(o.device.open(), a, b, &stats);
+  if (o.verbose)
+    std::fprintf(stderr, "bfly: %zu x %zu coefficients: %d-bit digits, %d attempt(s), checked modulo random primes\n",
+                 a.size(), b.size(), stats.limb_bits, stats.attempts);
+  if (ends_with(o.output, ".npy")) {
+    io::NpyArray out;
+    out.dtype = io::DType::Int64;
+    out.shape = {static_cast<std::int64_t>(c.size())};
+    out.data.resize(c.size() * sizeof(std::int64_t));
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      if (!c[k].fits_int64())
+        throw Error(ErrorCode::InvalidArgument, "coefficient " + std::to_string(k) + " of the product is " +
+                                                    c[k].to_string() +
+                                                    ", beyond int64: write the result to a text file instead");
+      const std::int64_t v = c[k].to_int64();
+      std::memcpy(out.data.data() + k * sizeof v, &v, sizeof v);
+    }
+    io::write_npy(o.output, out);
+  } else {
+    std::string text;
+    for (const WideInt& v : c) text += v.to_string() + '\n';
+    io::write_text_atomically(o.output, text);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
+  auto o = std::make_shared<PolymulOptions>();
+  CLI::App* command = app.add_subcommand(
+      "polymul", "exact product of two integer polynomials (numpy.convolve on integers, without overflow)");
+  command->add_option("a", o->a, "first polynomial: .npy int64 (1-D) or text, one coefficient a line, lowest degree first")
+      ->required();
+  command->add_option("b", o->b, "second polynomial, the same forms")->required();
+  command->add_option("output", o->output,
+                      "result: .npy (int64; a coefficient beyond int64 is an error) or text (exact, any size)")
+      ->required();
+  command->add_flag("--verbose", o->verbose, "report the digit width and the checks on stderr");
+  o->device.add_to(*command);
+  actions.emplace_back(command, [o] { return run(*o); });
+}
+
+}  // namespace bfly::cli
