@@ -21,6 +21,7 @@
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "bfly/bfly.hpp"
 #include "codegen/chain_kernel.hpp"
+#include "codegen/multiply_kernel.hpp"
 #include "codegen/dialect.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/device_limits.hpp"
@@ -478,3 +479,18 @@ TEST(CudaCodegen, ChainedKernelsCompileWithoutSpills) {
 }
 
 }  // namespace
+
+// The convolution's spectra product (ops/convolver.cpp), both precisions.
+TEST(CudaCodegen, MultiplyKernelCompilesWithoutSpills) {
+  std::string why;
+  if (!Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
+  for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double}) {
+    const std::string name = bfly::codegen::multiply_kernel_name(precision);
+    const bfly::cuda::CompileResult result = Nvrtc::instance().compile(
+        bfly::codegen::generate_multiply(bfly::codegen::DialectKind::Cuda, precision), name, kArch);
+    ASSERT_EQ(result.kernels.size(), 1u) << name;
+    EXPECT_EQ(result.kernels[0].name, name);
+    EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
+    EXPECT_EQ(result.kernels[0].stack_bytes, 0) << name;
+  }
+}
