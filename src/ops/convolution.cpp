@@ -106,6 +106,9 @@ ConvolutionLayout layout(const Convolution& c) {
   l.reversed_axes = requested;
   for (int a : requested)
     if (s1[a] != 1 && s2[a] != 1) l.axes.push_back(a);
+  if (l.axes.size() > 3)
+    throw Error(ErrorCode::InvalidArgument, "convolution: " + std::to_string(l.axes.size()) +
+                                                " axes to convolve (at most 3: bfly's transforms take 1 to 3 axes)");
   auto convolved = [&](int a) { return std::find(l.axes.begin(), l.axes.end(), a) != l.axes.end(); };
   for (int a = 0; a < rank; ++a)
     if (!convolved(a) && s1[a] != s2[a] && s1[a] != 1 && s2[a] != 1)

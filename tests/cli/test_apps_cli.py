@@ -109,6 +109,10 @@ def check_convolve_failures(bfly, rng, work):
     expect_failure("convolve: axis out of range", bfly, ["convolve", a, k2, out, "--axes", "2"], out, ["2"])
     expect_failure("convolve: not an npy file", bfly, ["convolve", text, k2, out], out, ["not_npy.npy"])
     expect_failure("convolve: missing input", bfly, ["convolve", a + ".absent", k2, out], out, ["absent"])
+    r4 = os.path.join(work, "inputs", "fail_r4.npy")
+    np.save(r4, random_array(rng, (2, 3, 4, 5), np.float32))
+    expect_failure("convolve: four convolved axes", bfly, ["convolve", r4, r4, out], out, ["4 axes", "at most 3"],
+                   every_needle=True)
     expect_failure("convolve: circular with a longer kernel", bfly, ["convolve", a, k2, out, "--circular"], out,
                    ["circular"])
 
