@@ -98,6 +98,12 @@ class Convolver {
   void set_kernel(const std::complex<float>* kernel);
   void set_kernel(const std::complex<double>* kernel);
 
+  // On the device: `signal` holds signal_elements() elements of the
+  // convolver's type, `out` receives output_elements(); both on its device.
+  // Enqueued on the device's own queue (the zero padding, the transforms,
+  // the product and the cut are all kernels): device.synchronize() waits.
+  void execute(const Buffer& signal, const Buffer& out) const;
+
   // signal: signal_elements() elements; out: output_elements(). Blocking.
   // Throws Error(InvalidArgument) before set_kernel, or for the wrong type.
   void execute_host(const float* signal, float* out) const;

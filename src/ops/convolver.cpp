@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "backends/device_impl.hpp"
+#include "codegen/box_copy_kernel.hpp"
 #include "codegen/multiply_kernel.hpp"
 #include "ops/convolution_layout.hpp"
 
@@ -95,6 +96,15 @@ class ConvolverImpl {
     multiply_ = impl.memo<KernelImpl>("kernel:" + name, [&] {
       return impl.compile(codegen::generate_multiply(impl.dialect(), c.precision), name).kernel;
     });
+    const int bytes = static_cast<int>(point);
+    const std::string copy = codegen::box_copy_kernel_name(bytes);
+    box_copy_ = impl.memo<KernelImpl>("kernel:" + copy, [&] {
+      return impl.compile(codegen::generate_box_copy(impl.dialect(), bytes), copy).kernel;
+    });
+  }
+
+  std::size_t element_bytes() const {
+    return (c_.precision == Precision::Double ? 8 : 4) * (c_.complex ? 2 : 1);
   }
 
   const Convolution& convolution() const { return c_; }
@@ -131,20 +141,39 @@ class ConvolverImpl {
     check_type<T>("execute_host");
     if (!has_kernel_) throw Error(ErrorCode::InvalidArgument, "Convolver::execute_host: no kernel (call set_kernel first)");
     if (l_.axes.empty()) return broadcast_product(signal, out);
-    const std::vector<T> padded = padded_signal(signal);
-    signal_in_->write(padded.data(), padded.size() * sizeof(T));
+    if (!host_signal_) {
+      host_signal_.emplace(device_, static_cast<std::size_t>(c_.signal_elements()) * sizeof(T));
+      host_out_.emplace(device_, static_cast<std::size_t>(c_.output_elements()) * sizeof(T));
+    }
+    host_signal_->write(signal, static_cast<std::size_t>(c_.signal_elements()) * sizeof(T));
+    execute(*host_signal_, *host_out_);
+    host_out_->read(out, static_cast<std::size_t>(c_.output_elements()) * sizeof(T));
+  }
+
+  // On device buffers: pad, forward FFT, product, inverse FFT, cut; enqueued.
+  void execute(const Buffer& signal, const Buffer& out) const {
+    if (!has_kernel_) throw Error(ErrorCode::InvalidArgument, "Convolver::execute: no kernel (call set_kernel first)");
+    const std::size_t in_bytes = static_cast<std::size_t>(c_.signal_elements()) * element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(c_.output_elements()) * element_bytes();
+    if (signal.bytes() < in_bytes || out.bytes() < out_bytes)
+      throw Error(ErrorCode::InvalidArgument,
+                  "Convolver::execute: buffers of " + std::to_string(signal.bytes()) + " and " +
+                      std::to_string(out.bytes()) + " bytes; the signal needs " + std::to_string(in_bytes) +
+                      " and the result " + std::to_string(out_bytes));
+    if (l_.axes.empty()) {
+      // No transform: the broadcast product, on the host (nothing to gain).
+      std::vector<unsigned char> s(in_bytes), o(out_bytes);
+      signal.read(s.data(), in_bytes);
+      run_typed_product(s.data(), o.data());
+      Buffer target = out;  // a handle on the caller's memory (Buffer::write is not const)
+      target.write(o.data(), out_bytes);
+      return;
+    }
+    box_copy(*signal_in_, signal, l_.signal_padded, c_.signal_shape, std::vector<std::int64_t>(l_.rank, 0));
     signal_plan_->execute(*signal_in_, *signal_spectrum_);
     multiply();
     inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_);
-    std::vector<T> full(static_cast<std::size_t>(product_of(l_.product)));
-    result_->read(full.data(), full.size() * sizeof(T));
-    const auto full_strides = strides_of(l_.product);
-    std::size_t o = 0;
-    for_each_index(l_.output, [&](const std::vector<std::int64_t>& index) {
-      std::int64_t from = 0;
-      for (int a = 0; a < l_.rank; ++a) from += (index[a] + l_.start[a]) * full_strides[a];
-      out[o++] = full[static_cast<std::size_t>(from)];
-    });
+    box_copy(out, *result_, l_.output, l_.product, l_.start);
   }
 
  private:
@@ -186,6 +215,37 @@ class ConvolverImpl {
       out[static_cast<std::size_t>(to)] = data[i++];
     });
     return out;
+  }
+
+  // dst (of extents `to`) = src (of extents `from`) at index + offset, zero outside.
+  void box_copy(const Buffer& dst, const Buffer& src, const std::vector<std::int64_t>& to,
+                const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& offset) const {
+    std::vector<std::int64_t> d4(4, 1), n4(4, 1), o4(4, 0), s4(4, 0);
+    const int pad = 4 - l_.rank;
+    const auto strides = strides_of(from);
+    for (int a = 0; a < l_.rank; ++a) d4[pad + a] = to[a], n4[pad + a] = from[a], o4[pad + a] = offset[a], s4[pad + a] = strides[a];
+    const std::int64_t count = product_of(to);
+    using Arg = KernelArg;
+    std::vector<Arg> args{Arg::of(dst.impl()), Arg::of(src.impl()), Arg::of_u64(count), Arg::of_u64(d4[1]),
+                          Arg::of_u64(d4[2]), Arg::of_u64(d4[3])};
+    for (std::int64_t v : n4) args.push_back(Arg::of_u64(v));
+    for (std::int64_t v : o4) args.push_back(Arg::of_u64(static_cast<std::uint64_t>(v)));
+    for (std::int64_t v : s4) args.push_back(Arg::of_u64(v));
+    const std::size_t groups = static_cast<std::size_t>((count + codegen::kBoxCopyGroupSize - 1) / codegen::kBoxCopyGroupSize);
+    device_.impl()->launch(*box_copy_, groups, codegen::kBoxCopyGroupSize, 0, args);
+  }
+
+  void run_typed_product(const unsigned char* s, unsigned char* o) const {
+    if (c_.complex) {
+      if (c_.precision == Precision::Double)
+        broadcast_product(reinterpret_cast<const std::complex<double>*>(s), reinterpret_cast<std::complex<double>*>(o));
+      else
+        broadcast_product(reinterpret_cast<const std::complex<float>*>(s), reinterpret_cast<std::complex<float>*>(o));
+    } else if (c_.precision == Precision::Double) {
+      broadcast_product(reinterpret_cast<const double*>(s), reinterpret_cast<double*>(o));
+    } else {
+      broadcast_product(reinterpret_cast<const float*>(s), reinterpret_cast<float*>(o));
+    }
   }
 
   void multiply() const {
@@ -239,7 +299,8 @@ class ConvolverImpl {
   std::optional<Plan> signal_plan_, kernel_plan_, inverse_plan_;
   // Mutable: execute_host writes them (a Convolver is not shared between threads).
   mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
-  std::shared_ptr<KernelImpl> multiply_;
+  std::shared_ptr<KernelImpl> multiply_, box_copy_;
+  mutable std::optional<Buffer> host_signal_, host_out_;  // execute_host's device copies
   std::vector<unsigned char> host_kernel_;  // the broadcast product's kernel
   bool has_kernel_ = false;
 };
@@ -257,6 +318,7 @@ void Convolver::set_kernel(const float* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const double* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const std::complex<float>* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const std::complex<double>* k) { impl_->set_kernel(k); }
+void Convolver::execute(const Buffer& signal, const Buffer& out) const { impl_->execute(signal, out); }
 void Convolver::execute_host(const float* s, float* o) const { impl_->execute_host(s, o); }
 void Convolver::execute_host(const double* s, double* o) const { impl_->execute_host(s, o); }
 void Convolver::execute_host(const std::complex<float>* s, std::complex<float>* o) const { impl_->execute_host(s, o); }

@@ -207,6 +207,40 @@ TEST_P(Convolve, KernelReusedAcrossSignals) {
   }
 }
 
+// The device form: the caller's buffers in and out (output poisoned), the
+// same result as the host form, and too small a buffer is an error.
+TEST_P(Convolve, DeviceBuffers) {
+  Convolution conv;
+  conv.signal_shape = {3, 40, 50};
+  conv.kernel_shape = {1, 7, 6};
+  conv.axes = {1, 2};
+  conv.mode = ConvolveMode::Same;
+  conv.complex = true;
+  const auto a = random_data(static_cast<std::size_t>(conv.signal_elements()));
+  const auto k = random_data(static_cast<std::size_t>(conv.kernel_elements()));
+  Convolver convolver(device(), conv);
+  convolver.set_kernel(k.data());
+  std::vector<std::complex<float>> host(static_cast<std::size_t>(conv.output_elements()));
+  convolver.execute_host(a.data(), host.data());
+  Buffer in(device(), a.size() * sizeof(a[0])), out(device(), host.size() * sizeof(host[0]));
+  in.write(a.data(), a.size() * sizeof(a[0]));
+  std::vector<std::complex<float>> got(host.size());
+  poison(got);
+  out.write(got.data(), got.size() * sizeof(got[0]));
+  convolver.execute(in, out);
+  device().synchronize();
+  out.read(got.data(), got.size() * sizeof(got[0]));
+  EXPECT_EQ(got, host);
+  Shape shape;
+  const auto want = direct(Case{conv.signal_shape, conv.kernel_shape, conv.axes, conv.mode}, a, k, &shape);
+  bool finite = true;
+  EXPECT_LE(relative_error(got, want, &finite), 1e-6);
+  EXPECT_TRUE(finite);
+  Buffer small(device(), 16);
+  EXPECT_THROW(convolver.execute(small, out), Error);
+  EXPECT_THROW(convolver.execute(in, small), Error);
+}
+
 TEST_P(Convolve, RejectsMisuse) {
   Convolution conv;
   conv.signal_shape = {10};

@@ -21,6 +21,7 @@
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "bfly/bfly.hpp"
 #include "codegen/chain_kernel.hpp"
+#include "codegen/box_copy_kernel.hpp"
 #include "codegen/multiply_kernel.hpp"
 #include "codegen/dialect.hpp"
 #include "codegen/pass_kernel.hpp"
@@ -480,8 +481,9 @@ TEST(CudaCodegen, ChainedKernelsCompileWithoutSpills) {
 
 }  // namespace
 
-// The convolution's spectra product (ops/convolver.cpp), both precisions.
-TEST(CudaCodegen, MultiplyKernelCompilesWithoutSpills) {
+// The convolution's spectra product (ops/convolver.cpp), both precisions,
+// and its padding and cutting copies (4-, 8- and 16-byte elements).
+TEST(CudaCodegen, ConvolutionKernelsCompileWithoutSpills) {
   std::string why;
   if (!Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
   for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double}) {
@@ -490,6 +492,14 @@ TEST(CudaCodegen, MultiplyKernelCompilesWithoutSpills) {
         bfly::codegen::generate_multiply(bfly::codegen::DialectKind::Cuda, precision), name, kArch);
     ASSERT_EQ(result.kernels.size(), 1u) << name;
     EXPECT_EQ(result.kernels[0].name, name);
+    EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
+    EXPECT_EQ(result.kernels[0].stack_bytes, 0) << name;
+  }
+  for (int bytes : {4, 8, 16}) {
+    const std::string name = bfly::codegen::box_copy_kernel_name(bytes);
+    const bfly::cuda::CompileResult result = Nvrtc::instance().compile(
+        bfly::codegen::generate_box_copy(bfly::codegen::DialectKind::Cuda, bytes), name, kArch);
+    ASSERT_EQ(result.kernels.size(), 1u) << name;
     EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
     EXPECT_EQ(result.kernels[0].stack_bytes, 0) << name;
   }
