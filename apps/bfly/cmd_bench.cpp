@@ -3,12 +3,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
 
+#include "bench_convolve.hpp"
 #include "bench_report.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -29,6 +31,8 @@ struct BenchOptions {
   bool cold = false;
   std::string tuning;  // "", "off" or a table file
   BenchSettings settings;
+  std::string app;           // "convolve": bench_convolve.cpp instead of transforms
+  std::string kernel_sizes;  // --kernel-sizes for --app convolve
 };
 
 Progress progress_for(bool quiet) {
@@ -63,6 +67,28 @@ int run(BenchOptions& o, bool demo) {
   o.settings.strategy = o.problem.plan_options().strategy;
   o.settings.tuning = tuning_option(o.tuning);
   const Precision precision = parse_precision(o.problem.precision);
+  if (!o.app.empty()) {
+    if (o.app != "convolve") throw Error(ErrorCode::InvalidArgument, "unknown --app '" + o.app + "' (expected convolve)");
+    ConvolveBenchOptions c;
+    if (!o.problem.shape.empty()) c.shape = text::parse_shape(o.problem.shape);
+    if (!o.kernel_sizes.empty()) {
+      c.kernel_sizes.clear();
+      std::size_t at = 0;
+      while (at <= o.kernel_sizes.size()) {
+        const std::size_t comma = std::min(o.kernel_sizes.find(',', at), o.kernel_sizes.size());
+        const std::string item = o.kernel_sizes.substr(at, comma - at);
+        char* end = nullptr;
+        const long long k = std::strtoll(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0')
+          throw Error(ErrorCode::InvalidArgument, "invalid kernel size '" + item + "' (expected an integer)");
+        c.kernel_sizes.push_back(k);
+        at = comma + 1;
+      }
+    }
+    c.precision = precision;
+    c.repetitions = o.settings.repetitions;
+    return run_convolve_bench(o.device.open(), c);
+  }
   // --kind for every case; the real suite is real (r2c) unless told otherwise.
   const Kind kind = !o.problem.kind.empty() ? parse_kind(o.problem.kind)
                     : o.suite_name == "real" ? Kind::R2C
@@ -197,6 +223,10 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
+      command->add_option("--app", o->app,
+                          "time an application instead of transforms: convolve (2D image of --shape, default "
+                          "4096x4096, with square kernels of --kernel-sizes, default 3,15,63,255, mode same)");
+      command->add_option("--kernel-sizes", o->kernel_sizes, "--app convolve: kernel widths, e.g. 3,15,63,255");
       command->add_flag("--cold", o->cold, "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan times include compilation");
       command->add_option("--tuning", o->tuning,
                           "the tuning table bfly plans with: device (the device's, default), off (the planner's "
