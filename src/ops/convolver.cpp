@@ -122,7 +122,14 @@ class ConvolverImpl {
   template <class T>
   void set_kernel(const T* kernel) {
     check_type<T>("set_kernel");
-    const std::vector<T> k = arranged_kernel(kernel);
+    // Arranged at its own size, padded on the device: the padded array is
+    // the whole transform (4374^2 points for a 255^2 kernel on a 4096^2
+    // image), too much to build and send from the host. A circular
+    // correlation wraps its reversed kernel across the padded lengths, so
+    // that one is arranged at the padded size.
+    const bool wrapped = c_.circular && c_.correlate;
+    const std::vector<std::int64_t>& extents = wrapped ? l_.kernel_padded : c_.kernel_shape;
+    const std::vector<T> k = arranged_kernel(kernel, extents);
     if (l_.axes.empty()) {
       host_kernel_.resize(k.size() * sizeof(T));
       std::memcpy(host_kernel_.data(), k.data(), host_kernel_.size());
@@ -131,7 +138,13 @@ class ConvolverImpl {
     }
     Buffer staging(device_, k.size() * sizeof(T));
     staging.write(k.data(), k.size() * sizeof(T));
-    kernel_plan_->execute(staging, *kernel_spectrum_);
+    if (wrapped) {
+      kernel_plan_->execute(staging, *kernel_spectrum_);
+    } else {
+      Buffer padded(device_, static_cast<std::size_t>(product_of(l_.kernel_padded)) * sizeof(T));
+      box_copy(padded, staging, l_.kernel_padded, c_.kernel_shape, std::vector<std::int64_t>(l_.rank, 0));
+      kernel_plan_->execute(padded, *kernel_spectrum_);
+    }
     device_.synchronize();
     has_kernel_ = true;
   }
@@ -177,14 +190,15 @@ class ConvolverImpl {
   }
 
  private:
-  // The kernel as the transforms take it: zero-padded to kernel_padded, and
-  // for a correlation conjugated and reversed along the requested axes:
-  // element j goes to m - 1 - j, or to -j mod n on a transformed axis of a
-  // circular correlation (period n).
+  // The kernel as the transforms take it, in an array of `extents` (its own
+  // shape, or kernel_padded zero-filled): for a correlation conjugated and
+  // reversed along the requested axes: element j goes to m - 1 - j, or to
+  // -j mod n on a transformed axis of a circular correlation (period n, and
+  // then `extents` must be kernel_padded).
   template <class T>
-  std::vector<T> arranged_kernel(const T* kernel) const {
-    std::vector<T> out(static_cast<std::size_t>(product_of(l_.kernel_padded)), T{});
-    const auto to_strides = strides_of(l_.kernel_padded);
+  std::vector<T> arranged_kernel(const T* kernel, const std::vector<std::int64_t>& extents) const {
+    std::vector<T> out(static_cast<std::size_t>(product_of(extents)), T{});
+    const auto to_strides = strides_of(extents);
     auto has = [](const std::vector<int>& axes, int a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); };
     std::size_t i = 0;
     for_each_index(c_.kernel_shape, [&](const std::vector<std::int64_t>& index) {
