@@ -11,6 +11,7 @@ packages=(
   libclfft-dev      # peer on the same OpenCL device
   libvkfft-dev      # peer on the same OpenCL device (header-only)
   libcli11-dev nlohmann-json3-dev libgtest-dev
+  libpng-dev        # bfly filter's PNG images
   python3 python3-numpy  # CLI tests compare with numpy.fft
 )
 missing=()
@@ -21,6 +22,7 @@ done
 oracles=(
   python3-scipy  # the application tests compare with scipy.signal
   libgmp-dev     # the exact products' oracle (GMP), not their engine
+  python3-skimage  # bfly filter's Butterworth masks against skimage.filters.butterworth
 )
 missing_oracles=()
 for p in "${oracles[@]}"; do

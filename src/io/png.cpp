@@ -1,0 +1,161 @@
+#include "io/png.hpp"
+
+#include <png.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "bfly/bfly.hpp"
+
+namespace bfly::io {
+namespace {
+
+// libpng reports errors through a callback that must not return: it
+// longjmps. The message is kept and turned into an Error after the jump.
+struct ErrorState {
+  std::string message;
+};
+
+void on_error(png_structp png, png_const_charp message) {
+  auto* state = static_cast<ErrorState*>(png_get_error_ptr(png));
+  state->message = message;
+  png_longjmp(png, 1);
+}
+
+void on_warning(png_structp, png_const_charp) {}
+
+struct File {
+  std::FILE* f = nullptr;
+  ~File() {
+    if (f) std::fclose(f);
+  }
+};
+
+}  // namespace
+
+Image read_png(const std::string& path) {
+  File file;
+  file.f = std::fopen(path.c_str(), "rb");
+  if (!file.f) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
+  unsigned char signature[8] = {};
+  if (std::fread(signature, 1, 8, file.f) != 8 || png_sig_cmp(signature, 0, 8) != 0)
+    throw Error(ErrorCode::Io, path + ": not a PNG file (it does not start with the PNG signature)");
+  ErrorState state;
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  if (!info) {
+    png_destroy_read_struct(&png, nullptr, nullptr);
+    throw Error(ErrorCode::OutOfMemory, path + ": libpng could not allocate its state");
+  }
+  // Everything changed between setjmp and a possible longjmp lives on the
+  // heap behind a pointer set before it (locals changed there would be
+  // indeterminate after the jump).
+  struct Decoded {
+    Image image;
+    std::vector<png_bytep> rows;
+    std::vector<unsigned char> bytes;
+  };
+  const auto decoded = std::make_unique<Decoded>();
+  Image& image = decoded->image;
+  std::vector<png_bytep>& rows = decoded->rows;
+  std::vector<unsigned char>& bytes = decoded->bytes;
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + state.message + ")");
+  }
+  png_init_io(png, file.f);
+  png_set_sig_bytes(png, 8);
+  png_read_info(png, info);
+  const int color = png_get_color_type(png, info);
+  const int depth = png_get_bit_depth(png, info);
+  // Expand what bfly does not keep as it is: palettes to RGB(A), 1-4-bit
+  // gray to 8 bits, tRNS to an alpha channel.
+  if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (depth == 16) png_set_swap(png);  // little-endian samples into uint16_t
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  image.width = png_get_image_width(png, info);
+  image.height = png_get_image_height(png, info);
+  image.channels = png_get_channels(png, info);
+  image.bits = png_get_bit_depth(png, info);
+  const std::size_t row_bytes = png_get_rowbytes(png, info);
+  bytes.resize(row_bytes * static_cast<std::size_t>(image.height));
+  rows.resize(static_cast<std::size_t>(image.height));
+  for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = bytes.data() + y * row_bytes;
+  png_read_image(png, rows.data());
+  png_read_end(png, nullptr);
+  png_destroy_read_struct(&png, &info, nullptr);
+  if (image.bits != 8 && image.bits != 16)
+    throw Error(ErrorCode::Unsupported, path + ": " + std::to_string(image.bits) + "-bit samples (bfly takes 8 and 16)");
+  const std::size_t count = static_cast<std::size_t>(image.width * image.height) * image.channels;
+  image.samples.resize(count);
+  if (image.bits == 8) {
+    for (std::size_t i = 0; i < count; ++i) image.samples[i] = bytes[i];
+  } else {
+    std::memcpy(image.samples.data(), bytes.data(), count * 2);
+  }
+  return std::move(image);
+}
+
+void write_png(const std::string& path, const Image& image) {
+  if (image.bits != 8 && image.bits != 16)
+    throw Error(ErrorCode::Unsupported, path + ": cannot write " + std::to_string(image.bits) + "-bit samples");
+  if (image.channels < 1 || image.channels > 4)
+    throw Error(ErrorCode::InvalidArgument, path + ": " + std::to_string(image.channels) + " channels");
+  const std::string temp = path + ".tmp." + std::to_string(getpid());
+  File file;
+  file.f = std::fopen(temp.c_str(), "wb");
+  if (!file.f) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));
+  ErrorState state;
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  if (!info) {
+    png_destroy_write_struct(&png, nullptr);
+    std::remove(temp.c_str());
+    throw Error(ErrorCode::OutOfMemory, path + ": libpng could not allocate its state");
+  }
+  const int sample_bytes = image.bits / 8;
+  const std::size_t row_bytes = static_cast<std::size_t>(image.width) * image.channels * sample_bytes;
+  std::vector<unsigned char> bytes(row_bytes * static_cast<std::size_t>(image.height));
+  for (std::size_t i = 0; i < image.samples.size(); ++i) {
+    if (sample_bytes == 1) {
+      bytes[i] = static_cast<unsigned char>(image.samples[i]);
+    } else {  // PNG is big-endian
+      bytes[2 * i] = static_cast<unsigned char>(image.samples[i] >> 8);
+      bytes[2 * i + 1] = static_cast<unsigned char>(image.samples[i] & 0xff);
+    }
+  }
+  std::vector<png_bytep> rows(static_cast<std::size_t>(image.height));
+  for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = bytes.data() + y * row_bytes;
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    std::fclose(file.f);
+    file.f = nullptr;
+    std::remove(temp.c_str());
+    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + state.message);
+  }
+  static const int kTypes[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+                               PNG_COLOR_TYPE_RGB_ALPHA};
+  png_init_io(png, file.f);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), image.bits,
+               kTypes[image.channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  png_write_image(png, rows.data());
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
+  const bool flushed = std::fflush(file.f) == 0 && !std::ferror(file.f);
+  std::fclose(file.f);
+  file.f = nullptr;
+  if (!flushed || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(temp.c_str());
+    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + why);
+  }
+}
+
+}  // namespace bfly::io

@@ -1,0 +1,27 @@
+// PNG images for `bfly filter` (libpng): grayscale, gray + alpha, RGB and
+// RGBA at 8 or 16 bits a sample (palette and sub-byte grayscale images are
+// expanded to 8 bits on reading). Every failure throws bfly::Error naming
+// the path: Error(Io) for an unreadable, truncated or malformed file or
+// one that is not a PNG, Error(Unsupported) for what bfly does not take.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bfly::io {
+
+struct Image {
+  std::int64_t width = 0, height = 0;
+  int channels = 1;  // 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA
+  int bits = 8;      // 8 or 16 a sample
+  // Samples row-major, channels interleaved, as values 0..2^bits - 1.
+  std::vector<std::uint16_t> samples;
+  bool has_alpha() const { return channels == 2 || channels == 4; }
+};
+
+Image read_png(const std::string& path);
+// Atomic, as write_npy: a temporary beside the path, then a rename.
+void write_png(const std::string& path, const Image& image);
+
+}  // namespace bfly::io
