@@ -8,5 +8,5 @@ grep -qx "/.deps/" .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo "
 cd .deps/debs
 apt-get download libcli11-dev nlohmann-json3-dev libvkfft-dev libgtest-dev \
   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 \
-  libgmp-dev libgmp10 libgmpxx4ldbl \\
+  libgmp-dev libgmp10 libgmpxx4ldbl \
   libpng-dev libpng16-16 zlib1g-dev  # GMP: the exact products' test oracle; libpng: bfly filter
