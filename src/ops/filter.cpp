@@ -6,8 +6,19 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <sstream>
 
 namespace bfly {
+namespace {
+
+// A double as a person would write it (1.5, not 1.500000).
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+}  // namespace
 
 Padding parse_padding(const std::string& text) {
   if (text == "zero") return Padding::Zero;
@@ -20,7 +31,7 @@ void FrequencyFilter::validate() const {
   auto fraction = [](double f, const char* what) {
     if (!(f > 0 && f <= 1))
       throw Error(ErrorCode::InvalidArgument,
-                  std::string(what) + " " + std::to_string(f) + " is not a fraction of Nyquist in (0, 1]");
+                  std::string(what) + " " + number(f) + " is not a fraction of Nyquist in (0, 1]");
   };
   switch (pass) {
     case Pass::Low:
@@ -29,16 +40,16 @@ void FrequencyFilter::validate() const {
       fraction(low, "band edge");
       fraction(high, "band edge");
       if (!(low < high))
-        throw Error(ErrorCode::InvalidArgument, "band " + std::to_string(low) + "," + std::to_string(high) +
+        throw Error(ErrorCode::InvalidArgument, "band " + number(low) + "," + number(high) +
                                                     ": the lower edge must be below the upper");
       break;
     case Pass::Blur:
       if (!(sigma > 0 && std::isfinite(sigma)))
-        throw Error(ErrorCode::InvalidArgument, "blur sigma " + std::to_string(sigma) + " (must be positive)");
+        throw Error(ErrorCode::InvalidArgument, "blur sigma " + number(sigma) + " (must be positive)");
       break;
   }
   if (mask == FilterMask::Butterworth && !(order > 0 && std::isfinite(order)))
-    throw Error(ErrorCode::InvalidArgument, "Butterworth order " + std::to_string(order) + " (must be positive)");
+    throw Error(ErrorCode::InvalidArgument, "Butterworth order " + number(order) + " (must be positive)");
 }
 
 namespace {

@@ -190,6 +190,208 @@ def check_polymul_failures(bfly, rng, work):
                    ["beyond int64"])
 
 
+# ---- bfly filter ------------------------------------------------------------
+
+def png_bytes(samples, bits):
+    """A PNG (no filtering, one IDAT) of samples: H x W x C uint array."""
+    import struct
+    import zlib
+    h, w, c = samples.shape
+    kind = {1: 0, 2: 4, 3: 2, 4: 6}[c]
+    dtype = ">u2" if bits == 16 else "u1"
+    raw = b"".join(b"\x00" + samples[y].astype(dtype).tobytes() for y in range(h))
+
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bits, kind, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def read_png(path):
+    """Decodes the non-interlaced PNGs bfly writes: H x W x C, and the depth."""
+    import struct
+    import zlib
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    at, idat = 8, b""
+    while at < len(data):
+        length, tag = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if tag == b"IHDR":
+            w, h, bits, kind = struct.unpack(">IIBB", body[:10])
+        elif tag == b"IDAT":
+            idat += body
+        at += 12 + length
+    c = {0: 1, 4: 2, 2: 3, 6: 4}[kind]
+    bpp = c * bits // 8
+    stride = w * bpp
+    raw = zlib.decompress(idat)
+    out = np.zeros((h, stride), dtype=np.uint8)
+    prev = np.zeros(stride, dtype=np.int64)
+    for y in range(h):
+        ftype = raw[y * (stride + 1)]
+        line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).astype(np.int64)
+        cur = np.zeros(stride, dtype=np.int64)
+        for x in range(stride):
+            a = cur[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            cc = prev[x - bpp] if x >= bpp else 0
+            if ftype == 0:
+                p = 0
+            elif ftype == 1:
+                p = a
+            elif ftype == 2:
+                p = b
+            elif ftype == 3:
+                p = (a + b) // 2
+            else:
+                pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
+                p = a if pa <= pb and pa <= pc else (b if pb <= pc else cc)
+            cur[x] = (line[x] + p) & 0xFF
+        out[y] = cur
+        prev = cur
+    if bits == 16:
+        values = out.reshape(h, w * c, 2).astype(np.uint16)
+        return (values[:, :, 0] * 256 + values[:, :, 1]).reshape(h, w, c), bits
+    return out.reshape(h, w, c).astype(np.uint16), bits
+
+
+def run_filter(bfly, work, tag, image, args, suffix=".npy"):
+    in_path = os.path.join(work, "inputs", tag + suffix)
+    out_path = os.path.join(work, "outputs", tag + suffix)
+    if suffix == ".npy":
+        np.save(in_path, image)
+    else:
+        with open(in_path, "wb") as f:
+            f.write(image)
+    result = bfly.run(["filter", in_path, out_path] + args)
+    if result.returncode != 0:
+        raise RuntimeError(f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+    return np.load(out_path) if suffix == ".npy" else read_png(out_path)
+
+
+def mask_of(shape, filter_args):
+    """The mask the docs define, on numpy.fft.rfft2's grid (wrap borders)."""
+    fy = np.fft.fftfreq(shape[0])[:, None]
+    fx = np.fft.rfftfreq(shape[1])[None, :]
+    rho = np.sqrt(fy ** 2 + fx ** 2) / 0.5
+    kind, value = filter_args
+    if kind == "ideal-low":
+        return (rho <= value).astype(float)
+    if kind == "gaussian-high":
+        return 1 - np.exp(-rho ** 2 / (2 * value ** 2))
+    if kind == "butterworth-band":
+        lo, hi = value
+        return (1 / (1 + (rho / hi) ** 4)) * (1 - 1 / (1 + (rho / lo) ** 4))
+    if kind == "blur":
+        return np.exp(-2 * np.pi ** 2 * value ** 2 * (rho * 0.5) ** 2)
+    raise ValueError(kind)
+
+
+def check_filter(bfly, rng, work):
+    shape = (48, 40)
+    # A delta: with wrap borders its filtered image's spectrum is the mask itself.
+    delta = np.zeros(shape)
+    delta[0, 0] = 1.0
+    # (0.33: no frequency of this grid lies on the ideal mask's edge, where
+    # rounding would decide.)
+    for args, mask in [(["--lowpass", "0.33", "--mask", "ideal"], ("ideal-low", 0.33)),
+                       (["--highpass", "0.2", "--mask", "gaussian"], ("gaussian-high", 0.2)),
+                       (["--bandpass", "0.1,0.5"], ("butterworth-band", (0.1, 0.5))),
+                       (["--blur", "1.5"], ("blur", 1.5))]:
+        name = f"filter: a delta through {' '.join(args)} has the mask as its spectrum"
+        y = run_filter(bfly, work, "delta", delta, args + ["--pad", "wrap"])
+        error = np.abs(np.fft.rfft2(y) - mask_of(shape, mask)).max()
+        checks.record(name, error < 1e-12, f"max error {error:.1e}")
+    # A sinusoid on an exact bin: passed whole below the cutoff, removed above.
+    x = np.arange(shape[1])[None, :] * np.ones(shape)
+    low = np.cos(2 * np.pi * 4 * x / shape[1])    # 0.2 of Nyquist
+    high = np.cos(2 * np.pi * 16 * x / shape[1])  # 0.8 of Nyquist
+    y = run_filter(bfly, work, "sine", low + high, ["--lowpass", "0.5", "--mask", "ideal", "--pad", "wrap"])
+    error = np.abs(y - low).max()
+    checks.record("filter: an ideal low-pass keeps the low sinusoid and removes the high one", error < 1e-12,
+                  f"max error {error:.1e}")
+    # A constant image: a low-pass keeps it, a high-pass removes it (reflect borders).
+    flat = np.full(shape, 0.75, dtype=np.float32)
+    y = run_filter(bfly, work, "flat", flat, ["--lowpass", "0.1"])
+    checks.record("filter: a low-pass keeps a constant image (float32 in, float32 out)",
+                  y.dtype == np.float32 and np.abs(y - 0.75).max() < 1e-6, f"max error {np.abs(y - 0.75).max():.1e}")
+    y = run_filter(bfly, work, "flat", flat, ["--highpass", "0.1", "--mask", "gaussian"])
+    checks.record("filter: a high-pass removes a constant image", np.abs(y).max() < 1e-6, f"max {np.abs(y).max():.1e}")
+    # Against scikit-image's Butterworth filter (its own borders: wrap).
+    try:
+        from skimage.filters import butterworth
+    except ImportError:
+        checks.skip("filter: Butterworth against skimage", "scikit-image is not importable")
+    else:
+        image = rng.random((37, 50))
+        for high_pass, cutoff, order in [(False, 0.2, 2.0), (True, 0.05, 3.0), (True, 0.5, 1.0)]:
+            flag = "--highpass" if high_pass else "--lowpass"
+            y = run_filter(bfly, work, "skimage", image,
+                           [flag, str(cutoff), "--mask", f"butterworth:{order}", "--pad", "wrap"])
+            expected = butterworth(image, cutoff_frequency_ratio=cutoff / 2, high_pass=high_pass, order=order)
+            error = np.abs(y - expected).max()
+            checks.record(f"filter: {flag} {cutoff} butterworth:{order} equals skimage.filters.butterworth",
+                          error < 1e-12, f"max error {error:.1e}")
+    # PNG: every layout, alpha kept, depth kept, values clipped to the range.
+    for channels, bits in [(1, 8), (2, 16), (3, 8), (4, 16)]:
+        top = 2 ** bits - 1
+        samples = rng.integers(0, top + 1, (24, 20, channels)).astype(np.uint16)
+        out, out_bits = run_filter(bfly, work, f"png{channels}_{bits}", png_bytes(samples, bits), ["--blur", "2"],
+                                   ".png")
+        problems = []
+        if out.shape != samples.shape or out_bits != bits:
+            problems.append(f"shape {out.shape} at {out_bits} bits")
+        elif channels in (2, 4) and not np.array_equal(out[:, :, -1], samples[:, :, -1]):
+            problems.append("alpha changed")
+        elif out[:, :, :channels - (channels % 2 == 0)].std() >= samples[:, :, :channels - (channels % 2 == 0)].std():
+            problems.append("the blur did not smooth the colours")
+        checks.record(f"filter: a {channels}-channel {bits}-bit PNG blurred", not problems, "; ".join(problems))
+    gray = png_bytes(rng.integers(0, 256, (32, 32, 1)).astype(np.uint16), 8)
+    for flag in ("--spectrum", "--edges"):
+        out, _ = run_filter(bfly, work, "png_" + flag[2:], gray, [flag], ".png")
+        checks.record(f"filter {flag}: a full-range 8-bit picture", out.shape == (32, 32, 1) and out.max() == 255,
+                      f"shape {out.shape}, max {out.max()}")
+
+
+def check_filter_failures(bfly, rng, work):
+    inputs = os.path.join(work, "inputs")
+    image = os.path.join(inputs, "fail_img.npy")
+    np.save(image, rng.random((16, 16)))
+    png = os.path.join(inputs, "fail.png")
+    with open(png, "wb") as f:
+        f.write(png_bytes(rng.integers(0, 256, (16, 16, 3)).astype(np.uint16), 8))
+    with open(png, "rb") as f:
+        whole = f.read()
+    truncated = os.path.join(inputs, "truncated.png")
+    with open(truncated, "wb") as f:
+        f.write(whole[:len(whole) // 2])
+    fake = os.path.join(inputs, "fake.png")
+    with open(fake, "w") as f:
+        f.write("not an image\n")
+    out_npy = os.path.join(work, "outputs", "fail_out.npy")
+    out_png = os.path.join(work, "outputs", "fail_out.png")
+    expect_failure("filter: no operation", bfly, ["filter", image, out_npy], out_npy, ["exactly one"])
+    expect_failure("filter: two operations", bfly, ["filter", image, out_npy, "--lowpass", "0.2", "--blur", "1"],
+                   out_npy, ["exactly one"])
+    expect_failure("filter: a cutoff above Nyquist", bfly, ["filter", image, out_npy, "--lowpass", "1.5"], out_npy,
+                   ["1.5"])
+    expect_failure("filter: a band upside down", bfly, ["filter", image, out_npy, "--bandpass", "0.5,0.2"], out_npy,
+                   ["band"])
+    expect_failure("filter: an unknown mask", bfly, ["filter", image, out_npy, "--lowpass", "0.2", "--mask", "box"],
+                   out_npy, ["box"])
+    expect_failure("filter: an unknown border", bfly, ["filter", image, out_npy, "--blur", "1", "--pad", "edge"],
+                   out_npy, ["edge"])
+    expect_failure("filter: a truncated PNG", bfly, ["filter", truncated, out_png, "--blur", "1"], out_png,
+                   ["truncated.png"])
+    expect_failure("filter: not a PNG", bfly, ["filter", fake, out_png, "--blur", "1"], out_png, ["fake.png", "PNG"],
+                   every_needle=True)
+    expect_failure("filter: an unwritable output", bfly,
+                   ["filter", png, os.path.join(work, "outputs", "no_dir", "x.png"), "--blur", "1"],
+                   os.path.join(work, "outputs", "no_dir", "x.png"), ["x.png"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -215,6 +417,8 @@ def main():
             name = f"polymul {n} x {m} coefficients, {kind}"
             checks.run(name, check_polymul, bfly, rng, work, n, m, kind)
         checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
+        checks.run("filter", lambda name: check_filter(bfly, rng, work))
+        checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
