@@ -22,5 +22,6 @@ void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
 void add_convolve_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_filter_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_bigmul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 
 }  // namespace bfly::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   bfly::cli::add_convolve_command(app, actions);
   bfly::cli::add_polymul_command(app, actions);
   bfly::cli::add_filter_command(app, actions);
+  bfly::cli::add_bigmul_command(app, actions);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

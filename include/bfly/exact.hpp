@@ -44,7 +44,8 @@ class WideInt {
 };
 
 struct ExactStats {
-  int limb_bits = 0;          // digit width of the attempt that passed
+  int limb_bits = 0;          // polymul: digit width (bits) of the attempt that passed
+  int limb_digits = 0;        // bigmul: decimal or hex digits a limb of the attempt that passed
   int attempts = 0;           // 1 unless the check sent it back
   std::vector<std::int64_t> transform_shape;  // the 2D convolution's padded shape
 };
@@ -54,5 +55,16 @@ struct ExactStats {
 // for an empty factor. `device`: where the convolution runs.
 std::vector<WideInt> polymul(const Device& device, const std::vector<std::int64_t>& a,
                              const std::vector<std::int64_t>& b, ExactStats* stats = nullptr);
+
+// The exact product of two integers written as text: decimal digits, or
+// hexadecimal after "0x" (either case), with an optional sign; surrounding
+// blanks and newlines ignored. Both in the same base; the product is
+// written in it (hex in lower case with "0x"). Computed as a polynomial
+// product in base 10^k or 16^k with balanced digits (k from the error
+// model), then carried; checked modulo two random 61-bit primes (a wrong
+// product passes with probability below digits / 2^56) and retried with
+// smaller k on a mismatch. Throws Error(InvalidArgument) naming what is
+// not an integer, or bases that differ.
+std::string bigmul(const Device& device, const std::string& x, const std::string& y, ExactStats* stats = nullptr);
 
 }  // namespace bfly

@@ -128,6 +128,74 @@ TEST_P(Exact, CheckCatchesUnsafeDigitWidths) {
 #endif
 }
 
+#ifdef BFLY_TEST_HAVE_GMP
+std::string gmp_multiply(const std::string& x, const std::string& y, int base) {
+  mpz_t a, b, c;
+  mpz_inits(a, b, c, nullptr);
+  auto set = [&](mpz_t z, const std::string& text) {
+    std::string t = text;
+    const bool negative = !t.empty() && t[0] == '-';
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t = t.substr(1);  // GMP takes no sign but '-'
+    if (base == 16) t = t.substr(2);
+    EXPECT_EQ(mpz_set_str(z, t.c_str(), base), 0) << text.substr(0, 40);
+    if (negative) mpz_neg(z, z);
+  };
+  set(a, x);
+  set(b, y);
+  mpz_mul(c, a, b);
+  std::string out(mpz_sizeinbase(c, base) + 2, '\0');
+  mpz_get_str(&out[0], base, c);
+  out.resize(std::strlen(out.c_str()));
+  mpz_clears(a, b, c, nullptr);
+  if (base == 16) out = out[0] == '-' ? "-0x" + out.substr(1) : "0x" + out;
+  return out;
+}
+#endif
+
+std::string random_digits(std::mt19937_64& rng, std::size_t n, bool hex) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s(n, '0');
+  for (auto& c : s) c = kDigits[rng() % (hex ? 16 : 10)];
+  s[0] = kDigits[1 + rng() % (hex ? 15 : 9)];
+  return (hex ? "0x" : "") + s;
+}
+
+TEST_P(Exact, BigmulMatchesGmp) {
+#ifdef BFLY_TEST_HAVE_GMP
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"0", "12345"}, {"1", "-1"}, {"-0", "7"}, {"999", "999"}, {"-0x1", "0xff"}, {"+42", "000123"}};
+  for (std::size_t n : {1, 4, 5, 1023, 1024, 1025, 4096, 20000})
+    cases.push_back({random_digits(rng, n, false), random_digits(rng, n / 2 + 1, false)});
+  for (std::size_t n : {4095, 4096, 4097, 30000})  // every digit 9: the largest limbs
+    cases.push_back({std::string(n, '9'), "-" + std::string(n, '9')});
+  for (std::size_t n : {3, 3000, 16384})
+    cases.push_back({"0x" + std::string(n, 'f'), random_digits(rng, n, true)});
+  for (const auto& [x, y] : cases) {
+    const bool hex = x.find("0x") != std::string::npos;
+    ExactStats stats;
+    const std::string got = bigmul(device(), x, y, &stats);
+    const std::string want = gmp_multiply(x, y, hex ? 16 : 10);
+    EXPECT_EQ(got, want) << x.substr(0, 30) << " x " << y.substr(0, 30);
+    std::printf("[ bigmul   ] %zu x %zu %s digits: %d a limb, %d attempt(s)\n", x.size(), y.size(), hex ? "hex" : "decimal",
+                stats.limb_digits, stats.attempts);
+  }
+  setenv("BFLY_BIGMUL_DIGITS", "8", 1);  // far too wide: the check must send it back
+  ExactStats stats;
+  const std::string x = random_digits(rng, 50000, false), y = random_digits(rng, 50000, false);
+  const std::string got = bigmul(device(), x, y, &stats);
+  unsetenv("BFLY_BIGMUL_DIGITS");
+  EXPECT_GT(stats.attempts, 1);
+  EXPECT_EQ(got, gmp_multiply(x, y, 10));
+  std::printf("[ bigmul   ] forced 8 digits a limb: %d attempts, passed at %d\n", stats.attempts, stats.limb_digits);
+  EXPECT_THROW(bigmul(device(), "12a", "3"), Error);
+  EXPECT_THROW(bigmul(device(), "0x12", "3"), Error);
+  EXPECT_THROW(bigmul(device(), "", "3"), Error);
+#else
+  GTEST_SKIP() << "GMP (libgmp-dev) not found at build time: no oracle";
+#endif
+}
+
 TEST_P(Exact, RejectsEmptyFactors) {
   EXPECT_THROW(polymul(device(), {}, {1}), Error);
   EXPECT_THROW(polymul(device(), {1}, {}), Error);

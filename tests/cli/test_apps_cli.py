@@ -5,7 +5,10 @@ complex128 from the same inputs), every mode, broadcast axes, the swap of
 'valid', odd and even lengths, 1D to 3D, real and complex, both precisions;
 and the failure modes (one clear line on stderr, non-zero exit, no output
 or temporary file left); `bfly polymul` against numpy.convolve on Python
-integers (exact), .npy and text in and out, full-width int64 coefficients.
+integers (exact), .npy and text in and out, full-width int64 coefficients;
+`bfly filter` against the masks it documents (a delta's spectrum), sinusoids,
+constant images and skimage.filters.butterworth, on PNG (every layout) and
+.npy images; `bfly bigmul` against Python's int products.
 
 Run as:  python3 tests/cli/test_apps_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
 
@@ -392,6 +395,46 @@ def check_filter_failures(bfly, rng, work):
                    os.path.join(work, "outputs", "no_dir", "x.png"), ["x.png"])
 
 
+# ---- bfly bigmul ------------------------------------------------------------
+
+def check_bigmul(bfly, rng, work):
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # Python's own limit on decimal conversions
+    cases = [("123456789", "-987654321"), ("0", "-5"), ("0xfF", "-0x10")]
+    for n in (1000, 4096, 20001):
+        a = "".join(str(d) for d in rng.integers(0, 10, n))
+        b = "9" * (n // 3 + 1)
+        cases.append((a.lstrip("0") or "0", b))
+    for index, (x, y) in enumerate(cases):
+        args = ["bigmul"]
+        # Long numbers go through files (a command line has limits), with -o.
+        if len(x) > 100:
+            paths = [os.path.join(work, "inputs", f"big{index}_{which}.txt") for which in "xy"]
+            for path, text in zip(paths, (x, y)):
+                with open(path, "w") as f:
+                    f.write(text + "\n")
+            out = os.path.join(work, "outputs", f"big{index}.txt")
+            result = bfly.run(args + paths + ["-o", out])
+            text = open(out).read() if result.returncode == 0 else ""
+        else:
+            result = bfly.run(args + [x, y])
+            text = result.stdout
+        name = f"bigmul {x[:12]}{'...' if len(x) > 12 else ''} x {y[:12]}{'...' if len(y) > 12 else ''}"
+        if result.returncode != 0:
+            checks.record(name, False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+            continue
+        hex_ = x.lower().lstrip("+-").startswith("0x")
+        want = int(x, 16 if hex_ else 10) * int(y, 16 if hex_ else 10)
+        expected = ((("-" if want < 0 else "") + "0x" + format(abs(want), "x")) if hex_ else str(want)) + "\n"
+        checks.record(name, text == expected, f"{len(expected) - 1} characters" if text == expected else "differs from Python's int product")
+    out = os.path.join(work, "outputs", "big_fail.txt")
+    expect_failure("bigmul: neither a number nor a file", bfly, ["bigmul", "12x", "3", "-o", out], out, ["12x"])
+    expect_failure("bigmul: bases differ", bfly, ["bigmul", "0x12", "3", "-o", out], out, ["hex"])
+    expect_failure("bigmul: an unwritable output", bfly,
+                   ["bigmul", "3", "4", "-o", os.path.join(work, "outputs", "no_dir", "p.txt")],
+                   os.path.join(work, "outputs", "no_dir", "p.txt"), ["p.txt"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -419,6 +462,7 @@ def main():
         checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
+        checks.run("bigmul", lambda name: check_bigmul(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 

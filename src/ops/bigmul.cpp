@@ -1,0 +1,175 @@
+// Exact multiplication of big integers written as text (include/bfly/exact.hpp):
+// no base conversion at all, the product is computed in the base the
+// numbers are written in (10^k or 16^k a limb), so reading and writing
+// 10^8 digits stays linear.
+#include <bfly/convolve.hpp>
+#include <bfly/exact.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+
+#include "ops/modular.hpp"
+
+namespace bfly {
+namespace {
+
+struct Parsed {
+  bool negative = false;
+  bool hex = false;
+  std::string digits;  // most significant first, no leading zeros ("0" for zero)
+};
+
+int digit_value(char c, bool hex) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (hex && c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (hex && c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+Parsed parse(const std::string& text, const char* which) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const std::size_t last = text.find_last_not_of(" \t\r\n");
+  const std::string t = first == std::string::npos ? "" : text.substr(first, last - first + 1);
+  Parsed p;
+  std::size_t at = 0;
+  if (at < t.size() && (t[at] == '+' || t[at] == '-')) p.negative = t[at++] == '-';
+  if (t.compare(at, 2, "0x") == 0 || t.compare(at, 2, "0X") == 0) p.hex = true, at += 2;
+  auto quote = [&] { return "'" + (t.size() > 40 ? t.substr(0, 37) + "..." : t) + "'"; };
+  if (at == t.size())
+    throw Error(ErrorCode::InvalidArgument, std::string("bigmul: the ") + which + " number " + quote() + " has no digits");
+  for (std::size_t i = at; i < t.size(); ++i)
+    if (digit_value(t[i], p.hex) < 0)
+      throw Error(ErrorCode::InvalidArgument, std::string("bigmul: the ") + which + " number " + quote() +
+                                                  " has '" + std::string(1, t[i]) + "' at character " +
+                                                  std::to_string(i + 1) + " (expected " +
+                                                  (p.hex ? "hex digits" : "decimal digits, or 0x and hex digits") + ")");
+  const std::size_t nonzero = t.find_first_not_of('0', at);
+  p.digits = nonzero == std::string::npos ? "0" : t.substr(nonzero);
+  if (p.digits == "0") p.negative = false;
+  return p;
+}
+
+// Limbs of k digits, least significant first, balanced: each in [-B/2, B/2).
+std::vector<double> balanced_limbs(const std::string& digits, int k, bool hex) {
+  const std::int64_t base = hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
+  const int radix = hex ? 16 : 10;
+  std::vector<std::int64_t> limbs;
+  for (std::int64_t end = static_cast<std::int64_t>(digits.size()); end > 0; end -= k) {
+    std::int64_t v = 0;
+    for (std::int64_t i = std::max<std::int64_t>(0, end - k); i < end; ++i) v = v * radix + digit_value(digits[i], hex);
+    limbs.push_back(v);
+  }
+  std::vector<double> out(limbs.size() + 1, 0.0);
+  std::int64_t carry = 0;
+  for (std::size_t i = 0; i < limbs.size(); ++i) {
+    std::int64_t d = limbs[i] + carry;
+    carry = 0;
+    if (d >= base / 2) d -= base, carry = 1;
+    out[i] = static_cast<double>(d);
+  }
+  out[limbs.size()] = static_cast<double>(carry);
+  while (out.size() > 1 && out.back() == 0) out.pop_back();
+  return out;
+}
+
+// The number modulo p, from its digits, 15 at a time (below 2^60 either base).
+std::uint64_t residue(const std::string& digits, bool hex, std::uint64_t p) {
+  const std::uint64_t radix = hex ? 16 : 10;
+  std::uint64_t v = 0;
+  for (std::size_t at = 0; at < digits.size(); at += 15) {
+    const std::size_t end = std::min(digits.size(), at + 15);
+    std::uint64_t chunk = 0, scale = 1;
+    for (std::size_t i = at; i < end; ++i) chunk = chunk * radix + static_cast<std::uint64_t>(digit_value(digits[i], hex)), scale *= radix;
+    v = (ops::mul_mod(v, scale % p, p) + chunk % p) % p;
+  }
+  return v;
+}
+
+bool width_is_safe(std::int64_t terms, double half_base, std::int64_t points) {
+  const double largest = static_cast<double>(terms) * half_base * half_base;
+  return largest < std::ldexp(1.0, 52) &&
+         largest * std::ldexp(1.0, -53) * 8.0 * std::max(1.0, std::log2(static_cast<double>(points))) <= 0.25;
+}
+
+// One attempt with k digits a limb; empty when the rounding failed visibly.
+std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int k) {
+  const std::vector<double> a = balanced_limbs(x.digits, k, x.hex), b = balanced_limbs(y.digits, k, x.hex);
+  Convolution c;
+  c.signal_shape = {static_cast<std::int64_t>(a.size())};
+  c.kernel_shape = {static_cast<std::int64_t>(b.size())};
+  c.precision = Precision::Double;
+  std::vector<double> sums = convolve(device, c, a.data(), b.data());
+  const std::int64_t base = x.hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
+  // Carry into limbs in [0, base); the product of magnitudes is not negative.
+  std::vector<std::int64_t> limbs;
+  __int128 carry = 0;
+  for (double s : sums) {
+    const double r = std::nearbyint(s);
+    if (!(std::fabs(s - r) <= 0.375)) return {};
+    __int128 v = static_cast<__int128>(static_cast<std::int64_t>(r)) + carry;
+    __int128 d = v % base;
+    if (d < 0) d += base;
+    carry = (v - d) / base;
+    limbs.push_back(static_cast<std::int64_t>(d));
+  }
+  while (carry > 0) {
+    limbs.push_back(static_cast<std::int64_t>(carry % base));
+    carry /= base;
+  }
+  if (carry < 0) return {};  // a negative product of magnitudes: the sums were wrong
+  while (limbs.size() > 1 && limbs.back() == 0) limbs.pop_back();
+  static const char* kDigits = "0123456789abcdef";
+  const int radix = x.hex ? 16 : 10;
+  std::string out;
+  out.reserve(limbs.size() * static_cast<std::size_t>(k));
+  for (std::size_t i = limbs.size(); i-- > 0;) {
+    char chunk[32];
+    std::int64_t v = limbs[i];
+    for (int j = k - 1; j >= 0; --j, v /= radix) chunk[j] = kDigits[v % radix];
+    out.append(chunk, static_cast<std::size_t>(k));
+  }
+  const std::size_t nonzero = out.find_first_not_of('0');
+  return nonzero == std::string::npos ? "0" : out.substr(nonzero);
+}
+
+}  // namespace
+
+std::string bigmul(const Device& device, const std::string& x_text, const std::string& y_text, ExactStats* stats) {
+  const Parsed x = parse(x_text, "first"), y = parse(y_text, "second");
+  if (x.hex != y.hex)
+    throw Error(ErrorCode::InvalidArgument, "bigmul: one number is hex and the other decimal (write both in one base)");
+  const bool negative = x.negative != y.negative && x.digits != "0" && y.digits != "0";
+  const std::string prefix = std::string(negative ? "-" : "") + (x.hex ? "0x" : "");
+  ExactStats local;
+  ExactStats& s = stats ? *stats : local;
+  const std::int64_t longest = static_cast<std::int64_t>(std::max(x.digits.size(), y.digits.size()));
+  int k = x.hex ? 3 : 4;
+  const auto terms = [&](int digits) {
+    return static_cast<std::int64_t>(std::min(x.digits.size(), y.digits.size())) / digits + 2;
+  };
+  const auto half = [&](int digits) { return 0.5 * std::pow(x.hex ? 16.0 : 10.0, digits); };
+  while (k > 1 && !width_is_safe(terms(k), half(k), 2 * longest / k + 2)) --k;
+  // BFLY_BIGMUL_DIGITS=k starts at k digits a limb whatever the model says:
+  // the tests' way to show that the modular check catches unsafe widths.
+  if (const char* forced = std::getenv("BFLY_BIGMUL_DIGITS")) k = std::clamp(std::atoi(forced), 1, x.hex ? 7 : 9);
+  std::random_device entropy;
+  std::mt19937_64 rng((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy());
+  for (s.attempts = 1;; ++s.attempts) {
+    s.limb_digits = k;
+    const std::string product = attempt(device, x, y, k);
+    bool ok = !product.empty();
+    for (int check = 0; check < 2 && ok; ++check) {
+      const std::uint64_t p = ops::random_prime_61(rng);
+      ok = ops::mul_mod(residue(x.digits, x.hex, p), residue(y.digits, x.hex, p), p) == residue(product, x.hex, p);
+    }
+    if (ok) return prefix + product;
+    if (k == 1)
+      throw Error(ErrorCode::Device, "bigmul: the product failed its modular check even with one digit a limb "
+                                     "(the device's fp64 convolution is wrong)");
+    --k;
+  }
+}
+
+}  // namespace bfly
