@@ -20,7 +20,7 @@ namespace bfly::cli {
 namespace {
 
 struct FilterOptions {
-  std::string input, output, mask = "butterworth", pad = "reflect", band;
+  std::string input, output, mask = "butterworth", pad = "reflect", band, kernel;
   double lowpass = 0, highpass = 0, blur = 0;
   bool edges = false, spectrum = false;
   DeviceOptions device;
@@ -40,10 +40,11 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 // The one operation the flags ask for (exactly one must be given).
 FrequencyFilter parse_filter(const FilterOptions& o, bool* edges, bool* spectrum) {
-  int given = (o.lowpass > 0) + (o.highpass > 0) + !o.band.empty() + (o.blur > 0) + o.edges + o.spectrum;
+  int given = (o.lowpass > 0) + (o.highpass > 0) + !o.band.empty() + (o.blur > 0) + o.edges + o.spectrum +
+              !o.kernel.empty();
   if (given != 1)
     throw Error(ErrorCode::InvalidArgument, "filter needs exactly one of --lowpass, --highpass, --bandpass, --blur, "
-                                            "--edges, --spectrum (" + std::to_string(given) + " given)");
+                                            "--kernel, --edges, --spectrum (" + std::to_string(given) + " given)");
   FrequencyFilter f;
   f.padding = parse_padding(o.pad);
   const std::string kind = o.mask.substr(0, o.mask.find(':'));
@@ -75,14 +76,55 @@ FrequencyFilter parse_filter(const FilterOptions& o, bool* edges, bool* spectrum
     if (comma == std::string::npos || a.empty() || b.empty() || *end1 || *end2)
       throw Error(ErrorCode::InvalidArgument, "invalid --bandpass '" + o.band + "' (expected F1,F2)");
   }
-  if (!*spectrum) f.validate();
+  if (!*spectrum && o.kernel.empty()) f.validate();
   return f;
+}
+
+// A --kernel: a 2-D float .npy as it is, or a PNG's first channel scaled to
+// sum to 1 (a drawn blur keeps the image's brightness).
+std::vector<double> read_kernel(const std::string& path, std::int64_t* kh, std::int64_t* kw) {
+  if (starts_with_magic(path, "\x93NUMPY", 6)) {
+    const io::NpyArray k = io::read_npy(path, {io::DType::Float32, io::DType::Float64});
+    if (k.shape.size() != 2 || k.elements() == 0)
+      throw Error(ErrorCode::InvalidArgument, path + ": a kernel is a non-empty 2-D array");
+    *kh = k.shape[0];
+    *kw = k.shape[1];
+    std::vector<double> v(static_cast<std::size_t>(k.elements()));
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (k.dtype == io::DType::Float64) std::memcpy(&v[i], k.data.data() + 8 * i, 8);
+      else {
+        float s;
+        std::memcpy(&s, k.data.data() + 4 * i, 4);
+        v[i] = s;
+      }
+    }
+    return v;
+  }
+#ifdef BFLY_HAVE_PNG
+  const io::Image image = io::read_png(path);
+  *kh = image.height;
+  *kw = image.width;
+  std::vector<double> v(static_cast<std::size_t>(image.height * image.width));
+  double sum = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) sum += v[i] = image.samples[i * image.channels];
+  if (!(sum > 0)) throw Error(ErrorCode::InvalidArgument, path + ": a kernel image that is all black");
+  for (double& x : v) x /= sum;
+  return v;
+#else
+  throw Error(ErrorCode::Unsupported, path + ": this bfly was built without libpng (.npy kernels only)");
+#endif
 }
 
 // Filters (or transforms) planes in place; edges: magnitudes; spectrum: the log spectrum.
 void process(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool spectrum, std::vector<double>& planes,
              std::int64_t count, std::int64_t h, std::int64_t w) {
   const Device device = o.device.open();
+  if (!o.kernel.empty()) {
+    std::int64_t kh = 0, kw = 0;
+    const std::vector<double> k = read_kernel(o.kernel, &kh, &kw);
+    convolve_images(device, k.data(), kh, kw, f.padding, planes.data(), count, h, w);
+    return;
+  }
   if (spectrum) {
     planes = log_spectrum(device, planes.data(), count, h, w);
     return;
@@ -181,6 +223,9 @@ void add_filter_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   command->add_option("--highpass", o->highpass, "keep frequencies above F");
   command->add_option("--bandpass", o->band, "keep frequencies between F1 and F2: F1,F2");
   command->add_option("--blur", o->blur, "Gaussian blur of SIGMA pixels");
+  command->add_option("--kernel", o->kernel,
+                      "convolve with a kernel: K.npy (2-D float, as it is) or K.png (its first channel, scaled to sum 1); "
+                      "the borders per --pad");
   command->add_flag("--edges", o->edges, "the edge picture: a Butterworth high-pass at 0.1 Nyquist, its magnitude stretched");
   command->add_flag("--spectrum", o->spectrum, "the centred log-magnitude spectrum log(1 + |F|), stretched");
   command->add_option("--mask", o->mask, "ideal, gaussian or butterworth[:ORDER] (default butterworth, order 2)");

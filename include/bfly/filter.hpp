@@ -50,6 +50,15 @@ struct FrequencyFilter {
 void filter_images(const Device& device, const FrequencyFilter& filter, double* data, std::int64_t planes,
                    std::int64_t height, std::int64_t width);
 
+// Convolves each plane with `kernel` (kh x kw, row-major), the result the
+// plane's size, centred as scipy.signal.fftconvolve's mode "same"; the
+// image beyond its borders is zero, its mirror (Reflect) or its periodic
+// repetition (Wrap). Through bfly::Convolver (fp64, the planes a broadcast
+// axis).
+void convolve_images(const Device& device, const double* kernel, std::int64_t kernel_height,
+                     std::int64_t kernel_width, Padding padding, double* data, std::int64_t planes,
+                     std::int64_t height, std::int64_t width);
+
 // log(1 + |F|) of each plane, centred (the zero frequency in the middle, as
 // numpy.fft.fftshift), height x width values a plane.
 std::vector<double> log_spectrum(const Device& device, const double* data, std::int64_t planes, std::int64_t height,

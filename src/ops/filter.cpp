@@ -1,6 +1,7 @@
 // Frequency-domain filters (include/bfly/filter.hpp): the planes padded on
 // the host, one batched R2C / C2R pair over their two axes in fp64, the mask
 // applied to the half spectra on the host.
+#include <bfly/convolve.hpp>
 #include <bfly/filter.hpp>
 
 #include <algorithm>
@@ -145,6 +146,39 @@ void filter_images(const Device& device, const FrequencyFilter& filter, double* 
     for (std::int64_t y = 0; y < height; ++y)
       for (std::int64_t x = 0; x < width; ++x)
         data[(p * height + y) * width + x] = padded[(p * ph + y + oy) * pw + x + ox];
+}
+
+void convolve_images(const Device& device, const double* kernel, std::int64_t kh, std::int64_t kw, Padding padding,
+                     double* data, std::int64_t planes, std::int64_t height, std::int64_t width) {
+  if (kh < 1 || kw < 1)
+    throw Error(ErrorCode::InvalidArgument, "filter: an empty kernel (" + std::to_string(kh) + "x" + std::to_string(kw) + ")");
+  Convolution c;
+  c.kernel_shape = {1, kh, kw};
+  c.axes = {1, 2};
+  c.precision = Precision::Double;
+  if (padding == Padding::Zero) {
+    c.signal_shape = {planes, height, width};
+    c.mode = ConvolveMode::Same;
+    const std::vector<double> out = convolve(device, c, data, kernel);
+    std::copy(out.begin(), out.end(), data);
+    return;
+  }
+  // Extended by kh - 1 rows and kw - 1 columns, then 'valid': the same
+  // centring as mode same (SciPy's: (k - 1) / 2 before, the rest after).
+  const std::int64_t top = kh - 1 - (kh - 1) / 2, left = kw - 1 - (kw - 1) / 2;
+  const std::int64_t eh = height + kh - 1, ew = width + kw - 1;
+  auto source = [&](std::int64_t i, std::int64_t n) {
+    return padding == Padding::Reflect ? reflect(i, n) : ((i % n) + n) % n;
+  };
+  std::vector<double> extended(static_cast<std::size_t>(planes * eh * ew));
+  for (std::int64_t p = 0; p < planes; ++p)
+    for (std::int64_t y = 0; y < eh; ++y)
+      for (std::int64_t x = 0; x < ew; ++x)
+        extended[(p * eh + y) * ew + x] = data[(p * height + source(y - top, height)) * width + source(x - left, width)];
+  c.signal_shape = {planes, eh, ew};
+  c.mode = ConvolveMode::Valid;
+  const std::vector<double> out = convolve(device, c, extended.data(), kernel);
+  std::copy(out.begin(), out.end(), data);
 }
 
 std::vector<double> log_spectrum(const Device& device, const double* data, std::int64_t planes, std::int64_t height,

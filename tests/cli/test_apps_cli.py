@@ -337,6 +337,28 @@ def check_filter(bfly, rng, work):
             error = np.abs(y - expected).max()
             checks.record(f"filter: {flag} {cutoff} butterworth:{order} equals skimage.filters.butterworth",
                           error < 1e-12, f"max error {error:.1e}")
+    # --kernel: the image extended as numpy.pad extends it, then scipy's 'valid'
+    # (with zeros: scipy's 'same').
+    image = rng.random((30, 41))
+    kernel = rng.random((5, 4))
+    kernel_path = os.path.join(work, "inputs", "kernel.npy")
+    np.save(kernel_path, kernel)
+    for pad, mode in (("zero", "constant"), ("reflect", "reflect"), ("wrap", "wrap")):
+        y = run_filter(bfly, work, "kernel_" + pad, image, ["--kernel", kernel_path, "--pad", pad])
+        kh, kw = kernel.shape
+        top, left = kh - 1 - (kh - 1) // 2, kw - 1 - (kw - 1) // 2
+        extended = np.pad(image, ((top, kh - 1 - top), (left, kw - 1 - left)), mode=mode)
+        expected = scipy.signal.fftconvolve(extended, kernel, mode="valid")
+        error = np.abs(y - expected).max()
+        checks.record(f"filter --kernel K.npy --pad {pad}: numpy.pad then scipy.signal.fftconvolve", error < 1e-12,
+                      f"max error {error:.1e}")
+    png_kernel = os.path.join(work, "inputs", "kernel.png")
+    with open(png_kernel, "wb") as f:
+        f.write(png_bytes(rng.integers(1, 256, (7, 7, 1)).astype(np.uint16), 8))
+    flat_png = png_bytes(np.full((20, 20, 3), 77, dtype=np.uint16), 8)
+    out, _ = run_filter(bfly, work, "png_kernel", flat_png, ["--kernel", png_kernel], ".png")
+    checks.record("filter --kernel K.png: scaled to sum 1 (a flat image stays flat)", np.all(out == 77),
+                  f"values {np.unique(out)[:5]}")
     # PNG: every layout, alpha kept, depth kept, values clipped to the range.
     for channels, bits in [(1, 8), (2, 16), (3, 8), (4, 16)]:
         top = 2 ** bits - 1
