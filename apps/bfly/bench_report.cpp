@@ -1,16 +1,13 @@
 #include "bench_report.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "io/text_file.hpp"
+#include "options.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::cli {
@@ -22,9 +19,6 @@ std::string format(const char* f, double v) {
   return buffer;
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 }  // namespace
 

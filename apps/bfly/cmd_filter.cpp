@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 
 #include "commands.hpp"
 #include "io/npy.hpp"
@@ -25,18 +24,6 @@ struct FilterOptions {
   bool edges = false, spectrum = false;
   DeviceOptions device;
 };
-
-bool starts_with_magic(const std::string& path, const char* magic, std::size_t n) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
-  std::string head(n, '\0');
-  in.read(&head[0], static_cast<std::streamsize>(n));
-  return static_cast<std::size_t>(in.gcount()) == n && std::memcmp(head.data(), magic, n) == 0;
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // The one operation the flags ask for (exactly one must be given).
 FrequencyFilter parse_filter(const FilterOptions& o, bool* edges, bool* spectrum) {
@@ -83,7 +70,7 @@ FrequencyFilter parse_filter(const FilterOptions& o, bool* edges, bool* spectrum
 // A --kernel: a 2-D float .npy as it is, or a PNG's first channel scaled to
 // sum to 1 (a drawn blur keeps the image's brightness).
 std::vector<double> read_kernel(const std::string& path, std::int64_t* kh, std::int64_t* kw) {
-  if (starts_with_magic(path, "\x93NUMPY", 6)) {
+  if (io::is_npy_file(path)) {
     const io::NpyArray k = io::read_npy(path, {io::DType::Float32, io::DType::Float64});
     if (k.shape.size() != 2 || k.elements() == 0)
       throw Error(ErrorCode::InvalidArgument, path + ": a kernel is a non-empty 2-D array");
@@ -199,7 +186,7 @@ int run_png(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool s
 int run(const FilterOptions& o) {
   bool edges = false, spectrum = false;
   const FrequencyFilter f = parse_filter(o, &edges, &spectrum);
-  const bool npy_in = starts_with_magic(o.input, "\x93NUMPY", 6);
+  const bool npy_in = io::is_npy_file(o.input);
   if (npy_in != ends_with(o.output, ".npy"))
     throw Error(ErrorCode::InvalidArgument, std::string("output '") + o.output + "': " +
                                                 (npy_in ? "a .npy image is written as .npy" : "a PNG image is written as .png"));

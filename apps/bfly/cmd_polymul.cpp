@@ -5,7 +5,6 @@
 #include <bfly/exact.hpp>
 
 #include <cstring>
-#include <fstream>
 
 #include "commands.hpp"
 #include "io/npy.hpp"
@@ -21,20 +20,8 @@ struct PolymulOptions {
   DeviceOptions device;
 };
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-bool is_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
-  char magic[6] = {};
-  in.read(magic, sizeof magic);
-  return in.gcount() == 6 && std::memcmp(magic, "\x93NUMPY", 6) == 0;
-}
-
 std::vector<std::int64_t> read_polynomial(const std::string& path) {
-  if (!is_npy(path)) {
+  if (!io::is_npy_file(path)) {
     std::vector<std::int64_t> values = io::read_integer_lines(path);
     if (values.empty()) throw Error(ErrorCode::InvalidArgument, path + ": no coefficients");
     return values;

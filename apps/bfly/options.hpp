@@ -12,6 +12,11 @@
 
 namespace bfly::cli {
 
+// Whether a path (or any text) ends with `tail`: output formats by extension.
+inline bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 // "0,-1" -> {0, -1}; throws Error naming the bad item. Empty text: no axes.
 std::vector<int> parse_axes(const std::string& text);
 

@@ -426,6 +426,15 @@ std::int64_t NpyArray::elements() const {
   return count;
 }
 
+bool is_npy_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
+  unsigned char head[sizeof kMagic] = {};
+  const bool whole = std::fread(head, 1, sizeof head, f) == sizeof head;
+  std::fclose(f);
+  return whole && std::memcmp(head, kMagic, sizeof kMagic) == 0;
+}
+
 NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   errno = 0;
   File file(std::fopen(path.c_str(), "rb"));

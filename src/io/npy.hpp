@@ -35,6 +35,11 @@ struct NpyArray {
 // file, or its header or data are malformed or truncated (or followed by extra
 // bytes); Error(Unsupported) for another dtype, a big-endian or Fortran-order
 // array, or an unknown format version.
+// Whether the file starts with the .npy magic ("\x93NUMPY"): how the CLI
+// tells an .npy input from a text or PNG one. Throws Error(Io) naming an
+// unreadable path.
+bool is_npy_file(const std::string& path);
+
 // `accepted`: the dtypes the caller takes (the transforms' four by default;
 // int64 for exact integer work); any other is Error(Unsupported) naming it.
 inline const std::vector<DType>& float_dtypes() {

@@ -87,10 +87,9 @@ std::uint64_t residue(const std::string& digits, bool hex, std::uint64_t p) {
   return v;
 }
 
+// Balanced limbs of at most half_base in magnitude.
 bool width_is_safe(std::int64_t terms, double half_base, std::int64_t points) {
-  const double largest = static_cast<double>(terms) * half_base * half_base;
-  return largest < std::ldexp(1.0, 52) &&
-         largest * std::ldexp(1.0, -53) * 8.0 * std::max(1.0, std::log2(static_cast<double>(points))) <= 0.25;
+  return ops::sums_round_exactly(static_cast<double>(terms) * half_base * half_base, points);
 }
 
 // One attempt with k digits a limb; empty when the rounding failed visibly.

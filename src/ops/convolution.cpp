@@ -25,21 +25,11 @@ ConvolveMode parse_convolve_mode(const std::string& text) {
   throw Error(ErrorCode::InvalidArgument, "unknown convolution mode '" + text + "' (expected full, same or valid)");
 }
 
-namespace {
-
-std::int64_t product_of(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (std::int64_t s : shape) n *= s;
-  return n;
-}
-
-}  // namespace
-
 void Convolution::validate() const { ops::layout(*this); }
 std::vector<std::int64_t> Convolution::output_shape() const { return ops::layout(*this).output; }
-std::int64_t Convolution::signal_elements() const { return product_of(signal_shape); }
-std::int64_t Convolution::kernel_elements() const { return product_of(kernel_shape); }
-std::int64_t Convolution::output_elements() const { return product_of(output_shape()); }
+std::int64_t Convolution::signal_elements() const { return ops::product_of(signal_shape); }
+std::int64_t Convolution::kernel_elements() const { return ops::product_of(kernel_shape); }
+std::int64_t Convolution::output_elements() const { return ops::product_of(output_shape()); }
 
 std::string Convolution::describe() const {
   const ops::ConvolutionLayout l = ops::layout(*this);
@@ -58,6 +48,18 @@ std::string Convolution::describe() const {
 }
 
 namespace ops {
+
+std::int64_t product_of(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t s : shape) n *= s;
+  return n;
+}
+
+std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> s(shape.size(), 1);
+  for (int a = static_cast<int>(shape.size()) - 2; a >= 0; --a) s[a] = s[a + 1] * shape[a + 1];
+  return s;
+}
 
 std::int64_t fast_length(std::int64_t n, bool even) {
   if (n < 1) n = 1;

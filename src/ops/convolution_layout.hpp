@@ -30,6 +30,10 @@ struct ConvolutionLayout {
 // Throws Error(InvalidArgument) as Convolution::validate documents.
 ConvolutionLayout layout(const Convolution& c);
 
+// Elements of a shape, and its row-major strides.
+std::int64_t product_of(const std::vector<std::int64_t>& shape);
+std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& shape);
+
 // The smallest length >= n whose prime factors are 2, 3, 5 and 7 only
 // (`even`: and is even, for a real transform's halved axis).
 std::int64_t fast_length(std::int64_t n, bool even = false);

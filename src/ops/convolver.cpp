@@ -33,18 +33,8 @@ T conj_of(const T& v) {
   else return v;
 }
 
-// Row-major strides of a shape.
-std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> s(shape.size(), 1);
-  for (int a = static_cast<int>(shape.size()) - 2; a >= 0; --a) s[a] = s[a + 1] * shape[a + 1];
-  return s;
-}
-
-std::int64_t product_of(const std::vector<std::int64_t>& shape) {
-  std::int64_t n = 1;
-  for (std::int64_t s : shape) n *= s;
-  return n;
-}
+using ops::product_of;
+using ops::strides_of;
 
 // Calls f(index, offset in `shape`) for every multi-index of `extent`, row-major.
 template <class F>

@@ -4,6 +4,8 @@
 #include <bfly/convolve.hpp>
 #include <bfly/filter.hpp>
 
+#include "ops/convolution_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -67,13 +69,7 @@ double low_pass(FilterMask mask, double order, double cutoff, double rho) {
 // The padded length of one axis: half the length each side, then up to a
 // 7-smooth length (the fastest bfly has); Wrap keeps the length.
 std::int64_t padded_length(std::int64_t n, Padding padding) {
-  if (padding == Padding::Wrap) return n;
-  for (std::int64_t m = 2 * n;; ++m) {
-    std::int64_t r = m;
-    for (std::int64_t p : {2, 3, 5, 7})
-      while (r % p == 0) r /= p;
-    if (r == 1) return m;
-  }
+  return padding == Padding::Wrap ? n : ops::fast_length(2 * n);
 }
 
 // numpy.pad's "reflect" index: mirrored about the edge pixels, repeatedly.

@@ -1,11 +1,24 @@
-// Arithmetic modulo a 61-bit prime: the independent check of exact products
-// (ops/polymul.cpp): a random prime, a random point, Horner's rule.
+// Exact products through fp64 convolution (ops/polymul.cpp, ops/bigmul.cpp):
+// the error model that picks their digit widths, and arithmetic modulo a
+// 61-bit prime for the independent check (a random prime, Horner's rule).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 
 namespace bfly::ops {
+
+// The error model (docs/EXACT.md): sums of at most `largest` in magnitude,
+// from an fp64 convolution over about `points` points, round to the right
+// integers when they stay below 2^52 and largest * 2^-53 * 8 log2(points)
+// (eight units, above the few the analyses of radix-2 FFTs give) is at most
+// 1/4, half of what rounding tolerates. The modular check backs it.
+inline bool sums_round_exactly(double largest, std::int64_t points) {
+  const double error = largest * std::ldexp(1.0, -53) * 8.0 * std::max(1.0, std::log2(static_cast<double>(points)));
+  return largest < std::ldexp(1.0, 52) && error <= 0.25;
+}
 
 inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b % p);

@@ -36,15 +36,10 @@ int digit_count(const std::vector<std::int64_t>& p, int bits) {
   return std::max<int>(1, static_cast<int>(std::max(balanced_digits(*lo, bits).size(), balanced_digits(*hi, bits).size())));
 }
 
-// The error model behind the digit width: the largest sum of the digit
-// convolution is at most terms * 2^(2b-2), and fp64 FFT convolution errs by
-// at most about that times 2^-53 * c * log2(N) (c = 8 here, well above the
-// few units the analyses of radix-2 FFTs give). Half of the 0.5 that
-// rounding tolerates is kept as margin. The modular check backs it.
+// b-bit balanced digits: the largest sum of the digit convolution is at
+// most terms * 2^(2b-2).
 bool width_is_safe(int bits, std::int64_t terms, std::int64_t points) {
-  const double largest = static_cast<double>(terms) * std::ldexp(1.0, 2 * bits - 2);
-  const double error = largest * std::ldexp(1.0, -53) * 8.0 * std::max(1.0, std::log2(static_cast<double>(points)));
-  return largest < std::ldexp(1.0, 52) && error <= 0.25;
+  return ops::sums_round_exactly(static_cast<double>(terms) * std::ldexp(1.0, 2 * bits - 2), points);
 }
 
 // a(r) mod p by Horner's rule.
