@@ -33,7 +33,11 @@
 // ones complex; both arrays have the element type of the convolver. The
 // transforms run over zero-padded lengths whose factors are 2, 3, 5 and 7
 // only (the fastest bfly has); the pointwise product of the spectra and the
-// 1/N of the inverse run on the device.
+// 1/N of the inverse run on the device. A 1D signal far longer than its
+// kernel is convolved by overlap-save (scipy.signal.oaconvolve's case):
+// blocks of a few times the kernel's length, one batched transform, where
+// the cost model in ops/convolution.cpp (x log2 x a transform of x points)
+// finds it cheaper than one transform of the whole; describe() says which.
 #pragma once
 
 #include <complex>

@@ -2,6 +2,7 @@
 // (scipy/signal/_signaltools.py: _init_freq_conv_axes, _inputs_swap_needed,
 // _apply_conv_mode, _centered).
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "ops/convolution_layout.hpp"
@@ -40,6 +41,8 @@ std::string Convolution::describe() const {
       << text::shape(l.output);
   if (l.axes.empty()) {
     out << " (broadcast product, no transform)";
+  } else if (l.blocks) {
+    out << " by overlap-save: " << l.blocks << " blocks of " << l.block << " points, " << l.step << " kept from each";
   } else {
     out << " through FFTs of " << text::shape(l.product) << " over axes ";
     for (std::size_t i = 0; i < l.axes.size(); ++i) out << (i ? "," : "") << l.axes[i];
@@ -71,6 +74,29 @@ std::int64_t fast_length(std::int64_t n, bool even) {
     for (std::int64_t p : {2, 3, 5, 7})
       while (r % p == 0) r /= p;
     if (r == 1) return m;
+  }
+}
+
+// The cost model: a transform of x points costs x log2 x. One transform of
+// the whole padded length M against `blocks` transforms of `block` points
+// (block from the fast lengths from 4 (m - 1) up, so at least 3/4 of each
+// block's outputs are kept): overlap-save where it costs at most 0.7 of the
+// whole, as it does for signals far longer than their kernels
+// (scipy.signal.oaconvolve's case). 1D linear convolutions only.
+void choose_overlap_save(const Convolution& c, ConvolutionLayout& l) {
+  if (l.rank != 1 || l.axes.size() != 1 || c.circular) return;
+  const std::int64_t n = c.signal_shape[0], m = c.kernel_shape[0], full = n + m - 1, whole = l.product[0];
+  auto cost = [](double x) { return x * std::log2(std::max(2.0, x)); };
+  double best = 0.7 * cost(static_cast<double>(whole));
+  for (std::int64_t want = std::max<std::int64_t>(64, 4 * (m - 1)); want < whole / 2; want *= 2) {
+    const std::int64_t block = fast_length(want, !c.complex), step = block - (m - 1);
+    const std::int64_t blocks = (full + step - 1) / step;
+    const double total = static_cast<double>(blocks) * cost(static_cast<double>(block));
+    if (blocks >= 2 && total < best) best = total, l.blocks = blocks, l.block = block, l.step = step;
+  }
+  if (l.blocks) {
+    l.signal_padded = l.kernel_padded = {l.block};
+    l.product = {l.blocks * l.step};  // the linear result as the blocks leave it
   }
 }
 
@@ -161,6 +187,7 @@ ConvolutionLayout layout(const Convolution& c) {
     l.start[a] = (l.output[a] - keep) / 2;
     l.output[a] = keep;
   }
+  choose_overlap_save(c, l);
   return l;
 }
 

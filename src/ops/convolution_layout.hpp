@@ -25,6 +25,11 @@ struct ConvolutionLayout {
   std::vector<std::int64_t> signal_padded, kernel_padded, product;
   // The result: product[start + j] for j < output.
   std::vector<std::int64_t> start, output;
+  // Overlap-save (1D only, where the cost model prefers it; blocks == 0
+  // otherwise): the linear result `product` is made `blocks` at a time of
+  // `step` points, each from a circular convolution of `block` points of
+  // the zero-extended signal (step = block - (m - 1)).
+  std::int64_t blocks = 0, block = 0, step = 0;
 };
 
 // Throws Error(InvalidArgument) as Convolution::validate documents.

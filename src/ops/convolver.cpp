@@ -62,25 +62,37 @@ class ConvolverImpl {
       Problem p;
       p.kind = kind;
       p.shape = shape;
-      p.axes = l_.axes;  // ascending: the last is the real transforms' halved axis
+      // Ascending: the last is the real transforms' halved axis. The
+      // overlap-save blocks (rank 2) transform their axis 1.
+      p.axes = shape.size() == 2 && l_.blocks ? std::vector<int>{1} : l_.axes;
       p.precision = c.precision;
       p.direction = direction;
       return p;
     };
-    signal_plan_.emplace(device, problem(forward, l_.signal_padded, Direction::Forward));
+    // Overlap-save: the blocks are a batch axis before the transformed one.
+    const std::vector<std::int64_t> blocks_shape{l_.blocks, l_.block};
+    signal_plan_.emplace(device, problem(forward, l_.blocks ? blocks_shape : l_.signal_padded, Direction::Forward));
     kernel_plan_.emplace(device, problem(forward, l_.kernel_padded, Direction::Forward));
-    inverse_plan_.emplace(device, problem(inverse, l_.product, Direction::Inverse));
+    inverse_plan_.emplace(device, problem(inverse, l_.blocks ? blocks_shape : l_.product, Direction::Inverse));
+    transform_points_ = 1;
+    for (int a : l_.axes) transform_points_ *= l_.blocks ? l_.block : l_.product[a];
     const std::size_t real_bytes = c.precision == Precision::Double ? 8 : 4;
     const std::size_t point = c.complex ? 2 * real_bytes : real_bytes;
     const std::size_t cpx = 2 * real_bytes;
     auto buffer = [&](std::int64_t elements, std::size_t bytes) {
       return Buffer(device, static_cast<std::size_t>(std::max<std::int64_t>(1, elements)) * bytes);
     };
-    signal_in_.emplace(buffer(product_of(l_.signal_padded), point));
+    signal_in_.emplace(buffer(signal_plan_->problem().input_extent(), point));
     signal_spectrum_.emplace(buffer(signal_plan_->problem().output_extent(), cpx));
     kernel_spectrum_.emplace(buffer(kernel_plan_->problem().output_extent(), cpx));
-    if (l_.product != l_.signal_padded) product_spectrum_.emplace(buffer(inverse_plan_->problem().input_extent(), cpx));
-    result_.emplace(buffer(product_of(l_.product), point));
+    if (inverse_plan_->problem().input_shape() != signal_plan_->problem().output_shape())
+      product_spectrum_.emplace(buffer(inverse_plan_->problem().input_extent(), cpx));
+    result_.emplace(buffer(inverse_plan_->problem().output_extent(), point));
+    if (l_.blocks) {
+      // The signal with m - 1 zeros before it and zeros up to the last block's end.
+      extended_.emplace(buffer((l_.blocks - 1) * l_.step + l_.block, point));
+      linear_.emplace(buffer(product_of(l_.product), point));
+    }
     DeviceImpl& impl = *device.impl();
     const std::string name = codegen::multiply_kernel_name(c.precision);
     multiply_ = impl.memo<KernelImpl>("kernel:" + name, [&] {
@@ -172,11 +184,25 @@ class ConvolverImpl {
       target.write(o.data(), out_bytes);
       return;
     }
-    box_copy(*signal_in_, signal, l_.signal_padded, c_.signal_shape, std::vector<std::int64_t>(l_.rank, 0));
+    if (l_.blocks) {
+      // Overlap-save: block b is extended[b step, b step + block); its
+      // circular convolution's points from m - 1 on are the linear result's
+      // [b step, (b + 1) step).
+      const std::int64_t overlap = c_.kernel_shape[0] - 1, extended = (l_.blocks - 1) * l_.step + l_.block;
+      box_copy(*extended_, signal, {extended}, c_.signal_shape, {-overlap});
+      box_copy(*signal_in_, *extended_, {l_.blocks, l_.block}, {l_.blocks, l_.block}, {0, 0}, {l_.step, 1});
+    } else {
+      box_copy(*signal_in_, signal, l_.signal_padded, c_.signal_shape, std::vector<std::int64_t>(l_.rank, 0));
+    }
     signal_plan_->execute(*signal_in_, *signal_spectrum_);
     multiply();
     inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_);
-    box_copy(out, *result_, l_.output, l_.product, l_.start);
+    if (l_.blocks) {
+      box_copy(*linear_, *result_, {l_.blocks, l_.step}, {l_.blocks, l_.block}, {0, c_.kernel_shape[0] - 1});
+      box_copy(out, *linear_, l_.output, l_.product, l_.start);
+    } else {
+      box_copy(out, *result_, l_.output, l_.product, l_.start);
+    }
   }
 
  private:
@@ -222,12 +248,15 @@ class ConvolverImpl {
   }
 
   // dst (of extents `to`) = src (of extents `from`) at index + offset, zero outside.
+  // `source_strides`: the source's element strides (default: row-major of `from`).
   void box_copy(const Buffer& dst, const Buffer& src, const std::vector<std::int64_t>& to,
-                const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& offset) const {
+                const std::vector<std::int64_t>& from, const std::vector<std::int64_t>& offset,
+                std::vector<std::int64_t> source_strides = {}) const {
     std::vector<std::int64_t> d4(4, 1), n4(4, 1), o4(4, 0), s4(4, 0);
-    const int pad = 4 - l_.rank;
-    const auto strides = strides_of(from);
-    for (int a = 0; a < l_.rank; ++a) d4[pad + a] = to[a], n4[pad + a] = from[a], o4[pad + a] = offset[a], s4[pad + a] = strides[a];
+    const int rank = static_cast<int>(to.size()), pad = 4 - rank;
+    if (source_strides.empty()) source_strides = strides_of(from);
+    for (int a = 0; a < rank; ++a)
+      d4[pad + a] = to[a], n4[pad + a] = from[a], o4[pad + a] = offset[a], s4[pad + a] = source_strides[a];
     const std::int64_t count = product_of(to);
     using Arg = KernelArg;
     std::vector<Arg> args{Arg::of(dst.impl()), Arg::of(src.impl()), Arg::of_u64(count), Arg::of_u64(d4[1]),
@@ -257,17 +286,17 @@ class ConvolverImpl {
     const auto& k_shape = kernel_plan_->problem().output_shape();
     const auto& o_shape = inverse_plan_->problem().input_shape();
     // Broadcast strides, padded to rank 4 with leading unit axes.
+    // Right-aligned: the overlap-save kernel (one block) against the blocks.
     std::vector<std::int64_t> o4(4, 1), a4(4, 0), k4(4, 0);
-    const int pad = 4 - l_.rank;
     const auto as = strides_of(a_shape), ks = strides_of(k_shape);
-    for (int a = 0; a < l_.rank; ++a) {
-      o4[pad + a] = o_shape[a];
-      a4[pad + a] = a_shape[a] == 1 && o_shape[a] != 1 ? 0 : as[a];
-      k4[pad + a] = k_shape[a] == 1 && o_shape[a] != 1 ? 0 : ks[a];
+    for (std::size_t i = 1; i <= o_shape.size(); ++i) {
+      const std::int64_t o = o_shape[o_shape.size() - i];
+      o4[4 - i] = o;
+      a4[4 - i] = a_shape[a_shape.size() - i] == 1 && o != 1 ? 0 : as[as.size() - i];
+      k4[4 - i] = i > k_shape.size() || (k_shape[k_shape.size() - i] == 1 && o != 1) ? 0 : ks[ks.size() - i];
     }
     const std::int64_t count = product_of(o_shape);
-    std::int64_t n = 1;  // the inverse's 1/N: the transformed lengths
-    for (int a : l_.axes) n *= l_.product[a];
+    const std::int64_t n = transform_points_;  // the inverse's 1/N
     const Buffer& out = product_spectrum_ ? *product_spectrum_ : *signal_spectrum_;
     using Arg = KernelArg;
     const double scale = 1.0 / static_cast<double>(n);
@@ -305,6 +334,8 @@ class ConvolverImpl {
   mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
   std::shared_ptr<KernelImpl> multiply_, box_copy_;
   mutable std::optional<Buffer> host_signal_, host_out_;  // execute_host's device copies
+  std::optional<Buffer> extended_, linear_;                  // overlap-save's zero-extended signal and joined blocks
+  std::int64_t transform_points_ = 1;                        // points of one transform: the inverse's 1/N
   std::vector<unsigned char> host_kernel_;  // the broadcast product's kernel
   bool has_kernel_ = false;
 };
@@ -317,7 +348,10 @@ Convolver::~Convolver() = default;
 Convolver::Convolver(Convolver&&) noexcept = default;
 Convolver& Convolver::operator=(Convolver&&) noexcept = default;
 const Convolution& Convolver::convolution() const { return impl_->convolution(); }
-std::vector<std::int64_t> Convolver::transform_shape() const { return impl_->layout().product; }
+std::vector<std::int64_t> Convolver::transform_shape() const {
+  const ops::ConvolutionLayout& l = impl_->layout();
+  return l.blocks ? std::vector<std::int64_t>{l.blocks, l.block} : l.product;
+}
 void Convolver::set_kernel(const float* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const double* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const std::complex<float>* k) { impl_->set_kernel(k); }

@@ -241,6 +241,57 @@ TEST_P(Convolve, DeviceBuffers) {
   EXPECT_THROW(convolver.execute(in, small), Error);
 }
 
+// Long 1D signals against short kernels take overlap-save (the cost model's
+// choice, shown by describe()); every mode and correlation against an
+// O(n m) direct sum in long double.
+template <class T>
+void expect_overlap_save(const Device& device, std::int64_t n, std::int64_t m, ConvolveMode mode, bool correlate) {
+  constexpr bool is_double = std::is_same<T, double>::value || std::is_same<T, std::complex<double>>::value;
+  Convolution conv;
+  conv.signal_shape = {n};
+  conv.kernel_shape = {m};
+  conv.mode = mode;
+  conv.correlate = correlate;
+  conv.precision = is_double ? Precision::Double : Precision::Single;
+  conv.complex = !std::is_floating_point<T>::value;
+  ASSERT_NE(conv.describe().find("overlap-save"), std::string::npos) << conv.describe();
+  const std::vector<T> a = fresh_values<T>(static_cast<std::size_t>(n)), k = fresh_values<T>(static_cast<std::size_t>(m));
+  auto value = [](const T& v) {
+    if constexpr (std::is_floating_point<T>::value) return std::complex<long double>(v, 0);
+    else return std::complex<long double>(v.real(), v.imag());
+  };
+  // full[i] = sum_j a[j] k'[i - j], k' = k, or conj(k) reversed.
+  std::vector<std::complex<long double>> full(static_cast<std::size_t>(n + m - 1));
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t u = 0; u < m; ++u) {
+      const std::complex<long double> kv = correlate ? std::conj(value(k[m - 1 - u])) : value(k[u]);
+      full[j + u] += value(a[j]) * kv;
+    }
+  std::int64_t start = 0, count = n + m - 1;
+  if (mode == ConvolveMode::Same) start = (m - 1) / 2, count = n;
+  if (mode == ConvolveMode::Valid) start = std::min(n, m) - 1, count = std::max(n, m) - std::min(n, m) + 1;
+  const std::vector<std::complex<long double>> want(full.begin() + start, full.begin() + start + count);
+  Convolver convolver(device, conv);
+  convolver.set_kernel(k.data());
+  std::vector<T> got(want.size());
+  poison(got);
+  convolver.execute_host(a.data(), got.data());
+  bool finite = true;
+  const double error = relative_error(got, want, &finite);
+  EXPECT_TRUE(finite) << conv.describe();
+  EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
+  std::printf("[ conv     ] %-100s rel. L2 %.2e\n", conv.describe().c_str(), error);
+}
+
+TEST_P(Convolve, OverlapSaveLongSignals) {
+  for (ConvolveMode mode : {ConvolveMode::Full, ConvolveMode::Same, ConvolveMode::Valid}) {
+    expect_overlap_save<float>(device(), 100003, 7, mode, false);
+    expect_overlap_save<std::complex<double>>(device(), 65536, 31, mode, mode == ConvolveMode::Same);
+  }
+  expect_overlap_save<double>(device(), 200000, 100, ConvolveMode::Full, true);
+  expect_overlap_save<std::complex<float>>(device(), 50001, 16, ConvolveMode::Valid, false);
+}
+
 TEST_P(Convolve, RejectsMisuse) {
   Convolution conv;
   conv.signal_shape = {10};
