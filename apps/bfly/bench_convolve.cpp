@@ -1,8 +1,11 @@
 // bfly bench --app convolve: 2D convolution of an image with square kernels
 // of several widths through bfly::Convolver on device buffers, mode same.
 // Times the convolution with the kernel's spectrum reused (execute) and a
-// one-shot call (set_kernel from the host, then execute), and checks sampled
-// output pixels against direct convolution in double on the host.
+// one-shot call (set_kernel from the host, then execute), beside a direct
+// (spatial) convolution on the same device (codegen/direct_convolution_
+// kernel.hpp), and checks sampled output pixels of both against direct
+// convolution in double on the host. The last line names the crossover: the
+// narrowest kernel from which the FFT is faster.
 #include <bfly/convolve.hpp>
 
 #include <algorithm>
@@ -11,7 +14,9 @@
 #include <cstdio>
 #include <random>
 
+#include "backends/device_impl.hpp"
 #include "bench_convolve.hpp"
+#include "codegen/direct_convolution_kernel.hpp"
 
 namespace bfly::cli {
 namespace {
@@ -30,6 +35,35 @@ double time_ms(const Device& device, F&& f) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The direct convolution's work where the bench skips it: a CPU device
+// would take minutes at 4096^2 x 63^2.
+constexpr double kDirectCpuLimit = 2e10;
+
+// The direct convolution on the device: out = image * kernel, mode same.
+class Direct {
+ public:
+  Direct(const Device& device, Precision precision) : device_(device) {
+    detail::DeviceImpl& impl = *device.impl();
+    const std::string name = codegen::direct_convolution_kernel_name(precision);
+    kernel_ = impl.memo<detail::KernelImpl>("kernel:" + name, [&] {
+      return impl.compile(codegen::generate_direct_convolution(impl.dialect(), precision), name).kernel;
+    });
+  }
+  void run(const Buffer& out, const Buffer& image, const Buffer& kernel, std::int64_t h, std::int64_t w, std::int64_t k) const {
+    using Arg = detail::KernelArg;
+    const std::vector<Arg> args{Arg::of(out.impl()), Arg::of(image.impl()), Arg::of(kernel.impl()),
+                                Arg::of_u64(static_cast<std::uint64_t>(h)), Arg::of_u64(static_cast<std::uint64_t>(w)),
+                                Arg::of_u64(static_cast<std::uint64_t>(k)), Arg::of_u64(static_cast<std::uint64_t>(k))};
+    const std::int64_t threads = h * ((w + codegen::kDirectOutputs - 1) / codegen::kDirectOutputs);
+    const std::size_t groups = static_cast<std::size_t>((threads + codegen::kDirectGroupSize - 1) / codegen::kDirectGroupSize);
+    device_.impl()->launch(*kernel_, groups, codegen::kDirectGroupSize, 0, args);
+  }
+
+ private:
+  Device device_;
+  std::shared_ptr<detail::KernelImpl> kernel_;
+};
+
 template <class T>
 int run_typed(const Device& device, const ConvolveBenchOptions& o) {
   const std::int64_t h = o.shape[0], w = o.shape[1];
@@ -42,9 +76,13 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
   std::printf("bfly bench --app convolve: %lldx%lld %s image, square kernels, mode same, on %s\n",
               static_cast<long long>(h), static_cast<long long>(w), sizeof(T) == 8 ? "float64" : "float32",
               device.info().name.c_str());
-  std::printf("%-10s %-14s %10s %12s %10s %12s\n", "kernel", "FFT shape", "plan ms", "execute ms", "one-shot ms",
-              "max rel.err");
+  std::printf("%-10s %-14s %-7s %10s %12s %12s %12s %9s %12s\n", "kernel", "FFT shape", "product", "plan ms",
+              "execute ms", "one-shot ms", "direct ms", "direct/FFT", "max rel.err");
   int status = 0;
+  const Direct direct(device, sizeof(T) == 8 ? Precision::Double : Precision::Single);
+  Buffer direct_out(device, image.size() * sizeof(T));
+  std::int64_t crossover = 0;   // the narrowest kernel from which the FFT won every wider one
+  bool direct_measured = false;
   for (std::int64_t k : o.kernel_sizes) {
     std::vector<T> kernel(static_cast<std::size_t>(k * k));
     for (auto& v : kernel) v = static_cast<T>(uniform(rng));
@@ -67,10 +105,22 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
         conv.execute(in, out);
       }));
     }
-    // Sampled pixels against direct convolution in double (SciPy's 'same':
-    // output (y, x) is full (y + (k-1)/2, x + (k-1)/2)).
-    std::vector<T> result(image.size());
+    // The direct convolution: fewer repetitions (it takes up to seconds).
+    const double work = static_cast<double>(h) * static_cast<double>(w) * static_cast<double>(k * k);
+    const bool run_direct = !device.info().is_cpu || work <= kDirectCpuLimit;
+    std::vector<double> direct_ms;
+    if (run_direct) {
+      Buffer kbuf(device, kernel.size() * sizeof(T));
+      kbuf.write(kernel.data(), kernel.size() * sizeof(T));
+      direct.run(direct_out, in, kbuf, h, w, k);  // warm-up
+      for (int r = 0; r < std::max(1, std::min(o.repetitions, work > 1e11 ? 3 : o.repetitions)); ++r)
+        direct_ms.push_back(time_ms(device, [&] { direct.run(direct_out, in, kbuf, h, w, k); }));
+    }
+    // Sampled pixels of both against direct convolution in double (SciPy's
+    // 'same': output (y, x) is full (y + (k-1)/2, x + (k-1)/2)).
+    std::vector<T> result(image.size()), spatial(run_direct ? image.size() : 0);
     out.read(result.data(), result.size() * sizeof(T));
+    if (run_direct) direct_out.read(spatial.data(), spatial.size() * sizeof(T));
     double worst = 0;
     const std::int64_t off = (k - 1) / 2;
     for (int s = 0; s < 64; ++s) {
@@ -84,20 +134,41 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
           sum += term;
           scale += std::fabs(term);
         }
-      worst = std::max(worst, std::fabs(static_cast<double>(result[y * w + x]) - sum) / std::max(scale, 1e-30));
+      const double denominator = std::max(scale, 1e-30);
+      worst = std::max(worst, std::fabs(static_cast<double>(result[y * w + x]) - sum) / denominator);
+      if (run_direct) worst = std::max(worst, std::fabs(static_cast<double>(spatial[y * w + x]) - sum) / denominator);
     }
     const double limit = sizeof(T) == 8 ? 1e-13 : 1e-5;
     if (!(worst <= limit)) status = 1;
     const auto fft = conv.transform_shape();
     char shape[64];
     std::snprintf(shape, sizeof shape, "%lldx%lld", static_cast<long long>(fft[0]), static_cast<long long>(fft[1]));
-    std::printf("%-10s %-14s %10.1f %12.3f %10.3f %12.2e%s\n", (std::to_string(k) + "x" + std::to_string(k)).c_str(),
-                shape, plan_ms, median(execute), median(once), worst, worst <= limit ? "" : "  (above the limit)");
+    char direct_text[32] = "skipped", ratio[32] = "-";
+    if (run_direct) {
+      const double d = median(direct_ms), f = median(execute);
+      std::snprintf(direct_text, sizeof direct_text, "%.3f", d);
+      std::snprintf(ratio, sizeof ratio, "%.2fx", d / f);
+      direct_measured = true;
+      if (d > f && crossover == 0) crossover = k;
+      if (d <= f) crossover = 0;  // the direct one won again: the crossover lies further on
+    }
+    std::printf("%-10s %-14s %-7s %10.1f %12.3f %12.3f %12s %9s %12.2e%s\n", (std::to_string(k) + "x" + std::to_string(k)).c_str(),
+                shape, conv.product_fused() ? "fused" : "pass", plan_ms, median(execute), median(once), direct_text, ratio,
+                worst, worst <= limit ? "" : "  (above the limit)");
   }
   std::printf("execute = the convolution on device buffers with the kernel's spectrum kept (pad, R2C, product, C2R, "
               "cut);\none-shot = set_kernel from host memory (its FFT) and execute; medians of %d; rel.err = "
-              "|bfly - direct| / sum |terms| over 64 sampled pixels (direct sums in double on the host)\n",
-              o.repetitions);
+              "|result - exact| / sum |terms| over 64 sampled pixels of both (exact: direct sums in double on the host);\n"
+              "direct = a direct convolution on the device (4 outputs a thread, a sliding window), skipped on a CPU past "
+              "%.0e multiply-adds; product = fused into the forward FFT's last pass, or a pass of its own\n",
+              o.repetitions, kDirectCpuLimit);
+  if (direct_measured) {
+    if (crossover > 0)
+      std::printf("crossover: the FFT convolution is faster than the direct one from %lldx%lld kernels on\n",
+                  static_cast<long long>(crossover), static_cast<long long>(crossover));
+    else
+      std::printf("crossover: the direct convolution was faster at the widest kernel measured\n");
+  }
   return status;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "bench_bigmul.hpp"
 #include "bench_convolve.hpp"
 #include "bench_report.hpp"
 #include "commands.hpp"
@@ -33,6 +34,7 @@ struct BenchOptions {
   BenchSettings settings;
   std::string app;           // "convolve": bench_convolve.cpp instead of transforms
   std::string kernel_sizes;  // --kernel-sizes for --app convolve
+  std::string digits;        // --digits for --app bigmul
 };
 
 Progress progress_for(bool quiet) {
@@ -61,6 +63,23 @@ struct TemporaryDirectory {
   }
 };
 
+// "3,15,63" or "1e4,1e6" as integers; `what` names them in the error.
+std::vector<std::int64_t> parse_counts(const std::string& text, const char* what) {
+  std::vector<std::int64_t> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(v >= -9e18 && v <= 9e18) || v != static_cast<double>(static_cast<std::int64_t>(v)))
+      throw Error(ErrorCode::InvalidArgument, std::string("invalid ") + what + " '" + item + "' (expected an integer)");
+    out.push_back(static_cast<std::int64_t>(v));
+    at = comma + 1;
+  }
+  return out;
+}
+
 int run(BenchOptions& o, bool demo) {
   // Line-buffered even into a file, so a run cut short keeps what it printed.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -68,23 +87,17 @@ int run(BenchOptions& o, bool demo) {
   o.settings.tuning = tuning_option(o.tuning);
   const Precision precision = parse_precision(o.problem.precision);
   if (!o.app.empty()) {
-    if (o.app != "convolve") throw Error(ErrorCode::InvalidArgument, "unknown --app '" + o.app + "' (expected convolve)");
+    if (o.app == "bigmul") {
+      BigmulBenchOptions b;
+      if (!o.digits.empty()) b.digits = parse_counts(o.digits, "digit count");
+      b.repetitions = o.settings.repetitions;
+      return run_bigmul_bench(o.device.open(), b);
+    }
+    if (o.app != "convolve")
+      throw Error(ErrorCode::InvalidArgument, "unknown --app '" + o.app + "' (expected convolve or bigmul)");
     ConvolveBenchOptions c;
     if (!o.problem.shape.empty()) c.shape = text::parse_shape(o.problem.shape);
-    if (!o.kernel_sizes.empty()) {
-      c.kernel_sizes.clear();
-      std::size_t at = 0;
-      while (at <= o.kernel_sizes.size()) {
-        const std::size_t comma = std::min(o.kernel_sizes.find(',', at), o.kernel_sizes.size());
-        const std::string item = o.kernel_sizes.substr(at, comma - at);
-        char* end = nullptr;
-        const long long k = std::strtoll(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0')
-          throw Error(ErrorCode::InvalidArgument, "invalid kernel size '" + item + "' (expected an integer)");
-        c.kernel_sizes.push_back(k);
-        at = comma + 1;
-      }
-    }
+    if (!o.kernel_sizes.empty()) c.kernel_sizes = parse_counts(o.kernel_sizes, "kernel size");
     c.precision = precision;
     c.repetitions = o.settings.repetitions;
     return run_convolve_bench(o.device.open(), c);
@@ -225,8 +238,11 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
       command->add_option("--app", o->app,
                           "time an application instead of transforms: convolve (2D image of --shape, default "
-                          "4096x4096, with square kernels of --kernel-sizes, default 3,15,63,255, mode same)");
+                          "4096x4096, with square kernels of --kernel-sizes, default 3,15,63,255, mode same, beside a "
+                          "direct convolution on the device) or bigmul (products of --digits decimal digits, default "
+                          "1e4,1e5,1e6,1e7, beside GMP's mpz_mul)");
       command->add_option("--kernel-sizes", o->kernel_sizes, "--app convolve: kernel widths, e.g. 3,15,63,255");
+      command->add_option("--digits", o->digits, "--app bigmul: decimal digits of each factor, e.g. 1e4,1e5,1e6,1e7,1e8");
       command->add_flag("--cold", o->cold, "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan times include compilation");
       command->add_option("--tuning", o->tuning,
                           "the tuning table bfly plans with: device (the device's, default), off (the planner's "

@@ -93,6 +93,12 @@ class Convolver {
 
   const Convolution& convolution() const;
   std::vector<std::int64_t> transform_shape() const;  // the zero-padded array the FFTs run over
+  // Whether the pointwise product rides on the signal's forward FFT's last
+  // pass (no pass of its own). It does unless the signal is broadcast
+  // against several kernels, the kernel broadcasts along an inner axis, or
+  // the planner's last pass is of a kind that cannot take it (a cluster, a
+  // plane, Bluestein or Rader); then the product is a pass of its own.
+  bool product_fused() const;
 
   // The kernel: kernel_elements() elements, row-major, of the convolver's
   // type (float / double for real convolutions, complex otherwise). Throws

@@ -48,6 +48,10 @@ struct ExactStats {
   int limb_digits = 0;        // bigmul: decimal or hex digits a limb of the attempt that passed
   int attempts = 0;           // 1 unless the check sent it back
   std::vector<std::int64_t> transform_shape;  // the 2D convolution's padded shape
+  // bigmul's time by part (all attempts), in milliseconds: the digits into
+  // limbs and the product's limbs back into digits; the convolution
+  // (transfers, plans and FFTs) and the carries; the modular check.
+  double convert_ms = 0, multiply_ms = 0, check_ms = 0;
 };
 
 // The product of two integer polynomials (coefficients lowest degree first):

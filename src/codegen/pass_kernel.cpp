@@ -48,7 +48,8 @@ class PassWriter {
     e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit, s_.cluster) + g + "const " + in_type() + "* in, " + g +
             out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
-            " transforms, real in_sign, real out_re, real out_im" + bluestein_params() + ")");
+            " transforms, real in_sign, real out_re, real out_im" + bluestein_params() +
+            (s_.multiply ? ", " + g + "const cpx* mul" : std::string()) + ")");
     if (s_.clustered()) {
       emit_cluster();
     } else if (s_.plane()) {
@@ -540,6 +541,13 @@ class PassWriter {
   }
 
   std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }
+  // The value stored at element `at` of the output buffer: v, or under
+  // KernelSpec::multiply v times the multiplier's element for it.
+  std::string product(const std::string& v, const std::string& at) const {
+    if (!s_.multiply) return v;
+    const std::string o = "(" + idx() + ")(" + at + ")";
+    return "cmul(" + v + ", mul[" + (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "])";
+  }
 
   void emit_store(int r) {
     const std::int64_t R = s_.length;
@@ -578,8 +586,10 @@ class PassWriter {
     if (!s_.store_via_local()) {
       for_each_butterfly(R / r, "valid", [&](int j) {
         for (int t = 0; t < r; ++t)
-          e_.line("dst[(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride) + "] = " +
-                  scaled(x(j * r + t)) + ";");
+{
+          const std::string at = "(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride);
+          e_.line("dst[" + at + "] = " + product(scaled(x(j * r + t)), "out_off + " + at) + ";");
+        }
       });
       return;
     }
@@ -679,7 +689,7 @@ class PassWriter {
         switch (s_.real_store) {
           case RealStore::Half:
             e_.line("if (" + k + point + " * " + str(s_.stride_product) + " <= " + str(s_.real_length / 2) + ") dst[" + at +
-                    "] = " + scaled(v) + ";");
+                    "] = " + product(scaled(v), "out_off + " + at) + ";");
             break;
           case RealStore::Real:
             e_.line("dst[" + at + "] = " + v + ".x * out_re;");
@@ -722,7 +732,7 @@ class PassWriter {
         e_.line("const cpx c = " + local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
         e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
         e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
-        e_.line("block[i] = " + scaled("cadd(even, cmul(tables[kk], odd))") + ";");
+        e_.line("block[i] = " + product(scaled("cadd(even, cmul(tables[kk], odd))"), "g0 * " + str(row) + " + i") + ";");
         e_.close();
         e_.close();
       }
@@ -737,7 +747,8 @@ class PassWriter {
       e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
       e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
       e_.line("const cpx y = cadd(even, cmul(tables[kk], odd));");
-      e_.line("dst[(" + idx() + ")kk * " + str(s_.out_point_stride) + "] = " + scaled("y") + ";");
+      const std::string at = "(" + idx() + ")kk * " + str(s_.out_point_stride);
+      e_.line("dst[" + at + "] = " + product(scaled("y"), "out_off + " + at) + ";");
       e_.close();
       e_.close();
     }
@@ -766,11 +777,11 @@ class PassWriter {
       e_.line("const cpx even = cmake(" + half("a.x + c.x") + ", " + half("a.y - c.y") + ");");
       e_.line("const cpx odd = cmake(" + half("a.y + c.y") + ", " + half("c.x - a.x") + ");");
       e_.line("const " + idx() + " e = (" + idx() + ")kq + (" + idx() + ")kp * " + str(P) + ";");
-      e_.line("dst[(" + idx() + ")kp * " + str(s_.out_point_stride) + "] = " +
-              scaled("cadd(even, cmul(" + real_twiddle("e") + ", odd))") + ";");
+      const std::string at = "(" + idx() + ")kp * " + str(s_.out_point_stride);
+      const std::string last = "(" + idx() + ")" + str(L) + " * " + str(s_.out_point_stride);
+      e_.line("dst[" + at + "] = " + product(scaled("cadd(even, cmul(" + real_twiddle("e") + ", odd))"), "out_off + " + at) + ";");
       e_.open("if (kq == 0 && kp == 0)");
-      e_.line("dst[(" + idx() + ")" + str(L) + " * " + str(s_.out_point_stride) + "] = " +
-              scaled("cmake(even.x - odd.x, even.y - odd.y)") + ";");
+      e_.line("dst[" + last + "] = " + product(scaled("cmake(even.x - odd.x, even.y - odd.y)"), "out_off + " + last) + ";");
       e_.close();
       e_.close();
       e_.close();
@@ -882,7 +893,9 @@ class PassWriter {
     const int T = s_.threads_per_transform, M = s_.transforms_per_group;
     if (s_.block_rows) {
       for_each_block_point(std::string(d_.global) + "cpx* block = out + g0 * " + str(R) + ";",
-                           [&](const std::string& at, const std::string& local_at) { e_.line(at + " = " + scaled(local_at) + ";"); });
+                           [&](const std::string& at, const std::string& local_at) {
+                             e_.line(at + " = " + product(scaled(local_at), "g0 * " + str(R) + " + i") + ";");
+                           });
       return;
     }
     e_.open("");
@@ -898,7 +911,7 @@ class PassWriter {
         const std::string n = "t2 + " + str(q * T);
         const bool guard = (q + 1) * T > R;
         e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "row[" + n + "] = " +
-                scaled(local("m2", n)) + ";");
+                product(scaled(local("m2", n)), "out_off2 + " + n) + ";");
       }
     } else {
       // Adjacent transforms adjacent in the output (a transpose): each point
@@ -913,8 +926,9 @@ class PassWriter {
       for (std::int64_t q = 0; q * T < R; ++q) {
         const std::string n = "n0 + " + str(q * T);
         const bool guard = (q + 1) * T > R;
-        e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "column[(" + idx() + ")(" + n + ") * " +
-                str(s_.out_point_stride) + "] = " + scaled(local("m2", n)) + ";");
+        const std::string at = "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride);
+        e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "column[" + at + "] = " +
+                product(scaled(local("m2", n)), "out_off2 + m2 + " + at) + ";");
       }
     }
     e_.close();

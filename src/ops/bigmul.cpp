@@ -6,6 +6,7 @@
 #include <bfly/exact.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -92,9 +93,17 @@ bool width_is_safe(std::int64_t terms, double half_base, std::int64_t points) {
   return ops::sums_round_exactly(static_cast<double>(terms) * half_base * half_base, points);
 }
 
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
 // One attempt with k digits a limb; empty when the rounding failed visibly.
-std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int k) {
+std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int k, ExactStats& stats) {
+  auto start = Clock::now();
   const std::vector<double> a = balanced_limbs(x.digits, k, x.hex), b = balanced_limbs(y.digits, k, x.hex);
+  stats.convert_ms += ms_since(start);
+  start = Clock::now();
   Convolution c;
   c.signal_shape = {static_cast<std::int64_t>(a.size())};
   c.kernel_shape = {static_cast<std::int64_t>(b.size())};
@@ -119,6 +128,8 @@ std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int 
   }
   if (carry < 0) return {};  // a negative product of magnitudes: the sums were wrong
   while (limbs.size() > 1 && limbs.back() == 0) limbs.pop_back();
+  stats.multiply_ms += ms_since(start);
+  start = Clock::now();
   static const char* kDigits = "0123456789abcdef";
   const int radix = x.hex ? 16 : 10;
   std::string out;
@@ -130,7 +141,9 @@ std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int 
     out.append(chunk, static_cast<std::size_t>(k));
   }
   const std::size_t nonzero = out.find_first_not_of('0');
-  return nonzero == std::string::npos ? "0" : out.substr(nonzero);
+  std::string product = nonzero == std::string::npos ? "0" : out.substr(nonzero);
+  stats.convert_ms += ms_since(start);
+  return product;
 }
 
 }  // namespace
@@ -143,6 +156,7 @@ std::string bigmul(const Device& device, const std::string& x_text, const std::s
   const std::string prefix = std::string(negative ? "-" : "") + (x.hex ? "0x" : "");
   ExactStats local;
   ExactStats& s = stats ? *stats : local;
+  s = ExactStats{};
   const std::int64_t longest = static_cast<std::int64_t>(std::max(x.digits.size(), y.digits.size()));
   int k = x.hex ? 3 : 4;
   const auto terms = [&](int digits) {
@@ -157,12 +171,14 @@ std::string bigmul(const Device& device, const std::string& x_text, const std::s
   std::mt19937_64 rng((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy());
   for (s.attempts = 1;; ++s.attempts) {
     s.limb_digits = k;
-    const std::string product = attempt(device, x, y, k);
+    const std::string product = attempt(device, x, y, k, s);
     bool ok = !product.empty();
+    const auto start = Clock::now();
     for (int check = 0; check < 2 && ok; ++check) {
       const std::uint64_t p = ops::random_prime_61(rng);
       ok = ops::mul_mod(residue(x.digits, x.hex, p), residue(y.digits, x.hex, p), p) == residue(product, x.hex, p);
     }
+    s.check_ms += ms_since(start);
     if (ok) return prefix + product;
     if (k == 1)
       throw Error(ErrorCode::Device, "bigmul: the product failed its modular check even with one digit a limb "

@@ -1,8 +1,14 @@
 // The Convolver: the signal's and the kernel's forward FFTs, the pointwise
-// product (codegen/multiply_kernel.hpp, which also applies the inverse's
-// 1/N), the inverse FFT, and the cut of the result (ops/convolution.cpp).
-// The zero padding and the cut are done on the host, on the way in and out.
+// product, the inverse FFT, and the cut of the result (ops/convolution.cpp).
+// The kernel's spectrum carries the inverse's 1/N (its plan is normalised
+// forward). The product rides on the signal's forward FFT's last stores
+// (runtime/fused_plan.hpp) where that pass can take it and the spectra
+// line up; otherwise (the signal broadcast against several kernels, a
+// kernel broadcast along an inner axis, a last pass of another kind) it is
+// a pass of its own (codegen/multiply_kernel.hpp). The zero padding and the
+// cut are box copies on the device (codegen/box_copy_kernel.hpp).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <type_traits>
@@ -11,6 +17,7 @@
 #include "codegen/box_copy_kernel.hpp"
 #include "codegen/multiply_kernel.hpp"
 #include "ops/convolution_layout.hpp"
+#include "runtime/fused_plan.hpp"
 
 namespace bfly {
 namespace detail {
@@ -58,8 +65,9 @@ class ConvolverImpl {
       : device_(device), c_(c), l_(ops::layout(c)) {
     if (l_.axes.empty()) return;  // a broadcast product: no transform (run on the host)
     const Kind forward = c.complex ? Kind::C2C : Kind::R2C, inverse = c.complex ? Kind::C2C : Kind::C2R;
-    auto problem = [&](Kind kind, const std::vector<std::int64_t>& shape, Direction direction) {
+    auto problem = [&](Kind kind, const std::vector<std::int64_t>& shape, Direction direction, Norm norm = Norm::None) {
       Problem p;
+      p.norm = norm;
       p.kind = kind;
       p.shape = shape;
       // Ascending: the last is the real transforms' halved axis. The
@@ -71,11 +79,12 @@ class ConvolverImpl {
     };
     // Overlap-save: the blocks are a batch axis before the transformed one.
     const std::vector<std::int64_t> blocks_shape{l_.blocks, l_.block};
-    signal_plan_.emplace(device, problem(forward, l_.blocks ? blocks_shape : l_.signal_padded, Direction::Forward));
-    kernel_plan_.emplace(device, problem(forward, l_.kernel_padded, Direction::Forward));
-    inverse_plan_.emplace(device, problem(inverse, l_.blocks ? blocks_shape : l_.product, Direction::Inverse));
-    transform_points_ = 1;
-    for (int a : l_.axes) transform_points_ *= l_.blocks ? l_.block : l_.product[a];
+    const Problem signal = problem(forward, l_.blocks ? blocks_shape : l_.signal_padded, Direction::Forward);
+    const Problem kernel = problem(forward, l_.kernel_padded, Direction::Forward, Norm::Forward);
+    const Problem inverse_problem = problem(inverse, l_.blocks ? blocks_shape : l_.product, Direction::Inverse);
+    signal_plan_.emplace(device, signal, fused_period(signal, kernel, inverse_problem));
+    kernel_plan_.emplace(device, kernel);
+    inverse_plan_.emplace(device, inverse_problem);
     const std::size_t real_bytes = c.precision == Precision::Double ? 8 : 4;
     const std::size_t point = c.complex ? 2 * real_bytes : real_bytes;
     const std::size_t cpx = 2 * real_bytes;
@@ -110,6 +119,26 @@ class ConvolverImpl {
   }
 
   const Convolution& convolution() const { return c_; }
+  bool fused() const { return signal_plan_ && signal_plan_->fused(); }
+
+  // The period of the kernel's spectrum in the signal's (the signal's
+  // spectrum o times the kernel's o % period), or -1 where the two do not
+  // line up so: the product then is larger than the signal's spectrum (one
+  // signal against several kernels), or the kernel broadcasts along an axis
+  // inside one it does not.
+  static std::int64_t fused_period(const Problem& signal, const Problem& kernel, const Problem& inverse) {
+    const std::vector<std::int64_t> s = signal.output_shape(), k = kernel.output_shape();
+    if (inverse.input_shape() != s || k.size() != s.size()) return -1;
+    // BFLY_FUSE_PRODUCT=0: the product as a pass of its own (to measure the difference).
+    const char* fuse = std::getenv("BFLY_FUSE_PRODUCT");
+    if (fuse && std::string(fuse) == "0") return -1;
+    std::size_t a = 0;
+    while (a < k.size() && k[a] == 1 && s[a] != 1) ++a;  // leading broadcast axes
+    for (std::size_t b = a; b < k.size(); ++b)
+      if (k[b] != s[b]) return -1;
+    const std::int64_t period = product_of(k);
+    return period == product_of(s) ? 0 : period;
+  }
   const ops::ConvolutionLayout& layout() const { return l_; }
 
   template <class T>
@@ -194,8 +223,8 @@ class ConvolverImpl {
     } else {
       box_copy(*signal_in_, signal, l_.signal_padded, c_.signal_shape, std::vector<std::int64_t>(l_.rank, 0));
     }
-    signal_plan_->execute(*signal_in_, *signal_spectrum_);
-    multiply();
+    signal_plan_->execute(*signal_in_, *signal_spectrum_, &*kernel_spectrum_);
+    if (!signal_plan_->fused()) multiply();
     inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_);
     if (l_.blocks) {
       box_copy(*linear_, *result_, {l_.blocks, l_.step}, {l_.blocks, l_.block}, {0, c_.kernel_shape[0] - 1});
@@ -296,10 +325,9 @@ class ConvolverImpl {
       k4[4 - i] = i > k_shape.size() || (k_shape[k_shape.size() - i] == 1 && o != 1) ? 0 : ks[ks.size() - i];
     }
     const std::int64_t count = product_of(o_shape);
-    const std::int64_t n = transform_points_;  // the inverse's 1/N
     const Buffer& out = product_spectrum_ ? *product_spectrum_ : *signal_spectrum_;
     using Arg = KernelArg;
-    const double scale = 1.0 / static_cast<double>(n);
+    const double scale = 1.0;  // the inverse's 1/N is in the kernel's spectrum
     std::vector<Arg> args{Arg::of(out.impl()), Arg::of(signal_spectrum_->impl()), Arg::of(kernel_spectrum_->impl()),
                           Arg::of_u64(count), Arg::of_u64(o4[1]), Arg::of_u64(o4[2]), Arg::of_u64(o4[3])};
     for (std::int64_t s : a4) args.push_back(Arg::of_u64(s));
@@ -329,13 +357,13 @@ class ConvolverImpl {
   Device device_;
   Convolution c_;
   ops::ConvolutionLayout l_;
-  std::optional<Plan> signal_plan_, kernel_plan_, inverse_plan_;
+  std::optional<FusedForwardPlan> signal_plan_;  // with the product where it can (fused())
+  std::optional<Plan> kernel_plan_, inverse_plan_;
   // Mutable: execute_host writes them (a Convolver is not shared between threads).
   mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
   std::shared_ptr<KernelImpl> multiply_, box_copy_;
   mutable std::optional<Buffer> host_signal_, host_out_;  // execute_host's device copies
   std::optional<Buffer> extended_, linear_;                  // overlap-save's zero-extended signal and joined blocks
-  std::int64_t transform_points_ = 1;                        // points of one transform: the inverse's 1/N
   std::vector<unsigned char> host_kernel_;  // the broadcast product's kernel
   bool has_kernel_ = false;
 };
@@ -352,6 +380,7 @@ std::vector<std::int64_t> Convolver::transform_shape() const {
   const ops::ConvolutionLayout& l = impl_->layout();
   return l.blocks ? std::vector<std::int64_t>{l.blocks, l.block} : l.product;
 }
+bool Convolver::product_fused() const { return impl_->fused(); }
 void Convolver::set_kernel(const float* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const double* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const std::complex<float>* k) { impl_->set_kernel(k); }

@@ -27,6 +27,15 @@ bool KernelSpec::block_rows_allowed() const {
          transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length && dims[0].out_stride == length;
 }
 
+// The store paths of pass_kernel.cpp that index the output buffer by o:
+// the direct stores, the stores from local memory, the real axis's half
+// spectrum and the packed forward's splits.
+bool KernelSpec::can_fuse_multiply() const {
+  return !identity && !clustered() && !plane() && !bluestein() && !rader() && !convolve && !wide &&
+         (real_store == RealStore::None || real_store == RealStore::Half || real_store == RealStore::Split ||
+          real_store == RealStore::SplitPaired);
+}
+
 std::string KernelSpec::geometry() const {
   std::ostringstream out;
   out << "points " << in_point_stride << "/" << out_point_stride << ", dims";
@@ -172,6 +181,7 @@ std::string KernelSpec::name() const {
   if (staged) out << "_stg" << staged;
   if (clustered()) out << "_cl" << cluster;
   if (block_rows) out << "_blk";
+  if (multiply) out << "_mul" << multiply_period;
   if (plane()) {
     out << "_pl" << plane_columns << "r";
     for (std::size_t i = 0; i < plane_radices.size(); ++i) out << (i ? "x" : "") << plane_radices[i];

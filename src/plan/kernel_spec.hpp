@@ -104,6 +104,14 @@ struct KernelSpec {
   // load, FFT_M, kernel multiply, FFT_M, chirp store; M fits one group) or,
   // with rader_prime, Rader.
   bool convolve = false;
+  // The convolutions' pointwise product fused into a forward transform's
+  // last stores (ops/convolver.cpp): output element o (its index in the
+  // output buffer) is stored times mul[o % multiply_period] (the kernel's
+  // spectrum; period 0: as long as the output). Only where
+  // can_fuse_multiply(): the stores that know o.
+  bool multiply = false;
+  std::int64_t multiply_period = 0;
+  bool can_fuse_multiply() const;
   // Rader's algorithm in one kernel for the prime p = length + 1
   // (plan/solvers/rader.cpp): points 1..p-1 into local memory as they lie,
   // the first FFT reads them in the generator's order (a[m] = x[g^m]), the

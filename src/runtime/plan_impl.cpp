@@ -14,6 +14,7 @@
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
+#include "runtime/fused_plan.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
 #include "twiddle/chirp.hpp"
@@ -102,6 +103,7 @@ std::vector<std::complex<T>> rader_tables(std::int64_t p) {
 class PlanImpl {
  public:
   static constexpr std::size_t kStagedSpillLimit = 128;  // bytes a thread
+  static constexpr std::size_t kFusedSpillLimit = 64;    // bytes a thread
 
   struct CompiledPass {
     plan::Pass pass;
@@ -117,7 +119,10 @@ class PlanImpl {
     std::size_t chain_groups = 0;
   };
 
-  PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options)
+  // multiply_period >= 0: fuse a pointwise product into the last pass's
+  // stores where it can take one (KernelSpec::multiply; see fused()).
+  PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
+           std::int64_t multiply_period = -1)
       : device_(std::move(device)) {
     auto start = Clock::now();
     plan::DeviceLimits limits = device_->limits();
@@ -130,6 +135,14 @@ class PlanImpl {
       limits.tuning = tuning_from_options(options.tuning, device_->info());
     }
     tree_ = plan::make_plan(problem, limits, options);
+    if (multiply_period >= 0 && !tree_.passes.empty()) {
+      plan::Pass& last = tree_.passes.back();
+      const std::size_t i = tree_.passes.size() - 1;
+      if (!chained(i) && last.destination == plan::Slot::Output && last.spec.can_fuse_multiply()) {
+        last.spec.multiply = true;
+        last.spec.multiply_period = multiply_period;
+      }
+    }
     stats_.plan_ms = ms_since(start);
     // The passes' kernels compile at once, each on a thread of its own
     // (NVRTC and OpenCL compile on the calling thread, and a device makes
@@ -148,6 +161,7 @@ class PlanImpl {
       passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i], !chained(i)));
       tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
     }
+    fused_ = !passes_.empty() && passes_.back().pass.spec.multiply;  // build() may have dropped it
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
     for (int w = 0; w < tree_.workspace_buffers; ++w)
@@ -215,6 +229,15 @@ class PlanImpl {
       unstaged.launch_from += " (unstaged: the staged kernel spilled)";
       return build(unstaged);
     }
+    if (spec.multiply && device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
+      // The product's loads cost registers in a pass that had few to spare:
+      // past a few spilled words the product runs as a pass of its own.
+      plan::Pass plain = pass;
+      plain.spec.multiply = false;
+      plain.spec.multiply_period = 0;
+      plain.launch_from += " (product unfused: the fused kernel spilled)";
+      return build(plain);
+    }
     {
       std::lock_guard<std::mutex> lock(stats_mutex_);
       ++stats_.kernels;
@@ -280,8 +303,12 @@ class PlanImpl {
     return compiled;
   }
 
-  void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr) const {
+  // `multiplier`: the fused product's factors (fused() plans only).
+  void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr,
+               const BufferImpl* multiplier = nullptr) const {
     const Problem& p = tree_.problem;
+    if (fused_ != (multiplier != nullptr))
+      throw Error(ErrorCode::InvalidArgument, fused_ ? "fused plan executed without its multiplier" : "multiplier given to an unfused plan");
     const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
     if (in.bytes() < in_need)
@@ -351,6 +378,7 @@ class PlanImpl {
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
       }
+      if (spec.multiply) args.push_back(KernelArg::of(*multiplier));
       std::size_t groups = static_cast<std::size_t>(c.pass.groups());
       if (spec.staged && c.resident_groups > 0) groups = std::min(groups, c.resident_groups);
       device_->launch(*c.kernel, groups,
@@ -393,6 +421,7 @@ class PlanImpl {
   }
 
   const plan::PlanTree& tree() const { return tree_; }
+  bool fused() const { return fused_; }
   const BuildStats& stats() const { return stats_; }
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
   std::size_t workspace_bytes() const { return workspace_.size() * static_cast<std::size_t>(tree_.workspace_bytes); }
@@ -410,6 +439,7 @@ class PlanImpl {
 
   std::shared_ptr<DeviceImpl> device_;
   plan::PlanTree tree_;
+  bool fused_ = false;  // the last pass multiplies its stores (KernelSpec::multiply)
   std::vector<CompiledPass> passes_;
   std::vector<std::shared_ptr<BufferImpl>> workspace_;
   BuildStats stats_;
@@ -417,6 +447,15 @@ class PlanImpl {
   std::mutex host_mutex_;
   std::shared_ptr<BufferImpl> host_in_, host_out_;
 };
+
+FusedForwardPlan::FusedForwardPlan(const Device& device, const Problem& problem, std::int64_t period)
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period)) {}
+bool FusedForwardPlan::fused() const { return impl_->fused(); }
+const Problem& FusedForwardPlan::problem() const { return impl_->tree().problem; }
+std::string FusedForwardPlan::describe() const { return impl_->tree().print(); }
+void FusedForwardPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
+  impl_->execute(in.impl(), out.impl(), nullptr, impl_->fused() ? &multiplier->impl() : nullptr);
+}
 
 }  // namespace detail
 

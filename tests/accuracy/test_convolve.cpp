@@ -148,7 +148,8 @@ void expect_matches(const Device& device, const Case& c) {
   // length) times the spread of the data's magnitudes; random data keeps
   // the sums well away from cancellation.
   EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
-  std::printf("[ conv     ] %-100s rel. L2 %.2e\n", conv.describe().c_str(), error);
+  std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
+              convolver.product_fused() ? ", product fused" : "");
 }
 
 const std::vector<Case>& cases() {
@@ -163,6 +164,7 @@ const std::vector<Case>& cases() {
       {{1, 50}, {6, 7}, {1}, M::Full},   // the signal broadcast over the kernel's rows
       {{6, 50}, {6, 7}, {1}, M::Valid},  // rows convolved pairwise
       {{5, 1}, {1, 6}, {}, M::Same},     // no axis transformed: a broadcast product
+      {{50, 6}, {7, 1}, {0}, M::Full},   // the kernel broadcast along an inner axis (product unfused)
       {{9, 10, 11}, {3, 4, 2}, {}, M::Full}, {{9, 10, 11}, {3, 4, 2}, {}, M::Same, true},
       {{4, 16, 12}, {4, 5, 5}, {1, 2}, M::Same}, {{16, 12}, {5, 5}, {}, M::Full, true, true},
   };
@@ -183,6 +185,36 @@ TEST_P(Convolve, ComplexDoublePrecision) {
 }
 
 // One kernel spectrum, many signals; a one-shot call matches the Convolver.
+// The product rides on the forward FFT's last stores wherever the spectra
+// line up and that pass can take it; the convolution is right either way.
+TEST_P(Convolve, ProductFusedIntoTheForwardPass) {
+  struct Fused {
+    Case c;
+    bool expect_fused;
+  };
+  using M = ConvolveMode;
+  const std::vector<Fused> all = {
+      {{{5000}, {31}, {}, M::Same}, true},                   // one real transform
+      {{{8, 1000}, {1, 63}, {1}, M::Full}, true},            // the kernel broadcast over rows
+      {{{1, 1000}, {4, 63}, {1}, M::Full}, false},           // one signal against four kernels
+      {{{1000, 3}, {63, 1}, {0}, M::Full}, false},           // the kernel broadcast along the inner axis
+  };
+  for (const Fused& f : all) {
+    Convolution conv;
+    conv.signal_shape = f.c.a;
+    conv.kernel_shape = f.c.k;
+    conv.axes = f.c.axes;
+    conv.mode = f.c.mode;
+    Convolver convolver(device(), conv);
+    if (!f.expect_fused) EXPECT_FALSE(convolver.product_fused()) << conv.describe();
+    // On a GPU the last pass may be a kind that cannot take the product;
+    // the CPU's plans for these always can.
+    if (f.expect_fused && device().info().is_cpu) EXPECT_TRUE(convolver.product_fused()) << conv.describe();
+    expect_matches<float>(device(), f.c);
+    expect_matches<std::complex<double>>(device(), f.c);
+  }
+}
+
 TEST_P(Convolve, KernelReusedAcrossSignals) {
   Case c{{300}, {31}, {}, ConvolveMode::Same};
   Convolution conv;
@@ -280,7 +312,8 @@ void expect_overlap_save(const Device& device, std::int64_t n, std::int64_t m, C
   const double error = relative_error(got, want, &finite);
   EXPECT_TRUE(finite) << conv.describe();
   EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
-  std::printf("[ conv     ] %-100s rel. L2 %.2e\n", conv.describe().c_str(), error);
+  std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
+              convolver.product_fused() ? ", product fused" : "");
 }
 
 TEST_P(Convolve, OverlapSaveLongSignals) {

@@ -8,7 +8,8 @@ or temporary file left); `bfly polymul` against numpy.convolve on Python
 integers (exact), .npy and text in and out, full-width int64 coefficients;
 `bfly filter` against the masks it documents (a delta's spectrum), sinusoids,
 constant images and skimage.filters.butterworth, on PNG (every layout) and
-.npy images; `bfly bigmul` against Python's int products.
+.npy images; `bfly bigmul` against Python's int products; `bfly bench --app
+convolve|bigmul` (they check their own results).
 
 Run as:  python3 tests/cli/test_apps_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
 
@@ -457,6 +458,22 @@ def check_bigmul(bfly, rng, work):
                    os.path.join(work, "outputs", "no_dir", "p.txt"), ["p.txt"])
 
 
+def check_app_benches(bfly, rng, work):
+    """bench --app convolve and bigmul run, check their own results (exit 1
+    on a wrong pixel or a product unlike GMP's) and name the crossover."""
+    result = bfly.run(["bench", "--app", "convolve", "--shape", "96x80", "--kernel-sizes", "1,4,9", "--repetitions", "2"])
+    checks.record("bench --app convolve", result.returncode == 0 and "crossover" in result.stdout,
+                  f"exit {result.returncode}: {test_cli.short(result.stderr or result.stdout)}")
+    result = bfly.run(["bench", "--app", "bigmul", "--digits", "1,999,5e3", "--repetitions", "1"])
+    ok = result.returncode == 0 and "DIFFERS" not in result.stdout and result.stdout.count("\n") >= 5
+    checks.record("bench --app bigmul", ok, f"exit {result.returncode}: {test_cli.short(result.stderr or result.stdout)}")
+    for bad, word in ((["--digits", "1e3x"], "1e3x"), (["--digits", "0"], "0")):
+        result = bfly.run(["bench", "--app", "bigmul"] + bad)
+        checks.record(f"bench --app bigmul {' '.join(bad)} is refused",
+                      result.returncode != 0 and word in result.stderr and result.stderr.count("\n") == 1,
+                      test_cli.short(result.stderr))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
@@ -485,6 +502,7 @@ def main():
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
         checks.run("bigmul", lambda name: check_bigmul(bfly, rng, work))
+        checks.run("app benches", lambda name: check_app_benches(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
