@@ -153,14 +153,14 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
       if (d <= f) crossover = 0;  // the direct one won again: the crossover lies further on
     }
     std::printf("%-10s %-14s %-7s %10.1f %12.3f %12.3f %12s %9s %12.2e%s\n", (std::to_string(k) + "x" + std::to_string(k)).c_str(),
-                shape, conv.product_fused() ? "fused" : "pass", plan_ms, median(execute), median(once), direct_text, ratio,
+                shape, conv.product_placement() == "inverse's first loads" ? "loads" : conv.product_fused() ? "stores" : "pass", plan_ms, median(execute), median(once), direct_text, ratio,
                 worst, worst <= limit ? "" : "  (above the limit)");
   }
   std::printf("execute = the convolution on device buffers with the kernel's spectrum kept (pad, R2C, product, C2R, "
               "cut);\none-shot = set_kernel from host memory (its FFT) and execute; medians of %d; rel.err = "
               "|result - exact| / sum |terms| over 64 sampled pixels of both (exact: direct sums in double on the host);\n"
               "direct = a direct convolution on the device (4 outputs a thread, a sliding window), skipped on a CPU past "
-              "%.0e multiply-adds; product = fused into the forward FFT's last pass, or a pass of its own\n",
+              "%.0e multiply-adds; product = fused into the inverse FFT's first loads or the forward's last stores, or a pass of its own\n",
               o.repetitions, kDirectCpuLimit);
   if (direct_measured) {
     if (crossover > 0)

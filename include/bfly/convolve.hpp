@@ -93,12 +93,16 @@ class Convolver {
 
   const Convolution& convolution() const;
   std::vector<std::int64_t> transform_shape() const;  // the zero-padded array the FFTs run over
-  // Whether the pointwise product rides on the signal's forward FFT's last
-  // pass (no pass of its own). It does unless the signal is broadcast
-  // against several kernels, the kernel broadcasts along an inner axis, or
-  // the planner's last pass is of a kind that cannot take it (a cluster, a
-  // plane, Bluestein or Rader); then the product is a pass of its own.
+  // Whether the pointwise product rides on a transform's pass (no pass of
+  // its own): the inverse FFT's first loads, or else the signal's forward
+  // FFT's last stores. It does unless the signal is broadcast against
+  // several kernels, the kernel broadcasts along an inner axis, or neither
+  // pass is of a kind that can take it (a cluster, a plane, a staged or
+  // chained pass, Bluestein or Rader); then the product is a pass of its own.
   bool product_fused() const;
+  // Where the product runs: "inverse's first loads", "forward's last stores"
+  // or "a pass of its own".
+  std::string product_placement() const;
 
   // The kernel: kernel_elements() elements, row-major, of the convolver's
   // type (float / double for real convolutions, complex otherwise). Throws

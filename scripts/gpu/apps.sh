@@ -20,7 +20,7 @@ if has tests; then
 fi
 if has convolve; then
   sizes=${BFLY_CONVOLVE_SIZES:-3,7,15,31,63,127,255}
-  for fuse in 1 0; do
+  for fuse in ${BFLY_FUSE_MODES:-auto store 0}; do
     BFLY_FUSE_PRODUCT=$fuse $bfly bench --app convolve --device cuda:0 --kernel-sizes "$sizes" --repetitions 11 \
       > "$out/apps-convolve-fuse$fuse.txt" 2>&1 || status=1
     cat "$out/apps-convolve-fuse$fuse.txt"

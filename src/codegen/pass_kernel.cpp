@@ -49,7 +49,7 @@ class PassWriter {
             out_type() + "* out, " + g +
             "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
             " transforms, real in_sign, real out_re, real out_im" + bluestein_params() +
-            (s_.multiply ? ", " + g + "const cpx* mul" : std::string()) + ")");
+            (s_.multiply || s_.multiply_load ? ", " + g + "const cpx* mul" : std::string()) + ")");
     if (s_.clustered()) {
       emit_cluster();
     } else if (s_.plane()) {
@@ -420,7 +420,10 @@ class PassWriter {
         return;
       default:
         if (s_.staged) e_.line(v + " = stage[" + n + "];");
-        else e_.line(v + " = src[" + at + "];");
+        else if (s_.multiply_load) {
+          const std::string o = "(" + idx() + ")(in_off + " + at + ")";
+          e_.line(v + " = cmul(src[" + at + "], mul[" + (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "]);");
+        } else e_.line(v + " = src[" + at + "];");
     }
   }
 

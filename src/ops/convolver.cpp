@@ -1,11 +1,12 @@
 // The Convolver: the signal's and the kernel's forward FFTs, the pointwise
 // product, the inverse FFT, and the cut of the result (ops/convolution.cpp).
 // The kernel's spectrum carries the inverse's 1/N (its plan is normalised
-// forward). The product rides on the signal's forward FFT's last stores
-// (runtime/fused_plan.hpp) where that pass can take it and the spectra
-// line up; otherwise (the signal broadcast against several kernels, a
-// kernel broadcast along an inner axis, a last pass of another kind) it is
-// a pass of its own (codegen/multiply_kernel.hpp). The zero padding and the
+// forward). Where the spectra line up, the product rides on the inverse
+// FFT's first loads or else on the signal's forward FFT's last stores
+// (runtime/fused_plan.hpp), whichever pass can take it; otherwise (the
+// signal broadcast against several kernels, a kernel broadcast along an
+// inner axis, passes of other kinds) it is a pass of its own
+// (codegen/multiply_kernel.hpp). The zero padding and the
 // cut are box copies on the device (codegen/box_copy_kernel.hpp).
 #include <algorithm>
 #include <cstdlib>
@@ -82,9 +83,16 @@ class ConvolverImpl {
     const Problem signal = problem(forward, l_.blocks ? blocks_shape : l_.signal_padded, Direction::Forward);
     const Problem kernel = problem(forward, l_.kernel_padded, Direction::Forward, Norm::Forward);
     const Problem inverse_problem = problem(inverse, l_.blocks ? blocks_shape : l_.product, Direction::Inverse);
-    signal_plan_.emplace(device, signal, fused_period(signal, kernel, inverse_problem));
+    // The loads first: the inverse's first pass reads its input anyway, and
+    // the product's loads go out beside those, where the forward's last
+    // stores would wait for them after the butterflies (H100, 4096^2 with
+    // 255^2 in 4374^2 FFTs: fused into the column pass's stores 1.04 ms,
+    // as a pass of its own 0.85 ms).
+    const std::int64_t period = fused_period(signal, kernel, inverse_problem);
+    const std::string where = fuse_setting();
+    inverse_plan_.emplace(device, inverse_problem, where == "store" ? -1 : period, FuseAt::FirstLoads);
+    signal_plan_.emplace(device, signal, inverse_plan_->fused() || where == "load" ? -1 : period, FuseAt::LastStores);
     kernel_plan_.emplace(device, kernel);
-    inverse_plan_.emplace(device, inverse_problem);
     const std::size_t real_bytes = c.precision == Precision::Double ? 8 : 4;
     const std::size_t point = c.complex ? 2 * real_bytes : real_bytes;
     const std::size_t cpx = 2 * real_bytes;
@@ -119,7 +127,20 @@ class ConvolverImpl {
   }
 
   const Convolution& convolution() const { return c_; }
-  bool fused() const { return signal_plan_ && signal_plan_->fused(); }
+  bool fused() const { return (signal_plan_ && signal_plan_->fused()) || (inverse_plan_ && inverse_plan_->fused()); }
+
+  std::string placement() const {
+    if (inverse_plan_ && inverse_plan_->fused()) return "inverse's first loads";
+    if (signal_plan_ && signal_plan_->fused()) return "forward's last stores";
+    return "a pass of its own";
+  }
+
+  // BFLY_FUSE_PRODUCT: 0 (the product as a pass of its own), load or store
+  // (fused there only), or auto; to measure the difference.
+  static std::string fuse_setting() {
+    const char* fuse = std::getenv("BFLY_FUSE_PRODUCT");
+    return fuse ? std::string(fuse) : std::string("auto");
+  }
 
   // The period of the kernel's spectrum in the signal's (the signal's
   // spectrum o times the kernel's o % period), or -1 where the two do not
@@ -127,11 +148,11 @@ class ConvolverImpl {
   // signal against several kernels), or the kernel broadcasts along an axis
   // inside one it does not.
   static std::int64_t fused_period(const Problem& signal, const Problem& kernel, const Problem& inverse) {
-    const std::vector<std::int64_t> s = signal.output_shape(), k = kernel.output_shape();
-    if (inverse.input_shape() != s || k.size() != s.size()) return -1;
-    // BFLY_FUSE_PRODUCT=0: the product as a pass of its own (to measure the difference).
-    const char* fuse = std::getenv("BFLY_FUSE_PRODUCT");
-    if (fuse && std::string(fuse) == "0") return -1;
+    const std::vector<std::int64_t> s = signal.output_shape();
+    std::vector<std::int64_t> k = kernel.output_shape();
+    if (inverse.input_shape() != s || k.size() > s.size()) return -1;
+    k.insert(k.begin(), s.size() - k.size(), 1);  // right-aligned: overlap-save's one block against the blocks
+    if (fuse_setting() == "0") return -1;
     std::size_t a = 0;
     while (a < k.size() && k[a] == 1 && s[a] != 1) ++a;  // leading broadcast axes
     for (std::size_t b = a; b < k.size(); ++b)
@@ -224,8 +245,8 @@ class ConvolverImpl {
       box_copy(*signal_in_, signal, l_.signal_padded, c_.signal_shape, std::vector<std::int64_t>(l_.rank, 0));
     }
     signal_plan_->execute(*signal_in_, *signal_spectrum_, &*kernel_spectrum_);
-    if (!signal_plan_->fused()) multiply();
-    inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_);
+    if (!fused()) multiply();
+    inverse_plan_->execute(product_spectrum_ ? *product_spectrum_ : *signal_spectrum_, *result_, &*kernel_spectrum_);
     if (l_.blocks) {
       box_copy(*linear_, *result_, {l_.blocks, l_.step}, {l_.blocks, l_.block}, {0, c_.kernel_shape[0] - 1});
       box_copy(out, *linear_, l_.output, l_.product, l_.start);
@@ -357,8 +378,8 @@ class ConvolverImpl {
   Device device_;
   Convolution c_;
   ops::ConvolutionLayout l_;
-  std::optional<FusedForwardPlan> signal_plan_;  // with the product where it can (fused())
-  std::optional<Plan> kernel_plan_, inverse_plan_;
+  std::optional<detail::FusedPlan> signal_plan_, inverse_plan_;  // one with the product where it can (fused())
+  std::optional<Plan> kernel_plan_;
   // Mutable: execute_host writes them (a Convolver is not shared between threads).
   mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
   std::shared_ptr<KernelImpl> multiply_, box_copy_;
@@ -381,6 +402,7 @@ std::vector<std::int64_t> Convolver::transform_shape() const {
   return l.blocks ? std::vector<std::int64_t>{l.blocks, l.block} : l.product;
 }
 bool Convolver::product_fused() const { return impl_->fused(); }
+std::string Convolver::product_placement() const { return impl_->placement(); }
 void Convolver::set_kernel(const float* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const double* k) { impl_->set_kernel(k); }
 void Convolver::set_kernel(const std::complex<float>* k) { impl_->set_kernel(k); }

@@ -36,6 +36,13 @@ bool KernelSpec::can_fuse_multiply() const {
           real_store == RealStore::SplitPaired);
 }
 
+// The plain loads of pass_kernel.cpp's emit_read (not staged, blocked,
+// gathered, chirped or a real axis's).
+bool KernelSpec::can_fuse_multiply_load() const {
+  return !identity && !clustered() && !plane() && !bluestein() && !rader() && !convolve && !staged && !block_rows &&
+         !rader_gather && !chirp_load && real_load == RealLoad::None;
+}
+
 std::string KernelSpec::geometry() const {
   std::ostringstream out;
   out << "points " << in_point_stride << "/" << out_point_stride << ", dims";
@@ -182,6 +189,7 @@ std::string KernelSpec::name() const {
   if (clustered()) out << "_cl" << cluster;
   if (block_rows) out << "_blk";
   if (multiply) out << "_mul" << multiply_period;
+  if (multiply_load) out << "_lmul" << multiply_period;
   if (plane()) {
     out << "_pl" << plane_columns << "r";
     for (std::size_t i = 0; i < plane_radices.size(); ++i) out << (i ? "x" : "") << plane_radices[i];

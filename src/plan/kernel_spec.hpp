@@ -109,9 +109,14 @@ struct KernelSpec {
   // output buffer) is stored times mul[o % multiply_period] (the kernel's
   // spectrum; period 0: as long as the output). Only where
   // can_fuse_multiply(): the stores that know o.
+  // multiply_load: the same on an inverse transform's first loads (input
+  // element o read as in[o] * mul[o % multiply_period]), where
+  // can_fuse_multiply_load().
   bool multiply = false;
+  bool multiply_load = false;
   std::int64_t multiply_period = 0;
   bool can_fuse_multiply() const;
+  bool can_fuse_multiply_load() const;
   // Rader's algorithm in one kernel for the prime p = length + 1
   // (plan/solvers/rader.cpp): points 1..p-1 into local memory as they lie,
   // the first FFT reads them in the generator's order (a[m] = x[g^m]), the

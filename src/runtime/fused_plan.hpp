@@ -1,9 +1,13 @@
-// A forward plan whose last pass multiplies what it stores: the pointwise
-// product of an FFT convolution (ops/convolver.cpp) without a pass of its
-// own. Output element o is stored as X[o] * multiplier[o % period] (period
-// 0: the multiplier is as long as the output). Whether the planner's last
-// pass can take the product depends on its kind (KernelSpec::
-// can_fuse_multiply); where it cannot, fused() is false and the caller
+// A plan with a pointwise product fused into one of its passes: the product
+// of an FFT convolution (ops/convolver.cpp) without a pass of its own.
+// LastStores: the last pass stores output element o as X[o] *
+// multiplier[o % period] (a forward transform's). FirstLoads: the first pass
+// reads input element o as in[o] * multiplier[o % period] (an inverse
+// transform's). Period 0: the multiplier is as long as the array. Whether
+// the planner's pass can take the product depends on its kind (KernelSpec::
+// can_fuse_multiply, can_fuse_multiply_load) and on what the compiler made
+// of it (a kernel that spills more than a few words is built without);
+// where it cannot, fused() is false, the plan is a plain one, and the caller
 // multiplies in a pass of its own.
 #pragma once
 
@@ -17,9 +21,12 @@ namespace bfly::detail {
 
 class PlanImpl;
 
-class FusedForwardPlan {
+enum class FuseAt { LastStores, FirstLoads };
+
+class FusedPlan {
  public:
-  FusedForwardPlan(const Device& device, const Problem& problem, std::int64_t period);
+  // period < 0: no product (a plain plan).
+  FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at);
   bool fused() const;
   const Problem& problem() const;
   std::string describe() const;

@@ -120,9 +120,10 @@ class PlanImpl {
   };
 
   // multiply_period >= 0: fuse a pointwise product into the last pass's
-  // stores where it can take one (KernelSpec::multiply; see fused()).
+  // stores, or the first pass's loads, where that pass can take one
+  // (KernelSpec::multiply, multiply_load; see fused()).
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
-           std::int64_t multiply_period = -1)
+           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
       : device_(std::move(device)) {
     auto start = Clock::now();
     plan::DeviceLimits limits = device_->limits();
@@ -136,11 +137,18 @@ class PlanImpl {
     }
     tree_ = plan::make_plan(problem, limits, options);
     if (multiply_period >= 0 && !tree_.passes.empty()) {
-      plan::Pass& last = tree_.passes.back();
-      const std::size_t i = tree_.passes.size() - 1;
-      if (!chained(i) && last.destination == plan::Slot::Output && last.spec.can_fuse_multiply()) {
-        last.spec.multiply = true;
-        last.spec.multiply_period = multiply_period;
+      if (at == FuseAt::LastStores) {
+        plan::Pass& last = tree_.passes.back();
+        if (!chained(tree_.passes.size() - 1) && last.destination == plan::Slot::Output && last.spec.can_fuse_multiply()) {
+          last.spec.multiply = true;
+          last.spec.multiply_period = multiply_period;
+        }
+      } else {
+        plan::Pass& first = tree_.passes.front();
+        if (!chained(0) && first.source == plan::Slot::Input && first.spec.can_fuse_multiply_load()) {
+          first.spec.multiply_load = true;
+          first.spec.multiply_period = multiply_period;
+        }
       }
     }
     stats_.plan_ms = ms_since(start);
@@ -161,7 +169,8 @@ class PlanImpl {
       passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i], !chained(i)));
       tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
     }
-    fused_ = !passes_.empty() && passes_.back().pass.spec.multiply;  // build() may have dropped it
+    // (build() may have dropped it.)
+    fused_ = !passes_.empty() && (passes_.back().pass.spec.multiply || passes_.front().pass.spec.multiply_load);
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
     for (int w = 0; w < tree_.workspace_buffers; ++w)
@@ -229,11 +238,11 @@ class PlanImpl {
       unstaged.launch_from += " (unstaged: the staged kernel spilled)";
       return build(unstaged);
     }
-    if (spec.multiply && device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
+    if ((spec.multiply || spec.multiply_load) && device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
       // The product's loads cost registers in a pass that had few to spare:
       // past a few spilled words the product runs as a pass of its own.
       plan::Pass plain = pass;
-      plain.spec.multiply = false;
+      plain.spec.multiply = plain.spec.multiply_load = false;
       plain.spec.multiply_period = 0;
       plain.launch_from += " (product unfused: the fused kernel spilled)";
       return build(plain);
@@ -378,7 +387,7 @@ class PlanImpl {
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
       }
-      if (spec.multiply) args.push_back(KernelArg::of(*multiplier));
+      if (spec.multiply || spec.multiply_load) args.push_back(KernelArg::of(*multiplier));
       std::size_t groups = static_cast<std::size_t>(c.pass.groups());
       if (spec.staged && c.resident_groups > 0) groups = std::min(groups, c.resident_groups);
       device_->launch(*c.kernel, groups,
@@ -439,7 +448,7 @@ class PlanImpl {
 
   std::shared_ptr<DeviceImpl> device_;
   plan::PlanTree tree_;
-  bool fused_ = false;  // the last pass multiplies its stores (KernelSpec::multiply)
+  bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;
   std::vector<std::shared_ptr<BufferImpl>> workspace_;
   BuildStats stats_;
@@ -448,12 +457,12 @@ class PlanImpl {
   std::shared_ptr<BufferImpl> host_in_, host_out_;
 };
 
-FusedForwardPlan::FusedForwardPlan(const Device& device, const Problem& problem, std::int64_t period)
-    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period)) {}
-bool FusedForwardPlan::fused() const { return impl_->fused(); }
-const Problem& FusedForwardPlan::problem() const { return impl_->tree().problem; }
-std::string FusedForwardPlan::describe() const { return impl_->tree().print(); }
-void FusedForwardPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
+FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period, at)) {}
+bool FusedPlan::fused() const { return impl_->fused(); }
+const Problem& FusedPlan::problem() const { return impl_->tree().problem; }
+std::string FusedPlan::describe() const { return impl_->tree().print(); }
+void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
   impl_->execute(in.impl(), out.impl(), nullptr, impl_->fused() ? &multiplier->impl() : nullptr);
 }
 

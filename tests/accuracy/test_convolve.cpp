@@ -9,6 +9,7 @@
 #include <bfly/convolve.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "accuracy/fixture.hpp"
 
@@ -149,7 +150,7 @@ void expect_matches(const Device& device, const Case& c) {
   // the sums well away from cancellation.
   EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
   std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
-              convolver.product_fused() ? ", product fused" : "");
+              convolver.product_fused() ? (", product in the " + convolver.product_placement()).c_str() : "");
 }
 
 const std::vector<Case>& cases() {
@@ -185,9 +186,11 @@ TEST_P(Convolve, ComplexDoublePrecision) {
 }
 
 // One kernel spectrum, many signals; a one-shot call matches the Convolver.
-// The product rides on the forward FFT's last stores wherever the spectra
-// line up and that pass can take it; the convolution is right either way.
-TEST_P(Convolve, ProductFusedIntoTheForwardPass) {
+// The product rides on the inverse's first loads or the forward's last
+// stores wherever the spectra line up and a pass can take it; the
+// convolution is right either way. (BFLY_FUSE_PRODUCT, which forces a
+// placement to measure it, leaves the fusion unchecked.)
+TEST_P(Convolve, ProductFused) {
   struct Fused {
     Case c;
     bool expect_fused;
@@ -195,6 +198,8 @@ TEST_P(Convolve, ProductFusedIntoTheForwardPass) {
   using M = ConvolveMode;
   const std::vector<Fused> all = {
       {{{5000}, {31}, {}, M::Same}, true},                   // one real transform
+      {{{300, 200}, {9, 9}, {}, M::Same}, true},             // an image
+      {{{30000}, {15}, {}, M::Full}, true},                  // overlap-save blocks
       {{{8, 1000}, {1, 63}, {1}, M::Full}, true},            // the kernel broadcast over rows
       {{{1, 1000}, {4, 63}, {1}, M::Full}, false},           // one signal against four kernels
       {{{1000, 3}, {63, 1}, {0}, M::Full}, false},           // the kernel broadcast along the inner axis
@@ -209,7 +214,8 @@ TEST_P(Convolve, ProductFusedIntoTheForwardPass) {
     if (!f.expect_fused) EXPECT_FALSE(convolver.product_fused()) << conv.describe();
     // On a GPU the last pass may be a kind that cannot take the product;
     // the CPU's plans for these always can.
-    if (f.expect_fused && device().info().is_cpu) EXPECT_TRUE(convolver.product_fused()) << conv.describe();
+    if (f.expect_fused && device().info().is_cpu && !std::getenv("BFLY_FUSE_PRODUCT"))
+      EXPECT_TRUE(convolver.product_fused()) << conv.describe();
     expect_matches<float>(device(), f.c);
     expect_matches<std::complex<double>>(device(), f.c);
   }
@@ -313,7 +319,7 @@ void expect_overlap_save(const Device& device, std::int64_t n, std::int64_t m, C
   EXPECT_TRUE(finite) << conv.describe();
   EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
   std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
-              convolver.product_fused() ? ", product fused" : "");
+              convolver.product_fused() ? (", product in the " + convolver.product_placement()).c_str() : "");
 }
 
 TEST_P(Convolve, OverlapSaveLongSignals) {

@@ -278,12 +278,24 @@ std::vector<Job> collect_jobs() {
         problem.shape = shape;
         problem.precision = precision;
         if (shape == std::vector<std::int64_t>{64, 1024}) problem.axes = {1};  // blocks
+        const std::int64_t period = shape.size() == 2 && shape[0] == 64 ? 513 : 0;
         const bfly::plan::PlanTree tree = bfly::plan::make_plan(problem, bfly::plan::gpu_limits(232448, 1024));
         KernelSpec spec = tree.passes.back().spec;
-        if (!spec.can_fuse_multiply()) continue;
-        spec.multiply = true;
-        spec.multiply_period = shape.size() == 2 && shape[0] == 64 ? 513 : 0;
-        by_name.emplace(spec.name(), Job{spec, problem.token() + " last pass with the product fused, under hopper"});
+        if (spec.can_fuse_multiply()) {
+          spec.multiply = true;
+          spec.multiply_period = period;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " last pass with the product fused, under hopper"});
+        }
+        // The inverse's first pass, reading the product.
+        problem.kind = kind == bfly::Kind::R2C ? bfly::Kind::C2R : bfly::Kind::C2C;
+        problem.direction = bfly::Direction::Inverse;
+        const bfly::plan::PlanTree inverse = bfly::plan::make_plan(problem, bfly::plan::gpu_limits(232448, 1024));
+        spec = inverse.passes.front().spec;
+        if (spec.can_fuse_multiply_load()) {
+          spec.multiply_load = true;
+          spec.multiply_period = period;
+          by_name.emplace(spec.name(), Job{spec, problem.token() + " first pass with the product fused, under hopper"});
+        }
       }
   // A staged kernel that spills falls back to the unstaged one at run time
   // (runtime/plan_impl.cpp): that one must compile clean.
@@ -408,7 +420,8 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
         std::printf("[ plane    ] %s (%s): %d registers, spills %d/%d bytes\n", name.c_str(), jobs[i].origin.c_str(),
                     k.registers, k.spill_store_bytes, k.spill_load_bytes);
       }
-    } else if (spec.multiply && k.spill_store_bytes <= kFusedSpillLimit && k.spill_load_bytes <= kFusedSpillLimit) {
+    } else if ((spec.multiply || spec.multiply_load) && k.spill_store_bytes <= kFusedSpillLimit &&
+               k.spill_load_bytes <= kFusedSpillLimit) {
       // The product's loads in a pass at the register limit (4374-point
       // columns, 72 points a thread): a few words spill. More than
       // kFusedSpillLimit and the runtime unfuses (runtime/plan_impl.cpp).
