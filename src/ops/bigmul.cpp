@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <type_traits>
 
 #include "ops/modular.hpp"
 
@@ -55,12 +56,18 @@ Parsed parse(const std::string& text, const char* which) {
 // Limbs of k digits, least significant first, balanced: each in [-B/2, B/2).
 std::vector<double> balanced_limbs(const std::string& digits, int k, bool hex) {
   const std::int64_t base = hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
-  const int radix = hex ? 16 : 10;
-  std::vector<std::int64_t> limbs;
-  for (std::int64_t end = static_cast<std::int64_t>(digits.size()); end > 0; end -= k) {
+  const std::int64_t n = static_cast<std::int64_t>(digits.size());
+  std::vector<std::int64_t> limbs(static_cast<std::size_t>((n + k - 1) / k));
+  std::size_t at = 0;
+  for (std::int64_t end = n; end > 0; end -= k) {
     std::int64_t v = 0;
-    for (std::int64_t i = std::max<std::int64_t>(0, end - k); i < end; ++i) v = v * radix + digit_value(digits[i], hex);
-    limbs.push_back(v);
+    const std::int64_t begin = std::max<std::int64_t>(0, end - k);
+    if (hex) {
+      for (std::int64_t i = begin; i < end; ++i) v = v * 16 + digit_value(digits[i], true);
+    } else {
+      for (std::int64_t i = begin; i < end; ++i) v = v * 10 + (digits[i] - '0');  // (validated by parse)
+    }
+    limbs[at++] = v;
   }
   std::vector<double> out(limbs.size() + 1, 0.0);
   std::int64_t carry = 0;
@@ -78,12 +85,20 @@ std::vector<double> balanced_limbs(const std::string& digits, int k, bool hex) {
 // The number modulo p, from its digits, 15 at a time (below 2^60 either base).
 std::uint64_t residue(const std::string& digits, bool hex, std::uint64_t p) {
   const std::uint64_t radix = hex ? 16 : 10;
+  std::uint64_t full_scale = 1;  // radix^15, the scale of every whole chunk
+  for (int i = 0; i < 15; ++i) full_scale *= radix;
+  full_scale %= p;
   std::uint64_t v = 0;
   for (std::size_t at = 0; at < digits.size(); at += 15) {
     const std::size_t end = std::min(digits.size(), at + 15);
     std::uint64_t chunk = 0, scale = 1;
-    for (std::size_t i = at; i < end; ++i) chunk = chunk * radix + static_cast<std::uint64_t>(digit_value(digits[i], hex)), scale *= radix;
-    v = (ops::mul_mod(v, scale % p, p) + chunk % p) % p;
+    if (hex) {
+      for (std::size_t i = at; i < end; ++i) chunk = chunk * 16 + static_cast<std::uint64_t>(digit_value(digits[i], true)), scale *= 16;
+    } else {
+      for (std::size_t i = at; i < end; ++i) chunk = chunk * 10 + static_cast<std::uint64_t>(digits[i] - '0'), scale *= 10;
+    }
+    v = ops::mul_mod(v, end - at == 15 ? full_scale : scale % p, p) + chunk % p;
+    if (v >= p) v -= p;
   }
   return v;
 }
@@ -110,20 +125,37 @@ std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int 
   c.precision = Precision::Double;
   std::vector<double> sums = convolve(device, c, a.data(), b.data());
   const std::int64_t base = x.hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
-  // Carry into limbs in [0, base); the product of magnitudes is not negative.
-  std::vector<std::int64_t> limbs;
-  __int128 carry = 0;
-  for (double s : sums) {
-    const double r = std::nearbyint(s);
-    if (!(std::fabs(s - r) <= 0.375)) return {};
-    __int128 v = static_cast<__int128>(static_cast<std::int64_t>(r)) + carry;
-    __int128 d = v % base;
-    if (d < 0) d += base;
-    carry = (v - d) / base;
-    limbs.push_back(static_cast<std::int64_t>(d));
+  // Carry into limbs in [0, base); the product of magnitudes is not
+  // negative. Sums past 2^62 cannot be right (the error model keeps them
+  // below 2^53), and below that the carries stay within 64 bits.
+  std::vector<std::int64_t> limbs(sums.size());
+  std::int64_t carry = 0;
+  bool sane = true;
+  const auto carry_with = [&](auto divisor) {  // a constant divisor where the base is known: no division instruction
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      const double s = sums[i], r = std::nearbyint(s);
+      if (!(std::fabs(s - r) <= 0.375 && std::fabs(r) < 4.6e18)) {
+        sane = false;
+        return;
+      }
+      const std::int64_t v = static_cast<std::int64_t>(r) + carry;
+      std::int64_t q = v / divisor, d = v - q * divisor;
+      if (d < 0) d += divisor, --q;
+      carry = q;
+      limbs[i] = d;
+    }
+  };
+  switch (x.hex ? 0 : k) {
+    case 1: carry_with(std::integral_constant<std::int64_t, 10>{}); break;
+    case 2: carry_with(std::integral_constant<std::int64_t, 100>{}); break;
+    case 3: carry_with(std::integral_constant<std::int64_t, 1000>{}); break;
+    case 4: carry_with(std::integral_constant<std::int64_t, 10000>{}); break;
+    case 5: carry_with(std::integral_constant<std::int64_t, 100000>{}); break;
+    default: carry_with(base);
   }
+  if (!sane) return {};
   while (carry > 0) {
-    limbs.push_back(static_cast<std::int64_t>(carry % base));
+    limbs.push_back(carry % base);
     carry /= base;
   }
   if (carry < 0) return {};  // a negative product of magnitudes: the sums were wrong
@@ -131,14 +163,15 @@ std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int 
   stats.multiply_ms += ms_since(start);
   start = Clock::now();
   static const char* kDigits = "0123456789abcdef";
-  const int radix = x.hex ? 16 : 10;
-  std::string out;
-  out.reserve(limbs.size() * static_cast<std::size_t>(k));
-  for (std::size_t i = limbs.size(); i-- > 0;) {
-    char chunk[32];
-    std::int64_t v = limbs[i];
-    for (int j = k - 1; j >= 0; --j, v /= radix) chunk[j] = kDigits[v % radix];
-    out.append(chunk, static_cast<std::size_t>(k));
+  std::string out(limbs.size() * static_cast<std::size_t>(k), '0');
+  char* at = out.data();
+  for (std::size_t i = limbs.size(); i-- > 0; at += k) {
+    std::uint64_t v = static_cast<std::uint64_t>(limbs[i]);
+    if (x.hex) {
+      for (int j = k - 1; j >= 0; --j, v >>= 4) at[j] = kDigits[v & 15];
+    } else {
+      for (int j = k - 1; j >= 0; --j, v /= 10) at[j] = static_cast<char>('0' + v % 10);
+    }
   }
   const std::size_t nonzero = out.find_first_not_of('0');
   std::string product = nonzero == std::string::npos ? "0" : out.substr(nonzero);

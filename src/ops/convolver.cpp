@@ -263,6 +263,8 @@ class ConvolverImpl {
   // then `extents` must be kernel_padded).
   template <class T>
   std::vector<T> arranged_kernel(const T* kernel, const std::vector<std::int64_t>& extents) const {
+    if (!c_.correlate && extents == c_.kernel_shape)  // as it is (bigmul's millions of limbs come this way)
+      return std::vector<T>(kernel, kernel + product_of(extents));
     std::vector<T> out(static_cast<std::size_t>(product_of(extents)), T{});
     const auto to_strides = strides_of(extents);
     auto has = [](const std::vector<int>& axes, int a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); };
@@ -279,20 +281,6 @@ class ConvolverImpl {
       }
       const T v = kernel[i++];
       out[static_cast<std::size_t>(to)] = c_.correlate ? conj_of(v) : v;
-    });
-    return out;
-  }
-
-  // The signal into a zeroed array of signal_padded, at the origin.
-  template <class T>
-  std::vector<T> padded_signal(const T* data) const {
-    std::vector<T> out(static_cast<std::size_t>(product_of(l_.signal_padded)), T{});
-    const auto to_strides = strides_of(l_.signal_padded);
-    std::size_t i = 0;
-    for_each_index(c_.signal_shape, [&](const std::vector<std::int64_t>& index) {
-      std::int64_t to = 0;
-      for (int a = 0; a < l_.rank; ++a) to += index[a] * to_strides[a];
-      out[static_cast<std::size_t>(to)] = data[i++];
     });
     return out;
   }

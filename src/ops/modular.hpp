@@ -20,14 +20,28 @@ inline bool sums_round_exactly(double largest, std::int64_t points) {
   return largest < std::ldexp(1.0, 52) && error <= 0.25;
 }
 
-inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
+// a * b mod p for any 64-bit p.
+inline std::uint64_t mul_mod_wide(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b % p);
+}
+
+// a * b mod p for a, b < p < 2^62: the quotient from x87 long double
+// (64-bit mantissa: off by at most one), the remainder exact modulo 2^64.
+// A 128-bit remainder is a library call some ten times slower, and the
+// bigmul check takes one per 15 digits.
+inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
+  // (Through int64: the unsigned conversions to and from long double are library calls.)
+  const std::uint64_t q = static_cast<std::uint64_t>(static_cast<std::int64_t>(
+      static_cast<long double>(static_cast<std::int64_t>(a)) * static_cast<std::int64_t>(b) / static_cast<std::int64_t>(p)));
+  const std::int64_t r = static_cast<std::int64_t>(a * b - q * p);
+  return static_cast<std::uint64_t>(r < 0 ? r + static_cast<std::int64_t>(p)
+                                          : r >= static_cast<std::int64_t>(p) ? r - static_cast<std::int64_t>(p) : r);
 }
 
 inline std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p) {
   std::uint64_t r = 1 % p;
-  for (a %= p; e; e >>= 1, a = mul_mod(a, a, p))
-    if (e & 1) r = mul_mod(r, a, p);
+  for (a %= p; e; e >>= 1, a = mul_mod_wide(a, a, p))
+    if (e & 1) r = mul_mod_wide(r, a, p);
   return r;
 }
 
@@ -44,7 +58,7 @@ inline bool is_prime(std::uint64_t n) {
     if (x == 1 || x == n - 1) continue;
     bool composite = true;
     for (int r = 1; r < s && composite; ++r) {
-      x = mul_mod(x, x, n);
+      x = mul_mod_wide(x, x, n);
       if (x == n - 1) composite = false;
     }
     if (composite) return false;
