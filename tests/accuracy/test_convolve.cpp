@@ -197,8 +197,8 @@ TEST_P(Convolve, ProductFused) {
   };
   using M = ConvolveMode;
   const std::vector<Fused> all = {
-      {{{5000}, {31}, {}, M::Same}, true},                   // one real transform
-      {{{300, 200}, {9, 9}, {}, M::Same}, true},             // an image
+      {{{3000}, {31}, {}, M::Same}, true},                   // one real transform
+      {{{120, 90}, {9, 9}, {}, M::Same}, true},              // an image
       {{{30000}, {15}, {}, M::Full}, true},                  // overlap-save blocks
       {{{8, 1000}, {1, 63}, {1}, M::Full}, true},            // the kernel broadcast over rows
       {{{1, 1000}, {4, 63}, {1}, M::Full}, false},           // one signal against four kernels
