@@ -120,6 +120,29 @@ double relative_error(const std::vector<T>& got, const std::vector<std::complex<
   return static_cast<double>(std::sqrt(err / std::max(norm, 1e-300L)));
 }
 
+// conv through a Convolver on a poisoned output, against `want`: every
+// element written and finite, the relative L2 error within the precision's
+// bound; prints where the product ran.
+template <class T>
+void expect_convolver_matches(const Device& device, const Convolution& conv, const std::vector<T>& a,
+                              const std::vector<T>& k, const std::vector<std::complex<long double>>& want) {
+  constexpr bool is_double = std::is_same<T, double>::value || std::is_same<T, std::complex<double>>::value;
+  Convolver convolver(device, conv);
+  convolver.set_kernel(k.data());
+  std::vector<T> got(want.size());
+  poison(got);
+  convolver.execute_host(a.data(), got.data());
+  bool finite = true;
+  const double error = relative_error(got, want, &finite);
+  EXPECT_TRUE(finite) << conv.describe() << ": unwritten or non-finite output";
+  // FFT convolution's error grows like the transforms' (log of the padded
+  // length) times the spread of the data's magnitudes; random data keeps
+  // the sums well away from cancellation.
+  EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
+  std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
+              convolver.product_fused() ? (", product in the " + convolver.product_placement()).c_str() : "");
+}
+
 template <class T>
 void expect_matches(const Device& device, const Case& c) {
   constexpr bool is_double = std::is_same<T, double>::value || std::is_same<T, std::complex<double>>::value;
@@ -137,20 +160,7 @@ void expect_matches(const Device& device, const Case& c) {
   Shape shape;
   const auto want = direct(c, a, k, &shape);
   ASSERT_EQ(conv.output_shape(), shape) << conv.describe();
-  Convolver convolver(device, conv);
-  convolver.set_kernel(k.data());
-  std::vector<T> got(want.size());
-  poison(got);
-  convolver.execute_host(a.data(), got.data());
-  bool finite = true;
-  const double error = relative_error(got, want, &finite);
-  EXPECT_TRUE(finite) << conv.describe() << ": unwritten or non-finite output";
-  // FFT convolution's error grows like the transforms' (log of the padded
-  // length) times the spread of the data's magnitudes; random data keeps
-  // the sums well away from cancellation.
-  EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
-  std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
-              convolver.product_fused() ? (", product in the " + convolver.product_placement()).c_str() : "");
+  expect_convolver_matches(device, conv, a, k, want);
 }
 
 const std::vector<Case>& cases() {
@@ -309,17 +319,7 @@ void expect_overlap_save(const Device& device, std::int64_t n, std::int64_t m, C
   if (mode == ConvolveMode::Same) start = (m - 1) / 2, count = n;
   if (mode == ConvolveMode::Valid) start = std::min(n, m) - 1, count = std::max(n, m) - std::min(n, m) + 1;
   const std::vector<std::complex<long double>> want(full.begin() + start, full.begin() + start + count);
-  Convolver convolver(device, conv);
-  convolver.set_kernel(k.data());
-  std::vector<T> got(want.size());
-  poison(got);
-  convolver.execute_host(a.data(), got.data());
-  bool finite = true;
-  const double error = relative_error(got, want, &finite);
-  EXPECT_TRUE(finite) << conv.describe();
-  EXPECT_LE(error, is_double ? 4e-15 : 1e-6) << conv.describe();
-  std::printf("[ conv     ] %-100s rel. L2 %.2e%s\n", conv.describe().c_str(), error,
-              convolver.product_fused() ? (", product in the " + convolver.product_placement()).c_str() : "");
+  expect_convolver_matches(device, conv, a, k, want);
 }
 
 TEST_P(Convolve, OverlapSaveLongSignals) {
