@@ -198,6 +198,9 @@ class Device {
 
   const DeviceInfo& info() const;
   void synchronize() const;  // waits for everything enqueued on this device
+  // Waits for a stream or queue the caller owns: a CUstream (nullptr is
+  // CUDA's legacy default stream), a cl_command_queue (nullptr: the device's).
+  void synchronize(void* stream) const;
 
   std::shared_ptr<detail::DeviceImpl> impl() const { return impl_; }
   explicit Device(std::shared_ptr<detail::DeviceImpl> impl);

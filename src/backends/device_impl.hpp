@@ -75,6 +75,9 @@ class DeviceImpl {
   virtual void launch(KernelImpl& kernel, std::size_t groups, std::size_t group_size, std::size_t local_bytes,
                       const std::vector<KernelArg>& args, void* stream = nullptr, bool dynamic_local = false) = 0;
   virtual void finish() = 0;
+  // Waits for a queue or stream the caller owns (a CUstream, where nullptr is
+  // CUDA's legacy default stream; a cl_command_queue).
+  virtual void finish(void* stream) = 0;
   // How many groups of `kernel` the device runs at once: the launch of a
   // staged kernel (KernelSpec::staged), whose groups loop over transforms.
   // Local memory a thread of `kernel` uses (register spills): a staged

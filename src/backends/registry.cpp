@@ -72,6 +72,7 @@ std::vector<BackendStatus> Device::backends() {
 const DeviceInfo& Device::info() const { return impl_->info(); }
 
 void Device::synchronize() const { impl_->finish(); }
+void Device::synchronize(void* stream) const { impl_->finish(stream); }
 
 Buffer::Buffer(const Device& device, std::size_t bytes) : impl_(device.impl()->allocate(bytes)) {
   device_ = device.impl();

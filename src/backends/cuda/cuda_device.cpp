@@ -239,6 +239,10 @@ class Device final : public DeviceImpl {
     current();
     check(api_->cuStreamSynchronize(stream_), "waiting for " + info_.spec);
   }
+  void finish(void* stream) override {
+    current();
+    check(api_->cuStreamSynchronize(static_cast<CUstream>(stream)), "waiting for a stream of " + info_.spec);
+  }
 
  private:
   void current() const { check(api_->cuCtxSetCurrent(context_), "making the context of " + info_.spec + " current"); }

@@ -218,6 +218,14 @@ class Device final : public DeviceImpl {
       throw device_error(e, "waiting for the device");
     }
   }
+  void finish(void* stream) override {
+    if (stream == nullptr) return finish();
+    try {
+      cl::CommandQueue(static_cast<cl_command_queue>(stream), true).finish();
+    } catch (const cl::Error& e) {
+      throw device_error(e, "waiting for a queue of the device");
+    }
+  }
 
   Handles handles() const { return {context_(), queue_(), found_.device()}; }
 
