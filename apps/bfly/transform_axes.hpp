@@ -1,6 +1,7 @@
-// What the transform verbs (fft, ifft, rfft, irfft) share: reading --axes as
-// numpy.fft does, and cutting a transform of any rank and any number of axes
-// into the problems bfly takes (rank <= 4, <= 3 axes).
+// What the transform verbs (fft, ifft, rfft, irfft, hfft, ihfft) share:
+// reading --axes, --n and --s as numpy.fft does, and cutting a transform of
+// any rank and any number of axes into the problems bfly takes (rank <= 4,
+// <= 3 axes).
 #pragma once
 
 #include <complex>
@@ -16,18 +17,46 @@ namespace bfly::cli {
 
 // The axes of an array of `shape` that --axes names, negatives counted from
 // the end as numpy does, in the order typed (numpy.fft.rfftn halves the LAST
-// of them, so the order matters there). A repeated or out-of-range axis, or
-// an empty list, is an error naming it as the user typed it; `path` names the
-// array in the message.
+// of them, so the order matters there), repeats kept (NumPy 2's fftn
+// transforms a repeated axis again). An out-of-range axis, or an empty list,
+// is an error naming it as the user typed it; `path` names the array in the
+// message.
 std::vector<int> resolve_axes_in_order(const std::string& text, const std::vector<std::int64_t>& shape,
                                        const std::string& path);
-// The same, ascending (fftn does not depend on the order).
-std::vector<int> resolve_axes(const std::string& text, const std::vector<std::int64_t>& shape,
-                              const std::string& path);
 
-// Throws numpy's "invalid number of data points (0)" naming `path` and the
-// axis when one of `axes` has length 0.
-void check_transformed_lengths(const std::vector<std::int64_t>& shape, const std::vector<int>& axes,
+// --axes, --n and --s as typed.
+struct LengthOptions {
+  std::string axes, s;  // "A[,B,...]", "N[,M,...]"
+  std::int64_t n = 0;
+  bool axes_given = false, n_given = false, s_given = false;
+};
+
+// What numpy.fft's s and axes come to (_cook_nd_args in numpy/fft/_pocketfft.py):
+// the transformed axes in the order typed, repeats kept, and the number of
+// data points n on each (the input is cropped or zero-padded to n there;
+// for irfft's and hfft's last axis, to n // 2 + 1, and n reals come out).
+struct AxesAndLengths {
+  std::vector<int> axes;
+  std::vector<std::int64_t> lengths;
+};
+
+// How a verb reads the lengths: `one_axis`: hfft / ihfft (numpy's axis, no
+// s); `half_spectrum_input`: irfft / hfft, whose default n on the last axis
+// is 2*(m-1) for m points; `n_is_last_length`: irfft, whose --n is s[-1]
+// with several axes (the others keep their lengths), where the others' --n
+// takes exactly one axis.
+struct LengthRules {
+  bool one_axis = false;
+  bool half_spectrum_input = false;
+  bool n_is_last_length = false;
+};
+
+// The axes and lengths of a transform of an array of `shape` (rank >= 1):
+// --axes as typed, else the last len(s) axes with --s, else the last axis;
+// --s one length per axis, --n the one axis's. A bad combination, a length
+// below 1 (a default one from an axis of 0 points too) is an error naming the
+// value; `path` names the array in the message.
+AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules, const std::vector<std::int64_t>& shape,
                                const std::string& path);
 
 // The array of `shape` viewed for transforming the axes `group` (ascending):

@@ -25,8 +25,6 @@
 namespace bfly::io {
 namespace {
 
-// The format is little-endian; '=' (native) in a descr means little-endian
-// only on a little-endian host, and the element bytes are used as they are.
 static_assert(sizeof(float) == 4 && sizeof(double) == 8, "IEEE float sizes");
 
 constexpr unsigned char kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -41,17 +39,28 @@ constexpr std::size_t kReadChunkBytes = std::size_t{1} << 26;
 
 struct DTypeInfo {
   DType dtype;
-  const char* descr;  // as numpy writes it
+  const char* code;  // numpy's type string without the byte-order character
   const char* name;
   std::size_t bytes;
+  // What a change of byte order reverses: a complex number's two parts apart.
+  std::size_t swap_bytes;
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::Complex64, "<c8", "complex64", 8},
-    {DType::Complex128, "<c16", "complex128", 16},
-    {DType::Float32, "<f4", "float32", 4},
-    {DType::Float64, "<f8", "float64", 8},
-    {DType::Int64, "<i8", "int64", 8},
+    {DType::Complex64, "c8", "complex64", 8, 4},
+    {DType::Complex128, "c16", "complex128", 16, 8},
+    {DType::Float16, "f2", "float16", 2, 2},
+    {DType::Float32, "f4", "float32", 4, 4},
+    {DType::Float64, "f8", "float64", 8, 8},
+    {DType::Bool, "b1", "bool", 1, 1},
+    {DType::Int8, "i1", "int8", 1, 1},
+    {DType::Int16, "i2", "int16", 2, 2},
+    {DType::Int32, "i4", "int32", 4, 4},
+    {DType::Int64, "i8", "int64", 8, 8},
+    {DType::UInt8, "u1", "uint8", 1, 1},
+    {DType::UInt16, "u2", "uint16", 2, 2},
+    {DType::UInt32, "u4", "uint32", 4, 4},
+    {DType::UInt64, "u8", "uint64", 8, 8},
 };
 
 const DTypeInfo* find_dtype(DType dtype) {
@@ -59,6 +68,20 @@ const DTypeInfo* find_dtype(DType dtype) {
     if (info.dtype == dtype) return &info;
   }
   return nullptr;
+}
+
+bool host_is_little_endian() {
+  const std::uint16_t one = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &one, 1);
+  return first == 1;
+}
+
+// The descr numpy writes for `info` in the host's order: '|' where byte
+// order does not apply (one-byte types), as numpy does.
+std::string descr_of(const DTypeInfo& info) {
+  const char order = info.bytes == 1 ? '|' : host_is_little_endian() ? '<' : '>';
+  return order + std::string(info.code);
 }
 
 [[noreturn]] void fail(ErrorCode code, const std::string& path, const std::string& what) {
@@ -337,7 +360,15 @@ class HeaderParser {
   std::size_t pos_ = 0;
 };
 
-DType dtype_from_descr(const std::string& path, const Header& header, const std::vector<DType>& accepted) {
+// The element type a header's descr names, and whether its bytes are in the
+// other order than the host's ('<' little-endian, '>' big-endian, '=' and '|'
+// the host's).
+struct ElementType {
+  const DTypeInfo* info;
+  bool swapped;
+};
+
+ElementType element_type(const std::string& path, const Header& header, const std::vector<DType>& accepted) {
   std::string supported = "bfly reads ";
   for (std::size_t i = 0; i < accepted.size(); ++i) supported += std::string(i ? ", " : "") + to_string(accepted[i]);
   if (header.descr_is_structured) {
@@ -345,24 +376,50 @@ DType dtype_from_descr(const std::string& path, const Header& header, const std:
          "unsupported structured dtype " + quote_text(header.descr) + " (" + supported + ")");
   }
   const std::string& descr = header.descr;
-  if (!descr.empty() && (descr[0] == '<' || descr[0] == '=')) {
-    const std::string body = descr.substr(1);
+  const char order = descr.empty() ? '\0' : descr[0];
+  if (order == '<' || order == '>' || order == '=' || order == '|') {
     for (const DTypeInfo& info : kDTypes) {
-      if (body == info.descr + 1 && std::find(accepted.begin(), accepted.end(), info.dtype) != accepted.end())
-        return info.dtype;
-    }
-  }
-  if (!descr.empty() && descr[0] == '>') {
-    for (const DTypeInfo& info : kDTypes) {
-      if (descr.compare(1, std::string::npos, info.descr + 1) == 0) {
-        fail(ErrorCode::Unsupported, path,
-             "unsupported big-endian dtype '" + quote_text(descr) +
-                 "'; convert with array.astype('" + info.descr + "')");
-      }
+      if (descr.compare(1, std::string::npos, info.code) != 0 ||
+          std::find(accepted.begin(), accepted.end(), info.dtype) == accepted.end())
+        continue;
+      const bool little = host_is_little_endian();
+      const bool swapped = info.bytes > 1 && ((order == '<' && !little) || (order == '>' && little));
+      return {&info, swapped};
     }
   }
   fail(ErrorCode::Unsupported, path,
        "unsupported dtype '" + quote_text(descr) + "' (" + supported + ")");
+}
+
+// Reverses the bytes of every `unit`-byte piece: the array in the other byte order.
+void swap_bytes(std::vector<unsigned char>& data, std::size_t unit) {
+  for (std::size_t i = 0; i + unit <= data.size(); i += unit) std::reverse(&data[i], &data[i] + unit);
+}
+
+// A Fortran-order array of `shape` in C order. Fortran order varies the
+// first index fastest, so element (i0, ..., ik) sits at item i0 + shape0 *
+// (i1 + shape1 * ...); the output is walked in C order, a row (the last
+// index) at a time.
+std::vector<unsigned char> fortran_to_c(const std::vector<unsigned char>& data, const std::vector<std::int64_t>& shape,
+                                        std::size_t item) {
+  const std::size_t rank = shape.size();
+  std::vector<std::size_t> stride(rank, 1);  // in items, Fortran order
+  for (std::size_t k = 1; k < rank; ++k) stride[k] = stride[k - 1] * static_cast<std::size_t>(shape[k - 1]);
+  std::vector<unsigned char> out(data.size());
+  if (data.empty()) return out;
+  const auto row = static_cast<std::size_t>(shape[rank - 1]);
+  std::vector<std::int64_t> index(rank, 0);  // the row's index; index[rank - 1] stays 0
+  for (unsigned char* to = out.data(); to < out.data() + out.size();) {
+    std::size_t from = 0;
+    for (std::size_t k = 0; k + 1 < rank; ++k) from += static_cast<std::size_t>(index[k]) * stride[k];
+    for (std::size_t j = 0; j < row; ++j, to += item)
+      std::memcpy(to, data.data() + (from + j * stride[rank - 1]) * item, item);
+    for (std::size_t k = rank - 1; k-- > 0;) {
+      if (++index[k] < shape[k]) break;
+      index[k] = 0;
+    }
+  }
+  return out;
 }
 
 std::string random_suffix() {
@@ -373,7 +430,7 @@ std::string random_suffix() {
 }
 
 std::string make_header(const NpyArray& array, const DTypeInfo& info) {
-  return std::string("{'descr': '") + info.descr +
+  return std::string("{'descr': '") + descr_of(info) +
          "', 'fortran_order': False, 'shape': " + shape_text(array.shape) + ", }";
 }
 
@@ -484,11 +541,8 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   const Header header = HeaderParser(path, text).parse();
 
   NpyArray array;
-  array.dtype = dtype_from_descr(path, header, accepted);
-  if (header.fortran_order) {
-    fail(ErrorCode::Unsupported, path,
-         "Fortran-order arrays are not supported; save with numpy.ascontiguousarray");
-  }
+  const ElementType element = element_type(path, header, accepted);
+  array.dtype = element.info->dtype;
   array.shape = header.shape;
   const std::int64_t elements = checked_elements(array.shape);
   std::size_t data_bytes = 0;
@@ -528,6 +582,10 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
          std::to_string(extra) + " unexpected bytes after the data (" + what + " needs " +
              std::to_string(data_bytes) + " bytes)");
   }
+  if (element.swapped) swap_bytes(array.data, element.info->swap_bytes);
+  // Rank 0 and 1 are the same in either order.
+  if (header.fortran_order && array.shape.size() > 1)
+    array.data = fortran_to_c(array.data, array.shape, element.info->bytes);
   return array;
 }
 

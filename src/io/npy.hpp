@@ -6,10 +6,12 @@
 //   {'descr': '<c8', 'fortran_order': False, 'shape': (3, 4), }
 // padded with spaces and a newline, then the raw elements.
 //
-// bfly reads and writes only the four element types it transforms, stored
-// little-endian in C order; anything else is reported, never converted
-// silently. Every failure throws bfly::Error whose message names the path and
-// the bad value.
+// bfly reads numpy's numeric element types (bool, integers, float16 to
+// complex128) in either byte order and in C or Fortran order, and hands them
+// over in the host's byte order and C order; each caller names the types it
+// takes (anything else is reported, never converted silently). It writes in
+// the host's byte order and C order. Every failure throws bfly::Error whose
+// message names the path and the bad value.
 #pragma once
 
 #include <cstddef>
@@ -19,33 +21,41 @@
 
 namespace bfly::io {
 
-enum class DType { Complex64, Complex128, Float32, Float64, Int64 };
+enum class DType {
+  Complex64, Complex128, Float32, Float64, Int64,
+  Bool, Int8, Int16, Int32, UInt8, UInt16, UInt32, UInt64, Float16,
+};
 
-const char* to_string(DType dtype);  // "complex64", "complex128", "float32", "float64", "int64"
+const char* to_string(DType dtype);  // numpy's name: "complex64", "float16", "uint8", "bool", ...
 std::size_t dtype_bytes(DType dtype);
 
 struct NpyArray {
   DType dtype = DType::Complex64;
   std::vector<std::int64_t> shape;  // outermost first; empty for a scalar
-  std::vector<unsigned char> data;  // elements() * dtype_bytes(dtype) bytes, little-endian, C order
+  std::vector<unsigned char> data;  // elements() * dtype_bytes(dtype) bytes, host byte order, C order
   std::int64_t elements() const;    // product of shape (1 for a scalar)
 };
 
-// Reads a whole file. Throws Error(Io) when it cannot be read, is not a .npy
-// file, or its header or data are malformed or truncated (or followed by extra
-// bytes); Error(Unsupported) for another dtype, a big-endian or Fortran-order
-// array, or an unknown format version.
 // Whether the file starts with the .npy magic ("\x93NUMPY"): how the CLI
 // tells an .npy input from a text or PNG one. Throws Error(Io) naming an
 // unreadable path.
 bool is_npy_file(const std::string& path);
 
-// `accepted`: the dtypes the caller takes (the transforms' four by default;
-// int64 for exact integer work); any other is Error(Unsupported) naming it.
+// The dtypes read_npy takes unless told: what bfly's transforms compute in.
 inline const std::vector<DType>& float_dtypes() {
   static const std::vector<DType> types{DType::Complex64, DType::Complex128, DType::Float32, DType::Float64};
   return types;
 }
+
+// Reads a whole file: a big-endian ('>') or little-endian ('<') array comes
+// back in the host's byte order, a Fortran-order one in C order (the same
+// shape, the elements moved). `accepted`: the dtypes the caller takes
+// (complex64, complex128, float32, float64 by default; int64 for exact integer
+// work; every numeric type for numpy.fft's promotion); any other is
+// Error(Unsupported) naming it. Throws Error(Io) when the file cannot be
+// read, is not a .npy file, or its header or data are malformed or truncated
+// (or followed by extra bytes); Error(Unsupported) for an unknown format
+// version.
 NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted = float_dtypes());
 
 // Writes a version 1.0 file (2.0 only if the header needs it) with the data

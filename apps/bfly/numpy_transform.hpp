@@ -1,0 +1,52 @@
+// numpy.fft's n-dimensional transforms on a host array, computed as numpy
+// defines them (numpy/fft/_pocketfft.py in NumPy 2: _raw_fftnd, rfftn,
+// irfftn): one 1D transform per listed axis, in numpy's order, each first
+// cropping or zero-padding its axis to its n. Consecutive transforms over
+// distinct axes run as one stage (the problems of transform_axes.hpp's
+// steps(): the crops and pads commute with transforms over other axes, and
+// every norm's factor splits per axis); an axis listed again starts the next
+// stage, since a problem cannot hold an axis twice.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "io/npy.hpp"
+#include "options.hpp"
+
+namespace bfly::cli {
+
+struct NumpyTransform {
+  Kind kind = Kind::C2C;                      // R2C: numpy's rfftn; C2R: irfftn
+  Direction direction = Direction::Forward;   // C2C: fftn or ifftn
+  std::vector<int> axes;                      // as typed, repeats allowed; R2C and C2R halve the last
+  std::vector<std::int64_t> lengths;          // numpy's s, one per axis
+  Norm norm = Norm::Backward;
+  bool conjugate_input = false;   // hfft: irfft of conj(a)
+  bool conjugate_output = false;  // ihfft: conj(rfft(a))
+};
+
+struct AxisLength {
+  int axis;
+  std::int64_t n;  // numpy's n on the axis
+};
+
+// One stage: transforms over distinct axes, run as bfly problems after the
+// input is cropped or padded to their lengths (a C2R stage's real axis to
+// n // 2 + 1).
+struct Stage {
+  Kind kind;                     // R2C is only ever first, C2R last
+  std::vector<AxisLength> axes;  // R2C and C2R: the real axis last
+};
+
+// The stages of `t`, in the order they run.
+std::vector<Stage> stages(const NumpyTransform& t);
+
+// Runs `t` on `input` (complex64, complex128, float32 or float64; real input
+// to a C2C or C2R transform is promoted, R2C takes real input only) in its
+// precision: complex output of the input's precision, real for C2R. The
+// device opens only when there is something to transform.
+io::NpyArray run_numpy_transform(const io::NpyArray& input, const NumpyTransform& t, const DeviceOptions& device);
+
+}  // namespace bfly::cli

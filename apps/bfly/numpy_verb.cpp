@@ -1,0 +1,72 @@
+#include "numpy_verb.hpp"
+
+#include <memory>
+
+#include "fft_input.hpp"
+#include "io/npy.hpp"
+#include "numpy_transform.hpp"
+#include "options.hpp"
+
+namespace bfly::cli {
+namespace {
+
+struct VerbOptions {
+  std::string input, output, norm = "backward";
+  LengthOptions lengths;
+  DeviceOptions device;
+};
+
+// numpy's _swap_direction: hfft and ihfft scale as the transform they invert.
+Norm swapped(Norm norm) {
+  if (norm == Norm::Backward) return Norm::Forward;
+  if (norm == Norm::Forward) return Norm::Backward;
+  return norm;
+}
+
+int run(const NumpyVerb& verb, const VerbOptions& o) {
+  const Norm norm = parse_numpy_norm(o.norm);
+  const FftInput input = read_fft_input(o.input);
+  if (input.array.shape.empty())
+    throw Error(ErrorCode::InvalidArgument, o.input + ": a 0-dimensional array has no axis to transform");
+  if (verb.kind == Kind::R2C && is_complex(input.array.dtype))
+    throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(input.array.dtype) + " data: " +
+                                                verb.name + " takes real input (bool, integers, float16 to float64); "
+                                                "use bfly fft for complex data");
+  const AxesAndLengths resolved = resolve_lengths(o.lengths, verb.lengths, input.array.shape, o.input);
+  NumpyTransform t;
+  t.kind = verb.kind;
+  t.direction = verb.direction;
+  t.axes = resolved.axes;
+  t.lengths = resolved.lengths;
+  t.norm = verb.hermitian ? swapped(norm) : norm;
+  t.conjugate_input = verb.hermitian && verb.kind == Kind::C2R;
+  t.conjugate_output = verb.hermitian && verb.kind == Kind::R2C;
+  io::write_npy(o.output, real_output_for(run_numpy_transform(input.array, t, o.device), input.file_dtype));
+  return 0;
+}
+
+}  // namespace
+
+void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions, const NumpyVerb& verb) {
+  auto o = std::make_shared<VerbOptions>();
+  CLI::App* command = app.add_subcommand(verb.name, verb.help);
+  command->add_option("input", o->input, verb.input_help)->required();
+  command->add_option("output", o->output, verb.output_help)->required();
+  CLI::Option* axes = command->add_option("--axes", o->lengths.axes, verb.axes_help);
+  CLI::Option* n = command->add_option("--n", o->lengths.n, verb.n_help);
+  CLI::Option* s = nullptr;
+  if (!verb.lengths.one_axis)
+    s = command->add_option("--s", o->lengths.s,
+                            "lengths N[,M,...], one per transformed axis, as numpy's s: each axis cropped or "
+                            "zero-padded to its length (irfft's last: n reals out); without --axes the last len(s) axes");
+  command->add_option("--norm", o->norm, "backward (default), ortho or forward, as numpy.fft");
+  o->device.add_to(*command);
+  actions.emplace_back(command, [o, verb, axes, n, s] {
+    o->lengths.axes_given = axes->count() > 0;
+    o->lengths.n_given = n->count() > 0;
+    o->lengths.s_given = s != nullptr && s->count() > 0;
+    return run(verb, *o);
+  });
+}
+
+}  // namespace bfly::cli
