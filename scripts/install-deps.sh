@@ -13,6 +13,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev
   libpng-dev        # bfly filter's PNG images
   python3 python3-numpy  # CLI tests compare with numpy.fft
+  python3-dev python3-venv  # the Python package (scripts/python-test.sh builds it in a venv)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -10,3 +10,10 @@ apt-get download libcli11-dev nlohmann-json3-dev libvkfft-dev libgtest-dev \
   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 \
   libgmp-dev libgmp10 libgmpxx4ldbl \
   libpng-dev libpng16-16 zlib1g-dev  # GMP: the exact products' test oracle; libpng: bfly filter
+
+# The Python tests' pure-Python tools, for GPU machines whose Python lacks
+# them (scripts/gpu/python.sh uses them only then).
+cd ../..
+mkdir -p .deps/wheels
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 -d .deps/wheels \
+  pytest pluggy iniconfig packaging hypothesis sortedcontainers attrs

@@ -1,0 +1,89 @@
+"""bfly.Plan: one transform, planned and compiled once, run many times."""
+import numpy as np
+
+from . import _engine
+from ._transform import cook_nd_args, norm_name, run, swap_norm, working_dtypes
+
+# kind -> (bfly kind, inverse, conjugate the input, conjugate the output, swap the norm)
+_KINDS = {
+    "fft": ("c2c", False, False, False, False), "ifft": ("c2c", True, False, False, False),
+    "rfft": ("r2c", False, False, False, False), "irfft": ("c2r", True, False, False, False),
+    "hfft": ("c2r", True, True, False, True), "ihfft": ("r2c", False, False, True, True),
+}
+
+
+class Plan:
+    """A transform of arrays of one shape and dtype, reusable.
+
+    Plan(shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None)
+
+    kind: "fft", "ifft", "rfft", "irfft", "hfft" or "ihfft", over `axes`
+    (all by default; the last of them is the real one for the real kinds),
+    as numpy.fft's n-dimensional functions: ``Plan(x.shape, x.dtype,
+    axes=(-1,), kind="rfft")(x)`` equals ``numpy.fft.rfft(x)``. `s` gives
+    the output lengths along the axes, as numpy's (crop or pad); for irfft
+    and hfft its last entry is the real length (default 2 * (m - 1)).
+    device: where NumPy arrays run ("cuda:0", "cpu", ...; default
+    $BFLY_DEVICE, else auto). Device arrays (CuPy, PyTorch, JAX) run on
+    their own device, which must be the plan's when `device` is given.
+
+    The kernels are compiled here, for C-contiguous arrays; other layouts
+    of the same shape are planned on first use and kept in the plan.
+    ``plan(x, out=None, stream=None)`` runs it. scipy.fft's `plan=`
+    keyword takes a Plan too.
+    """
+
+    def __init__(self, shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None):
+        if kind not in _KINDS:
+            raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = np.dtype(dtype)
+        self.kind = kind
+        self.norm = norm_name(norm)
+        self.device = device
+        bkind, self._inverse, self._conj_in, self._conj_out, swap = _KINDS[kind]
+        self._bkind = bkind
+        self._norm = swap_norm(self.norm) if swap else self.norm
+        inverse_real = bkind == "c2r"
+        self.s, self.axes = cook_nd_args(self.shape, s, axes, inverse_real=inverse_real)
+        if not self.axes:
+            raise ValueError("a Plan needs at least one axis")
+        if len(set(self.axes)) != len(self.axes):
+            raise ValueError(f"a Plan's axes must be distinct (got {tuple(axes)}); use bfly.fft.fftn for repeats")
+        self._lengths = dict(zip(self.axes, self.s))
+        self._n_out = None
+        if inverse_real:
+            self._n_out = self.s[-1]
+            self._lengths[self.axes[-1]] = self.s[-1] // 2 + 1
+        working_dtypes(self.dtype, bkind)  # refuses a dtype the kind cannot take
+        self._cache = _engine.PlanCache(max_size=16)
+        if device is not None or self.shape:
+            # Compile now, for a C-contiguous NumPy array of this shape.
+            probe = np.zeros(self.shape, self.dtype)
+            self(probe)
+
+    def __call__(self, x, out=None, stream=None):
+        shape = tuple(getattr(x, "shape", np.shape(x)))
+        if shape != self.shape:
+            raise ValueError(f"this plan takes arrays of shape {self.shape}, not {shape}")
+        return run(x, self._bkind, self.axes, self._lengths, self._inverse, self._norm, out, n_out=self._n_out,
+                   conj_in=self._conj_in, conj_out=self._conj_out, device=self.device, stream=stream,
+                   cache=self._cache)
+
+    def matches(self, kind, shape, axes, s, norm):
+        """Whether this plan computes `kind` over `axes` with lengths `s` for arrays of `shape`."""
+        if kind != self.kind or tuple(shape) != self.shape or norm_name(norm) != self.norm:
+            return False
+        try:
+            s2, axes2 = cook_nd_args(self.shape, s, axes, inverse_real=self._bkind == "c2r")
+        except (ValueError, TypeError, IndexError):
+            return False
+        return list(s2) == list(self.s) and list(axes2) == list(self.axes)
+
+    def describe(self):
+        """The bfly problems and passes behind this plan."""
+        return "\n".join(tok for e in self._cache._entries.values() for tok in e.tokens())
+
+    def __repr__(self):
+        return (f"bfly.Plan(shape={self.shape}, dtype={self.dtype}, axes={tuple(self.axes)}, kind={self.kind!r}, "
+                f"norm={self.norm!r}, device={self.device!r})")

@@ -1,0 +1,328 @@
+"""One transform call, from any array to its result: dtype rules, n/s, axes,
+out=, devices and streams. bfly.fft, bfly.scipy_fft and bfly.Plan all end
+here."""
+import operator
+
+import numpy as np
+
+from . import _engine
+from ._arrays import _by_type, framework_of, pad_or_crop
+
+try:
+    AxisError = np.exceptions.AxisError
+except AttributeError:  # NumPy < 1.25
+    AxisError = np.AxisError
+
+_NORMS = {None: "backward", "backward": "backward", "ortho": "ortho", "forward": "forward"}
+_SWAP = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def norm_name(norm):
+    try:
+        return _NORMS[norm]
+    except (KeyError, TypeError):
+        raise ValueError(f'Invalid norm value {norm!r}; should be "backward", "ortho" or "forward".') from None
+
+
+def swap_norm(norm):
+    return _SWAP[norm_name(norm)]
+
+
+def working_dtypes(dtype, kind):
+    """(working input dtype, working output dtype, the result dtype numpy 2 gives).
+
+    Single precision for float16/float32/complex64 (and bfloat16), double for
+    the rest; integers and bools promote to double, as numpy does. float16
+    and longdouble results are computed in single and double precision and
+    returned in numpy's dtype (float16 for irfft and hfft; clongdouble and
+    longdouble), as numpy's values are."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "biufc":
+        raise TypeError(f"bfly cannot transform arrays of dtype {dtype} (numbers only)")
+    if kind == "r2c" and dtype.kind == "c":
+        raise TypeError(f"a real transform (rfft, ihfft) takes real input; got {dtype}")
+    real = np.result_type(dtype.char.lower() if dtype.kind == "c" else dtype, 1.0) \
+        if dtype.kind != "c" else np.empty(0, dtype).real.dtype
+    single = real.itemsize <= 4
+    work_real = np.dtype(np.float32 if single else np.float64)
+    work_complex = np.dtype(np.complex64 if single else np.complex128)
+    result_complex = np.result_type(real, np.complex64)
+    if kind == "c2c":
+        return work_complex, work_complex, result_complex
+    if kind == "r2c":
+        return work_real, work_complex, result_complex
+    return work_complex, work_real, real
+
+
+def check_n(n):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"the number of FFT data points must be an integer, not {type(n).__name__}") from None
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def normalize_axis(axis, ndim):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"an axis must be an integer, not {type(axis).__name__}") from None
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def cook_nd_args(shape, s, axes, inverse_real=False):
+    """numpy's _cook_nd_args: (s, axes) as lists, axes normalised (repeats kept)."""
+    ndim = len(shape)
+    if s is None:
+        if axes is None:
+            axes = list(range(ndim))
+        axes = [normalize_axis(a, ndim) for a in axes]
+        s = [shape[a] for a in axes]
+        if inverse_real and axes:
+            s[-1] = (shape[axes[-1]] - 1) * 2
+    else:
+        s = list(s)
+        if axes is None:
+            axes = list(range(ndim - len(s), ndim))
+            if len(s) > ndim:
+                raise ValueError(f"s has {len(s)} entries for an array of {ndim} dimensions")
+        axes = [normalize_axis(a, ndim) for a in axes]
+        if len(s) != len(axes):
+            raise ValueError("Shape and axes have different lengths.")
+        s = [shape[a] if n == -1 else n for n, a in zip(s, axes)]
+    return [check_n(n) for n in s], axes
+
+
+def _stream_handle(stream):
+    if stream is None or isinstance(stream, int):
+        return stream
+    for attribute in ("ptr", "cuda_stream", "handle"):
+        value = getattr(stream, attribute, None)
+        if isinstance(value, int):
+            return value
+    raise TypeError(f"stream must be an int (a CUstream) or a CuPy or PyTorch stream, not {type(stream).__name__}")
+
+
+def _device_spec(device):
+    if device is None:
+        return None
+    if isinstance(device, str):
+        return device
+    spec = getattr(device, "spec", None)
+    if isinstance(spec, str):
+        return spec
+    raise TypeError(f"device must be a spec string such as 'cuda:0' or 'cpu', not {type(device).__name__}")
+
+
+def fast_call(a, key):
+    """The result of a call seen before on an array of the same signature
+    (framework, shape, strides, dtype, device), else None: the cached plan
+    is launched on a new result with nothing else worked out again. Calls
+    reach here without out=, device= or stream=."""
+    fw = _by_type.get(type(a))
+    if fw is None or not hasattr(fw, "fast_signature"):
+        return None
+    signature = fw.fast_signature(a)
+    if signature is None:
+        return None
+    cache = _engine.plan_cache
+    entry = cache.fast.get((key, signature))
+    if entry is None:
+        return None
+    cache.hits += 1
+    return fw.fast_run(entry[0], entry[1], entry[2], entry[3], a)
+
+
+def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=False, conj_out=False,
+        device=None, stream=None, cache=None, fast_key=None):
+    """The transform of `a` over distinct `axes` (the real one last):
+    kind "c2c", "r2c" or "c2r"; lengths: {axis: n} to crop or pad the input
+    to; n_out: the real length of c2r's last axis; norm a bfly name."""
+    fw, x = framework_of(a)
+    if x.ndim == 0 and axes:
+        raise AxisError(axes[0], 0)
+    dtype = fw.dtype(x)
+    work_in, work_out, result = working_dtypes(dtype, kind)
+    stream = _stream_handle(stream)
+    context = fw.stream_context(stream) if stream is not None and hasattr(fw, "stream_context") else None
+    if context is not None:
+        with context:
+            return _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device,
+                        stream, work_in, work_out, result, cache, None)
+    eligible = fast_key is not None and out is None and device is None and cache is None and not conj_in \
+        and not conj_out and hasattr(fw, "fast_signature") and type(x) is type(a)
+    return _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream,
+                work_in, work_out, result, cache, fast_key if eligible else None)
+
+
+def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream, work_in,
+         work_out, result, cache, fast_key):
+    cache = _engine.plan_cache if cache is None else cache
+    original = x
+    if fw.dtype(x) != work_in:
+        x = fw.astype(x, work_in)
+    if conj_in:
+        x = fw.conj(x)
+    if lengths:
+        x = pad_or_crop(fw, x, lengths)
+    in_shape = tuple(x.shape)
+    out_shape = list(in_shape)
+    if kind == "r2c":
+        out_shape[axes[-1]] = in_shape[axes[-1]] // 2 + 1
+    elif kind == "c2r":
+        out_shape[axes[-1]] = n_out
+    out_shape = tuple(out_shape)
+    caller_out = out
+    if out is not None:
+        out = _check_out(fw, out, out_shape, result)
+    # Where the work runs.
+    if fw.on_device:
+        view = fw.view(x)
+        spec = f"cuda:{view.device_id if view.device_id is not None else 0}"
+        wanted = _device_spec(device)
+        if wanted is not None and view.device_id is None:
+            spec = wanted
+        elif wanted is not None and wanted != spec:
+            raise ValueError(f"the array is on {spec}, not on the device {wanted} asked for; "
+                             "move it first (bfly transforms device arrays where they lie)")
+        core = _engine.open_device(spec)
+    else:
+        wanted = _device_spec(device)
+        core = _engine.open_device(wanted) if wanted is not None else _engine.default_device()
+        view = None
+    if 0 in out_shape:  # nothing to compute (numpy returns the empty result too)
+        return _finish(fw, x, fw.empty(x, out_shape, work_out), out, caller_out, result, False)
+    # The output: the caller's out= where its dtype and layout serve, else new.
+    y = None
+    if out is not None and fw.dtype(out) == work_out:
+        y = out
+    if y is None:
+        y = fw.empty(x, out_shape, work_out)
+    in_place = False
+    if view is None:
+        view = fw.view(x)
+    # Kernels read whole points (a real transform's reals in pairs): device
+    # memory must be aligned to them, as views at odd offsets are not.
+    in_align = _alignment(kind, "in", view.dtype) if fw.on_device else 1
+    if view.pointer % in_align:
+        x = fw.copy(x)
+        view = fw.view(x)
+    out_view = fw.view(y) if not _is_device_array(y) else _device_view(y)
+    if fw.on_device and out_view.pointer % _alignment(kind, "out", out_view.dtype):
+        y = fw.empty(x, out_shape, work_out)
+        out_view = fw.view(y)
+    if None not in (out_view.device_id, view.device_id) and out_view.device_id != view.device_id:
+        raise ValueError(f"out is on cuda:{out_view.device_id} but the input on cuda:{view.device_id}")
+    if kind == "c2c" and out_view.pointer == view.pointer:
+        if out_view.strides == view.strides:
+            in_place = True
+        else:  # the same memory in another order: through a new array
+            y = fw.empty(x, out_shape, work_out)
+            out_view = fw.view(y)
+    elif _overlaps(view, out_view):
+        y = fw.empty(x, out_shape, work_out)
+        out_view = fw.view(y)
+    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place)
+    if executor is None:  # the input's layout is not one bfly takes: a contiguous copy
+        x = fw.contiguous(x)
+        view = fw.view(x)
+        executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place)
+        if executor is None:
+            y = fw.empty(x, out_shape, work_out)
+            out_view = fw.view(y)
+            executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+    pointers = {"in": view.pointer, "out": out_view.pointer}
+    tmp = None
+    if executor.temporary is not None:
+        tmp = fw.empty(x, executor.temporary, work_in)
+        pointers["tmp"] = (fw.view(tmp) if not _is_device_array(tmp) else _device_view(tmp)).pointer
+    if not fw.on_device:
+        executor.run("host", pointers, None)
+    elif getattr(fw, "blocking", False) or fw.name == "foreign":
+        executor.run("blocking", pointers, stream if stream is not None else 0)
+    else:
+        executor.run("stream", pointers, stream if stream is not None else fw.stream(view))
+    del tmp  # stream-ordered frameworks free it after the launches
+    if fast_key is not None and x is original and not in_place and result == work_out:
+        plan = executor.single_launch()
+        signature = fw.fast_signature(x)
+        if plan is not None and signature is not None and cache.max_size > 0:
+            cache.fast[(fast_key, signature)] = (plan, out_shape, work_out, in_align)
+    return _finish(fw, x, y, out, caller_out, result, conj_out)
+
+
+def _finish(fw, x, y, out, caller_out, result, conj_out):
+    if fw.name == "jax":
+        z = fw.wrap_result(y, x)
+        if conj_out:
+            z = fw.jnp.conjugate(z)
+        return z.astype(result) if np.dtype(z.dtype) != result and result.itemsize <= 16 else z
+    if conj_out:
+        y = fw.conj_inplace(y)
+    if out is not None:
+        if y is not out:
+            fw.copy_into(out, y)
+        return caller_out
+    if fw.dtype(y) != result:
+        y = fw.astype(y, result)
+    return fw.wrap_result(y, x)
+
+
+def _check_out(fw, out, shape, result):
+    """out as the framework writes into it (a torch CPU tensor as its NumPy view)."""
+    ofw, adopted = framework_of(out)
+    if ofw.name != fw.name:
+        raise TypeError(f"out is a {ofw.name.split('-')[0]} array but the input is a {fw.name.split('-')[0]} one")
+    if fw.name.startswith("jax"):
+        raise TypeError("JAX arrays are immutable: out= cannot be a JAX array")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"output array has wrong shape: {tuple(out.shape)}, expected {tuple(shape)}")
+    odt = fw.to_numpy[out.dtype] if fw.name == "torch" else np.dtype(out.dtype)
+    if not np.can_cast(result, odt, casting="same_kind"):
+        raise TypeError(f"out has dtype {odt}, which the {result} result cannot be cast to")
+    return adopted
+
+
+def _alignment(kind, side, dtype):
+    real_side = (kind == "r2c" and side == "in") or (kind == "c2r" and side == "out")
+    return dtype.itemsize * (2 if real_side else 1)
+
+
+def _is_device_array(y):
+    from ._device_array import DeviceArray
+    return isinstance(y, DeviceArray)
+
+
+def _device_view(y):
+    from ._arrays import View
+    return View(y, y.pointer, y.shape, y.strides, y.dtype, y.device_id)
+
+
+def _overlaps(a, b):
+    def span(v):
+        lo = hi = v.pointer
+        for n, s in zip(v.shape, v.strides):
+            if n > 1:
+                if s < 0:
+                    lo += (n - 1) * s
+                else:
+                    hi += (n - 1) * s
+        return lo, hi + v.dtype.itemsize
+    (alo, ahi), (blo, bhi) = span(a), span(b)
+    return alo < bhi and blo < ahi
+
+
+def _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place):
+    precision = "single" if work_in in (np.complex64, np.float32) else "double"
+    key = (core.spec, kind, precision, inverse, norm, view.shape, view.strides, out_view.shape, out_view.strides,
+           tuple(axes), in_place, view.dtype.itemsize, out_view.dtype.itemsize)
+    try:
+        return cache.get(key, lambda: _engine.Executor(
+            core, kind, precision, inverse, norm, view.shape, view.strides, view.dtype.itemsize, out_view.shape,
+            out_view.strides, out_view.dtype.itemsize, list(axes), in_place))
+    except _engine.NeedsCopy:
+        return None

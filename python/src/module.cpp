@@ -1,0 +1,234 @@
+// bfly._core: the thin layer between Python and the public C++ API. It opens
+// devices, builds plans from problem fields and launches them on pointers the
+// Python side found (host memory, or device memory of CuPy, PyTorch, JAX and
+// any DLPack or __cuda_array_interface__ producer). Every decision about
+// shapes, axes, dtypes and frameworks is made in Python (bfly/_engine.py);
+// nothing here plans or generates kernels of its own.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <bfly/bfly.hpp>
+
+#include <execinfo.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dlpack_io.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace bfly::python {
+namespace {
+
+// One device, opened once per spec by the Python side.
+struct CoreDevice {
+  Device device;
+  explicit CoreDevice(const std::string& spec) : device(Device::open(spec)) {}
+};
+
+// One plan: a bfly::Plan and the device it runs on.
+class CorePlan {
+ public:
+  CorePlan(const CoreDevice& device, const std::string& kind, const std::string& precision, bool inverse,
+           const std::string& norm, std::vector<std::int64_t> shape, std::vector<int> axes, std::int64_t batch,
+           std::vector<std::int64_t> in_strides, std::int64_t in_distance, std::vector<std::int64_t> out_strides,
+           std::int64_t out_distance, bool in_place)
+      : device_(device.device), plan_(device_, make_problem(kind, precision, inverse, norm, std::move(shape),
+                                                            std::move(axes), batch, std::move(in_strides), in_distance,
+                                                            std::move(out_strides), out_distance, in_place)) {
+    const Problem& p = plan_.problem();
+    in_bytes_ = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
+    out_bytes_ = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+  }
+
+  // Device pointers (CUDA) on `stream` (a CUstream as an integer; 0 is the
+  // legacy default stream). Stream-ordered: returns once launched.
+  void execute(std::uintptr_t in, std::uintptr_t out, std::uintptr_t stream) const {
+    const Buffer input = Buffer::wrap(device_, in, in_bytes_);
+    const Buffer output = in == out ? input : Buffer::wrap(device_, out, out_bytes_);
+    plan_.execute(input, output, reinterpret_cast<void*>(stream));
+  }
+
+  // The same, then waits for the stream: for producers that share no stream
+  // (JAX) and results handed out as bfly DeviceArrays.
+  void execute_blocking(std::uintptr_t in, std::uintptr_t out, std::uintptr_t stream) const {
+    execute(in, out, stream);
+    device_.synchronize(reinterpret_cast<void*>(stream));
+  }
+
+  // Host pointers: copied in, transformed, copied out (blocking).
+  void execute_host(std::uintptr_t in, std::uintptr_t out) const {
+    const Problem& p = plan_.problem();
+    const bool single = p.precision == Precision::Single;
+    switch (p.kind) {
+      case Kind::C2C:
+        if (single) plan_.execute_host(ptr<std::complex<float>>(in), ptr<std::complex<float>>(out));
+        else plan_.execute_host(ptr<std::complex<double>>(in), ptr<std::complex<double>>(out));
+        break;
+      case Kind::R2C:
+        if (single) plan_.execute_host(ptr<float>(in), ptr<std::complex<float>>(out));
+        else plan_.execute_host(ptr<double>(in), ptr<std::complex<double>>(out));
+        break;
+      case Kind::C2R:
+        if (single) plan_.execute_host(ptr<std::complex<float>>(in), ptr<float>(out));
+        else plan_.execute_host(ptr<std::complex<double>>(in), ptr<double>(out));
+        break;
+    }
+  }
+
+  const Plan& plan() const { return plan_; }
+  std::size_t input_bytes() const { return in_bytes_; }
+  std::size_t output_bytes() const { return out_bytes_; }
+
+ private:
+  template <class T>
+  static T* ptr(std::uintptr_t address) { return reinterpret_cast<T*>(address); }
+
+  static Problem make_problem(const std::string& kind, const std::string& precision, bool inverse,
+                              const std::string& norm, std::vector<std::int64_t> shape, std::vector<int> axes,
+                              std::int64_t batch, std::vector<std::int64_t> in_strides, std::int64_t in_distance,
+                              std::vector<std::int64_t> out_strides, std::int64_t out_distance, bool in_place) {
+    Problem p;
+    if (kind == "c2c") p.kind = Kind::C2C;
+    else if (kind == "r2c") p.kind = Kind::R2C;
+    else if (kind == "c2r") p.kind = Kind::C2R;
+    else throw Error(ErrorCode::InvalidArgument, "kind '" + kind + "' is not c2c, r2c or c2r");
+    if (precision == "single") p.precision = Precision::Single;
+    else if (precision == "double") p.precision = Precision::Double;
+    else throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
+    p.direction = inverse ? Direction::Inverse : Direction::Forward;
+    p.norm = parse_norm(norm);
+    p.shape = std::move(shape);
+    p.axes = std::move(axes);
+    p.batch = batch;
+    p.input = Layout{std::move(in_strides), in_distance};
+    p.output = Layout{std::move(out_strides), out_distance};
+    p.placement = in_place ? Placement::InPlace : Placement::OutOfPlace;
+    p.validate();
+    return p;
+  }
+
+  Device device_;
+  Plan plan_;
+  std::size_t in_bytes_ = 0, out_bytes_ = 0;
+};
+
+// Device memory bfly allocated, handed to a framework through DLPack (JAX's
+// results, and results for producers that only speak
+// __cuda_array_interface__). The capsule's deleter holds the last reference.
+struct DeviceMemory {
+  std::shared_ptr<Buffer> buffer;
+  int device_id = 0;
+  DeviceMemory(const CoreDevice& device, std::size_t bytes, int id)
+      : buffer(std::make_shared<Buffer>(device.device, bytes == 0 ? 1 : bytes)), device_id(id) {}
+  std::uintptr_t pointer() const { return buffer->device_pointer(); }
+};
+
+nb::object translate_and_raise(const Error& e) {
+  switch (e.code()) {
+    case ErrorCode::InvalidArgument: throw nb::value_error(e.what());
+    case ErrorCode::Unsupported: PyErr_SetString(PyExc_NotImplementedError, e.what()); throw nb::python_error();
+    case ErrorCode::OutOfMemory: PyErr_SetString(PyExc_MemoryError, e.what()); throw nb::python_error();
+    default: throw std::runtime_error(std::string(to_string(e.code())) + " error: " + e.what());
+  }
+}
+
+// BFLY_SEGV_BACKTRACE=1: a crash prints the native frames (module path and
+// offset, for addr2line) before Python's faulthandler prints its own.
+void print_backtrace(int sig) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  const char header[] = "bfly: fatal signal; native frames:\n";
+  (void)!write(2, header, sizeof header - 1);
+  backtrace_symbols_fd(frames, n, 2);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+}  // namespace bfly::python
+
+NB_MODULE(_core, m) {
+  using namespace bfly::python;
+  if (const char* env = std::getenv("BFLY_SEGV_BACKTRACE"); env && *env == '1') {
+    signal(SIGSEGV, print_backtrace);
+    signal(SIGABRT, print_backtrace);
+  }
+  m.doc() = "bfly's C++ core: devices, plans and launches (use bfly.fft and bfly.Plan instead)";
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const bfly::Error& e) {
+      translate_and_raise(e);
+    }
+  });
+
+  m.def("version", [] { return std::string(bfly::version()); });
+
+  m.def("devices", [] {
+    nb::list out;
+    for (const bfly::DeviceInfo& d : bfly::Device::list()) {
+      nb::dict info;
+      info["spec"] = d.spec;
+      info["backend"] = d.backend;
+      info["name"] = d.name;
+      info["vendor"] = d.vendor;
+      info["driver"] = d.driver;
+      info["is_gpu"] = d.is_gpu;
+      info["memory_bytes"] = d.global_memory_bytes;
+      out.append(info);
+    }
+    return out;
+  });
+
+  nb::class_<CoreDevice>(m, "CoreDevice")
+      .def(nb::init<const std::string&>(), "spec"_a, nb::call_guard<nb::gil_scoped_release>())
+      .def_prop_ro("spec", [](const CoreDevice& d) { return d.device.info().spec; })
+      .def_prop_ro("backend", [](const CoreDevice& d) { return d.device.info().backend; })
+      .def_prop_ro("name", [](const CoreDevice& d) { return d.device.info().name; })
+      .def_prop_ro("is_gpu", [](const CoreDevice& d) { return d.device.info().is_gpu; })
+      .def("synchronize", [](const CoreDevice& d) { d.device.synchronize(); },
+           nb::call_guard<nb::gil_scoped_release>());
+
+  nb::class_<CorePlan>(m, "CorePlan")
+      .def(nb::init<const CoreDevice&, const std::string&, const std::string&, bool, const std::string&,
+                    std::vector<std::int64_t>, std::vector<int>, std::int64_t, std::vector<std::int64_t>,
+                    std::int64_t, std::vector<std::int64_t>, std::int64_t, bool>(),
+           "device"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "batch"_a,
+           "in_strides"_a, "in_distance"_a, "out_strides"_a, "out_distance"_a, "in_place"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("execute", &CorePlan::execute, "input"_a, "output"_a, "stream"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("execute_blocking", &CorePlan::execute_blocking, "input"_a, "output"_a, "stream"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("execute_host", &CorePlan::execute_host, "input"_a, "output"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def_prop_ro("token", [](const CorePlan& p) { return p.plan().problem().token(); })
+      .def_prop_ro("passes", [](const CorePlan& p) { return p.plan().passes(); })
+      .def_prop_ro("input_bytes", &CorePlan::input_bytes)
+      .def_prop_ro("output_bytes", &CorePlan::output_bytes)
+      .def("describe", [](const CorePlan& p) { return p.plan().describe(); });
+
+  nb::class_<DeviceMemory>(m, "DeviceMemory")
+      .def(nb::init<const CoreDevice&, std::size_t, int>(), "device"_a, "bytes"_a, "device_id"_a)
+      .def_prop_ro("pointer", &DeviceMemory::pointer)
+      .def("dlpack", [](const DeviceMemory& memory, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+                        const std::string& dtype) {
+        return export_dlpack(memory.buffer, memory.pointer(), memory.device_id, std::move(shape), std::move(strides),
+                             dtype);
+      }, "shape"_a, "strides"_a, "dtype"_a);
+
+  m.def("dlpack_info", &dlpack_info, "capsule"_a,
+        "(pointer, shape, strides in elements or None, dtype string, device type, device id, read-only) of a "
+        "DLPack capsule, which stays its producer's (it is read, not consumed)");
+}

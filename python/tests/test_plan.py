@@ -1,0 +1,66 @@
+"""bfly.Plan and the plan cache behind bfly.fft."""
+import numpy as np
+import pytest
+
+import bfly
+from conftest import assert_close, random_array
+
+
+@pytest.mark.parametrize("kind,dtype,axes", [("fft", np.complex64, (-1,)), ("ifft", np.complex128, None),
+                                             ("rfft", np.float32, (0, 2)), ("irfft", np.complex128, (1, 2)),
+                                             ("hfft", np.complex64, (-1,)), ("ihfft", np.float64, (2,))])
+def test_plan_equals_numpy_and_is_reusable(rng, kind, dtype, axes):
+    shape = (4, 6, 10)
+    plan = bfly.Plan(shape, dtype, axes=axes, kind=kind)
+    numpy_name = kind + ("n" if kind in ("fft", "ifft", "rfft", "irfft") else "")
+    for _ in range(3):
+        x = random_array(rng, shape, dtype)
+        if kind in ("hfft", "ihfft"):
+            want = getattr(np.fft, kind)(x.astype(np.complex128 if kind == "hfft" else np.float64), axis=axes[0])
+        else:
+            wide = x.astype(np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
+            want = getattr(np.fft, numpy_name)(wide, axes=axes)
+        assert_close(plan(x), want)
+    x = random_array(rng, shape, dtype)[:, ::-1]  # another layout of the same shape
+    assert plan(np.ascontiguousarray(x)).shape == plan(x).shape
+
+
+def test_plan_out_and_norm(rng):
+    x = random_array(rng, (8, 16), np.complex64)
+    plan = bfly.Plan(x.shape, x.dtype, kind="ifft", norm="ortho")
+    out = np.full(x.shape, np.nan, np.complex64)
+    assert plan(x, out=out) is out
+    assert_close(out, np.fft.ifftn(x.astype(np.complex128), norm="ortho"))
+    assert "c2c_f32_inv_8x16" in plan.describe()
+
+
+def test_cache_bound_and_clear(rng):
+    bfly.plan_cache.clear()
+    old = bfly.plan_cache.max_size
+    try:
+        bfly.plan_cache.max_size = 3
+        for n in (8, 9, 10, 11, 12):
+            bfly.fft.fft(random_array(rng, (n,), np.complex64))
+        assert len(bfly.plan_cache) == 3
+        info = bfly.plan_cache.info()
+        assert info["size"] == 3 and any("_12_" in t for t in info["plans"])
+        hits = info["hits"]
+        bfly.fft.fft(random_array(rng, (12,), np.complex64))
+        assert bfly.plan_cache.info()["hits"] == hits + 1
+        bfly.plan_cache.clear()
+        assert len(bfly.plan_cache) == 0
+        bfly.plan_cache.max_size = 0  # no caching at all: still correct
+        x = random_array(rng, (20,), np.complex128)
+        assert_close(bfly.fft.fft(x), np.fft.fft(x))
+        assert len(bfly.plan_cache) == 0
+    finally:
+        bfly.plan_cache.max_size = old
+
+
+def test_threads_share_the_cache(rng):
+    from concurrent.futures import ThreadPoolExecutor
+    xs = [random_array(rng, (4, n), np.complex64) for n in (16, 24, 16, 24, 30, 16) * 3]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(bfly.fft.fft, xs))
+    for x, y in zip(xs, results):
+        assert_close(y, np.fft.fft(x.astype(np.complex128)))

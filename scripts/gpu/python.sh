@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The Python package on a GPU machine: pip install (no build isolation: the
+# machine has nanobind and scikit-build-core, and no network), its tests on
+# CuPy, PyTorch and JAX arrays, and bfly.fft beside cupy.fft and torch.fft.
+#   device run: bash scripts/gpu/python.sh [test|bench|all]     with carry [".deps"]
+# Env: BFLY_PYTHON (default: python3 on PATH), BFLY_PYTEST_ARGS, BFLY_PYBENCH_ARGS.
+set -uo pipefail
+what=${1:-all}
+out=${OUT:-/tmp/bfly-gpu-out}
+mkdir -p "$out"
+root=$PWD/.deps/root
+if [ -d .deps/debs ]; then
+  mkdir -p "$root"
+  for deb in .deps/debs/*.deb; do dpkg -x "$deb" "$root"; done
+fi
+export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
+py=${BFLY_PYTHON:-python3}
+# Pure-Python test tools (pytest, hypothesis) carried as wheels
+# (scripts/gpu/fetch-debs.sh), used for the tests only where the machine lacks them.
+testpath=${PYTHONPATH:-}
+if ! $py -c "import pytest, hypothesis" 2>/dev/null && [ -d .deps/wheels ]; then
+  mkdir -p .deps/pylib
+  for w in .deps/wheels/*.whl; do $py -m zipfile -e "$w" .deps/pylib; done
+  testpath=$PWD/.deps/pylib:$testpath
+fi
+$py - <<'PY'
+import importlib
+for m in ("numpy", "scipy", "cupy", "torch", "jax", "nanobind", "scikit_build_core", "pytest", "hypothesis"):
+    try:
+        mod = importlib.import_module(m); print(m, getattr(mod, "__version__", "?"))
+    except Exception as e:
+        print(m, "missing:", e)
+PY
+status=0
+$py -m pip install --no-build-isolation --no-deps -q \
+  -C cmake.define.CMAKE_PREFIX_PATH="$root/usr" . > "$out/pip-install.log" 2>&1 || { tail -40 "$out/pip-install.log"; exit 1; }
+tail -3 "$out/pip-install.log"
+if [ "$what" = test ] || [ "$what" = all ]; then
+  (cd python/tests && PYTHONPATH=$testpath timeout ${BFLY_PYTEST_TIMEOUT:-420} $py -m pytest -q -p no:cacheprovider ${BFLY_PYTEST_ARGS:-} . ) > "$out/pytest.log" 2>&1 || status=1
+  tail -25 "$out/pytest.log"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  $py scripts/gpu/python-bench.py --out "$out/python-bench.json" ${BFLY_PYBENCH_ARGS:-} > "$out/python-bench.txt" 2>&1 || status=1
+  cat "$out/python-bench.txt"
+fi
+exit $status

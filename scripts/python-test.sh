@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds and installs the Python package into a virtual environment
+# (build/pyvenv, NumPy 2 and the test tools from PyPI) and runs its tests on
+# the default device (PoCL's CPU device on a machine without a GPU).
+#   bash scripts/python-test.sh [pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=build/pyvenv
+if [ ! -x "$venv/bin/python" ]; then
+  py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3  # Debian's, whose headers python3-dev installs
+  "$py" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest hypothesis nanobind scikit-build-core
+# No build isolation: the tools above are the build's (nothing else is fetched).
+"$venv/bin/python" -m pip install -q --no-build-isolation .
+cd python/tests
+"../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" .
