@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _engine
-from ._transform import cook_nd_args, norm_name, run, swap_norm, working_dtypes
+from ._transform import cook_nd_args, norm_name, run, swap_norm, warm, working_dtypes
 
 # kind -> (bfly kind, inverse, conjugate the input, conjugate the output, swap the norm)
 _KINDS = {
@@ -57,10 +57,10 @@ class Plan:
             self._lengths[self.axes[-1]] = self.s[-1] // 2 + 1
         working_dtypes(self.dtype, bkind)  # refuses a dtype the kind cannot take
         self._cache = _engine.PlanCache(max_size=16)
-        if device is not None or self.shape:
-            # Compile now, for a C-contiguous NumPy array of this shape.
-            probe = np.zeros(self.shape, self.dtype)
-            self(probe)
+        # Compile now, for C-contiguous arrays of this shape (what device
+        # arrays on that device and NumPy arrays reuse).
+        warm(self._cache, bkind, self.axes, self._lengths, self._inverse, self._norm, self.shape, self.dtype,
+             n_out=self._n_out, device=device)
 
     def __call__(self, x, out=None, stream=None):
         shape = tuple(getattr(x, "shape", np.shape(x)))

@@ -326,3 +326,23 @@ def _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, i
             out_view.strides, out_view.dtype.itemsize, list(axes), in_place))
     except _engine.NeedsCopy:
         return None
+
+
+def warm(cache, kind, axes, lengths, inverse, norm, shape, dtype, n_out=None, device=None):
+    """Compiles the plans of a call on a C-contiguous array of `shape` and
+    `dtype` on `device` (a NumPy array's device) without running them."""
+    from ._arrays import View, c_strides
+    work_in, work_out, _ = working_dtypes(dtype, kind)
+    in_shape = tuple(lengths.get(a, n) for a, n in enumerate(shape))
+    out_shape = list(in_shape)
+    if kind == "r2c":
+        out_shape[axes[-1]] = in_shape[axes[-1]] // 2 + 1
+    elif kind == "c2r":
+        out_shape[axes[-1]] = n_out
+    if 0 in in_shape or 0 in out_shape:
+        return
+    spec = _device_spec(device)
+    core = _engine.open_device(spec) if spec is not None else _engine.default_device()
+    view = View(None, 0, in_shape, c_strides(in_shape, work_in.itemsize), work_in, None)
+    out_view = View(None, 0, tuple(out_shape), c_strides(out_shape, work_out.itemsize), work_out, None)
+    _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
