@@ -16,3 +16,5 @@ fi
 "$venv/bin/python" -m pip install -q --no-build-isolation .
 cd python/tests
 "../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" .
+cd ../..
+bash scripts/numpy-fft-suite.sh "$venv/bin/python"

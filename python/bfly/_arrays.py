@@ -183,6 +183,7 @@ class TorchFramework:
                          t.complex64: np.dtype(np.complex64), t.complex128: np.dtype(np.complex128)}
         if hasattr(t, "complex32"):
             self.to_numpy[t.complex32] = np.dtype(np.complex64)
+        self._current_raw_stream = getattr(t._C, "_cuda_getCurrentRawStream", None)
         self.from_numpy = {np.dtype(np.float16): t.float16, np.dtype(np.float32): t.float32,
                            np.dtype(np.float64): t.float64, np.dtype(np.complex64): t.complex64,
                            np.dtype(np.complex128): t.complex128}
@@ -225,9 +226,9 @@ class TorchFramework:
         return x.clone()
 
     def _raw_stream(self, index):
-        raw = getattr(self.torch._C, "_cuda_getCurrentRawStream", None)
-        if raw is not None:
-            return raw(index)
+        # torch's own fast query of the current stream where it has one.
+        if self._current_raw_stream is not None:
+            return self._current_raw_stream(index)
         return self.torch.cuda.current_stream(index).cuda_stream
 
     def dtype(self, x):

@@ -2,6 +2,7 @@
 out=, devices and streams. bfly.fft, bfly.scipy_fft and bfly.Plan all end
 here."""
 import operator
+import warnings
 
 import numpy as np
 
@@ -74,8 +75,9 @@ def normalize_axis(axis, ndim):
     return axis % ndim
 
 
-def cook_nd_args(shape, s, axes, inverse_real=False):
-    """numpy's _cook_nd_args: (s, axes) as lists, axes normalised (repeats kept)."""
+def cook_nd_args(shape, s, axes, inverse_real=False, warn=True):
+    """numpy's _cook_nd_args: (s, axes) as lists, axes normalised (repeats
+    kept), with NumPy 2's deprecation warnings (warn=False: scipy's rules)."""
     ndim = len(shape)
     if s is None:
         if axes is None:
@@ -87,12 +89,24 @@ def cook_nd_args(shape, s, axes, inverse_real=False):
     else:
         s = list(s)
         if axes is None:
+            if warn:
+                warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0): "
+                              "pass a sequence [0, ..., k-1] to `axes` for an array of dimension k", DeprecationWarning,
+                              stacklevel=4)
             axes = list(range(ndim - len(s), ndim))
             if len(s) > ndim:
                 raise ValueError(f"s has {len(s)} entries for an array of {ndim} dimensions")
         axes = [normalize_axis(a, ndim) for a in axes]
         if len(s) != len(axes):
             raise ValueError("Shape and axes have different lengths.")
+        if None in s:
+            if warn:
+                warnings.warn("Passing an array containing `None` values to `s` is deprecated in NumPy 2.0: pass "
+                              "the length the 1-D transform takes by default instead", DeprecationWarning, stacklevel=4)
+            # None: the 1-D transform's default n (irfftn's last: 2 * (m - 1)).
+            last = len(s) - 1
+            s = [n if n is not None else (shape[a] - 1) * 2 if inverse_real and i == last else shape[a]
+                 for i, (n, a) in enumerate(zip(s, axes))]
         s = [shape[a] if n == -1 else n for n, a in zip(s, axes)]
     return [check_n(n) for n in s], axes
 
@@ -274,6 +288,8 @@ def _finish(fw, x, y, out, caller_out, result, conj_out):
 
 def _check_out(fw, out, shape, result):
     """out as the framework writes into it (a torch CPU tensor as its NumPy view)."""
+    if not hasattr(out, "shape") or not hasattr(out, "dtype"):
+        raise TypeError(f"return arrays must be of ArrayType (out= got a {type(out).__name__})")
     ofw, adopted = framework_of(out)
     if ofw.name != fw.name:
         raise TypeError(f"out is a {ofw.name.split('-')[0]} array but the input is a {fw.name.split('-')[0]} one")
@@ -283,7 +299,7 @@ def _check_out(fw, out, shape, result):
         raise ValueError(f"output array has wrong shape: {tuple(out.shape)}, expected {tuple(shape)}")
     odt = fw.to_numpy[out.dtype] if fw.name == "torch" else np.dtype(out.dtype)
     if not np.can_cast(result, odt, casting="same_kind"):
-        raise TypeError(f"out has dtype {odt}, which the {result} result cannot be cast to")
+        raise TypeError(f"Cannot cast the {result} result to out's dtype {odt} with casting rule 'same_kind'")
     return adopted
 
 

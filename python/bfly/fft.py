@@ -38,7 +38,7 @@ def _one_axis(a, n, axis):
     if len(shape) == 0:
         raise AxisError(axis, 0)
     axis = normalize_axis(axis, len(shape))
-    return axis, (shape[axis] if n is None else check_n(n)), shape
+    return axis, check_n(shape[axis] if n is None else n), shape
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):

@@ -60,6 +60,8 @@ def _with_plan(kind, name):
     def many(x, s=None, axes=default_axes, norm=None, overwrite_x=False, workers=None, *, plan=None):
         _check_workers(workers)
         x = _scipy_dtype(x)
+        if s is not None and axes is None:  # scipy's rule (numpy deprecates it): the last len(s) axes
+            axes = tuple(range(-len(s), 0))
         if plan is not None:
             return _run_plan(plan, kind, x, s, axes, norm)
         return _nd[kind](x, s, axes, norm)
@@ -80,7 +82,7 @@ def _hfftn(x, s=None, axes=None, norm=None):
     # scipy's hfftn: the forward transform of a Hermitian spectrum, irfftn of
     # its conjugate with the normalisation swapped.
     s, axes = cook_nd_args(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape), s, axes,
-                           inverse_real=True)
+                           inverse_real=True, warn=False)
     if len(set(axes)) != len(axes):
         raise ValueError("hfftn: repeated axes are not supported")
     lengths = dict(zip(axes, s))
@@ -89,7 +91,7 @@ def _hfftn(x, s=None, axes=None, norm=None):
 
 
 def _ihfftn(x, s=None, axes=None, norm=None):
-    s, axes = cook_nd_args(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape), s, axes)
+    s, axes = cook_nd_args(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape), s, axes, warn=False)
     if len(set(axes)) != len(axes):
         raise ValueError("ihfftn: repeated axes are not supported")
     return run(x, "r2c", axes, dict(zip(axes, s)), False, swap_norm(norm), conj_out=True)

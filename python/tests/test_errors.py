@@ -51,7 +51,7 @@ def test_bad_out():
     x = np.ones((4, 8), np.complex64)
     with pytest.raises(ValueError, match="wrong shape"):
         bfly.fft.fft(x, out=np.empty((4, 7), np.complex64))
-    with pytest.raises(TypeError, match="cannot be cast"):
+    with pytest.raises(TypeError, match="Cannot cast"):
         bfly.fft.fft(x, out=np.empty((4, 8), np.float32))
 
 

@@ -39,6 +39,8 @@ tail -3 "$out/pip-install.log"
 if [ "$what" = test ] || [ "$what" = all ]; then
   (cd python/tests && PYTHONPATH=$testpath timeout ${BFLY_PYTEST_TIMEOUT:-420} $py -m pytest -q -p no:cacheprovider ${BFLY_PYTEST_ARGS:-} . ) > "$out/pytest.log" 2>&1 || status=1
   tail -25 "$out/pytest.log"
+  PYTHONPATH=$testpath bash scripts/numpy-fft-suite.sh "$py" > "$out/numpy-suite.log" 2>&1 || status=1
+  tail -3 "$out/numpy-suite.log"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   $py scripts/gpu/python-bench.py --out "$out/python-bench.json" ${BFLY_PYBENCH_ARGS:-} > "$out/python-bench.txt" 2>&1 || status=1
