@@ -243,3 +243,14 @@ def test_repeated_calls_take_the_fast_path(rng):
         assert len(bfly.plan_cache.fast) >= 1
     x = random_array(rng, (4, 30), np.complex64)
     assert_close(bfly.fft.fft(x[:, ::-1]), reference("fft", x[:, ::-1]))  # another signature: the full path
+
+
+@pytest.mark.parametrize("name", ["fftn", "rfftn", "ifft2"])
+def test_layouts_give_identical_bits(rng, name):
+    # A NumPy array's layout does not change its result, to the last bit.
+    dtype = np.float64 if name in R2C else np.complex128
+    x = random_array(rng, (8, 7, 13), dtype)
+    for axes in ((0, 1), (1, 2), (0, 2), None):
+        want = getattr(bfly.fft, name)(x, axes=axes)
+        for other in (np.asfortranarray(x), np.ascontiguousarray(x[::-1])[::-1], x.transpose(2, 0, 1).transpose(1, 2, 0)):
+            assert np.array_equal(getattr(bfly.fft, name)(other, axes=axes), want)
