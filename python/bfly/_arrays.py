@@ -331,8 +331,8 @@ class ForeignFramework:
     def __init__(self, core):
         self.core = core
 
-    def adopt(self, x):
-        return self, ForeignArray(x, self._view(x))
+    def adopt(self, x, stream=None):
+        return self, ForeignArray(x, self._view(x, stream))
 
     def view(self, x):
         return x.view if isinstance(x, ForeignArray) else self._view(x)
@@ -340,7 +340,8 @@ class ForeignFramework:
     def _view(self, x, stream=None):
         if hasattr(x, "__dlpack__"):
             try:
-                capsule = x.__dlpack__(stream=stream if stream is not None else 1)
+                # DLPack names the legacy default stream 1 (0 is ambiguous there).
+                capsule = x.__dlpack__(stream=stream if stream not in (None, 0) else 1)
             except TypeError:
                 capsule = x.__dlpack__()
             pointer, shape, strides, dtype, device_type, device_id, _ = self.core.dlpack_info(capsule)
@@ -354,7 +355,9 @@ class ForeignFramework:
         dtype = np.dtype(cai["typestr"])
         shape = tuple(cai["shape"])
         strides = cai.get("strides") or c_strides(shape, dtype.itemsize)
-        return View(x, cai["data"][0], shape, tuple(strides), dtype, _cai_device(cai["data"][0]))
+        # The interface names no device (its producers, such as Numba, use the
+        # current one): None, so device= or CUDA device 0 runs it.
+        return View(x, cai["data"][0], shape, tuple(strides), dtype, None)
 
     @staticmethod
     def _dtype(name):
@@ -400,12 +403,6 @@ class ForeignArray:
 def _is_device_array(x):
     from ._device_array import DeviceArray
     return isinstance(x, DeviceArray)
-
-
-def _cai_device(pointer):
-    # __cuda_array_interface__ names no device: its producers (Numba) use the
-    # current one. bfly takes the device= argument, else CUDA device 0.
-    return None
 
 
 class HostWrappedFramework(NumpyFramework):

@@ -162,6 +162,8 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
     dtype = fw.dtype(x)
     work_in, work_out, result = working_dtypes(dtype, kind)
     stream = _stream_handle(stream)
+    if fw.name == "foreign" and stream is not None:
+        fw, x = fw.adopt(x.array, stream)  # the capsule asked for again, ready on the caller's stream
     context = fw.stream_context(stream) if stream is not None and hasattr(fw, "stream_context") else None
     if context is not None:
         with context:
