@@ -6,6 +6,7 @@ copy: jax.dlpack.from_dlpack(a), cupy.asarray(a), torch.from_dlpack(a)."""
 import numpy as np
 
 from . import _core
+from ._arrays import c_strides
 
 
 class DeviceArray:
@@ -18,7 +19,7 @@ class DeviceArray:
         self.device_id = 0 if device_id is None else int(device_id)
         size = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
         self._memory = _core.DeviceMemory(open_device(f"cuda:{self.device_id}"), size, self.device_id)
-        self.strides = _c_strides(self.shape, self.dtype.itemsize)
+        self.strides = c_strides(self.shape, self.dtype.itemsize)
 
     @property
     def ndim(self):
@@ -46,10 +47,3 @@ class DeviceArray:
     def __repr__(self):
         return f"bfly.DeviceArray(shape={self.shape}, dtype={self.dtype}, device=cuda:{self.device_id})"
 
-
-def _c_strides(shape, itemsize):
-    strides, step = [], itemsize
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))

@@ -236,7 +236,7 @@ class Executor:
     def __init__(self, device, kind, precision, inverse, norm, in_shape, in_strides, in_itemsize, out_shape,
                  out_strides, out_itemsize, axes, in_place):
         self.steps = []
-        self.temporary = None  # (shape, complex working dtype) for c2r over > 3 axes
+        self.temporary = None  # the shape of c2r's complex temporary over > 3 axes (C-contiguous)
         ins = _elements(in_strides, in_itemsize, in_shape, "input")
         outs = _elements(out_strides, out_itemsize, out_shape, "output")
         real_shape = list(in_shape if kind != "c2r" else out_shape)

@@ -222,7 +222,7 @@ def test_random_calls(call):
         x = x[tuple(slice(None, None, -1) for _ in shape)]
     try:
         want = reference(name, x, **kwargs)
-    except ValueError as e:  # numpy refuses (a default irfft length of 0): bfly must too
+    except ValueError:  # numpy refuses (a default irfft length of 0): bfly must too
         with pytest.raises(ValueError):
             getattr(bfly.fft, name)(x, **kwargs)
         return
