@@ -43,10 +43,9 @@ def _one_axis(a, n, axis):
 
 def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.fft: the 1D discrete Fourier transform along `axis`."""
-    if out is None and device is None and stream is None:
-        y = fast_call(a, ("fft", n, axis, norm))
-        if y is not None:
-            return y
+    y = fast_call(a, ("fft", n, axis, norm), out, device, stream)
+    if y is not None:
+        return y
     axis_, n_, _ = _one_axis(a, n, axis)
     return run(a, "c2c", [axis_], {axis_: n_}, False, norm_name(norm), out, device=device, stream=stream,
                fast_key=("fft", n, axis, norm))
@@ -54,10 +53,9 @@ def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
 
 def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.ifft: the 1D inverse transform along `axis` (scaled by 1/n by default)."""
-    if out is None and device is None and stream is None:
-        y = fast_call(a, ("ifft", n, axis, norm))
-        if y is not None:
-            return y
+    y = fast_call(a, ("ifft", n, axis, norm), out, device, stream)
+    if y is not None:
+        return y
     axis_, n_, _ = _one_axis(a, n, axis)
     return run(a, "c2c", [axis_], {axis_: n_}, True, norm_name(norm), out, device=device, stream=stream,
                fast_key=("ifft", n, axis, norm))
@@ -65,10 +63,9 @@ def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
 
 def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.rfft: the transform of real input, n // 2 + 1 points along `axis`."""
-    if out is None and device is None and stream is None:
-        y = fast_call(a, ("rfft", n, axis, norm))
-        if y is not None:
-            return y
+    y = fast_call(a, ("rfft", n, axis, norm), out, device, stream)
+    if y is not None:
+        return y
     axis_, n_, _ = _one_axis(a, n, axis)
     return run(a, "r2c", [axis_], {axis_: n_}, False, norm_name(norm), out, device=device, stream=stream,
                fast_key=("rfft", n, axis, norm))
@@ -76,10 +73,9 @@ def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
 
 def irfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.irfft: n real points from n // 2 + 1 (default n = 2 * (m - 1))."""
-    if out is None and device is None and stream is None:
-        y = fast_call(a, ("irfft", n, axis, norm))
-        if y is not None:
-            return y
+    y = fast_call(a, ("irfft", n, axis, norm), out, device, stream)
+    if y is not None:
+        return y
     shape = _shape_of(a)
     if len(shape) == 0:
         raise AxisError(axis, 0)
@@ -128,13 +124,12 @@ def _nd_key(name, s, axes, norm):
 def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.fftn: the transform over `axes` (all by default), inputs cropped or padded to `s`."""
     key = _nd_key("fftn", s, axes, norm)
-    if key is not None and out is None and device is None and stream is None:
-        y = fast_call(a, key)
-        if y is not None:
-            return y
+    y = fast_call(a, key, out, device, stream)
+    if y is not None:
+        return y
     s, axes = cook_nd_args(_shape_of(a), s, axes)
     if not axes:
-        return _no_axes(a, "c2c", device, stream)
+        return a  # numpy returns its input as it is when no axis is transformed
     if _repeated(axes):
         return _sequential(fft, a, s, axes, norm, out, device, stream, reversed(range(len(axes))))
     return run(a, "c2c", axes, dict(zip(axes, s)), False, norm_name(norm), out, device=device, stream=stream,
@@ -144,13 +139,12 @@ def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None)
 def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.ifftn."""
     key = _nd_key("ifftn", s, axes, norm)
-    if key is not None and out is None and device is None and stream is None:
-        y = fast_call(a, key)
-        if y is not None:
-            return y
+    y = fast_call(a, key, out, device, stream)
+    if y is not None:
+        return y
     s, axes = cook_nd_args(_shape_of(a), s, axes)
     if not axes:
-        return _no_axes(a, "c2c", device, stream)
+        return a  # numpy returns its input as it is when no axis is transformed
     if _repeated(axes):
         return _sequential(ifft, a, s, axes, norm, out, device, stream, reversed(range(len(axes))))
     return run(a, "c2c", axes, dict(zip(axes, s)), True, norm_name(norm), out, device=device, stream=stream,
@@ -160,10 +154,9 @@ def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
 def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.rfftn: rfft over the last of `axes`, then fft over the others."""
     key = _nd_key("rfftn", s, axes, norm)
-    if key is not None and out is None and device is None and stream is None:
-        y = fast_call(a, key)
-        if y is not None:
-            return y
+    y = fast_call(a, key, out, device, stream)
+    if y is not None:
+        return y
     s, axes = cook_nd_args(_shape_of(a), s, axes)
     if not axes:
         raise ValueError("rfftn needs at least one axis")
@@ -177,10 +170,9 @@ def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
 def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.irfftn: ifft over all but the last of `axes`, then irfft over it."""
     key = _nd_key("irfftn", s, axes, norm)
-    if key is not None and out is None and device is None and stream is None:
-        y = fast_call(a, key)
-        if y is not None:
-            return y
+    y = fast_call(a, key, out, device, stream)
+    if y is not None:
+        return y
     s, axes = cook_nd_args(_shape_of(a), s, axes, inverse_real=True)
     if not axes:
         raise ValueError("irfftn needs at least one axis")
@@ -213,7 +205,3 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream
     """numpy.fft.irfft2."""
     return irfftn(a, s, axes, norm, out, device=device, stream=stream)
 
-
-def _no_axes(a, kind, device, stream):
-    # numpy returns its input as it is when no axis is transformed.
-    return a

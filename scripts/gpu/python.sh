@@ -6,15 +6,7 @@
 # Env: BFLY_PYTHON (default: python3 on PATH), BFLY_PYTEST_ARGS, BFLY_PYBENCH_ARGS.
 set -uo pipefail
 what=${1:-all}
-out=${OUT:-/tmp/bfly-gpu-out}
-mkdir -p "$out"
-root=$PWD/.deps/root
-if [ -d .deps/debs ]; then
-  mkdir -p "$root"
-  for deb in .deps/debs/*.deb; do dpkg -x "$deb" "$root"; done
-fi
-export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
+source "$(dirname "$0")/device-env.sh"
 py=${BFLY_PYTHON:-python3}
 # Pure-Python test tools (pytest, hypothesis) carried as wheels
 # (scripts/gpu/fetch-debs.sh), used for the tests only where the machine lacks them.

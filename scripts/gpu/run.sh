@@ -10,15 +10,7 @@
 # CLI11, nlohmann-json, VkFFT's header) are unpacked into .deps/root.
 set -uo pipefail
 what=${1:-all}
-out=${OUT:-/tmp/bfly-gpu-out}
-mkdir -p "$out"
-root=$PWD/.deps/root
-if [ -d .deps/debs ]; then
-  mkdir -p "$root"
-  for deb in .deps/debs/*.deb; do dpkg -x "$deb" "$root"; done
-fi
-export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
+source "$(dirname "$0")/device-env.sh"
 
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
