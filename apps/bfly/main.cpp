@@ -1,12 +1,15 @@
 // bfly: the command-line tool. Every failure becomes one line on stderr and a
-// non-zero exit; output files are written atomically by the commands.
+// non-zero exit; output files are written atomically by the commands, and
+// an interrupt (SIGINT, SIGTERM, SIGHUP) removes the temporary being written.
 #include <cstdio>
 #include <iostream>
 
 #include "bfly/bfly.hpp"
 #include "commands.hpp"
+#include "io/temporary_file.hpp"
 
 int main(int argc, char** argv) {
+  bfly::io::remove_temporaries_on_signals();
   CLI::App app{"bfly: FFTs generated at run time for GPUs and CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("bfly ") + bfly::version());

@@ -10,12 +10,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <random>
 
 #include "bfly/bfly.hpp"
+#include "io/temporary_file.hpp"
 
 namespace bfly::detail {
 namespace fs = std::filesystem;
@@ -70,22 +74,42 @@ std::uint64_t get64(const unsigned char* p) {
   return v;
 }
 
-// `size` bytes to `path` through a temporary name in the same directory.
-bool write_atomically(const std::string& path, const unsigned char* data, std::size_t size) {
+// A cache that cannot be written (a read-only or full disk, a path that is
+// not a directory) is not an error: the process goes on without storing,
+// after one warning on stderr. Process-wide, as every device and table
+// cache shares the directory.
+std::atomic<bool> stores_off{false};
+std::atomic<bool> warned{false};
+
+void warn_once(const std::string& directory, const std::string& why) {
+  stores_off = true;
+  if (warned.exchange(true)) return;
+  std::cerr << "bfly: warning: kernel cache '" + directory + "' cannot be written (" + why +
+                   "): going on without caching (BFLY_CACHE_DIR chooses another directory, BFLY_CACHE_DIR=off "
+                   "silences this)\n"
+            << std::flush;
+}
+
+// `size` bytes to `path` through a temporary name in the same directory;
+// the reason it failed, or empty.
+std::string write_atomically(const std::string& path, const unsigned char* data, std::size_t size) {
   std::random_device random;
   const std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(random());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    out.close();
-    if (!out) {
-      std::remove(temp.c_str());
-      return false;
-    }
+  io::TemporaryFile guard(temp);  // removed should the process be interrupted while writing
+  std::FILE* out = std::fopen(temp.c_str(), "wb");
+  if (!out) return std::strerror(errno);
+  errno = 0;
+  const bool written = std::fwrite(data, 1, size, out) == size;
+  int error = errno;
+  if (std::fclose(out) != 0 && written) error = errno;
+  if (!written || error != 0) {
+    std::remove(temp.c_str());
+    return std::strerror(error != 0 ? error : EIO);
   }
-  if (std::rename(temp.c_str(), path.c_str()) == 0) return true;
+  if (std::rename(temp.c_str(), path.c_str()) == 0) return "";
+  error = errno;
   std::remove(temp.c_str());
-  return false;
+  return std::strerror(error);
 }
 
 bool is_temporary(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
@@ -121,7 +145,15 @@ KernelCache::KernelCache() {
   if (directory_.empty()) return;
   std::error_code ec;
   fs::create_directories(kernels() + "/devices", ec);
-  if (ec) directory_.clear();
+  if (ec) {
+    warn_once(directory_, ec.message());
+    directory_.clear();
+  }
+}
+
+void KernelCache::reset_warning() {
+  stores_off = false;
+  warned = false;
 }
 
 std::string KernelCache::key(const std::string& kernel_name, const std::string& source,
@@ -225,12 +257,15 @@ std::optional<std::vector<unsigned char>> KernelCache::load(const std::string& k
 }
 
 void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const {
-  if (!enabled() || binary.empty()) return;
+  if (!enabled() || binary.empty() || stores_off) return;
   std::vector<unsigned char> entry(kMagic, kMagic + 8);
   put64(entry, binary.size());
   put64(entry, content_hash(binary.data(), binary.size()));
   entry.insert(entry.end(), binary.begin(), binary.end());
-  if (!write_atomically(path(key), entry.data(), entry.size())) return;
+  if (const std::string why = write_atomically(path(key), entry.data(), entry.size()); !why.empty()) {
+    warn_once(directory_, why);
+    return;
+  }
   const std::string described = kernels() + "/devices/" + device_hash(device_identity) + ".txt";
   std::error_code ec;
   if (!fs::exists(described, ec)) {

@@ -13,6 +13,9 @@
 // marks an entry used (its time), and a store that takes the cache past the
 // cap removes the least recently used entries down to 90% of it. The
 // user's tuning tables (tuning/) live beside it and are never removed here.
+// A directory that cannot be made or written (read-only, full, not a
+// directory) turns caching off for the process with one warning on stderr:
+// the cache is an optimisation, never a reason to fail.
 #pragma once
 
 #include <cstdint>
@@ -75,8 +78,11 @@ class KernelCache {
     std::size_t length_ = 0, offset_ = 0;
   };
   Mapping map(const std::string& key) const;
-  // Failures to store are ignored: the cache is an optimisation.
+  // A failure to store warns once and stops further stores in this process.
   void store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const;
+
+  // Tests: the next failure to write warns again, and stores resume.
+  static void reset_warning();
 
   CacheInfo info() const;
   // Removes every kernel entry (and those of older bfly versions' layout);

@@ -21,6 +21,7 @@
 #endif
 
 #include "bfly/bfly.hpp"
+#include "io/temporary_file.hpp"
 
 namespace bfly::io {
 namespace {
@@ -621,6 +622,7 @@ void write_npy(const std::string& path, const NpyArray& array) {
   if (raw == nullptr) {
     throw Error(ErrorCode::Io, "cannot write '" + path + "': " + system_message(errno));
   }
+  const TemporaryFile guard(temp);
   File file(raw);
   auto give_up = [&](int error_number) {
     if (file.get() != nullptr) file.close();

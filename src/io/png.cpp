@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "bfly/bfly.hpp"
+#include "io/temporary_file.hpp"
 
 namespace bfly::io {
 namespace {
@@ -108,6 +109,7 @@ void write_png(const std::string& path, const Image& image) {
   if (image.channels < 1 || image.channels > 4)
     throw Error(ErrorCode::InvalidArgument, path + ": " + std::to_string(image.channels) + " channels");
   const std::string temp = path + ".tmp." + std::to_string(getpid());
+  const TemporaryFile guard(temp);
   File file;
   file.f = std::fopen(temp.c_str(), "wb");
   if (!file.f) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));

@@ -9,11 +9,13 @@
 #include <limits>
 
 #include "bfly/bfly.hpp"
+#include "io/temporary_file.hpp"
 
 namespace bfly::io {
 
 void write_text_atomically(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp." + std::to_string(getpid());
+  const TemporaryFile guard(temp);
   {
     std::ofstream out(temp, std::ios::binary);
     if (!out) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "backends/kernel_cache.hpp"
+#include "io/temporary_file.hpp"
 
 namespace bfly::detail {
 
@@ -98,7 +99,8 @@ void write_tuning(const plan::TuningTable& table, const std::string& path) {
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const io::TemporaryFile guard(temporary);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << text;

@@ -1,7 +1,9 @@
 // The on-disk kernel cache (backends/kernel_cache.*): checked entries, the
-// least-recently-used cap, clear and info, and two processes filling one
-// cache at once. Each test works in a fresh directory (BFLY_CACHE_DIR).
+// least-recently-used cap, clear and info, two processes filling one cache
+// at once, and a cache that cannot be written (one warning, then none). Each test works in a fresh directory (BFLY_CACHE_DIR).
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,6 +85,92 @@ TEST_F(KernelCacheTest, DamagedEntriesAreDroppedNotLoaded) {
     f.put('\x5a');  // a flipped byte: the hash no longer matches
   }
   EXPECT_FALSE(cache.load(key).has_value());
+}
+
+// Lines of `text` that are the cache's warning.
+int warnings_in(const std::string& text) {
+  int count = 0;
+  for (std::size_t at = text.find("bfly: warning: kernel cache"); at != std::string::npos;
+       at = text.find("bfly: warning: kernel cache", at + 1))
+    ++count;
+  return count;
+}
+
+// A directory that cannot be made (a file is in the way; under /proc nothing
+// can be made, even by root): the cache is off, with one warning however many
+// caches are opened.
+TEST_F(KernelCacheTest, AnUnmakeableDirectoryTurnsCachingOffWithOneWarning) {
+  for (const std::string blocked : {directory_ + "/file", std::string("/proc/bfly-cache")}) {
+    if (blocked.rfind("/proc", 0) != 0) std::ofstream(blocked) << "in the way";
+    setenv("BFLY_CACHE_DIR", blocked.c_str(), 1);
+    KernelCache::reset_warning();
+    testing::internal::CaptureStderr();
+    for (int i = 0; i < 3; ++i) {
+      const KernelCache cache;
+      EXPECT_FALSE(cache.enabled()) << blocked;
+      cache.store("k", payload("k", 100), "d");
+      EXPECT_FALSE(cache.load("k").has_value());
+    }
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(warnings_in(err), 1) << err;
+    EXPECT_NE(err.find(blocked), std::string::npos) << err;
+  }
+  KernelCache::reset_warning();
+}
+
+// A full disk, made by a file-size limit (SIGXFSZ ignored, so a write past it
+// fails with EFBIG as it would with ENOSPC): the store fails cleanly, warns
+// once, leaves no temporary, and later stores are skipped; what is already
+// cached still loads.
+TEST_F(KernelCacheTest, AFullDiskWarnsOnceAndStopsStoring) {
+  KernelCache::reset_warning();
+  const KernelCache cache;
+  const std::string small = KernelCache::key("small", "s", "d");
+  cache.store(small, payload(small, 200), "d");
+  ASSERT_TRUE(cache.load(small).has_value());
+
+  struct rlimit before {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  struct rlimit tight = before;
+  tight.rlim_cur = 4096;
+  void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &tight), 0);
+  testing::internal::CaptureStderr();
+  const std::string big = KernelCache::key("big", "s", "d"), later = KernelCache::key("later", "s", "d");
+  cache.store(big, payload(big, 100000), "d");
+  cache.store(later, payload(later, 100), "d");  // would fit: skipped, caching is off now
+  const std::string err = testing::internal::GetCapturedStderr();
+  setrlimit(RLIMIT_FSIZE, &before);
+  signal(SIGXFSZ, previous);
+
+  EXPECT_EQ(warnings_in(err), 1) << err;
+  EXPECT_NE(err.find(directory_), std::string::npos) << err;
+  EXPECT_FALSE(cache.load(big).has_value());
+  EXPECT_FALSE(cache.load(later).has_value());
+  EXPECT_TRUE(cache.load(small).has_value());
+  for (const auto& entry : fs::directory_iterator(directory_ + "/kernels"))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+  KernelCache::reset_warning();
+}
+
+// A read-only directory (root writes anyway, so this one is skipped there;
+// the full-disk and /proc cases above cover root).
+TEST_F(KernelCacheTest, AReadOnlyDirectoryWarnsOnceAndLoadsWhatItHas) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes to read-only directories";
+  KernelCache::reset_warning();
+  const std::string key = KernelCache::key("k", "s", "d");
+  KernelCache().store(key, payload(key, 300), "d");
+  fs::permissions(directory_ + "/kernels", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                  fs::perm_options::remove);
+  testing::internal::CaptureStderr();
+  const KernelCache cache;
+  cache.store(KernelCache::key("k2", "s", "d"), payload(key, 300), "d");
+  cache.store(KernelCache::key("k3", "s", "d"), payload(key, 300), "d");
+  const std::string err = testing::internal::GetCapturedStderr();
+  fs::permissions(directory_ + "/kernels", fs::perms::owner_write, fs::perm_options::add);
+  EXPECT_EQ(warnings_in(err), 1) << err;
+  EXPECT_TRUE(cache.load(key).has_value());
+  KernelCache::reset_warning();
 }
 
 // Past the cap, the least recently used entries go (a load counts as a use)
