@@ -169,6 +169,7 @@ struct DeviceInfo {
   bool is_cpu = false;
   std::size_t compute_units = 0;
   std::size_t global_memory_bytes = 0;
+  std::size_t max_allocation_bytes = 0;  // the largest one buffer may be (OpenCL's limit; CUDA: the memory)
   std::size_t local_memory_bytes = 0;
   std::size_t max_group_size = 0;
   std::string compute_capability;  // "9.0" on a CUDA device; empty elsewhere

@@ -83,7 +83,7 @@ Buffer Buffer::wrap(const Device& device, std::uintptr_t device_pointer, std::si
     throw Error(ErrorCode::InvalidArgument, "Buffer::wrap takes CUDA device pointers; " + device.info().spec +
                                                 " is an " + device.info().backend + " device");
   if (device_pointer == 0) throw Error(ErrorCode::InvalidArgument, "Buffer::wrap given a null device pointer");
-  return Buffer(detail::cuda::wrap(device_pointer, bytes), device.impl());
+  return Buffer(detail::cuda::wrap(*device.impl(), device_pointer, bytes), device.impl());
 }
 
 std::uintptr_t Buffer::device_pointer() const { return detail::cuda::pointer(*impl_); }

@@ -90,11 +90,15 @@ std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& 
   const Layout r = side == "input" ? p.input_layout() : p.output_layout();
   std::int64_t last = 0;  // the largest offset
   for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (r.strides[k] > (cap - last) / shape[k]) throw invalid(side + " strides " + list(r.strides) + " overflow");
+    if (r.strides[k] > (cap - last) / shape[k])
+      throw invalid(side + " strides " + list(r.strides) + " over shape " + text::shape(shape) +
+                    " reach past the largest offset, 2^62 = " + std::to_string(cap));
     last += (shape[k] - 1) * r.strides[k];
   }
   if (p.batch > 1) {
-    if (r.distance > (cap - last) / p.batch) throw invalid(side + " distance " + std::to_string(r.distance) + " overflows");
+    if (r.distance > (cap - last) / p.batch)
+      throw invalid(side + " distance " + std::to_string(r.distance) + " times batch " + std::to_string(p.batch) +
+                    " reaches past the largest offset, 2^62 = " + std::to_string(cap));
     last += (p.batch - 1) * r.distance;
   }
   return last + 1;
@@ -234,15 +238,20 @@ void Problem::validate() const {
                   "length " + std::to_string(shape[axis]) + " on axis " + std::to_string(axis) +
                       " must be positive");
     if (total > cap / shape[axis])
-      throw Error(ErrorCode::InvalidArgument, "shape " + text::shape(shape) + " has too many elements");
+      throw Error(ErrorCode::InvalidArgument, "shape " + text::shape(shape) + " has too many elements: " +
+                                                  text::product(shape) + ", past the limit of 2^58 = " +
+                                                  std::to_string(cap));
     total *= shape[axis];
   }
   if (batch <= 0)
     throw Error(ErrorCode::InvalidArgument, "batch " + std::to_string(batch) + " must be positive");
-  if (total > cap / batch)
+  if (total > cap / batch) {
+    std::vector<std::int64_t> factors = shape;
+    factors.push_back(batch);
     throw Error(ErrorCode::InvalidArgument,
-                "shape " + text::shape(shape) + " times batch " + std::to_string(batch) +
-                    " has too many elements");
+                "shape " + text::shape(shape) + " times batch " + std::to_string(batch) + " has too many elements: " +
+                    text::product(factors) + ", past the limit of 2^58 = " + std::to_string(cap));
+  }
   std::vector<bool> seen(shape.size(), false);
   for (int a : axes) {
     if (a < -rank() || a >= rank())

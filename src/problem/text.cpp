@@ -45,4 +45,29 @@ std::string shape(const std::vector<std::int64_t>& dims) {
   return out;
 }
 
+std::string product(const std::vector<std::int64_t>& factors) {
+  std::vector<std::uint32_t> limbs{1};  // base 10^9, least significant first
+  for (std::int64_t f : factors) {
+    std::uint64_t factor = static_cast<std::uint64_t>(f < 0 ? 0 : f);
+    // limb < 2^30 and factor < 2^63: every partial product fits in 128 bits.
+    unsigned __int128 carry = 0;
+    for (std::uint32_t& limb : limbs) {
+      const unsigned __int128 v = static_cast<unsigned __int128>(limb) * factor + carry;
+      limb = static_cast<std::uint32_t>(v % 1000000000u);
+      carry = v / 1000000000u;
+    }
+    while (carry > 0) {
+      limbs.push_back(static_cast<std::uint32_t>(carry % 1000000000u));
+      carry /= 1000000000u;
+    }
+  }
+  while (limbs.size() > 1 && limbs.back() == 0) limbs.pop_back();
+  std::string out = std::to_string(limbs.back());
+  for (std::size_t i = limbs.size() - 1; i-- > 0;) {
+    const std::string digits = std::to_string(limbs[i]);
+    out += std::string(9 - digits.size(), '0') + digits;
+  }
+  return out;
+}
+
 }  // namespace bfly::text

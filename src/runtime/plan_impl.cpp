@@ -136,6 +136,7 @@ class PlanImpl {
       limits.tuning = tuning_from_options(options.tuning, device_->info());
     }
     tree_ = plan::make_plan(problem, limits, options);
+    check_fits(problem);
     if (multiply_period >= 0 && !tree_.passes.empty()) {
       if (at == FuseAt::LastStores) {
         plan::Pass& last = tree_.passes.back();
@@ -175,6 +176,23 @@ class PlanImpl {
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
     for (int w = 0; w < tree_.workspace_buffers; ++w)
       workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
+  }
+
+  // A problem whose buffers the device cannot hold is refused before any
+  // kernel is built, naming the sizes and the device's limit.
+  void check_fits(const Problem& p) const {
+    const DeviceInfo& info = device_->info();
+    const std::size_t limit = info.max_allocation_bytes;
+    if (limit == 0) return;  // unknown
+    const std::pair<const char*, std::size_t> buffers[] = {
+        {"input", static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes()},
+        {"output", static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes()},
+        {"workspace", tree_.workspace_buffers > 0 ? static_cast<std::size_t>(tree_.workspace_bytes) : 0}};
+    for (const auto& [what, bytes] : buffers)
+      if (bytes > limit)
+        throw Error(ErrorCode::OutOfMemory, "problem " + p.token() + " needs an " + std::string(what) + " buffer of " +
+                                                std::to_string(bytes) + " bytes; the largest allocation on " +
+                                                info.spec + " is " + std::to_string(limit) + " bytes");
   }
 
   // The chained kernel of passes a and b (codegen/chain_kernel.hpp).

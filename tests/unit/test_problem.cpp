@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "problem/text.hpp"
 
 namespace {
 
@@ -245,7 +246,13 @@ TEST(Problem, ValidateRejectsShapesWhoseElementCountOverflows) {
     const Problem p = make(shape, 1);
     const std::string message = validate_error(p, "shape " + p.token());
     EXPECT_TRUE(contains(message, "too many")) << message;
+    // The number and the limit, exactly.
+    EXPECT_TRUE(contains(message, bfly::text::product(shape))) << message;
+    EXPECT_TRUE(contains(message, "2^58 = 288230376151711744")) << message;
   }
+  EXPECT_EQ(bfly::text::product({big, big}), "18446744073709551616");
+  EXPECT_EQ(bfly::text::product({INT64_MAX, INT64_MAX}), "85070591730234615847396907784232501249");
+  EXPECT_EQ(bfly::text::product({1000000000, 1000000000, 7}), "7000000000000000000");
   // A modest shape with a batch that pushes the total over.
   for (std::int64_t batch : {std::int64_t{1} << 40, INT64_MAX}) {
     const Problem p = make({std::int64_t{1} << 30}, batch);

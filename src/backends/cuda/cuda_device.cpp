@@ -71,6 +71,7 @@ DeviceInfo describe(const DriverApi* api, int ordinal) {
   info.is_gpu = true;
   info.compute_units = static_cast<std::size_t>(attribute(api, kAttrMultiprocessors, device));
   check(api->cuDeviceTotalMem(&info.global_memory_bytes, device), "cuDeviceTotalMem");
+  info.max_allocation_bytes = info.global_memory_bytes;  // CUDA sets no lower per-allocation limit
   info.local_memory_bytes = static_cast<std::size_t>(attribute(api, kAttrMaxSharedPerBlockOptin, device));
   info.max_group_size = static_cast<std::size_t>(attribute(api, kAttrMaxThreadsPerBlock, device));
   return info;
@@ -119,9 +120,18 @@ class Device final : public DeviceImpl {
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
     current();
+    const std::string what = "cannot allocate " + std::to_string(bytes) + " bytes on " + info_.spec;
+    if (bytes > info_.max_allocation_bytes)
+      throw Error(ErrorCode::OutOfMemory, what + ": it has " + std::to_string(info_.max_allocation_bytes) + " bytes");
     CUdeviceptr pointer = 0;
-    check(api_->cuMemAlloc(&pointer, std::max<std::size_t>(bytes, 1)),
-          "allocating " + std::to_string(bytes) + " bytes on " + info_.spec);
+    const CUresult result = api_->cuMemAlloc(&pointer, std::max<std::size_t>(bytes, 1));
+    if (result == 2) {  // CUDA_ERROR_OUT_OF_MEMORY: say how much there is
+      std::size_t free = 0, total = 0;
+      api_->cuMemGetInfo(&free, &total);
+      throw Error(ErrorCode::OutOfMemory, what + ": " + std::to_string(free) + " of its " + std::to_string(total) +
+                                              " bytes are free");
+    }
+    check(result, what);
     return std::make_shared<Buffer>(pointer, bytes, true, context_);
   }
 
@@ -244,6 +254,19 @@ class Device final : public DeviceImpl {
     check(api_->cuStreamSynchronize(static_cast<CUstream>(stream)), "waiting for a stream of " + info_.spec);
   }
 
+  // Buffer::wrap's check: the allocation holding `pointer` reaches `bytes` past it.
+  void check_range(CUdeviceptr pointer, std::size_t bytes) const {
+    current();
+    CUdeviceptr base = 0;
+    std::size_t size = 0;
+    if (api_->cuMemGetAddressRange(&base, &size, pointer) != 0) return;  // not the driver's to describe
+    const std::size_t available = static_cast<std::size_t>(base + size - pointer);
+    if (bytes > available)
+      throw Error(ErrorCode::InvalidArgument, "Buffer::wrap of " + std::to_string(bytes) + " bytes at device address " +
+                                                  std::to_string(pointer) + ": its allocation holds only " +
+                                                  std::to_string(available) + " bytes from there");
+  }
+
  private:
   void current() const { check(api_->cuCtxSetCurrent(context_), "making the context of " + info_.spec + " current"); }
 
@@ -305,7 +328,8 @@ std::shared_ptr<DeviceImpl> open(const std::string& spec) {
   return std::make_shared<Device>(ordinal);
 }
 
-std::shared_ptr<BufferImpl> wrap(std::uintptr_t device_pointer, std::size_t bytes) {
+std::shared_ptr<BufferImpl> wrap(DeviceImpl& device, std::uintptr_t device_pointer, std::size_t bytes) {
+  static_cast<Device&>(device).check_range(static_cast<CUdeviceptr>(device_pointer), bytes);
   return std::make_shared<Buffer>(static_cast<CUdeviceptr>(device_pointer), bytes, false, nullptr);
 }
 

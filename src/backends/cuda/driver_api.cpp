@@ -46,6 +46,8 @@ Loaded open_driver() {
                    load(handle, a.cuStreamSynchronize, "cuStreamSynchronize", d.why) &&
                    load(handle, a.cuMemAlloc, "cuMemAlloc_v2", d.why) &&
                    load(handle, a.cuMemFree, "cuMemFree_v2", d.why) &&
+                   load(handle, a.cuMemGetInfo, "cuMemGetInfo_v2", d.why) &&
+                   load(handle, a.cuMemGetAddressRange, "cuMemGetAddressRange_v2", d.why) &&
                    load(handle, a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", d.why) &&
                    load(handle, a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", d.why) &&
                    load(handle, a.cuModuleLoadData, "cuModuleLoadData", d.why) &&

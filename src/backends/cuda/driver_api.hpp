@@ -45,6 +45,8 @@ struct DriverApi {
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuMemAlloc)(CUdeviceptr*, std::size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemGetInfo)(std::size_t*, std::size_t*);
+  CUresult (*cuMemGetAddressRange)(CUdeviceptr*, std::size_t*, CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, std::size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, std::size_t, CUstream);
   CUresult (*cuModuleLoadData)(CUmodule*, const void*);

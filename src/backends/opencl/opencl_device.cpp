@@ -65,6 +65,7 @@ DeviceInfo describe(const Found& f) {
   info.is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
   info.compute_units = f.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   info.global_memory_bytes = f.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+  info.max_allocation_bytes = f.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   info.local_memory_bytes = f.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   info.max_group_size = f.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   return info;
@@ -129,6 +130,12 @@ class Device final : public DeviceImpl {
   }
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
+    // Refused here with the limit named, rather than as CL_INVALID_BUFFER_SIZE
+    // (or, on some drivers, a lazy allocation that fails at first use).
+    if (bytes > info_.max_allocation_bytes)
+      throw Error(ErrorCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) + " bytes on " + info_.spec +
+                                              ": its largest allocation is " + std::to_string(info_.max_allocation_bytes) +
+                                              " bytes");
     try {
       return std::make_shared<Buffer>(cl::Buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1)), bytes);
     } catch (const cl::Error& e) {
