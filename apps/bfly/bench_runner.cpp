@@ -393,6 +393,15 @@ const char* precision_name(Precision precision) { return precision == Precision:
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress,
                                   const OnResult& on_result, std::vector<std::string>* notes) {
+  // A case whose buffers the device cannot hold is refused before anything
+  // is allocated (its host data would be as large), naming the sizes.
+  const std::size_t limit = device.info().max_allocation_bytes;
+  for (const BenchCase& c : cases)
+    if (limit > 0 && std::max(c.input_bytes(), c.output_bytes()) > limit)
+      throw Error(ErrorCode::OutOfMemory, "bench case " + c.label() + " needs buffers of " +
+                                              std::to_string(std::max(c.input_bytes(), c.output_bytes())) +
+                                              " bytes; the largest allocation on " + device.info().spec + " is " +
+                                              std::to_string(limit) + " bytes");
   std::vector<CaseResult> results;
   std::vector<std::unique_ptr<bench::Peer>> peers;
   std::vector<std::string> peer_notes;

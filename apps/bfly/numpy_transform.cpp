@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <complex>
 #include <cstring>
+#include <new>
 #include <optional>
+#include <tuple>
 
+#include "problem/text.hpp"
 #include "transform_axes.hpp"
 
 namespace bfly::cli {
@@ -75,7 +78,20 @@ class Runner {
  public:
   Runner(const NumpyTransform& t, const DeviceOptions& device) : t_(t), device_options_(device) {}
 
+  // One stage; arrays the device or the host cannot hold are refused
+  // naming their bytes and the limit, before any is allocated.
   void run(Array<T>& a, const Stage& stage) {
+    try {
+      run_stage(a, stage);
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorCode::OutOfMemory, "out of host memory for a stage over shape " + text::shape(a.shape) + " (" +
+                                              std::to_string(elements(a.shape)) + " elements of " +
+                                              std::to_string(sizeof(std::complex<T>)) + " bytes, and its result)");
+    }
+  }
+
+ private:
+  void run_stage(Array<T>& a, const Stage& stage) {
     std::vector<std::int64_t> in_shape = a.shape, out_shape = a.shape;
     std::vector<int> axes;  // R2C and C2R: the real axis last, as Problem takes them
     for (const AxisLength& s : stage.axes) {
@@ -85,8 +101,33 @@ class Runner {
     const AxisLength last = stage.axes.back();  // R2C and C2R: the real axis
     if (stage.kind == Kind::R2C) out_shape[last.axis] = last.n / 2 + 1;
     if (stage.kind == Kind::C2R) in_shape[last.axis] = last.n / 2 + 1;
+    // Past Problem's 2^58 elements, refused before any count overflows.
+    for (const auto& shape : {in_shape, out_shape})
+      if (std::find(shape.begin(), shape.end(), 0) == shape.end()) {
+        constexpr std::int64_t kCap = std::int64_t{1} << 58;
+        std::int64_t count = 1;
+        for (std::int64_t n : shape)
+          if (count > kCap / n)
+            throw Error(ErrorCode::InvalidArgument, "a stage over shape " + text::shape(shape) + " has " +
+                                                        text::product(shape) + " elements, past the limit of 2^58 = " +
+                                                        std::to_string(kCap));
+          else
+            count *= n;
+      }
     // A zero-length batch axis: nothing to transform, the output is as empty.
     const bool empty = elements(in_shape) == 0;
+    if (!empty) {
+      const std::size_t limit = device().info().max_allocation_bytes;
+      for (const auto& [what, shape, bytes] :
+           {std::tuple{"input", in_shape, stage.kind == Kind::R2C ? sizeof(T) : sizeof(std::complex<T>)},
+            std::tuple{"output", out_shape, stage.kind == Kind::C2R ? sizeof(T) : sizeof(std::complex<T>)}}) {
+        const std::size_t total = static_cast<std::size_t>(elements(shape)) * bytes;
+        if (limit > 0 && total > limit)
+          throw Error(ErrorCode::OutOfMemory, std::string("the transform's ") + what + " of shape " + text::shape(shape) +
+                                                  " needs " + std::to_string(total) + " bytes; the largest allocation on " +
+                                                  device().info().spec + " is " + std::to_string(limit) + " bytes");
+      }
+    }
     if (stage.kind == Kind::C2C) {
       a.complex = crop_or_pad(std::move(a.complex), a.shape, in_shape);
       if (!empty) complex_steps(a.complex.data(), in_shape, axes, complex_direction());
@@ -104,7 +145,6 @@ class Runner {
     a.shape = out_shape;
   }
 
- private:
   // fftn's or ifftn's; rfftn's complex stages run forward, irfftn's backward.
   Direction complex_direction() const {
     if (t_.kind == Kind::C2C) return t_.direction;

@@ -705,6 +705,11 @@ def check_failures(bfly, rng, work):
         ("ihfft out-of-range axis -4", ["ihfft", real_cube, "--axes", "-4"], ["axis -4"]),
         ("rfft bad --norm", ["rfft", real_cube, "--norm", "sideways"], ["sideways"]),
         ("hfft bad --norm", ["hfft", spectrum9, "--norm", "sideways"], ["sideways"]),
+        # Past the device: the bytes and the limit, before anything is allocated.
+        ("fft --n 2^40", ["fft", good, "--n", str(1 << 40)], ["8796093022208 bytes", "largest allocation"]),
+        ("rfft --n 2^41", ["rfft", real_cube, "--n", str(1 << 41)], ["bytes", "largest allocation"]),
+        ("fft --s past 2^58 elements", ["fft", cube, "--axes", "0,1", "--s", f"{1 << 31},{1 << 31}"],
+         ["2^58"]),
     ]:
         out = out_in_fresh_dir()
         verb, in_path, extra = args[0], args[1], args[2:]
