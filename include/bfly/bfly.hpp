@@ -254,10 +254,19 @@ class Plan {
 
   const Problem& problem() const;
   std::string describe() const;        // the printed plan tree
+  // Device memory the plan holds for intermediate results (0 for most
+  // one-pass plans) on ONE queue or stream: a plan executed on several
+  // holds this much for each (made on its first execution there and kept
+  // while the plan lives), so executions on different streams never share
+  // it.
   std::size_t workspace_bytes() const;
   const BuildStats& build_stats() const;
   int passes() const;                  // trips over device memory
 
+  // A built plan may be executed from many threads at once, on one queue or
+  // on several (each an in-order queue or a stream); executions on one queue
+  // run one after the other, as if from one thread.
+  //
   // Enqueues the transform; returns without waiting. `in` and `out` must hold
   // problem().input_extent() / output_extent() elements (of
   // input_element_bytes() / output_element_bytes() each); for an in-place

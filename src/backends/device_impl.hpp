@@ -78,6 +78,13 @@ class DeviceImpl {
   // Waits for a queue or stream the caller owns (a CUstream, where nullptr is
   // CUDA's legacy default stream; a cl_command_queue).
   virtual void finish(void* stream) = 0;
+  // Whether the handle `stream` names a different stream on each thread
+  // (CUDA's per-thread default stream): what a plan keeps per stream
+  // (PlanImpl::Queue) it then keeps per thread.
+  virtual bool thread_local_stream(void* stream) const {
+    (void)stream;
+    return false;
+  }
   // How many groups of `kernel` the device runs at once: the launch of a
   // staged kernel (KernelSpec::staged), whose groups loop over transforms.
   // Local memory a thread of `kernel` uses (register spills): a staged

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <functional>
 #include <future>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 #include "backends/device_impl.hpp"
@@ -113,10 +115,23 @@ class PlanImpl {
     std::shared_ptr<BufferImpl> tables;  // Bluestein's chirp and kernel, Rader's, the split's twiddles
     std::size_t resident_groups = 0;     // a staged kernel's launch: the groups the device runs at once
     // This pass and the next as one chained launch (Pass::chain_elements):
-    // its kernel, its counters (this plan's own), the groups it launches.
+    // its kernel and the groups it launches (its counters: Queue).
     std::shared_ptr<KernelImpl> chain;
-    std::shared_ptr<BufferImpl> chain_counters;
     std::size_t chain_groups = 0;
+  };
+
+  // What a plan's executions write besides the caller's buffers: the
+  // workspace and the chained launches' counters. Executions on different
+  // queues or streams overlap, so each queue has its own, made on the
+  // plan's first execution there (the first queue takes the set made with
+  // the plan). Executions on one queue share it: each enqueues all its
+  // launches under `order`, so two threads' launches never interleave and
+  // the in-order queue runs one execution after the other.
+  struct Queue {
+    std::mutex order;
+    std::vector<std::shared_ptr<BufferImpl>> workspace;
+    std::vector<std::shared_ptr<BufferImpl>> chain_counters;  // by pass; null but where a chain starts
+    bool made = false;
   };
 
   // multiply_period >= 0: fuse a pointwise product into the last pass's
@@ -124,7 +139,7 @@ class PlanImpl {
   // (KernelSpec::multiply, multiply_load; see fused()).
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
            std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
-      : device_(std::move(device)) {
+      : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     auto start = Clock::now();
     plan::DeviceLimits limits = device_->limits();
     if (options.tuning.empty()) {
@@ -174,8 +189,40 @@ class PlanImpl {
     fused_ = !passes_.empty() && (passes_.back().pass.spec.multiply || passes_.front().pass.spec.multiply_load);
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
+    per_queue_ = tree_.workspace_buffers > 0 || std::any_of(passes_.begin(), passes_.end(), [](const CompiledPass& c) { return c.chain != nullptr; });
+    // One queue's set now, so a plan that cannot have it fails here.
+    if (per_queue_) make(*spare_);
+  }
+
+  // The queue's workspace and counters (under its `order`, or before the
+  // plan is shared). A failed allocation leaves none, to be tried again.
+  void make(Queue& queue) const {
+    if (queue.made) return;
+    std::vector<std::shared_ptr<BufferImpl>> workspace, counters(passes_.size());
     for (int w = 0; w < tree_.workspace_buffers; ++w)
-      workspace_.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
+      workspace.push_back(device_->allocate(static_cast<std::size_t>(tree_.workspace_bytes)));
+    for (std::size_t i = 0; i < passes_.size(); ++i) {
+      if (!passes_[i].chain) continue;
+      // The ticket (64 bits), groups gone, a spare word, then a word per
+      // element: zero now, and the kernel leaves them zero.
+      const std::vector<std::uint32_t> zeros(static_cast<std::size_t>(4 + passes_[i].pass.chain_elements), 0u);
+      counters[i] = device_->allocate(zeros.size() * sizeof(zeros[0]));
+      device_->write(*counters[i], zeros.data(), zeros.size() * sizeof(zeros[0]), 0);
+    }
+    queue.workspace = std::move(workspace);
+    queue.chain_counters = std::move(counters);
+    queue.made = true;
+  }
+
+  // The set of `stream` (nullptr: the device's own queue), made on first use.
+  Queue& queue_of(void* stream) const {
+    // A handle that names another stream on every thread (CUDA's per-thread
+    // default stream) is a queue per thread.
+    const std::thread::id thread = device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
+    std::lock_guard<std::mutex> lock(queues_mutex_);
+    std::unique_ptr<Queue>& queue = queues_[{stream, thread}];
+    if (!queue) queue = spare_ ? std::move(spare_) : std::make_unique<Queue>();
+    return *queue;
   }
 
   // A problem whose buffers the device cannot hold is refused before any
@@ -201,11 +248,6 @@ class PlanImpl {
     const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements};
     const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
     a.chain = make_kernel(name, [&] { return codegen::generate_chain(a.pass.spec, b.pass.spec, shape); });
-    // The ticket (64 bits), groups gone, a spare word, then a word per
-    // element: zero now, and the kernel leaves them zero.
-    const std::vector<std::uint32_t> zeros(static_cast<std::size_t>(4 + elements), 0u);
-    a.chain_counters = device_->allocate(zeros.size() * sizeof(zeros[0]));
-    device_->write(*a.chain_counters, zeros.data(), zeros.size() * sizeof(zeros[0]), 0);
     const std::size_t total = static_cast<std::size_t>(elements * (shape.groups_a + shape.groups_b));
     a.chain_groups = std::min(total, device_->resident_groups(*a.chain, static_cast<std::size_t>(codegen::chain_group_size(a.pass.spec, b.pass.spec)),
                                                               chain_local_bytes(a.pass.spec, b.pass.spec), true));
@@ -241,7 +283,7 @@ class PlanImpl {
 
   // The pass's tables and, when `compile`, its kernel.
   CompiledPass build(const plan::Pass& pass, bool compile = true) {
-    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0};
+    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0};
     const plan::KernelSpec& spec = pass.spec;
     if (compile) compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
@@ -350,6 +392,18 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
+    if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
+    Queue& queue = queue_of(stream);
+    std::lock_guard<std::mutex> lock(queue.order);
+    make(queue);
+    launch(in, out, stream, multiplier, &queue);
+  }
+
+  // The passes' launches, reading and writing `queue`'s workspace (nullptr
+  // where the plan has none).
+  void launch(const BufferImpl& in, const BufferImpl& out, void* stream, const BufferImpl* multiplier,
+              const Queue* queue) const {
+    const Problem& p = tree_.problem;
     const bool inverse = p.direction == Direction::Inverse;
     const double scale = p.scale();
     // The kernels' `real` arguments are of the working precision.
@@ -363,8 +417,8 @@ class PlanImpl {
       const double in_sign = first && inverse ? -1.0 : 1.0;
       const double out_re = last ? scale : 1.0;
       const double out_im = last ? (inverse ? -scale : scale) : 1.0;
-      return std::vector<KernelArg>{KernelArg::of(slot(c.pass.source, in, out)),
-                                    KernelArg::of(slot(c.pass.destination, in, out)),
+      return std::vector<KernelArg>{KernelArg::of(slot(c.pass.source, in, out, queue)),
+                                    KernelArg::of(slot(c.pass.destination, in, out, queue)),
                                     KernelArg::of(*c.twiddles),
                                     KernelArg::of(*c.pass_twiddles),
                                     KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
@@ -378,7 +432,7 @@ class PlanImpl {
         std::vector<KernelArg> args = plain_args(j);
         const std::vector<KernelArg> next = plain_args(j + 1);
         args.insert(args.end(), next.begin(), next.end());
-        args.push_back(KernelArg::of(*c.chain_counters));
+        args.push_back(KernelArg::of(*queue->chain_counters.at(j)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_elements)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_lookahead)));
         device_->launch(*c.chain, c.chain_groups, static_cast<std::size_t>(codegen::chain_group_size(c.pass.spec, passes_[j + 1].pass.spec)),
@@ -392,8 +446,8 @@ class PlanImpl {
       if (spec.rader_kernel_store) {
         // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
         // convolution's first pass read and its last pass writes.
-        args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out)));
-        args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out)));
+        args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue)));
+        args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue)));
         // (Between passes the data of an inverse is conjugated and unscaled.)
         args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0));
         args.push_back(real(c.pass.rader_last ? scale : 1.0));
@@ -451,15 +505,18 @@ class PlanImpl {
   bool fused() const { return fused_; }
   const BuildStats& stats() const { return stats_; }
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
-  std::size_t workspace_bytes() const { return workspace_.size() * static_cast<std::size_t>(tree_.workspace_bytes); }
+  // One queue's (every queue the plan runs on has as much: Queue).
+  std::size_t workspace_bytes() const {
+    return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
+  }
 
  private:
-  const BufferImpl& slot(plan::Slot s, const BufferImpl& in, const BufferImpl& out) const {
+  const BufferImpl& slot(plan::Slot s, const BufferImpl& in, const BufferImpl& out, const Queue* queue) const {
     switch (s) {
       case plan::Slot::Input: return in;
       case plan::Slot::Output: return out;
-      case plan::Slot::Work0: return *workspace_.at(0);
-      case plan::Slot::Work1: return *workspace_.at(1);
+      case plan::Slot::Work0: return *queue->workspace.at(0);
+      case plan::Slot::Work1: return *queue->workspace.at(1);
     }
     return out;
   }
@@ -468,7 +525,13 @@ class PlanImpl {
   plan::PlanTree tree_;
   bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;
-  std::vector<std::shared_ptr<BufferImpl>> workspace_;
+  bool per_queue_ = false;  // the plan has workspace or counters: a Queue each
+  mutable std::mutex queues_mutex_;
+  // By queue or stream handle, and thread where the handle means one stream
+  // a thread; never removed (a handle is reused only once its stream's work
+  // is done).
+  mutable std::map<std::pair<void*, std::thread::id>, std::unique_ptr<Queue>> queues_;
+  mutable std::unique_ptr<Queue> spare_;  // made with the plan, until a queue takes it
   BuildStats stats_;
   std::mutex stats_mutex_;  // build() runs on a thread a pass
   std::mutex host_mutex_;

@@ -245,6 +245,9 @@ class Device final : public DeviceImpl {
           "launching " + std::to_string(groups) + " blocks of " + std::to_string(group_size) + " threads");
   }
 
+  // CU_STREAM_PER_THREAD (cuda.h): each thread's own default stream.
+  bool thread_local_stream(void* stream) const override { return stream == reinterpret_cast<void*>(0x2); }
+
   void finish() override {
     current();
     check(api_->cuStreamSynchronize(stream_), "waiting for " + info_.spec);
