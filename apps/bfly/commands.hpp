@@ -24,4 +24,11 @@ void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
 void add_filter_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_bigmul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 
+// The whole command line of `bfly`: its description, --version and every
+// subcommand above (main.cpp; fuzz/fuzz_cli_args.cpp parses with the same app).
+void add_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+// Runs the action of the subcommand the parse chose: its exit status, or 1
+// after one line on stderr for an error it throws.
+int run_chosen(const std::vector<std::pair<CLI::App*, Action>>& actions);
+
 }  // namespace bfly::cli
