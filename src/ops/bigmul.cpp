@@ -12,16 +12,12 @@
 #include <random>
 #include <type_traits>
 
+#include "ops/big_text.hpp"
 #include "ops/modular.hpp"
 
 namespace bfly {
+namespace ops {
 namespace {
-
-struct Parsed {
-  bool negative = false;
-  bool hex = false;
-  std::string digits;  // most significant first, no leading zeros ("0" for zero)
-};
 
 int digit_value(char c, bool hex) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -30,11 +26,13 @@ int digit_value(char c, bool hex) {
   return -1;
 }
 
-Parsed parse(const std::string& text, const char* which) {
+}  // namespace
+
+BigText parse_big_text(const std::string& text, const char* which) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   const std::size_t last = text.find_last_not_of(" \t\r\n");
   const std::string t = first == std::string::npos ? "" : text.substr(first, last - first + 1);
-  Parsed p;
+  BigText p;
   std::size_t at = 0;
   if (at < t.size() && (t[at] == '+' || t[at] == '-')) p.negative = t[at++] == '-';
   if (t.compare(at, 2, "0x") == 0 || t.compare(at, 2, "0X") == 0) p.hex = true, at += 2;
@@ -103,6 +101,12 @@ std::uint64_t residue(const std::string& digits, bool hex, std::uint64_t p) {
   return v;
 }
 
+}  // namespace ops
+
+namespace {
+
+using ops::BigText;
+
 // Balanced limbs of at most half_base in magnitude.
 bool width_is_safe(std::int64_t terms, double half_base, std::int64_t points) {
   return ops::sums_round_exactly(static_cast<double>(terms) * half_base * half_base, points);
@@ -114,9 +118,9 @@ double ms_since(Clock::time_point start) {
 }
 
 // One attempt with k digits a limb; empty when the rounding failed visibly.
-std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int k, ExactStats& stats) {
+std::string attempt(const Device& device, const BigText& x, const BigText& y, int k, ExactStats& stats) {
   auto start = Clock::now();
-  const std::vector<double> a = balanced_limbs(x.digits, k, x.hex), b = balanced_limbs(y.digits, k, x.hex);
+  const std::vector<double> a = ops::balanced_limbs(x.digits, k, x.hex), b = ops::balanced_limbs(y.digits, k, x.hex);
   stats.convert_ms += ms_since(start);
   start = Clock::now();
   Convolution c;
@@ -182,7 +186,7 @@ std::string attempt(const Device& device, const Parsed& x, const Parsed& y, int 
 }  // namespace
 
 std::string bigmul(const Device& device, const std::string& x_text, const std::string& y_text, ExactStats* stats) {
-  const Parsed x = parse(x_text, "first"), y = parse(y_text, "second");
+  const BigText x = ops::parse_big_text(x_text, "first"), y = ops::parse_big_text(y_text, "second");
   if (x.hex != y.hex)
     throw Error(ErrorCode::InvalidArgument, "bigmul: one number is hex and the other decimal (write both in one base)");
   const bool negative = x.negative != y.negative && x.digits != "0" && y.digits != "0";
@@ -209,7 +213,8 @@ std::string bigmul(const Device& device, const std::string& x_text, const std::s
     const auto start = Clock::now();
     for (int check = 0; check < 2 && ok; ++check) {
       const std::uint64_t p = ops::random_prime_61(rng);
-      ok = ops::mul_mod(residue(x.digits, x.hex, p), residue(y.digits, x.hex, p), p) == residue(product, x.hex, p);
+      ok = ops::mul_mod(ops::residue(x.digits, x.hex, p), ops::residue(y.digits, x.hex, p), p) ==
+           ops::residue(product, x.hex, p);
     }
     s.check_ms += ms_since(start);
     if (ok) return prefix + product;
