@@ -166,8 +166,19 @@ namespace {
 Layout resolved(Layout r, const std::vector<std::int64_t>& shape) {
   if (r.strides.empty()) r.strides = contiguous(shape);
   if (r.distance == 0) {
+    // Saturated where the strides reach past int64: check_layout refuses
+    // those strides before it reads the distance.
+    const std::int64_t most = std::numeric_limits<std::int64_t>::max();
     std::int64_t extent = 1;
-    for (std::size_t k = 0; k < shape.size(); ++k) extent += (shape[k] - 1) * r.strides[k];
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      const std::int64_t steps = shape[k] - 1;
+      if (steps <= 0) continue;
+      if (r.strides[k] > (most - extent) / steps) {
+        extent = most;
+        break;
+      }
+      extent += steps * r.strides[k];
+    }
     r.distance = extent;
   }
   return r;
@@ -349,7 +360,11 @@ Problem Problem::parse(const std::string& token) {
     const std::string& x = f[i];
     const std::string tag = x.substr(0, 2), rest = x.size() > 2 ? x.substr(2) : "";
     if (tag == "ax") {
-      for (std::int64_t a : numbers(rest, "axis")) p.axes.push_back(static_cast<int>(a));
+      for (std::int64_t a : numbers(rest, "axis")) {
+        if (a < std::numeric_limits<int>::min() || a > std::numeric_limits<int>::max())
+          throw bad("axis " + std::to_string(a) + " is out of range");
+        p.axes.push_back(static_cast<int>(a));
+      }
     } else if (tag == "is") {
       p.input.strides = numbers(rest, "input stride");
     } else if (tag == "id") {

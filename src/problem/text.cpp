@@ -25,7 +25,9 @@ std::int64_t parse_int(const std::string& s, const std::string& what) {
   errno = 0;
   char* end = nullptr;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (errno == ERANGE || *end != '\0')
+  if (*end != '\0')  // a sign inside, or nothing but one
+    throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (expected an integer)");
+  if (errno == ERANGE)
     throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (out of range)");
   return v;
 }
