@@ -1,6 +1,7 @@
 #include "io/png.hpp"
 
 #include <png.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +28,15 @@ void on_error(png_structp png, png_const_charp message) {
 }
 
 void on_warning(png_structp, png_const_charp) {}
+
+// The most samples (pixels times channels) bfly reads from one image: 2^30,
+// a 32768 x 32768 gray or 16384 x 16384 RGBA image, 2 GiB as read and many
+// times that as the filter's double-precision planes and their spectra.
+constexpr std::uint64_t kMaxSamples = std::uint64_t{1} << 30;
+// Deflate turns a byte into at most 1032 (zlib's FAQ, "maximum compression
+// factor"): a file cannot hold more pixel data than that many times its
+// size, whatever its header declares.
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
 struct File {
   std::FILE* f = nullptr;
@@ -72,6 +82,14 @@ Image read_png(const std::string& path) {
   png_read_info(png, info);
   const int color = png_get_color_type(png, info);
   const int depth = png_get_bit_depth(png, info);
+  // Refusals between setjmp and the last libpng call build their message
+  // only as they throw: a longjmp must not skip a destructor.
+  const std::uint64_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+  const int file_channels = png_get_channels(png, info);
+  auto refuse = [&](ErrorCode code, const std::string& why) {
+    png_destroy_read_struct(&png, &info, nullptr);
+    throw Error(code, path + ": " + why);
+  };
   // Expand what bfly does not keep as it is: palettes to RGB(A), 1-4-bit
   // gray to 8 bits, tRNS to an alpha channel.
   if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -84,6 +102,21 @@ Image read_png(const std::string& path) {
   image.height = png_get_image_height(png, info);
   image.channels = png_get_channels(png, info);
   image.bits = png_get_bit_depth(png, info);
+  const std::uint64_t pixels = width * height;  // below 2^62: libpng takes sides below 2^31
+  if (pixels > kMaxSamples / static_cast<std::uint64_t>(image.channels))
+    refuse(ErrorCode::Unsupported, "a " + std::to_string(width) + " x " + std::to_string(height) + " image has " +
+                                       std::to_string(pixels * static_cast<std::uint64_t>(image.channels)) + " samples (" +
+                                       std::to_string(image.channels) + " a pixel), more than bfly's limit of " +
+                                       std::to_string(kMaxSamples) + " (2^30)");
+  // A small file declaring a huge image (a decompression bomb, or a damaged
+  // header) is refused by what it can hold, before the image is allocated.
+  struct stat st {};
+  const std::uint64_t row = (width * static_cast<std::uint64_t>(depth) * file_channels + 7) / 8;
+  if (fstat(fileno(file.f), &st) == 0 && S_ISREG(st.st_mode) && row > 0 &&
+      height > static_cast<std::uint64_t>(st.st_size) * kMaxDeflateRatio / row)
+    refuse(ErrorCode::Io, "malformed or truncated PNG: it declares a " + std::to_string(width) + " x " +
+                              std::to_string(height) + " image, " + std::to_string(row) + " bytes a row, more than its " +
+                              std::to_string(st.st_size) + " bytes can hold compressed (deflate's limit is 1032:1)");
   const std::size_t row_bytes = png_get_rowbytes(png, info);
   bytes.resize(row_bytes * static_cast<std::size_t>(image.height));
   rows.resize(static_cast<std::size_t>(image.height));

@@ -2,7 +2,10 @@
 // RGBA at 8 or 16 bits a sample (palette and sub-byte grayscale images are
 // expanded to 8 bits on reading). Every failure throws bfly::Error naming
 // the path: Error(Io) for an unreadable, truncated or malformed file or
-// one that is not a PNG, Error(Unsupported) for what bfly does not take.
+// one that is not a PNG (a header declaring more pixels than the file can
+// hold compressed among them), Error(Unsupported) for what bfly does not
+// take (images of more than 2^30 samples among them). Both are refused
+// before the image is allocated.
 #pragma once
 
 #include <cstdint>
