@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -165,14 +166,20 @@ std::uintmax_t KernelCache::cap_bytes() {
   const char* text = std::getenv("BFLY_CACHE_MAX_BYTES");
   if (!text || !*text) return std::uintmax_t{1} << 30;
   char* end = nullptr;
+  errno = 0;
   const unsigned long long value = std::strtoull(text, &end, 10);
+  const bool out_of_range = errno == ERANGE;
   std::uintmax_t scale = 1;
   if (*end == 'K' || *end == 'k') scale = 1024, ++end;
   else if (*end == 'M' || *end == 'm') scale = 1024 * 1024, ++end;
   else if (*end == 'G' || *end == 'g') scale = 1024 * 1024 * 1024, ++end;
-  if (end == text || *end != '\0' || text[0] == '-')
+  // Digits first: strtoull would take blanks, a sign, and wrap "-5".
+  if (!(text[0] >= '0' && text[0] <= '9') || *end != '\0')
     throw Error(ErrorCode::InvalidArgument,
                 std::string("invalid BFLY_CACHE_MAX_BYTES '") + text + "' (expected bytes, optionally with K, M or G: 512M)");
+  if (out_of_range || value > std::numeric_limits<std::uintmax_t>::max() / scale)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("invalid BFLY_CACHE_MAX_BYTES '") + text + "' (more than 2^64 bytes)");
   return static_cast<std::uintmax_t>(value) * scale;
 }
 
@@ -227,7 +234,8 @@ KernelCache::Mapping KernelCache::map(const std::string& key) const {
   struct stat st {};
   void* address = nullptr;
   std::size_t length = 0;
-  if (fstat(fd, &st) == 0 && st.st_size > static_cast<off_t>(kHeader)) {
+  const bool examined = fstat(fd, &st) == 0;
+  if (examined && st.st_size > static_cast<off_t>(kHeader)) {
     length = static_cast<std::size_t>(st.st_size);
     address = mmap(nullptr, length, PROT_READ, MAP_PRIVATE, fd, 0);
     if (address == MAP_FAILED) address = nullptr;
@@ -238,7 +246,7 @@ KernelCache::Mapping KernelCache::map(const std::string& key) const {
   const bool valid = address && std::memcmp(header, kMagic, 8) == 0 && get64(header + 8) == length - kHeader &&
                      get64(header + 16) == content_hash(mapping.data(), mapping.size());
   if (!valid) {
-    if (address || length > 0) std::remove(file.c_str());  // damaged (or another layout): rebuilt and stored again
+    if (examined) std::remove(file.c_str());  // damaged, too short (or another layout): rebuilt and stored again
     return {};
   }
   std::error_code ec;
