@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #ifdef BFLY_HAVE_JSON
@@ -96,10 +97,44 @@ using nlohmann::json;
   throw Error(ErrorCode::InvalidArgument, "tuning table " + source + ": " + what);
 }
 
-int int_field(const json& j, const char* name, int fallback, const std::string& source) {
-  if (!j.contains(name)) return fallback;
-  if (!j[name].is_number_integer()) bad(source, std::string("field '") + name + "' is not an integer");
-  return j[name].get<int>();
+// A JSON value for messages, shortened.
+std::string shown(const json& value) {
+  const std::string text = value.dump();
+  return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
+
+// An integer in [low, high]; anything else (a fraction, a string, a number
+// out of range) is an error naming `what` and the value, never converted.
+std::int64_t integer(const json& value, const std::string& what, std::int64_t low, std::int64_t high,
+                     const std::string& source) {
+  if (!value.is_number_integer()) bad(source, what + " " + shown(value) + " is not an integer");
+  const bool in_range = value.is_number_unsigned()
+                            ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(high) &&
+                                  (low <= 0 || value.get<std::uint64_t>() >= static_cast<std::uint64_t>(low))
+                            : value.get<std::int64_t>() >= low && value.get<std::int64_t>() <= high;
+  if (!in_range)
+    bad(source, what + " " + shown(value) + " is out of range (" + std::to_string(low) + " to " + std::to_string(high) + ")");
+  return value.get<std::int64_t>();
+}
+
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+// An optional launch field: `fallback` (its "unset" value) where absent.
+int int_field(const json& entry, const char* name, int fallback, std::int64_t low, std::int64_t high,
+              const std::string& source) {
+  if (!entry.contains(name)) return fallback;
+  return static_cast<int>(integer(entry[name], std::string("field '") + name + "'", low, high, source));
+}
+
+template <class T>
+std::vector<T> integer_list(const json& value, const char* name, std::int64_t low, std::int64_t high,
+                            const std::string& source) {
+  if (!value.is_array()) bad(source, std::string("field '") + name + "' " + shown(value) + " is not a list");
+  std::vector<T> out;
+  for (const json& item : value)
+    out.push_back(static_cast<T>(integer(item, std::string("an entry of '") + name + "'", low, high, source)));
+  return out;
 }
 
 }  // namespace
@@ -111,7 +146,8 @@ TuningTable parse_tuning(const std::string& text, const std::string& source) {
   } catch (const json::exception& e) {
     bad(source, std::string("not JSON (") + e.what() + ")");
   }
-  if (!j.is_object() || j.value("format", "") != "bfly-tuning-1")
+  const auto format = j.is_object() ? j.find("format") : j.end();
+  if (format == j.end() || !format->is_string() || format->get<std::string>() != "bfly-tuning-1")
     bad(source, "expected an object with \"format\": \"bfly-tuning-1\"");
   TuningTable table;
   table.source = source;
@@ -120,26 +156,28 @@ TuningTable parse_tuning(const std::string& text, const std::string& source) {
     table.compute_capability = j.value("compute_capability", "");
     table.version = j.at("bfly_version").get<std::string>();
     table.note = j.value("note", "");
-    for (const json& e : j.at("entries")) {
+    const json& entries = j.at("entries");
+    if (!entries.is_array()) bad(source, "'entries' " + shown(entries) + " is not a list");
+    for (const json& e : entries) {
+      if (!e.is_object()) bad(source, "entry " + shown(e) + " is not an object");
       TuningEntry entry;
       const std::string precision = e.at("precision").get<std::string>();
       if (precision != "single" && precision != "double") bad(source, "precision '" + precision + "' (expected single or double)");
       entry.precision = precision == "single" ? Precision::Single : Precision::Double;
-      entry.length = e.at("length").get<std::int64_t>();
-      if (entry.length < 1) bad(source, "length " + std::to_string(entry.length) + " (expected >= 1)");
-      if (e.contains("passes")) entry.passes = e["passes"].get<std::vector<std::int64_t>>();
+      entry.length = integer(e.at("length"), "length", 1, kInt64Max, source);
+      if (e.contains("passes")) entry.passes = integer_list<std::int64_t>(e["passes"], "passes", 1, kInt64Max, source);
       LaunchChoice& l = entry.launch;
-      l.threads = int_field(e, "threads", 0, source);
-      l.group_threads = int_field(e, "group_threads", 0, source);
-      l.padding = int_field(e, "padding", -1, source);
-      l.halves = int_field(e, "halves", -1, source);
-      l.two_level = int_field(e, "two_level", -1, source);
-      l.occupancy = int_field(e, "occupancy", -1, source);
-      l.staged = int_field(e, "staged", -1, source);
-      if (e.contains("radices")) l.radices = e["radices"].get<std::vector<int>>();
+      l.threads = int_field(e, "threads", 0, 0, kIntMax, source);
+      l.group_threads = int_field(e, "group_threads", 0, 0, kIntMax, source);
+      l.padding = int_field(e, "padding", -1, -1, 1, source);
+      l.halves = int_field(e, "halves", -1, -1, 1, source);
+      l.two_level = int_field(e, "two_level", -1, -1, 1, source);
+      l.occupancy = int_field(e, "occupancy", -1, -1, kIntMax, source);
+      l.staged = int_field(e, "staged", -1, -1, 2, source);
+      if (e.contains("radices")) l.radices = integer_list<int>(e["radices"], "radices", 2, kIntMax, source);
       entry.ms = e.value("ms", 0.0);
       entry.model_ms = e.value("model_ms", 0.0);
-      entry.variants = e.value("variants", 0);
+      entry.variants = int_field(e, "variants", 0, 0, kIntMax, source);
       table.entries.push_back(entry);
     }
   } catch (const json::exception& e) {
