@@ -34,6 +34,9 @@ constexpr std::size_t kAlign = 64;
 // numpy refuses headers over 10000 bytes unless told otherwise; a generous
 // cap keeps a corrupt length field from asking for gigabytes.
 constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
+// numpy 2's NPY_MAXDIMS: no numpy writes more, and a header of thousands of
+// dimensions would make the Fortran-order reordering quadratic.
+constexpr std::size_t kMaxRank = 64;
 // Data is read in pieces so a file claiming a huge shape fails as truncated
 // before that much memory is taken.
 constexpr std::size_t kReadChunkBytes = std::size_t{1} << 26;
@@ -328,6 +331,7 @@ class HeaderParser {
     std::vector<std::int64_t> shape;
     bool trailing_comma = false;
     while (peek() != ')') {
+      if (shape.size() == kMaxRank) fail_header("'shape' has more than " + std::to_string(kMaxRank) + " dimensions");
       shape.push_back(parse_dimension());
       skip_space();
       trailing_comma = false;
@@ -554,9 +558,18 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   }
 
   const std::size_t data_offset = sizeof kMagic + 2 + length_bytes + header_bytes;
+  const std::string what = "shape " + shape_text(array.shape) + " of " + to_string(array.dtype);
+  // A regular file's size says at once whether it holds the data: a short
+  // one fails without allocating what its header declares. (Anything else,
+  // a pipe, is read in pieces below and fails as it ends.)
   std::error_code size_error;
   const auto file_bytes = std::filesystem::file_size(path, size_error);
-  if (!size_error && file_bytes >= data_offset + data_bytes) array.data.reserve(data_bytes);
+  if (!size_error && file_bytes < data_offset + data_bytes) {
+    fail(ErrorCode::Io, path,
+         "truncated data: " + what + " needs " + std::to_string(data_bytes) + " bytes, found " +
+             std::to_string(file_bytes - data_offset));
+  }
+  if (!size_error) array.data.reserve(data_bytes);
   std::size_t data_got = 0;
   while (data_got < data_bytes) {
     const std::size_t chunk = std::min(kReadChunkBytes, data_bytes - data_got);
@@ -565,7 +578,6 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
     data_got += n;
     if (n < chunk) break;
   }
-  const std::string what = "shape " + shape_text(array.shape) + " of " + to_string(array.dtype);
   if (data_got < data_bytes) {
     fail(ErrorCode::Io, path,
          "truncated data: " + what + " needs " + std::to_string(data_bytes) + " bytes, found " +
