@@ -56,6 +56,23 @@ std::vector<int> default_axes(const LengthOptions& o, const std::vector<std::int
   return axes;
 }
 
+// Every array a transform passes through fits in the box of each axis's
+// largest length (n // 2 + 1 <= n): refused past Problem's 2^58 elements
+// (of the non-empty axes, as numpy counts), before any index overflows.
+void check_size(const AxesAndLengths& r, const std::vector<std::int64_t>& shape, const std::string& array) {
+  std::vector<std::int64_t> box = shape;
+  for (std::size_t i = 0; i < r.axes.size(); ++i) box[r.axes[i]] = std::max(box[r.axes[i]], r.lengths[i]);
+  constexpr std::int64_t kCap = std::int64_t{1} << 58;
+  std::int64_t elements = 1;
+  for (std::int64_t n : box) {
+    if (n == 0) continue;
+    if (elements > kCap / n)
+      throw Error(ErrorCode::InvalidArgument, "the lengths would make " + array + " as large as " + text::shape(box) +
+                                                  ", more than 2^58 elements");
+    elements *= n;
+  }
+}
+
 }  // namespace
 
 AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules, const std::vector<std::int64_t>& shape,
@@ -75,6 +92,7 @@ AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules,
                                                   std::to_string(r.axes.size()) + " (one length per axis, as numpy's s)");
     for (std::size_t i = 0; i < r.lengths.size(); ++i)
       if (r.lengths[i] == -1) r.lengths[i] = shape[r.axes[i]];
+    check_size(r, shape, array);
     return r;
   }
   // numpy's defaults: every axis as it is, the real output of a half
@@ -102,6 +120,7 @@ AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules,
       throw Error(ErrorCode::InvalidArgument, path + ": invalid number of data points (0) on axis " +
                                                   std::to_string(r.axes[i]) + " (shape " + text::shape(shape) +
                                                   "); give --n or --s to zero-pad it");
+  check_size(r, shape, array);
   return r;
 }
 
