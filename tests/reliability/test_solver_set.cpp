@@ -25,7 +25,7 @@ struct Case {
 const Case kCases[] = {
     {"c2c_f32_fwd_1024_b8_oop_none", Strategy::Auto, "single pass"},
     {"c2c_f32_fwd_4194304_b1_oop_none", Strategy::Auto, "multi-pass"},
-    {"c2c_f32_fwd_32768_b4_oop_none", Strategy::Auto, "cluster (Hopper; multi-pass elsewhere)"},
+    {"c2c_f32_fwd_36864_b4_oop_none", Strategy::Auto, "cluster (Hopper; multi-pass elsewhere)"},
     {"c2c_f32_inv_4099_b2_oop_none", Strategy::Auto, "Bluestein"},
     {"c2c_f64_fwd_1009_b2_oop_none", Strategy::Auto, "Rader"},
     {"r2c_f32_fwd_1000x1000_b1_oop_none", Strategy::Auto, "real (2D)"},
@@ -51,7 +51,9 @@ Errors run(const Device& device, const Problem& p, const PlanOptions& options) {
   const std::string described = plan.describe();
   const std::size_t at = described.find("solver");
   const std::string line = at == std::string::npos ? described : described.substr(at, described.find('\n', at) - at);
-  std::printf("[ solver   ] %s: %s\n", p.token().c_str(), line.c_str());
+  const std::size_t cluster = described.find("in clusters of");
+  const std::string clustered = cluster == std::string::npos ? "" : ", " + described.substr(cluster, described.find(' ', cluster + 15) - cluster);
+  std::printf("[ solver   ] %s: %s%s\n", p.token().c_str(), line.c_str(), clustered.c_str());
   std::vector<In> in;
   if constexpr (std::is_same<In, float>::value) in = random_real_data(static_cast<std::size_t>(p.input_extent()));
   else if constexpr (std::is_same<In, double>::value) in = random_real_data_f64(static_cast<std::size_t>(p.input_extent()));
