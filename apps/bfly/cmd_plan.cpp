@@ -104,7 +104,9 @@ plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind 
     return hopper;
   }
   if (o.limits != "auto") throw Error(ErrorCode::InvalidArgument, "invalid --limits '" + o.limits + "' (expected auto, cpu, gpu or hopper)");
-  const DeviceInfo& info = o.device.open().info();
+  // (The device held while its info is read: info() is a reference into it.)
+  const Device device = o.device.open();
+  const DeviceInfo& info = device.info();
   return info.is_gpu ? plan::gpu_limits(info.local_memory_bytes, static_cast<int>(info.max_group_size))
                      : plan::cpu_limits();
 }
