@@ -82,7 +82,8 @@ template <class T>
 std::vector<std::complex<T>> as_complex(const io::NpyArray& a) {
   std::vector<std::complex<T>> data(static_cast<std::size_t>(a.elements()));
   if (a.dtype == io::DType::Complex64 || a.dtype == io::DType::Complex128) {
-    std::memcpy(data.data(), a.data.data(), data.size() * sizeof(data[0]));
+    // (An empty array's vectors may hold null pointers, which memcpy must not get even for 0 bytes.)
+    if (!data.empty()) std::memcpy(data.data(), a.data.data(), data.size() * sizeof(data[0]));
   } else {
     const auto* real = reinterpret_cast<const T*>(a.data.data());
     for (std::size_t i = 0; i < data.size(); ++i) data[i] = {real[i], T(0)};
