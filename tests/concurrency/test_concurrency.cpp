@@ -13,6 +13,7 @@
 // about 20 s on PoCL with 2 cores; TSan runs fewer: scripts/sanitize.sh).
 // The totals (threads, executions, plans, queues, devices) are printed.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,9 +22,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -432,6 +435,52 @@ TEST_P(Concurrency, ThreadsOpeningTheirOwnDevices) {
   failures.report();
   std::printf("[ totals   ] threads opening their own devices: %d threads, %d rounds, %ld executions, %ld plans built, %d devices opened\n",
               kThreads, rounds, totals().executions - executions, totals().plans - plans, kThreads * rounds);
+}
+
+// Every thread builds the same few plans on a device whose kernel cache is
+// empty (a fresh BFLY_CACHE_DIR): each kernel is compiled once, by one of
+// them, while the others wait for it or compile the next, and stored in the
+// cache as the builds run; then a second device loads them all back.
+TEST_P(Concurrency, ThreadsCompilingIntoAnEmptyCache) {
+  const long executions = totals().executions, plans = totals().plans;
+  char pattern[] = "/tmp/bfly-concurrency-cache-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string directory = pattern;
+  std::optional<std::string> before;
+  if (const char* b = std::getenv("BFLY_CACHE_DIR")) before = b;
+  setenv("BFLY_CACHE_DIR", directory.c_str(), 1);
+  // One pass, two passes of the 2D, a real one: a few kernels (PoCL
+  // compiles each in about a second).
+  const std::vector<std::size_t> chosen = {0, 5, 6};
+  Failures failures;
+  int stored = 0;
+  for (int round = 0; round < 2; ++round) {  // compiled, then loaded
+    const Device fresh = Device::open(device().info().spec);
+    totals().devices++;
+    run_threads(failures, [&](int t) {
+      for (std::size_t k = 0; k < chosen.size(); ++k) {
+        const Reference& ref = refs_[chosen[(k + static_cast<std::size_t>(t)) % chosen.size()]];
+        const Plan plan(fresh, ref.problem);
+        totals().plans++;
+        Runner runner(fresh, ref);
+        runner.run(plan, t % kInputs, Queue::Default, nullptr, failures,
+                   "thread " + std::to_string(t) + (round == 0 ? " compiling" : " loading"));
+      }
+    });
+    if (round == 0) {
+      std::error_code ec;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(directory, ec))
+        if (entry.path().extension() == ".bin") ++stored;
+    }
+  }
+  if (before) setenv("BFLY_CACHE_DIR", before->c_str(), 1);
+  else unsetenv("BFLY_CACHE_DIR");
+  std::error_code ec;
+  std::filesystem::remove_all(directory, ec);
+  failures.report();
+  EXPECT_GT(stored, 0) << "no kernel was stored in " << directory;
+  std::printf("[ totals   ] threads compiling into an empty cache: %d threads, %ld executions, %ld plans built, %d kernels stored\n",
+              kThreads, totals().executions - executions, totals().plans - plans, stored);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Concurrency, ::testing::Values("cuda", "opencl"),
