@@ -1,6 +1,9 @@
 # ctest fuzz-replay: every file of fuzz/corpus/<name>/ and fuzz/regressions/<name>/
-# through bfly_fuzz_replay_<name>. REPLAYS: name=executable,...; FUZZ_DIR: fuzz/.
+# through bfly_fuzz_replay_<name>. REPLAYS: name=executable,...; FUZZ_DIR: fuzz/;
+# SCRATCH: where the targets' scratch files go (a failed target leaves its own).
 string(REPLACE "," ";" replays "${REPLAYS}")
+file(MAKE_DIRECTORY "${SCRATCH}")
+set(ENV{TMPDIR} "${SCRATCH}")
 set(failed "")
 foreach(pair ${replays})
   string(FIND "${pair}" "=" at)
