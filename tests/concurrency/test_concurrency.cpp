@@ -82,9 +82,9 @@ std::vector<std::string> problems(const Device& device) {
       "c2c_f64_fwd_4096_b2_oop_ortho",     // double
   };
   if (device.info().is_gpu) {
-    tokens.push_back("c2c_f32_fwd_1048576_b2_oop_none");    // two passes on any GPU
-    tokens.push_back("c2c_f32_fwd_262144_b16_oop_none");    // batched: chained through L2 on Hopper
-    tokens.push_back("c2r_f32_inv_1000000_b1_oop_backward");
+    tokens.push_back("c2c_f32_fwd_1048576_b1_oop_none");     // two passes on any GPU
+    tokens.push_back("c2c_f32_fwd_262144_b4_oop_none");      // two passes chained through L2 (CUDA, Hopper)
+    tokens.push_back("c2r_f32_inv_1000000_b1_oop_backward");  // real, two passes
   }
   return tokens;
 }
@@ -330,6 +330,10 @@ class Concurrency : public ::testing::TestWithParam<std::string> {
     std::mt19937_64 engine{std::random_device{}()};
     const Plan plan(device(), p);
     totals().plans++;
+    // What runs: the passes, the workspace each queue gets, a chained launch.
+    const std::string text = plan.describe();
+    std::printf("[ problem  ] %s: %d passes, %zu bytes of workspace a queue%s\n", p.token().c_str(), plan.passes(),
+                plan.workspace_bytes(), text.find("chained with the next pass") != std::string::npos ? ", chained" : "");
     Buffer in(device(), ref.buffer_bytes);
     Buffer out = p.placement == Placement::InPlace ? in : Buffer(device(), ref.out_bytes);
     for (int k = 0; k < kInputs; ++k) {
