@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -625,8 +626,12 @@ void write_npy(const std::string& path, const NpyArray& array) {
   // A fresh name each try; "x" (C11 exclusive create) never reuses a file.
   std::string temp;
   std::FILE* raw = nullptr;
+  // Named for removal on an interrupt before it exists, so no moment leaves it.
+  std::optional<TemporaryFile> guard;
   for (int attempt = 0; attempt < 8 && raw == nullptr; ++attempt) {
     temp = path + ".tmp." + std::to_string(BFLY_GETPID()) + "." + random_suffix();
+    guard.reset();
+    guard.emplace(temp);
     errno = 0;
     raw = std::fopen(temp.c_str(), "wbx");
     if (raw == nullptr && errno != EEXIST) break;
@@ -634,7 +639,6 @@ void write_npy(const std::string& path, const NpyArray& array) {
   if (raw == nullptr) {
     throw Error(ErrorCode::Io, "cannot write '" + path + "': " + system_message(errno));
   }
-  const TemporaryFile guard(temp);
   File file(raw);
   auto give_up = [&](int error_number) {
     if (file.get() != nullptr) file.close();
