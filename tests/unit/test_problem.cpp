@@ -261,6 +261,19 @@ TEST(Problem, ValidateRejectsShapesWhoseElementCountOverflows) {
   }
 }
 
+TEST(Problem, ValidateRejectsLayoutsReachingPastTheLargestOffset) {
+  Problem strided = make({1024}, 1);
+  strided.input.strides = {std::int64_t{1} << 53};  // 1023 * 2^53 > 2^62
+  std::string message = validate_error(strided, strided.token());
+  EXPECT_TRUE(contains(message, "input strides 9007199254740992")) << message;
+  EXPECT_TRUE(contains(message, "2^62 = 4611686018427387904")) << message;
+  Problem spaced = make({16}, 1024);
+  spaced.output.distance = std::int64_t{1} << 53;
+  message = validate_error(spaced, spaced.token());
+  EXPECT_TRUE(contains(message, "output distance 9007199254740992 times batch 1024")) << message;
+  EXPECT_TRUE(contains(message, "2^62 = 4611686018427387904")) << message;
+}
+
 TEST(Problem, EveryValidatedProblemHasRepresentableByteCount) {
   // The largest shapes validate() accepts must not overflow bytes().
   const std::vector<Problem> problems{
