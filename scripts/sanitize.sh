@@ -23,7 +23,7 @@
 # Environment: SANITIZE_PRECISE_LEAKS=1 records whole stacks and suppresses
 # PoCL's leak by its function (scripts/sanitizers/lsan-precise.supp; about 6
 # times slower); SANITIZE_FULL=1 also runs the NVRTC sweep of the unit tests
-# (CudaCodegen.EveryPlannedKernel*: about 7 minutes of NVRTC itself, where a
+# (CudaCodegen.EveryPlannedKernel*: 4 to 7 minutes of NVRTC itself, where a
 # CUDA toolkit is installed); TSAN_ITERATIONS (default 30) and
 # ASAN_ITERATIONS (default 30): BFLY_STRESS_ITERATIONS of the concurrency
 # tests under each sanitizer.
