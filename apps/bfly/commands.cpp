@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <iostream>
+#include <new>
 
 namespace bfly::cli {
 
@@ -27,6 +28,10 @@ int run_chosen(const std::vector<std::pair<CLI::App*, Action>>& actions) {
       if (command->parsed()) return action();
   } catch (const bfly::Error& e) {
     std::cerr << "bfly: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // What the commands' own size checks did not foresee.
+    std::cerr << "bfly: error: out of host memory (an allocation failed)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "bfly: error: " << e.what() << '\n';
