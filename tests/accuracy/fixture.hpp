@@ -13,6 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "support/backend_test.hpp"
 #include "support/reference.hpp"
 
 namespace bfly::test {
@@ -22,15 +23,8 @@ constexpr double kTolerance = 5e-7;
 // fp64: the bar (about 10 ulps of relative L2).
 constexpr double kToleranceF64 = 2e-15;
 
-class Accuracy : public ::testing::TestWithParam<std::string> {
+class Accuracy : public BackendTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    device_ = backend_device(GetParam(), &why);
-    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
-    std::printf("[ device   ] %s: %s\n", device_->info().spec.c_str(), device_->info().name.c_str());
-  }
-  const Device& device() const { return *device_; }
 
   // Runs one problem on fresh data and returns its error against FFTW (in
   // long double for double precision). The elements an output layout skips
@@ -102,8 +96,6 @@ class Accuracy : public ::testing::TestWithParam<std::string> {
   static bool is_nan(const std::complex<T>& v) { return std::isnan(v.real()); }
   template <class T>
   static bool is_nan(T v) { return std::isnan(v); }
-
-  const Device* device_ = nullptr;
 };
 
 }  // namespace bfly::test

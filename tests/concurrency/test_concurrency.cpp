@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "backends/cuda/driver_api.hpp"
+#include "support/backend_test.hpp"
 #include "support/reference.hpp"
 
 #ifdef BFLY_HAVE_OPENCL
@@ -311,16 +312,13 @@ class Runner {
   Buffer in_, out_;
 };
 
-class Concurrency : public ::testing::TestWithParam<std::string> {
+class Concurrency : public BackendTest {
  protected:
   void SetUp() override {
-    std::string why;
-    device_ = backend_device(GetParam(), &why);
-    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
-    std::printf("[ device   ] %s: %s\n", device_->info().spec.c_str(), device_->info().name.c_str());
-    for (const std::string& token : problems(*device_)) refs_.push_back(reference(Problem::parse(token)));
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    for (const std::string& token : problems(device())) refs_.push_back(reference(Problem::parse(token)));
   }
-  const Device& device() const { return *device_; }
 
   // Inputs and the outputs of one plan run on them by this thread alone.
   Reference reference(const Problem& p) const {
@@ -353,7 +351,6 @@ class Concurrency : public ::testing::TestWithParam<std::string> {
                 test, kThreads, iterations(), executions, plans, streams);
   }
 
-  const Device* device_ = nullptr;
   std::vector<Reference> refs_;
 };
 

@@ -27,6 +27,7 @@
 #include "backends/device_impl.hpp"
 #include "backends/kernel_cache.hpp"
 #include "bfly/bfly.hpp"
+#include "support/backend_test.hpp"
 #include "support/reference.hpp"
 
 namespace bfly::test {
@@ -36,14 +37,8 @@ namespace fs = std::filesystem;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-class Faults : public ::testing::TestWithParam<std::string> {
+class Faults : public BackendTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    device_ = backend_device(GetParam(), &why);
-    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
-  }
-  const Device& device() const { return *device_; }
 
   // A small transform that must still come out right: the device is usable.
   void expect_usable(const Device& d) const {
@@ -57,8 +52,6 @@ class Faults : public ::testing::TestWithParam<std::string> {
     EXPECT_TRUE(e.finite);
     EXPECT_LE(e.relative_l2, 5e-7);
   }
-
-  const Device* device_ = nullptr;
 };
 
 // A scratch BFLY_CACHE_DIR for one test; the environment's is restored after.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "support/backend_test.hpp"
 #include "support/reference.hpp"
 
 namespace bfly::test {
@@ -35,15 +36,7 @@ const Case kCases[] = {
     {"c2c_f32_fwd_64x64x64_b1_oop_none", Strategy::Transpose, "row-column"},
 };
 
-class SolverSet : public ::testing::TestWithParam<std::string> {
- protected:
-  void SetUp() override {
-    std::string why;
-    device_ = backend_device(GetParam(), &why);
-    if (!device_) GTEST_SKIP() << "no " << GetParam() << " device: " << why;
-  }
-  const Device* device_ = nullptr;
-};
+class SolverSet : public BackendTest {};
 
 template <class In, class Out, class T>
 Errors run(const Device& device, const Problem& p, const PlanOptions& options) {
@@ -80,12 +73,12 @@ TEST_P(SolverSet, EachSolverIsRightOnPoisonedOutput) {
     const bool f64 = p.precision == Precision::Double;
     Errors e;
     if (p.kind == Kind::R2C)
-      e = f64 ? run<double, std::complex<double>, double>(*device_, p, options) : run<float, std::complex<float>, float>(*device_, p, options);
+      e = f64 ? run<double, std::complex<double>, double>(device(), p, options) : run<float, std::complex<float>, float>(device(), p, options);
     else if (p.kind == Kind::C2R)
-      e = f64 ? run<std::complex<double>, double, double>(*device_, p, options) : run<std::complex<float>, float, float>(*device_, p, options);
+      e = f64 ? run<std::complex<double>, double, double>(device(), p, options) : run<std::complex<float>, float, float>(device(), p, options);
     else
-      e = f64 ? run<std::complex<double>, std::complex<double>, double>(*device_, p, options)
-              : run<std::complex<float>, std::complex<float>, float>(*device_, p, options);
+      e = f64 ? run<std::complex<double>, std::complex<double>, double>(device(), p, options)
+              : run<std::complex<float>, std::complex<float>, float>(device(), p, options);
     EXPECT_TRUE(e.finite) << c.token << " (" << c.solver << "): unwritten or non-finite output";
     EXPECT_LE(e.relative_l2, f64 ? 2e-15 : 5e-7) << c.token << " (" << c.solver << ")";
   }
