@@ -15,6 +15,7 @@
 
 #include "support/backend_test.hpp"
 #include "support/reference.hpp"
+#include "support/tier.hpp"
 
 namespace bfly::test {
 

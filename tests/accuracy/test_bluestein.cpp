@@ -27,34 +27,28 @@ class Bluestein : public Accuracy {
 };
 
 // Every length 1..2048 (primes, 13-smooth and Bluestein alike; a sample of
-// the Rader-on-a-factor lengths, below), forward and
-// inverse, in and out of place, batches of 1 and 2. One Bluestein kernel
-// serves every length of one padded size, so the sweep compiles a handful of
-// kernels for its ~1600 Bluestein lengths.
+// the Rader-on-a-factor lengths, below), forward and inverse, in and out of
+// place, batches of 1 and 2. One Bluestein kernel serves every length of
+// one padded size, so the sweep compiles a handful of kernels for its ~1600
+// Bluestein lengths.
 // Composite lengths with one prime factor above 31 whose p - 1 is smooth
 // take Rader's kernel on that factor where Bluestein's M passes its one
 // kernel (solvers/rader.cpp rader_factor_steps: fp64 past 1024 points).
 // Their kernels are their own (Rader's of p, m's passes), about 1.7 s of
-// PoCL compiles a length for some 700 lengths, so the fp64 sweep takes every 8th of
-// them (BFLY_EVERY_LENGTH=all: each); Rader.OnAPrimeFactor covers the
-// path's layouts.
-bool rader_factor_length(std::int64_t n) {
-  std::int64_t large = 0;
-  int count = 0;
-  for (std::int64_t f : plan::prime_factors(n))
-    if (f > plan::largest_codelet()) large = f, ++count;
-  return count == 1 && large < n && plan::is_supported_length(large - 1);
-}
-
+// PoCL compiles a length for some 700 lengths, so the exhaustive fp64 sweep
+// takes every 8th of them; Rader.OnAPrimeFactor covers the path's layouts.
+// The quick tier runs 48 lengths a precision, at least one of each solver
+// class and size bucket (support/tier.hpp length_stratum).
 void Bluestein::every_length(Precision precision) {
   double worst = 0, worst_bluestein = 0;
   std::string worst_token;
   int i = 0, rader_factors = 0;
-  const char* every = std::getenv("BFLY_EVERY_LENGTH");
-  const bool all = every && std::string(every) == "all";
-  for (std::int64_t n = 1; n <= 2048; ++n) {
+  std::vector<std::int64_t> all;
+  for (std::int64_t n = 1; n <= 2048; ++n)
     // (fp32 keeps Bluestein's one kernel to 2048 on every device.)
-    if (precision == Precision::Double && rader_factor_length(n) && rader_factors++ % 8 != 0 && !all) continue;
+    if (precision != Precision::Double || length_class(n) != "rader-factor" || rader_factors++ % 8 == 0) all.push_back(n);
+  const bool single = precision == Precision::Single;
+  for (std::int64_t n : sample_lengths(single ? "fp32 lengths 1..2048" : "fp64 lengths 1..2048", all, 48)) {
     for (Direction d : {Direction::Forward, Direction::Inverse}) {
       ++i;
       const Problem p = make({n}, precision, 1 + i % 2, d, i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
@@ -75,15 +69,21 @@ TEST_P(Bluestein, EveryLengthUpTo2048Double) { every_length(Precision::Double); 
 // The awkward lengths: primes either side of powers of two, 2^20 + 1,
 // 1000003, a product of two large primes (101 * 103), a prime times a fast
 // length; multi-pass convolutions where M passes one group.
+// The quick tier: 10 of the 20, each precision with each solver class.
 TEST_P(Bluestein, AwkwardLengths) {
-  int i = 0;
+  std::vector<std::pair<Precision, std::int64_t>> cases;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {1009, 4093, 4097, 65521, 65537, 1000003, (1 << 20) + 1, 101 * 103, 17 * 4096, 3 * 1031}) {
-      const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
-      const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
-      expect_accurate(make({n}, precision, n < 100000 ? 2 : 1, d, placement));
-      ++i;
-    }
+    for (std::int64_t n : {1009, 4093, 4097, 65521, 65537, 1000003, (1 << 20) + 1, 101 * 103, 17 * 4096, 3 * 1031})
+      cases.emplace_back(precision, n);
+  int i = 0;
+  for (const auto& [precision, n] : sample("awkward lengths", cases, 10, [](const auto& c) {
+         return std::string(c.first == Precision::Double ? "fp64 " : "fp32 ") + length_class(c.second);
+       })) {
+    const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
+    const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
+    expect_accurate(make({n}, precision, n < 100000 ? 2 : 1, d, placement));
+    ++i;
+  }
 }
 
 // Prime axes in 2D and 3D, both strategies, a strided sub-array and an

@@ -53,16 +53,23 @@ class RealEveryLength : public Accuracy {
 // batches of 1 and 2, out of place. The sweep compiles about one kernel per
 // (length, kind, precision), at about 0.9 s of CPU each on PoCL (measured
 // 2026-11-22: both kinds of every length in fp32 were 762 kernels, 11.5 CPU
-// minutes), so ctest runs each length once: the (kind, precision) of n cycles
-// with (n + n/4) % 4, so each of the four combinations meets every residue
-// of n modulo 4 (odd n, even n with odd and even n/2) over the whole range.
+// minutes), so the exhaustive tier runs each length once: the (kind,
+// precision) of n cycles with (n + n/4) % 4, so each of the four
+// combinations meets every residue of n modulo 4 (odd n, even n with odd
+// and even n/2) over the whole range. The quick tier runs 40 lengths, at
+// least one of each solver class with each (kind, precision) and parity.
 // All four for every length is a disabled test, for faster compilers
 // (--gtest_also_run_disabled_tests).
 void RealEveryLength::sweep(bool every_combination) {
   double worst[2] = {0, 0};
   std::string worst_token[2];
   int problems = 0;
-  for (std::int64_t n = 1; n <= 1024; ++n)
+  std::vector<std::int64_t> all;
+  for (std::int64_t n = 1; n <= 1024; ++n) all.push_back(n);
+  const auto lengths = every_combination ? all : sample("real lengths 1..1024", all, 40, [](std::int64_t n) {
+    return length_class(n) + " c" + std::to_string((n + n / 4) % 4) + (n % 2 ? " odd" : " even");
+  });
+  for (std::int64_t n : lengths)
     for (int c = 0; c < 4; ++c) {
       if (!every_combination && c != (n + n / 4) % 4) continue;
       const Precision precision = c / 2 ? Precision::Double : Precision::Single;

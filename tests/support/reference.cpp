@@ -11,10 +11,12 @@
 #include <random>
 #include <stdexcept>
 
+#include "support/tier.hpp"
+
 namespace bfly::test {
 
 std::vector<std::complex<float>> random_data(std::size_t count) {
-  static std::mt19937_64 engine{std::random_device{}()};
+  static std::mt19937_64 engine = engine_for("random_data");
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::vector<std::complex<float>> data(count);
   for (auto& v : data) v = {uniform(engine), uniform(engine)};
@@ -22,7 +24,7 @@ std::vector<std::complex<float>> random_data(std::size_t count) {
 }
 
 std::vector<std::complex<double>> random_data_f64(std::size_t count) {
-  static std::mt19937_64 engine{std::random_device{}()};
+  static std::mt19937_64 engine = engine_for("random_data_f64");
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<std::complex<double>> data(count);
   for (auto& v : data) v = {uniform(engine), uniform(engine)};
@@ -30,7 +32,7 @@ std::vector<std::complex<double>> random_data_f64(std::size_t count) {
 }
 
 std::vector<float> random_real_data(std::size_t count) {
-  static std::mt19937_64 engine{std::random_device{}()};
+  static std::mt19937_64 engine = engine_for("random_real_data");
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::vector<float> data(count);
   for (auto& v : data) v = uniform(engine);
@@ -38,7 +40,7 @@ std::vector<float> random_real_data(std::size_t count) {
 }
 
 std::vector<double> random_real_data_f64(std::size_t count) {
-  static std::mt19937_64 engine{std::random_device{}()};
+  static std::mt19937_64 engine = engine_for("random_real_data_f64");
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::vector<double> data(count);
   for (auto& v : data) v = uniform(engine);

@@ -10,12 +10,13 @@
 
 namespace bfly::test {
 
-// Uniform in [-1, 1) for real and imaginary parts, new seed each call.
+// Uniform in [-1, 1) for real and imaginary parts, fresh each call, from the
+// run's seed (support/tier.hpp: BFLY_TEST_SEED repeats a run's data).
 std::vector<std::complex<float>> random_data(std::size_t count);
 
 std::vector<std::complex<double>> random_data_f64(std::size_t count);
 
-// Real data for the real side of R2C problems: uniform in [-1, 1), new seed each call.
+// Real data for the real side of R2C problems: uniform in [-1, 1), as above.
 std::vector<float> random_real_data(std::size_t count);
 std::vector<double> random_real_data_f64(std::size_t count);
 
