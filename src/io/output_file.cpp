@@ -4,14 +4,20 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <random>
 
 #include "bfly/bfly.hpp"
 
 namespace bfly::io {
 namespace {
+
+// Set once a failed write to stdout was thrown as an Error (and so said on
+// stderr by the CLI), so that the exit check does not say it again.
+bool stdout_failure_reported = false;
 
 std::string message(int error_number, const char* otherwise = "a write failed") {
   return error_number != 0 ? std::strerror(error_number) : otherwise;
@@ -55,6 +61,19 @@ std::optional<Identity> regular_file(const std::string& path) {
   return Identity{st.st_dev, st.st_ino};
 }
 
+extern "C" void check_stdout() {
+  if (stdout_failure_reported) return;
+  // stdout first: std::cout, synchronised with it, would flush it too, and
+  // glibc drops the buffer of a failed flush, errno with it.
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error_number = errno;
+  std::cout.flush();
+  if (flushed && !std::ferror(stdout) && !std::cout.fail()) return;
+  std::fprintf(stderr, "bfly: error: cannot write standard output: %s\n", message(error_number).c_str());
+  std::_Exit(1);
+}
+
 }  // namespace
 
 OutputFile::OutputFile(std::string path, const std::vector<std::string>& inputs) : path_(std::move(path)) {
@@ -75,7 +94,10 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::fail(const std::string& why) const {
-  if (path_ == "-") throw Error(ErrorCode::Io, "cannot write standard output: " + why);
+  if (path_ == "-") {
+    stdout_failure_reported = true;
+    throw Error(ErrorCode::Io, "cannot write standard output: " + why);
+  }
   throw Error(ErrorCode::Io, "cannot write '" + path_ + "': " + why);
 }
 
@@ -174,6 +196,11 @@ void write_text(const std::string& path, const std::string& text) {
   OutputFile output(path);
   output.write(text);
   output.commit();
+}
+
+void check_stdout_at_exit() {
+  static const bool registered = std::atexit(check_stdout) == 0;
+  (void)registered;
 }
 
 }  // namespace bfly::io

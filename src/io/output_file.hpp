@@ -75,4 +75,10 @@ class OutputFile {
 // `text` (any bytes) as the whole of `path`, by the rules above.
 void write_text(const std::string& path, const std::string& text);
 
+// Makes a failed write to stdout an error for every command, whatever it
+// printed with: at exit, stdout and std::cout are flushed and, if any write
+// to them failed, one "bfly: error:" line goes to stderr and the exit status
+// becomes 1. main calls it once, before anything is printed.
+void check_stdout_at_exit();
+
 }  // namespace bfly::io

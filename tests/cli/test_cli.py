@@ -983,6 +983,13 @@ def check_outputs(bfly, rng, work):
                    ["ifft", os.path.join(base, "..", "outputs_where", "victim.npy"), victim], victim,
                    ["victim.npy"], existing=known)
 
+    # Everything a command prints is checked: stdout on a full device fails.
+    with open(full, "wb") as sink:
+        for args in (["info"], ["plan", "--shape", "1000"], ["gen", "--shape", "1000"], ["cache", "info"],
+                     ["--help"]):
+            result = run_bytes(bfly, args, stdout=sink, device=False)
+            record(f"{' '.join(args)} > {full} fails", one_error_line(result, "standard output"), result)
+
 
 # ---- main -------------------------------------------------------------------------
 
