@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "io/text_file.hpp"
+#include "io/output_file.hpp"
 #include "options.hpp"
 #include "problem/text.hpp"
 
@@ -228,7 +228,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
   } else {
     throw Error(ErrorCode::InvalidArgument, "output '" + path + "' must end in .csv or .json");
   }
-  io::write_text_atomically(path, text.str());
+  io::write_text(path, text.str());
 }
 
 }  // namespace bfly::cli

@@ -42,6 +42,7 @@ std::vector<T> elements_as(const io::NpyArray& a) {
 }
 
 int run(const ConvolveOptions& o) {
+  io::OutputFile output(o.output, {o.signal, o.kernel});
   const io::NpyArray a = io::read_npy(o.signal);
   const io::NpyArray k = io::read_npy(o.kernel);
   if (a.shape.size() != k.shape.size())
@@ -65,7 +66,7 @@ int run(const ConvolveOptions& o) {
   if (a.elements() == 0 || k.elements() == 0) {
     // SciPy returns an empty 1-D array for an empty input.
     result.shape = {0};
-    io::write_npy(o.output, result);
+    io::write_npy(output, result);
     return 0;
   }
   c.validate();
@@ -84,7 +85,7 @@ int run(const ConvolveOptions& o) {
     if (c.precision == Precision::Double) compute(double{});
     else compute(float{});
   }
-  io::write_npy(o.output, result);
+  io::write_npy(output, result);
   return 0;
 }
 
@@ -96,7 +97,7 @@ void add_convolve_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action
       "convolve", "scipy.signal.fftconvolve of two .npy arrays (--correlate: scipy.signal.correlate), through FFTs");
   command->add_option("signal", o->signal, "first array (.npy: float32, float64, complex64 or complex128)")->required();
   command->add_option("kernel", o->kernel, "second array, the same number of dimensions")->required();
-  command->add_option("output", o->output, "result .npy, NumPy's result type of the two (written atomically)")
+  command->add_option("output", o->output, "result .npy, NumPy's result type of the two (- for standard output)")
       ->required();
   command->add_option("--mode", o->mode, "full (default), same (the first array's shape, centred) or valid");
   command->add_option("--axes", o->axes,

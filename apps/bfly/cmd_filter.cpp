@@ -121,7 +121,7 @@ void process(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool 
     for (double& v : planes) v = std::fabs(v);
 }
 
-int run_npy(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool spectrum) {
+int run_npy(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool spectrum, io::OutputFile& output) {
   const io::NpyArray in = io::read_npy(o.input, {io::DType::Float32, io::DType::Float64});
   if (in.shape.size() != 2 && in.shape.size() != 3)
     throw Error(ErrorCode::InvalidArgument, o.input + ": an image is H x W or H x W x C; this array has " +
@@ -152,12 +152,12 @@ int run_npy(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool s
         std::memcpy(out.data.data() + (i * c + k) * 4, &s, 4);
       }
     }
-  io::write_npy(o.output, out);
+  io::write_npy(output, out);
   return 0;
 }
 
 #ifdef BFLY_HAVE_PNG
-int run_png(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool spectrum) {
+int run_png(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool spectrum, io::OutputFile& output) {
   io::Image image = io::read_png(o.input);
   const std::int64_t h = image.height, w = image.width, c = image.channels;
   const std::int64_t colours = image.has_alpha() ? c - 1 : c;
@@ -178,7 +178,7 @@ int run_png(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool s
           static_cast<std::uint16_t>(std::clamp(std::nearbyint(planes[k * h * w + i] * scale), 0.0, top));
     if (spectrum && image.has_alpha()) image.samples[i * c + c - 1] = static_cast<std::uint16_t>(top);
   }
-  io::write_png(o.output, image);
+  io::write_png(output, image);
   return 0;
 }
 #endif
@@ -186,13 +186,14 @@ int run_png(const FilterOptions& o, const FrequencyFilter& f, bool edges, bool s
 int run(const FilterOptions& o) {
   bool edges = false, spectrum = false;
   const FrequencyFilter f = parse_filter(o, &edges, &spectrum);
+  io::OutputFile output(o.output, {o.input, o.kernel});
   const bool npy_in = io::is_npy_file(o.input);
-  if (npy_in != ends_with(o.output, ".npy"))
+  if (o.output != "-" && npy_in != ends_with(o.output, ".npy"))
     throw Error(ErrorCode::InvalidArgument, std::string("output '") + o.output + "': " +
                                                 (npy_in ? "a .npy image is written as .npy" : "a PNG image is written as .png"));
-  if (npy_in) return run_npy(o, f, edges, spectrum);
+  if (npy_in) return run_npy(o, f, edges, spectrum, output);
 #ifdef BFLY_HAVE_PNG
-  return run_png(o, f, edges, spectrum);
+  return run_png(o, f, edges, spectrum, output);
 #else
   throw Error(ErrorCode::Unsupported, o.input + ": this bfly was built without libpng (.npy images only)");
 #endif
@@ -205,7 +206,7 @@ void add_filter_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   CLI::App* command = app.add_subcommand(
       "filter", "frequency-domain image filtering of a PNG (8/16-bit gray, gray+alpha, RGB, RGBA) or float .npy image");
   command->add_option("input", o->input, "PNG image, or .npy float32/float64 of H x W or H x W x C")->required();
-  command->add_option("output", o->output, "result, the input's format (written atomically)")->required();
+  command->add_option("output", o->output, "result, the input's format (- for standard output)")->required();
   command->add_option("--lowpass", o->lowpass, "keep frequencies below F (a fraction of Nyquist, 0 < F <= 1)");
   command->add_option("--highpass", o->highpass, "keep frequencies above F");
   command->add_option("--bandpass", o->band, "keep frequencies between F1 and F2: F1,F2");

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "io/npy.hpp"
+#include "io/output_file.hpp"
 #include "io/text_file.hpp"
 #include "options.hpp"
 
@@ -37,6 +38,7 @@ std::vector<std::int64_t> read_polynomial(const std::string& path) {
 }
 
 int run(const PolymulOptions& o) {
+  io::OutputFile output(o.output, {o.a, o.b});
   const std::vector<std::int64_t> a = read_polynomial(o.a), b = read_polynomial(o.b);
   ExactStats stats;
   const std::vector<WideInt> c = polymul(o.device.open(), a, b, &stats);
@@ -56,11 +58,12 @@ int run(const PolymulOptions& o) {
       const std::int64_t v = c[k].to_int64();
       std::memcpy(out.data.data() + k * sizeof v, &v, sizeof v);
     }
-    io::write_npy(o.output, out);
+    io::write_npy(output, out);
   } else {
     std::string text;
     for (const WideInt& v : c) text += v.to_string() + '\n';
-    io::write_text_atomically(o.output, text);
+    output.write(text);
+    output.commit();
   }
   return 0;
 }
@@ -75,7 +78,7 @@ void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
       ->required();
   command->add_option("b", o->b, "second polynomial, the same forms")->required();
   command->add_option("output", o->output,
-                      "result: .npy (int64; a coefficient beyond int64 is an error) or text (exact, any size)")
+                      "result: .npy (int64; a coefficient beyond int64 is an error) or text (exact, any size; - for standard output)")
       ->required();
   command->add_flag("--verbose", o->verbose, "report the digit width and the checks on stderr");
   o->device.add_to(*command);

@@ -1,12 +1,15 @@
 // bfly: the command-line tool. Every failure becomes one line on stderr and a
-// non-zero exit; output files are written atomically by the commands, and
-// an interrupt (SIGINT, SIGTERM, SIGHUP) removes the temporary being written.
+// non-zero exit, a failed write to stdout included; the commands write their
+// outputs through io::OutputFile, and an interrupt (SIGINT, SIGTERM, SIGHUP)
+// removes the temporary being written.
 #include "bfly/bfly.hpp"
 #include "commands.hpp"
+#include "io/output_file.hpp"
 #include "io/temporary_file.hpp"
 
 int main(int argc, char** argv) {
   bfly::io::remove_temporaries_on_signals();
+  bfly::io::check_stdout_at_exit();
   CLI::App app;
   std::vector<std::pair<CLI::App*, bfly::cli::Action>> actions;
   bfly::cli::add_commands(app, actions);

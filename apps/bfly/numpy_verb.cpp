@@ -24,6 +24,7 @@ Norm swapped(Norm norm) {
 }
 
 int run(const NumpyVerb& verb, const VerbOptions& o) {
+  io::OutputFile output(o.output, {o.input});
   const Norm norm = parse_numpy_norm(o.norm);
   const FftInput input = read_fft_input(o.input);
   if (input.array.shape.empty())
@@ -41,7 +42,7 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   t.norm = verb.hermitian ? swapped(norm) : norm;
   t.conjugate_input = verb.hermitian && verb.kind == Kind::C2R;
   t.conjugate_output = verb.hermitian && verb.kind == Kind::R2C;
-  io::write_npy(o.output, real_output_for(run_numpy_transform(input.array, t, o.device), input.file_dtype));
+  io::write_npy(output, real_output_for(run_numpy_transform(input.array, t, o.device), input.file_dtype));
   return 0;
 }
 
@@ -51,7 +52,7 @@ void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& ac
   auto o = std::make_shared<VerbOptions>();
   CLI::App* command = app.add_subcommand(verb.name, verb.help);
   command->add_option("input", o->input, verb.input_help)->required();
-  command->add_option("output", o->output, verb.output_help)->required();
+  command->add_option("output", o->output, std::string(verb.output_help) + " (- for standard output)")->required();
   CLI::Option* axes = command->add_option("--axes", o->lengths.axes, verb.axes_help);
   CLI::Option* n = command->add_option("--n", o->lengths.n, verb.n_help);
   CLI::Option* s = nullptr;

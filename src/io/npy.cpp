@@ -8,21 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <random>
-#include <optional>
 #include <string>
 #include <vector>
 
-#ifdef _WIN32
-#include <process.h>
-#define BFLY_GETPID _getpid
-#else
-#include <unistd.h>
-#define BFLY_GETPID getpid
-#endif
-
 #include "bfly/bfly.hpp"
-#include "io/temporary_file.hpp"
 
 namespace bfly::io {
 namespace {
@@ -161,12 +150,6 @@ class File {
   File(const File&) = delete;
   File& operator=(const File&) = delete;
   std::FILE* get() const { return file_; }
-  // Closes now, reporting whether buffered writes reached the file.
-  bool close() {
-    std::FILE* file = file_;
-    file_ = nullptr;
-    return std::fclose(file) == 0;
-  }
 
  private:
   std::FILE* file_;
@@ -428,13 +411,6 @@ std::vector<unsigned char> fortran_to_c(const std::vector<unsigned char>& data, 
   return out;
 }
 
-std::string random_suffix() {
-  thread_local std::mt19937_64 engine{std::random_device{}()};
-  char text[24];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(engine()));
-  return text;
-}
-
 std::string make_header(const NpyArray& array, const DTypeInfo& info) {
   return std::string("{'descr': '") + descr_of(info) +
          "', 'fortran_order': False, 'shape': " + shape_text(array.shape) + ", }";
@@ -603,7 +579,8 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   return array;
 }
 
-void write_npy(const std::string& path, const NpyArray& array) {
+void write_npy(OutputFile& output, const NpyArray& array) {
+  const std::string& path = output.path();
   const DTypeInfo* info = find_dtype(array.dtype);
   if (info == nullptr) {
     fail(ErrorCode::InvalidArgument, path,
@@ -622,38 +599,14 @@ void write_npy(const std::string& path, const NpyArray& array) {
              std::to_string(array.data.size()));
   }
   const std::vector<unsigned char> prefix = make_prefix(make_header(array, *info));
+  output.write(prefix.data(), prefix.size());
+  output.write(array.data.data(), data_bytes);
+  output.commit();
+}
 
-  // A fresh name each try; "x" (C11 exclusive create) never reuses a file.
-  std::string temp;
-  std::FILE* raw = nullptr;
-  // Named for removal on an interrupt before it exists, so no moment leaves it.
-  std::optional<TemporaryFile> guard;
-  for (int attempt = 0; attempt < 8 && raw == nullptr; ++attempt) {
-    temp = path + ".tmp." + std::to_string(BFLY_GETPID()) + "." + random_suffix();
-    guard.reset();
-    guard.emplace(temp);
-    errno = 0;
-    raw = std::fopen(temp.c_str(), "wbx");
-    if (raw == nullptr && errno != EEXIST) break;
-  }
-  if (raw == nullptr) {
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + system_message(errno));
-  }
-  File file(raw);
-  auto give_up = [&](int error_number) {
-    if (file.get() != nullptr) file.close();
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + system_message(error_number));
-  };
-  errno = 0;
-  if (std::fwrite(prefix.data(), 1, prefix.size(), file.get()) != prefix.size()) give_up(errno);
-  if (data_bytes > 0 && std::fwrite(array.data.data(), 1, data_bytes, file.get()) != data_bytes) {
-    give_up(errno);
-  }
-  errno = 0;
-  if (!file.close()) give_up(errno);
-  errno = 0;
-  if (std::rename(temp.c_str(), path.c_str()) != 0) give_up(errno);
+void write_npy(const std::string& path, const NpyArray& array) {
+  OutputFile output(path);
+  write_npy(output, array);
 }
 
 }  // namespace bfly::io

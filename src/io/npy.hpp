@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "io/output_file.hpp"
+
 namespace bfly::io {
 
 enum class DType {
@@ -59,11 +61,12 @@ inline const std::vector<DType>& float_dtypes() {
 NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted = float_dtypes());
 
 // Writes a version 1.0 file (2.0 only if the header needs it) with the data
-// starting at a multiple of 64 bytes, as numpy.save does. Atomic: the bytes go
-// to PATH.tmp.<pid>.<random> in the same directory, which is then renamed onto
-// PATH; on any failure the temporary is removed, an existing PATH is left
-// untouched, and Error(Io) is thrown. Error(InvalidArgument) when the data size
-// does not match the shape.
+// starting at a multiple of 64 bytes, as numpy.save does, to `output` by its
+// rules (output_file.hpp: a regular file through a temporary and a rename,
+// so a failure leaves an existing one untouched; a device, a FIFO or stdout
+// in place). Error(InvalidArgument) when the data size does not match the
+// shape, before anything is opened; Error(Io) when a write fails.
+void write_npy(OutputFile& output, const NpyArray& array);
 void write_npy(const std::string& path, const NpyArray& array);
 
 }  // namespace bfly::io

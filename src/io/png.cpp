@@ -2,7 +2,6 @@
 
 #include <png.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -10,7 +9,6 @@
 #include <memory>
 
 #include "bfly/bfly.hpp"
-#include "io/temporary_file.hpp"
 
 namespace bfly::io {
 namespace {
@@ -136,22 +134,17 @@ Image read_png(const std::string& path) {
   return std::move(image);
 }
 
-void write_png(const std::string& path, const Image& image) {
+void write_png(OutputFile& output, const Image& image) {
+  const std::string& path = output.path();
   if (image.bits != 8 && image.bits != 16)
     throw Error(ErrorCode::Unsupported, path + ": cannot write " + std::to_string(image.bits) + "-bit samples");
   if (image.channels < 1 || image.channels > 4)
     throw Error(ErrorCode::InvalidArgument, path + ": " + std::to_string(image.channels) + " channels");
-  const std::string temp = path + ".tmp." + std::to_string(getpid());
-  const TemporaryFile guard(temp);
-  File file;
-  file.f = std::fopen(temp.c_str(), "wb");
-  if (!file.f) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));
   ErrorState state;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (!info) {
     png_destroy_write_struct(&png, nullptr);
-    std::remove(temp.c_str());
     throw Error(ErrorCode::OutOfMemory, path + ": libpng could not allocate its state");
   }
   const int sample_bytes = image.bits / 8;
@@ -167,30 +160,34 @@ void write_png(const std::string& path, const Image& image) {
   }
   std::vector<png_bytep> rows(static_cast<std::size_t>(image.height));
   for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = bytes.data() + y * row_bytes;
+  // Opened before setjmp: its own failure throws past libpng's state.
+  std::FILE* stream = nullptr;
+  try {
+    stream = output.stream();
+  } catch (...) {
+    png_destroy_write_struct(&png, &info);
+    throw;
+  }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
-    std::fclose(file.f);
-    file.f = nullptr;
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + state.message);
+    // libpng says only "Write Error"; the stream's errno says why.
+    output.fail(std::ferror(stream) && errno != 0 ? std::strerror(errno) : state.message);
   }
   static const int kTypes[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                PNG_COLOR_TYPE_RGB_ALPHA};
-  png_init_io(png, file.f);
+  png_init_io(png, stream);
   png_set_IHDR(png, info, static_cast<png_uint_32>(image.width), static_cast<png_uint_32>(image.height), image.bits,
                kTypes[image.channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   png_write_image(png, rows.data());
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  const bool flushed = std::fflush(file.f) == 0 && !std::ferror(file.f);
-  std::fclose(file.f);
-  file.f = nullptr;
-  if (!flushed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + why);
-  }
+  output.commit();
+}
+
+void write_png(const std::string& path, const Image& image) {
+  OutputFile output(path);
+  write_png(output, image);
 }
 
 }  // namespace bfly::io

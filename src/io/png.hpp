@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "io/output_file.hpp"
+
 namespace bfly::io {
 
 struct Image {
@@ -24,7 +26,8 @@ struct Image {
 };
 
 Image read_png(const std::string& path);
-// Atomic, as write_npy: a temporary beside the path, then a rename.
+// To `output` by its rules, as write_npy (output_file.hpp).
+void write_png(OutputFile& output, const Image& image);
 void write_png(const std::string& path, const Image& image);
 
 }  // namespace bfly::io

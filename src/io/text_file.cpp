@@ -1,37 +1,13 @@
 #include "io/text_file.hpp"
 
-#include <unistd.h>
-
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
 
 #include "bfly/bfly.hpp"
-#include "io/temporary_file.hpp"
 
 namespace bfly::io {
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp." + std::to_string(getpid());
-  const TemporaryFile guard(temp);
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out) throw Error(ErrorCode::Io, "cannot write '" + path + "': " + std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw Error(ErrorCode::Io, "cannot write '" + path + "'");
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::Io, "cannot write '" + path + "': " + why);
-  }
-}
 
 std::vector<std::int64_t> read_integer_lines(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,6 +1,5 @@
-// Whole text files: written atomically (a temporary beside, then a rename,
-// so a failure leaves no half-written file and an existing one untouched),
-// and integer lists read with the line of any bad entry named.
+// Integer lists read from text files, with the line of any bad entry named.
+// (Text is written by io::write_text, output_file.hpp.)
 #pragma once
 
 #include <cstdint>
@@ -8,9 +7,6 @@
 #include <vector>
 
 namespace bfly::io {
-
-// Throws Error(Io) naming the path; the temporary is removed on failure.
-void write_text_atomically(const std::string& path, const std::string& text);
 
 // One integer a line (surrounding blanks ignored, a '+' or '-' sign
 // allowed, blank lines skipped). Throws Error(Io) when the file cannot be

@@ -1,8 +1,5 @@
 #include "runtime/tuning_files.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -10,7 +7,7 @@
 #include <sstream>
 
 #include "backends/kernel_cache.hpp"
-#include "io/temporary_file.hpp"
+#include "io/output_file.hpp"
 
 namespace bfly::detail {
 
@@ -95,25 +92,10 @@ std::shared_ptr<const plan::TuningTable> tuning_from_options(const std::string& 
 }
 
 void write_tuning(const plan::TuningTable& table, const std::string& path) {
-  const std::string text = plan::to_json(table);
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const io::TemporaryFile guard(temporary);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw Error(ErrorCode::Io, "cannot write tuning table '" + path + "'");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error(ErrorCode::Io, "cannot write tuning table '" + path + "'");
-  }
+  io::write_text(path, plan::to_json(table));
 }
 
 }  // namespace bfly::detail

@@ -31,7 +31,7 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const DeviceInfo& info);
 // (empty), none ("off"), or JSON text.
 std::shared_ptr<const plan::TuningTable> tuning_from_options(const std::string& option, const DeviceInfo& info);
 
-// Writes `table` to `path` through a temporary name and a rename.
+// Writes `table` to `path` as the CLI writes any output (io/output_file.hpp).
 void write_tuning(const plan::TuningTable& table, const std::string& path);
 
 }  // namespace bfly::detail

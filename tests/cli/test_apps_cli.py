@@ -9,7 +9,8 @@ integers (exact), .npy and text in and out, full-width int64 coefficients;
 `bfly filter` against the masks it documents (a delta's spectrum), sinusoids,
 constant images and skimage.filters.butterworth, on PNG (every layout) and
 .npy images; `bfly bigmul` against Python's int products; `bfly bench --app
-convolve|bigmul` (they check their own results).
+convolve|bigmul` (they check their own results); products to '-' and to a
+full stdout, and an input refused as output.
 
 Run as:  python3 tests/cli/test_apps_cli.py --bfly PATH_TO_bfly [--device SPEC] [--seed N]
 
@@ -18,13 +19,14 @@ Ends with one line "N passed, M failed"; exits 1 if any check failed, 77
 """
 
 import argparse
+import io
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cli  # noqa: E402  (numpy, the Checks and Bfly helpers, expect_failure)
-from test_cli import Bfly, expect_failure, listing, random_array  # noqa: E402
+from test_cli import Bfly, device_node, expect_failure, listing, one_error_line, random_array, run_bytes  # noqa: E402
 
 np = test_cli.np
 checks = test_cli.checks
@@ -458,6 +460,51 @@ def check_bigmul(bfly, rng, work):
                    os.path.join(work, "outputs", "no_dir", "p.txt"), ["p.txt"])
 
 
+def check_app_outputs(bfly, rng, work):
+    """The products on a full stdout fail; an output that is one of the
+    inputs (by identity, a symlink too) is refused with the input kept."""
+    base = os.path.join(work, "app_outputs")
+    os.mkdir(base)
+    full = device_node(base, "full", 7)
+    poly = os.path.join(base, "poly.txt")
+    with open(poly, "w") as f:
+        f.write("1\n2\n")
+    result = run_bytes(bfly, ["polymul", poly, poly, "-"])
+    checks.record("polymul to '-' prints the product", result.returncode == 0 and result.stdout == b"1\n4\n4\n",
+                  f"exit {result.returncode}; stdout {result.stdout[:40]!r}")
+    with open(full, "wb") as sink:
+        for args in (["bigmul", "3", "4"], ["bigmul", "3", "4", "-o", "-"], ["polymul", poly, poly, "-"]):
+            result = run_bytes(bfly, args, stdout=sink)
+            checks.record(f"{' '.join(os.path.basename(a) for a in args)} > {full} fails",
+                          one_error_line(result, "standard output"),
+                          f"exit {result.returncode}; stderr: {test_cli.short(result.stderr.decode(errors='replace'))}")
+    a = os.path.join(base, "a.npy")
+    k = os.path.join(base, "k.npy")
+    np.save(a, random_array(rng, (12, 10), np.float32))
+    np.save(k, random_array(rng, (3, 3), np.float32))
+    result = run_bytes(bfly, ["filter", a, "-", "--blur", "1"])
+    image = np.load(io.BytesIO(result.stdout)) if result.returncode == 0 and result.stdout else None
+    checks.record("filter to '-' writes the .npy image to stdout", image is not None and image.shape == (12, 10),
+                  f"exit {result.returncode}; {len(result.stdout)} bytes")
+    alias = os.path.join(base, "alias.npy")
+    os.symlink("k.npy", alias)
+    number = os.path.join(base, "x.txt")
+    with open(number, "w") as f:
+        f.write("12345\n")
+    for label, args, victim in [
+        ("convolve: output is the kernel", ["convolve", a, k, k], k),
+        ("convolve: output is the kernel through a symlink", ["convolve", a, k, alias], alias),
+        ("filter: output is the input", ["filter", a, a, "--blur", "1"], a),
+        ("filter: output is the --kernel", ["filter", a, alias, "--kernel", k], alias),
+        ("polymul: output is the second input", ["polymul", poly, poly, poly], poly),
+        ("bigmul: output is an input file", ["bigmul", "7", number, "-o", number], number),
+    ]:
+        with open(victim, "rb") as f:
+            known = f.read()
+        expect_failure(f"{label}: refused, the input kept", bfly, args, victim, [os.path.basename(victim)],
+                       existing=known)
+
+
 def check_app_benches(bfly, rng, work):
     """bench --app convolve and bigmul run, check their own results (exit 1
     on a wrong pixel or a product unlike GMP's) and name the crossover."""
@@ -502,6 +549,7 @@ def main():
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
         checks.run("bigmul", lambda name: check_bigmul(bfly, rng, work))
+        checks.run("outputs", lambda name: check_app_outputs(bfly, rng, work))
         checks.run("app benches", lambda name: check_app_benches(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0

@@ -11,8 +11,10 @@ lengths, --n, a round trip), numpy's n and s (crop and zero-pad), repeated
 axes, `bfly hfft` / `bfly ihfft`, bool, integer and float16 input, Fortran-order
 and big-endian files, the failure modes (one clear line on
 stderr, non-zero exit, no output or temporary file left, an existing output
-left untouched), that `info`, `plan` and `gen` run (real kinds too), and the
-kernel cache commands (`cache warm`, `info`, `clear`). Prints one line per
+left untouched), where outputs go (a device or FIFO written in place, '-' as
+stdout, a symlink's target, an existing file's mode kept, the input refused as
+output), that `info`, `plan` and `gen` run (real kinds too), and the kernel
+cache commands (`cache warm`, `info`, `clear`). Prints one line per
 check and ends with exactly one line "N passed, M failed"; exits 1 if any
 check failed, 77 (for CTest's SKIP_RETURN_CODE) if numpy is missing.
 
@@ -22,12 +24,15 @@ on PoCL is most of the run time.
 
 import argparse
 import collections
+import io
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 
 try:
@@ -840,6 +845,152 @@ def check_other_verbs(bfly, work):
             checks.record(name, False, f"nvcc timed out after {TIMEOUT_S} s")
 
 
+# ---- where outputs go ------------------------------------------------------------
+
+def run_bytes(bfly, args, stdout=subprocess.PIPE, device=True, cwd=None):
+    """Bfly.run with stdout as bytes, or into the file given."""
+    command = [bfly.binary] + list(args) + (["--device", bfly.device] if device and bfly.device else [])
+    try:
+        return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, timeout=TIMEOUT_S, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(command, -999, b"", f"timed out after {TIMEOUT_S} s".encode())
+
+
+def one_error_line(result, needle):
+    """A failure reported as one 'bfly: error:' line mentioning needle."""
+    text = result.stderr.decode(errors="replace") if isinstance(result.stderr, bytes) else result.stderr
+    lines = text.strip().splitlines()
+    return (result.returncode > 0 and len(lines) == 1 and lines[0].startswith("bfly: error:")
+            and mentions(lines[0], needle))
+
+
+def device_node(directory, name, minor):
+    """A memory device (1, minor) like /dev/<name>: a private node where this
+    user may make one, so that a bfly replacing its output cannot clobber the
+    system's; else the system's own."""
+    path = os.path.join(directory, name)
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        return path
+    except OSError:
+        return f"/dev/{name}"
+
+
+def slurp(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def check_outputs(bfly, rng, work):
+    """Where `bfly fft` writes: devices, FIFOs and '-' (stdout) in place, a
+    symlink's target, an existing file keeping its mode; a full device or a
+    full stdout is an error; an output that is the input is refused."""
+    base = os.path.join(work, "outputs_where")
+    os.mkdir(base)
+    good = os.path.join(base, "in.npy")
+    np.save(good, random_array(rng, (8,), np.complex64))
+    reference = os.path.join(base, "reference.npy")
+    result = bfly.run(["fft", good, reference])
+    if not checks.record("outputs: fft to a new file", result.returncode == 0, short(result.stderr)):
+        return
+    want = slurp(reference)
+
+    def record(name, ok, result, extra=""):
+        stderr = result.stderr.decode(errors="replace") if isinstance(result.stderr, bytes) else result.stderr
+        checks.record(f"outputs: {name}", ok, f"exit {result.returncode}; {extra}stderr: {short(stderr)}")
+
+    full = device_node(base, "full", 7)
+    result = run_bytes(bfly, ["fft", good, full])
+    record(f"fft to {full} fails with ENOSPC and the node stays a character device",
+           one_error_line(result, "No space left") and stat.S_ISCHR(os.lstat(full).st_mode), result)
+    null = device_node(base, "null", 3)
+    result = run_bytes(bfly, ["fft", good, null])
+    record(f"fft to {null} succeeds and the node stays", result.returncode == 0 and
+           stat.S_ISCHR(os.lstat(null).st_mode), result)
+
+    result = run_bytes(bfly, ["fft", good, "-"], cwd=base)
+    parsed = np.load(io.BytesIO(result.stdout)) if result.returncode == 0 and result.stdout else None
+    record("fft to '-' writes the .npy to stdout (and no file '-')",
+           result.stdout == want and parsed is not None and parsed.shape == (8,) and
+           not os.path.lexists(os.path.join(base, "-")), result)
+    result = run_bytes(bfly, ["fft", good, "/dev/stdout"])
+    record("fft to /dev/stdout (a pipe) writes the .npy there", result.stdout == want and
+           os.path.islink("/dev/stdout"), result)
+
+    target = os.path.join(base, "target.npy")
+    with open(target, "wb") as f:
+        f.write(b"old")
+    link = os.path.join(base, "link.npy")
+    os.symlink("target.npy", link)
+    result = bfly.run(["fft", good, link])
+    record("a symlinked output writes its target and stays a symlink", result.returncode == 0 and
+           os.path.islink(link) and os.readlink(link) == "target.npy" and slurp(target) == want, result)
+    dangling = os.path.join(base, "dangling.npy")
+    os.symlink("made_by_bfly.npy", dangling)
+    result = bfly.run(["fft", good, dangling])
+    record("a dangling symlink's target is created", result.returncode == 0 and os.path.islink(dangling) and
+           slurp(os.path.join(base, "made_by_bfly.npy")) == want, result)
+
+    fifo = os.path.join(base, "fifo.npy")
+    os.mkfifo(fifo)
+    got = []
+
+    def reader():
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    result = bfly.run(["fft", good, fifo])
+    thread.join(timeout=10)
+    record("a FIFO output is written in place and read whole", result.returncode == 0 and got == [want] and
+           stat.S_ISFIFO(os.lstat(fifo).st_mode), result, f"{len(got[0]) if got else 'no'} bytes read; ")
+
+    private = os.path.join(base, "private.npy")
+    with open(private, "wb") as f:
+        f.write(b"old")
+    os.chmod(private, 0o600)
+    umask = os.umask(0o022)
+    try:
+        result = bfly.run(["fft", good, private])
+    finally:
+        os.umask(umask)
+    mode = stat.S_IMODE(os.stat(private).st_mode)
+    record("an existing output of mode 600 keeps it", result.returncode == 0 and mode == 0o600 and
+           slurp(private) == want, result, f"mode {mode:o}; ")
+
+    readonly = os.path.join(base, "readonly.npy")
+    with open(readonly, "wb") as f:
+        f.write(b"old")
+    os.chmod(readonly, 0o444)
+    if os.geteuid() == 0:
+        checks.skip("outputs: a read-only output is refused and kept", "root may write any file")
+    else:
+        expect_failure("outputs: a read-only output is refused and kept", bfly, ["fft", good, readonly], readonly,
+                       ["readonly.npy", "Permission denied"], existing=b"old", every_needle=True)
+
+    # The input as output: refused before anything is written, by identity.
+    victim = os.path.join(base, "victim.npy")
+    np.save(victim, random_array(rng, (8,), np.complex64))
+    known = slurp(victim)
+    expect_failure("outputs: fft refuses its input as output", bfly, ["fft", victim, victim], victim,
+                   ["victim.npy"], existing=known)
+    alias = os.path.join(base, "alias.npy")
+    os.symlink("victim.npy", alias)
+    expect_failure("outputs: fft refuses its input as output through a symlink", bfly, ["fft", victim, alias],
+                   alias, ["alias.npy"], existing=known)
+    expect_failure("outputs: ifft refuses its input as output spelled otherwise", bfly,
+                   ["ifft", os.path.join(base, "..", "outputs_where", "victim.npy"), victim], victim,
+                   ["victim.npy"], existing=known)
+
+    # Everything a command prints is checked: stdout on a full device fails.
+    with open(full, "wb") as sink:
+        for args in (["info"], ["plan", "--shape", "1000"], ["gen", "--shape", "1000"], ["cache", "info"],
+                     ["--help"]):
+            result = run_bytes(bfly, args, stdout=sink, device=False)
+            record(f"{' '.join(args)} > {full} fails", one_error_line(result, "standard output"), result)
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -1004,6 +1155,7 @@ def main():
             checks.record("successful runs leave no temporary files", not stray,
                           f"left: {stray}" if stray else "")
             checks.run("failures", lambda name: check_failures(bfly, rng, work))
+            checks.run("outputs", lambda name: check_outputs(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
