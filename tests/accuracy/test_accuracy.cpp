@@ -90,27 +90,36 @@ TEST_P(Accuracy, Radices29And31) {
                            i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
     expect_accurate(p);
   }
+  // The quick tier: 6 of the 18 lengths (each precision in one pass and
+  // past it) and 2 of the 6 arrays.
+  std::vector<Problem> codelets, arrays;
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {29, 31, 961, 3100, 4092, 29791, 31744, 118784, 62000}) {
       Problem p = make(n, n < 10000 ? 3 : 1, ++i % 2 ? Direction::Forward : Direction::Inverse,
                        i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
       p.precision = precision;
-      expect_accurate(p);
+      codelets.push_back(p);
     }
     for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{{31, 31}, {62, 29, 3}, {29, 4096}}) {
       Problem p = make(1, 2, Direction::Inverse, Placement::OutOfPlace);
       p.shape = shape;
       p.precision = precision;
-      expect_accurate(p);
+      arrays.push_back(p);
     }
   }
+  for (const Problem& p : sample("radix 29 and 31 codelets", codelets, 6, [](const Problem& q) {
+         return std::string(q.precision == Precision::Double ? "fp64" : "fp32") + (q.shape[0] <= 4096 ? " one pass" : " passes");
+       }))
+    expect_accurate(p);
+  for (const Problem& p : sample("radix 29 and 31 arrays", arrays, 2, [](const Problem& q) { return q.token().substr(0, 7); }))
+    expect_accurate(p);
 }
 
 TEST_P(Accuracy, LargeSmoothLengths) {
   struct Case {
     std::int64_t n, batch;
   };
-  // Powers of each radix, mixed lengths from the Mali seed, single-pass
+  // Powers of each radix, mixed codelets from the Mali seed, single-pass
   // limits and multi-pass sizes up to 2^24.
   const Case cases[] = {{8192, 3},    {16384, 2},    {16807, 1},   {19683, 2},       {65536, 2},
                         {78125, 1},   {248832, 1},   {390625, 1},  {531441, 1},      {823543, 1},
