@@ -840,6 +840,33 @@ def check_other_verbs(bfly, work):
             checks.record(name, False, f"nvcc timed out after {TIMEOUT_S} s")
 
 
+# ---- the command line itself -------------------------------------------------------
+
+def check_environment(bfly, work):
+    """A bad BFLY_DEVICE fails naming the variable; a bad BFLY_CACHE_MAX_BYTES
+    is one warning naming it and the default the cache keeps to instead (the
+    cache never fails a run)."""
+    good = os.path.join(work, "inputs", "environment_8.npy")
+    np.save(good, np.ones(8, np.complex64))
+    out = os.path.join(work, "environment_out.npy")
+    environment = dict(os.environ, BFLY_DEVICE="banana")
+    result = subprocess.run([bfly.binary, "fft", good, out], capture_output=True, text=True, timeout=TIMEOUT_S,
+                            env=environment)
+    lines = result.stderr.strip().splitlines()
+    checks.record("BFLY_DEVICE=banana fails in one line naming the variable and the value",
+                  result.returncode == 1 and len(lines) == 1 and "BFLY_DEVICE" in lines[0] and "banana" in lines[0]
+                  and not os.path.exists(out), f"exit {result.returncode}; stderr: {short(result.stderr)}")
+    command = [bfly.binary, "fft", good, out] + (["--device", bfly.device] if bfly.device else [])
+    environment = dict(os.environ, BFLY_CACHE_MAX_BYTES="abc")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S, env=environment)
+    lines = result.stderr.strip().splitlines()
+    checks.record("BFLY_CACHE_MAX_BYTES=abc runs, with one warning naming it and the default used",
+                  result.returncode == 0 and os.path.exists(out) and len(lines) == 1 and
+                  lines[0].startswith("bfly: warning:") and "BFLY_CACHE_MAX_BYTES" in lines[0] and
+                  "'abc'" in lines[0] and "1 GiB" in lines[0],
+                  f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -969,6 +996,7 @@ def main():
         with tempfile.TemporaryDirectory(prefix="bfly_cli_") as work:
             os.mkdir(os.path.join(work, "inputs"))
             os.mkdir(os.path.join(work, "outputs"))
+            checks.run("environment", lambda name: check_environment(bfly, work))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
