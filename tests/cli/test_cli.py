@@ -842,6 +842,34 @@ def check_other_verbs(bfly, work):
 
 # ---- the command line itself -------------------------------------------------------
 
+def check_usage_errors(bfly, work):
+    """A command line bfly cannot parse: exit 2 (the usual usage-error code)
+    and one line "bfly: error: ..." naming what was wrong."""
+    good = os.path.join(work, "inputs", "usage_8.npy")
+    np.save(good, np.ones(8, np.complex64))
+    out = os.path.join(work, "usage_out.npy")
+    for label, args, needles in [
+        ("a misspelt command", ["ffft"], ["unknown command 'ffft' (did you mean 'fft'?)"]),
+        ("a misspelt nested command", ["cache", "wram"], ["'cache wram'", "did you mean 'cache warm'?"]),
+        ("an unknown command far from any", ["xyzzyq"], ["unknown command 'xyzzyq'", "--help"]),
+        ("no command", [], ["no command", "--help"]),
+        ("an unknown option", ["fft", "--nrm", "ortho", good, out], ["'--nrm'", "did you mean '--norm'?"]),
+        ("an unknown option of bfly itself", ["--bogus"], ["'--bogus'"]),
+        ("a value that is not an integer", ["fft", good, out, "--n", "abc"], ["--n", "'abc'"]),
+        ("plan --batch x", ["plan", "--shape", "64", "--batch", "x"], ["--batch", "'x'"]),
+        ("an option without its value", ["fft", good, out, "--norm"], ["--norm"]),
+        ("a missing operand", ["fft"], ["input", "bfly fft"]),
+        ("an extra operand", ["fft", good, out, "third.npy"], ["'third.npy'"]),
+    ]:
+        result = bfly.run(args, device=False)
+        lines = result.stderr.strip().splitlines()
+        ok = (result.returncode == 2 and result.stdout == "" and len(lines) == 1 and
+              lines[0].startswith("bfly: error: ") and all(needle in lines[0] for needle in needles))
+        checks.record(f"usage error, exit 2 and one line: {label}", ok,
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
+    checks.record("no usage error wrote an output", not os.path.exists(out), out)
+
+
 def check_environment(bfly, work):
     """A bad BFLY_DEVICE fails naming the variable; a bad BFLY_CACHE_MAX_BYTES
     is one warning naming it and the default the cache keeps to instead (the
@@ -996,6 +1024,7 @@ def main():
         with tempfile.TemporaryDirectory(prefix="bfly_cli_") as work:
             os.mkdir(os.path.join(work, "inputs"))
             os.mkdir(os.path.join(work, "outputs"))
+            checks.run("usage errors", lambda name: check_usage_errors(bfly, work))
             checks.run("environment", lambda name: check_environment(bfly, work))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
