@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <iostream>
+#include <memory>
 
 #include "bfly/bfly.hpp"
 
@@ -28,7 +29,10 @@ void add_bigmul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
 // The whole command line of `bfly`: its description, --version and every
 // subcommand above (main.cpp; fuzz/fuzz_cli_args.cpp parses with the same app).
 void add_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
-// The exit status for a parse that threw `e` (usage.cpp): 0 after --help or --version
+// What add_commands gives every command: help wrapped to 100 columns
+// (usage.cpp).
+std::shared_ptr<CLI::FormatterBase> help_formatter();
+// The exit status for a parse that threw `e`: 0 after --help or --version
 // printed on `out`; else 2, the usual status of a usage error, after one line
 // `bfly: error: ...` on `err` naming the command and the bad word or value
 // (with the closest command or option by edit distance, where one is close).

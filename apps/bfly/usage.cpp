@@ -1,16 +1,70 @@
-// How bfly talks about its own command line. A command line CLI11 cannot
-// parse is one line `bfly: error: ...` naming the command and the bad word
-// or value, and exit status 2, the usual status of a usage error (CLI11's
-// own are 104 to 114, two lines, no "bfly: error:"): a misspelt command or
-// option gets the closest name by edit distance.
+// How bfly talks about its own command line. Help is wrapped to 100
+// columns (CLI11 prints each description as one line, however long). A
+// command line CLI11 cannot parse is one line `bfly: error: ...` naming the
+// command and the bad word or value, and exit status 2, the usual status of
+// a usage error (CLI11's own are 104 to 114, two lines, no "bfly: error:"):
+// a misspelt command or option gets the closest name by edit distance.
 #include <algorithm>
+#include <sstream>
 
 #include "commands.hpp"
 
 namespace bfly::cli {
 namespace {
 
+constexpr std::size_t kHelpWidth = 100;
 constexpr int kUsageError = 2;
+
+// `text` with each line broken at spaces into lines of at most `width`
+// characters (a longer word stays whole, on a line of its own).
+std::string wrap(const std::string& text, std::size_t width) {
+  std::string out;
+  std::istringstream lines(text);
+  std::string line;
+  bool first_line = true;
+  while (std::getline(lines, line)) {
+    if (!first_line) out += '\n';
+    first_line = false;
+    std::size_t used = 0;
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word) {
+      if (used > 0 && used + 1 + word.size() > width) {
+        out += '\n';
+        used = 0;
+      } else if (used > 0) {
+        out += ' ';
+        ++used;
+      }
+      out += word;
+      used += word.size();
+    }
+  }
+  return out;
+}
+
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter() { column_width(30); }
+  std::string make_description(const CLI::App* app) const override {
+    const std::string text = CLI::Formatter::make_description(app);
+    return text.empty() ? text : wrap(text, kHelpWidth) + "\n";
+  }
+  std::string make_footer(const CLI::App* app) const override {
+    const std::string text = CLI::Formatter::make_footer(app);
+    return text.empty() ? text : wrap(text, kHelpWidth) + "\n";
+  }
+  // The right-hand column: format_help indents the lines after a '\n'.
+  std::string make_option_desc(const CLI::Option* option) const override {
+    return wrap(CLI::Formatter::make_option_desc(option), kHelpWidth - column_width_);
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true), wrap(sub->get_description(), kHelpWidth - column_width_),
+                             column_width_);
+    return out.str();
+  }
+};
 
 // Optimal string alignment distance: edits, an adjacent swap counting one.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -181,6 +235,8 @@ std::string describe(const CLI::App& app, const CLI::ParseError& e) {
 }
 
 }  // namespace
+
+std::shared_ptr<CLI::FormatterBase> help_formatter() { return std::make_shared<HelpFormatter>(); }
 
 int parse_error_status(const CLI::App& app, const CLI::ParseError& e, std::ostream& out, std::ostream& err) {
   // --help and --version: what CLI11 prints, status 0.

@@ -842,6 +842,42 @@ def check_other_verbs(bfly, work):
 
 # ---- the command line itself -------------------------------------------------------
 
+HELP_WIDTH = 100
+
+
+def commands_in_help(text):
+    """The commands a --help lists under "Subcommands:" (a name indented by two spaces)."""
+    names, listing_commands = [], False
+    for line in text.splitlines():
+        if line.strip() == "Subcommands:":
+            listing_commands = True
+        elif listing_commands and re.match(r"^  \S", line):
+            names.append(line.split()[0])
+    return names
+
+
+def check_help(bfly):
+    """--help of bfly and of every command (found from the listings, nested
+    ones too) exits 0, says nothing on stderr, and no line is wider than
+    HELP_WIDTH; --version exits 0."""
+    pending, seen = [[]], 0
+    while pending:
+        path = pending.pop(0)
+        result = bfly.run(path + ["--help"], device=False)
+        wide = [line for line in result.stdout.splitlines() if len(line) > HELP_WIDTH]
+        seen += 1
+        checks.record(f"bfly {' '.join(path + ['--help'])} exits 0 with lines of at most {HELP_WIDTH} characters",
+                      result.returncode == 0 and result.stdout.strip() != "" and result.stderr == "" and not wide,
+                      f"exit {result.returncode}; {len(wide)} wide lines" +
+                      (f", the widest {max(map(len, wide))}: {short(max(wide, key=len), 120)}" if wide else "") +
+                      (f"; stderr: {short(result.stderr)}" if result.stderr else ""))
+        pending += [path + [name] for name in commands_in_help(result.stdout)]
+    checks.record("--help found the commands", seen > 15, f"{seen} help texts")
+    result = bfly.run(["--version"], device=False)
+    checks.record("--version exits 0", result.returncode == 0 and result.stdout.startswith("bfly "),
+                  f"exit {result.returncode}; {short(result.stdout + result.stderr)}")
+
+
 def check_usage_errors(bfly, work):
     """A command line bfly cannot parse: exit 2 (the usual usage-error code)
     and one line "bfly: error: ..." naming what was wrong."""
@@ -1024,6 +1060,7 @@ def main():
         with tempfile.TemporaryDirectory(prefix="bfly_cli_") as work:
             os.mkdir(os.path.join(work, "inputs"))
             os.mkdir(os.path.join(work, "outputs"))
+            checks.run("help", lambda name: check_help(bfly))
             checks.run("usage errors", lambda name: check_usage_errors(bfly, work))
             checks.run("environment", lambda name: check_environment(bfly, work))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
