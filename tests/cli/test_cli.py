@@ -931,6 +931,20 @@ def check_environment(bfly, work):
                   f"exit {result.returncode}; stderr: {short(result.stderr)}")
 
 
+def check_peer_builds_quiet(bfly):
+    """bench beside its peers: their OpenCL compilers' "N warnings generated."
+    (clang inside PoCL) does not reach bfly's stderr. PoCL's own kernel cache
+    is off for the run: a program it loads from there is not compiled, and
+    says nothing."""
+    command = [bfly.binary, "bench", "--shape", "96", "--repetitions", "1", "--points", "4096", "--quiet"]
+    command += ["--device", bfly.device] if bfly.device else []
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S,
+                            env=dict(os.environ, POCL_KERNEL_CACHE="0"))
+    noise = [line for line in result.stderr.splitlines() if re.fullmatch(r"\d+ warnings? generated\.", line)]
+    checks.record("bench: no 'N warnings generated.' from the peers' kernel builds",
+                  result.returncode == 0 and not noise, f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -1063,6 +1077,7 @@ def main():
             checks.run("help", lambda name: check_help(bfly))
             checks.run("usage errors", lambda name: check_usage_errors(bfly, work))
             checks.run("environment", lambda name: check_environment(bfly, work))
+            checks.run("peer builds", lambda name: check_peer_builds_quiet(bfly))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
