@@ -7,7 +7,9 @@
 // numpy.fft's --axes/--n/--s (resolve_lengths, then the stages and problems
 // they come to, for an array whose shape the input's file name gives when it
 // is one, as 4x6x8), norms, convolve modes, paddings, suites, dialects.
-// Properties: CLI11 reports a bad list as CLI::ParseError and nothing else;
+// Properties: CLI11 reports a bad list as CLI::ParseError and nothing else,
+// which main() turns into status 0 (--help, --version) with nothing on
+// stderr, or status 2 and one line "bfly: error: ...";
 // the helpers throw only bfly::Error; every problem the numpy.fft stages make
 // of accepted lengths is one bfly takes (rank <= 4, <= 3 axes, its element
 // count in range).
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 #include <ostream>
+#include <sstream>
 
 #include "bench_runner.hpp"
 #include "codegen/dialect.hpp"
@@ -263,8 +266,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
   } catch (const CLI::ParseError& e) {
-    std::ostream silent(nullptr);  // the messages main() prints, formatted and dropped
-    app.exit(e, silent, silent);
+    std::ostream silent(nullptr);  // what --help and --version print, formatted and dropped
+    std::ostringstream err;
+    const int status = parse_error_status(app, e, silent, err);
+    const std::string line = err.str();
+    if (status == 0 ? !line.empty()
+                    : status != 2 || line.rfind("bfly: error: ", 0) != 0 || line.find('\n') != line.size() - 1)
+      fuzz::fail("a parse error gave status " + std::to_string(status) + " and '" + line + "'");
     return 0;
   }
   check_command(chosen(&app));

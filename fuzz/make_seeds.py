@@ -160,6 +160,11 @@ def cli_seeds():
         ["--version"],
         ["plan", "--help"],
         ["info"],
+        # Parse errors: one line "bfly: error: ..." and status 2.
+        ["ffft"],
+        ["cache", "wram"],
+        ["fft", "--nrm", "ortho", "4", "out.npy"],
+        ["fft", "4", "out.npy", "--n", "abc", "--norm"],
     ]
     for i, args in enumerate(lists):
         put("cli_args", "args_%02d" % i, "\n".join(args))

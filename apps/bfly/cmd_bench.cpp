@@ -220,9 +220,10 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     auto o = std::make_shared<BenchOptions>();
     CLI::App* command = app.add_subcommand(
         name, demo ? "transform generated data, check it against FFTW and time bfly beside its peers"
-                   : "time transforms beside FFTW, clFFT, VkFFT and cuFFT on the same data and device "
-                     "(--shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with bfly's "
-                     "complex transform of the same shape beside)");
+                   : "time transforms beside FFTW, clFFT, VkFFT and cuFFT on the same data and device");
+    if (!demo)
+      command->footer("Shapes as --shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with "
+                      "bfly's complex transform of the same shape beside.");
     o->device.add_to(*command);
     command->add_flag("--quiet", o->quiet, "no progress display");
     command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");

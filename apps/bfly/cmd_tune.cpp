@@ -127,17 +127,19 @@ int run(const TuneOptions& o) {
 void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
   auto o = std::make_shared<TuneOptions>();
   CLI::App* command = app.add_subcommand(
-      "tune",
-      "measure the launch choices of each length's one-pass kernel on the device (threads per transform, transforms "
-      "per group, blocks per multiprocessor asked of the compiler, the shared-memory exchange in halves, staging (persistent "
-      "blocks that copy the next transform's input to shared memory, by each thread or in one bulk copy, while they "
-      "compute this one), padding, the "
-      "twiddle table and the stage order, with 32-point butterflies; one pass or the model's split where the model takes several) and write the "
-      "fastest to a tuning table, JSON keyed by device name, compute capability and bfly version. Later plans on this "
-      "device read it: the table shipped for the device (tuning/*.json in the source), then the user's table written "
-      "here (by default under the cache directory), or only the file named by BFLY_TUNING (BFLY_TUNING=off: the "
-      "model alone). Lengths the table lacks borrow the launch of the nearest tuned length within a factor of two "
-      "where it fits their registers, else the planner's model. `bfly plan` says where each pass's launch came from.");
+      "tune", "measure the launch choices of each length's one-pass kernel on the device and write the fastest "
+              "to a tuning table");
+  command->footer(
+      "The choices: threads per transform, transforms per group, blocks per multiprocessor asked of the "
+      "compiler, the shared-memory exchange in halves, staging (persistent blocks that copy the next "
+      "transform's input to shared memory, by each thread or in one bulk copy, while they compute this one), "
+      "padding, the twiddle table and the stage order, with 32-point butterflies; one pass or the model's split "
+      "where the model takes several. The table is JSON keyed by device name, compute capability and bfly "
+      "version. Later plans on this device read it: the table shipped for the device (tuning/*.json in the "
+      "source), then the user's table written here (by default under the cache directory), or only the file "
+      "named by BFLY_TUNING (BFLY_TUNING=off: the model alone). Lengths the table lacks borrow the launch of the "
+      "nearest tuned length within a factor of two where it fits their registers, else the planner's model. "
+      "`bfly plan` says where each pass's launch came from.");
   o->device.add_to(*command);
   command->add_option("--shape", o->shape, "lengths to tune, comma-separated (1D, contiguous: 1024,6144,20000)");
   command->add_option("--suite", o->suite, "tune: the lengths of the shipped tables");

@@ -6,6 +6,7 @@
 namespace bfly::cli {
 
 void add_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
+  app.formatter(help_formatter());  // before the commands, which inherit it
   app.description("bfly: FFTs generated at run time for GPUs and CPUs");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("bfly ") + bfly::version());

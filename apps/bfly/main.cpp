@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return bfly::cli::parse_error_status(app, e);
   }
   return bfly::cli::run_chosen(actions);
 }

@@ -72,6 +72,7 @@ class ClfftPeer final : public Peer {
   std::string name() const override { return "clFFT"; }
 
   std::string prepare(const PeerCase& c, const void* input) override {
+    const QuietBuilds quiet;  // the OpenCL compiler's warning counts
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
     if (!cl_.context || !cl_.queue) return "no OpenCL context/queue";

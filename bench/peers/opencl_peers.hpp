@@ -10,6 +10,8 @@
 
 #include <CL/cl.h>
 
+#include <cstdio>
+
 #include "peer.hpp"
 
 namespace bfly::bench {
@@ -33,6 +35,20 @@ inline std::string precision_unsupported(const PeerCase& c, cl_device_id device)
     return "no fp64 on this OpenCL device (cl_khr_fp64)";
   return "";
 }
+
+// While one lives, stderr drops the "N warnings generated." lines of the
+// OpenCL compiler (quiet_builds.cpp): a peer's prepare() holds one.
+class QuietBuilds {
+ public:
+  QuietBuilds();
+  ~QuietBuilds();
+  QuietBuilds(const QuietBuilds&) = delete;
+  QuietBuilds& operator=(const QuietBuilds&) = delete;
+
+ private:
+  std::FILE* capture_ = nullptr;  // stderr meanwhile
+  int saved_ = -1;                // stderr before
+};
 
 // Each returns nullptr when that peer was not found at build time.
 std::unique_ptr<Peer> make_clfft_peer(const OpenCLHandles& cl);

@@ -29,6 +29,7 @@ class VkfftPeer final : public Peer {
   std::string name() const override { return "VkFFT"; }
 
   std::string prepare(const PeerCase& c, const void* input) override {
+    const QuietBuilds quiet;  // the OpenCL compiler's warning counts
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
     if (std::string why = precision_unsupported(c, device_); !why.empty()) return why;

@@ -91,6 +91,24 @@ void warn_once(const std::string& directory, const std::string& why) {
             << std::flush;
 }
 
+// A cap that cannot be read is a setting, not a failure: the cache keeps to
+// the default, and says so once (`bfly cache info`, which shows the cap,
+// fails on it instead). Checked on every load and store, so a run whose
+// kernels are all cached hears of it too.
+constexpr std::uintmax_t kDefaultCap = std::uintmax_t{1} << 30;
+std::atomic<bool> cap_warned{false};
+
+std::uintmax_t cap_in_use() {
+  try {
+    return KernelCache::cap_bytes();
+  } catch (const Error& e) {
+    if (!cap_warned.exchange(true))
+      std::cerr << std::string("bfly: warning: ") + e.what() + ": the kernel cache keeps to the default cap, 1 GiB\n"
+                << std::flush;
+    return kDefaultCap;
+  }
+}
+
 // `size` bytes to `path` through a temporary name in the same directory;
 // the reason it failed, or empty.
 std::string write_atomically(const std::string& path, const unsigned char* data, std::size_t size) {
@@ -155,6 +173,7 @@ KernelCache::KernelCache() {
 void KernelCache::reset_warning() {
   stores_off = false;
   warned = false;
+  cap_warned = false;
 }
 
 std::string KernelCache::key(const std::string& kernel_name, const std::string& source,
@@ -164,7 +183,7 @@ std::string KernelCache::key(const std::string& kernel_name, const std::string& 
 
 std::uintmax_t KernelCache::cap_bytes() {
   const char* text = std::getenv("BFLY_CACHE_MAX_BYTES");
-  if (!text || !*text) return std::uintmax_t{1} << 30;
+  if (!text || !*text) return kDefaultCap;
   char* end = nullptr;
   errno = 0;
   const unsigned long long value = std::strtoull(text, &end, 10);
@@ -187,6 +206,7 @@ std::string KernelCache::path(const std::string& key) const { return kernels() +
 
 bool KernelCache::load_into(const std::string& key, const std::function<unsigned char*(std::size_t)>& buffer) const {
   if (!enabled()) return false;
+  cap_in_use();
   const std::string file = path(key);
   std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) return false;
@@ -228,6 +248,7 @@ KernelCache::Mapping::~Mapping() {
 
 KernelCache::Mapping KernelCache::map(const std::string& key) const {
   if (!enabled()) return {};
+  cap_in_use();
   const std::string file = path(key);
   const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
@@ -280,12 +301,7 @@ void KernelCache::store(const std::string& key, const std::vector<unsigned char>
     const std::string text = device_identity + "\n" + version() + "\n";
     write_atomically(described, reinterpret_cast<const unsigned char*>(text.data()), text.size());
   }
-  std::uintmax_t cap = 0;
-  try {
-    cap = cap_bytes();
-  } catch (const Error&) {
-    return;  // a bad cap is reported where it is asked for (bfly cache info); here it keeps everything
-  }
+  const std::uintmax_t cap = cap_in_use();
   std::uintmax_t total = 0;
   for (const Entry& e : entries_in(kernels())) total += e.bytes;
   if (total > cap) evict(cap / 10 * 9);

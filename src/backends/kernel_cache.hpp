@@ -11,8 +11,9 @@
 // the cache at once, and one that fails its check is deleted and rebuilt.
 // The cache keeps under a cap (BFLY_CACHE_MAX_BYTES, default 1 GiB): a load
 // marks an entry used (its time), and a store that takes the cache past the
-// cap removes the least recently used entries down to 90% of it. The
-// user's tuning tables (tuning/) live beside it and are never removed here.
+// cap removes the least recently used entries down to 90% of it (a value
+// that cannot be read: one warning, and the default). The user's tuning
+// tables (tuning/) live beside it and are never removed here.
 // A directory that cannot be made or written (read-only, full, not a
 // directory) turns caching off for the process with one warning on stderr:
 // the cache is an optimisation, never a reason to fail.

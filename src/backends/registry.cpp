@@ -29,16 +29,7 @@ std::vector<DeviceInfo> list_opencl(std::string* why) {
 #endif
 }
 
-}  // namespace
-
-Device::Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
-
-Device Device::open(const std::string& requested) {
-  std::string spec = requested;
-  if (spec.empty()) {
-    const char* env = std::getenv("BFLY_DEVICE");
-    spec = env && *env ? env : "auto";
-  }
+Device open_spec(const std::string& spec) {
   if (spec == "cuda" || starts_with(spec, "cuda:")) return Device(detail::cuda::open(spec));
   if (spec == "auto" || spec == "gpu") {
     // A CUDA GPU runs the native dialect; OpenCL on NVIDIA is capped at 48 KiB
@@ -50,6 +41,22 @@ Device Device::open(const std::string& requested) {
   if (spec == "cpu" || starts_with(spec, "opencl:")) return Device(open_opencl(spec));
   throw Error(ErrorCode::InvalidArgument,
               "invalid device '" + spec + "' (expected auto, cpu, gpu, cuda, cuda:N, opencl or opencl:P:D)");
+}
+
+}  // namespace
+
+Device::Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
+
+Device Device::open(const std::string& requested) {
+  if (!requested.empty()) return open_spec(requested);
+  const char* env = std::getenv("BFLY_DEVICE");
+  if (!env || !*env) return open_spec("auto");
+  // The user may not know where the spec came from: say.
+  try {
+    return open_spec(env);
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("BFLY_DEVICE=") + env + ": " + e.what());
+  }
 }
 
 std::vector<DeviceInfo> Device::list() {

@@ -991,6 +991,111 @@ def check_outputs(bfly, rng, work):
             record(f"{' '.join(args)} > {full} fails", one_error_line(result, "standard output"), result)
 
 
+# ---- the command line itself -------------------------------------------------------
+
+HELP_WIDTH = 100
+
+
+def commands_in_help(text):
+    """The commands a --help lists under "Subcommands:" (a name indented by two spaces)."""
+    names, listing_commands = [], False
+    for line in text.splitlines():
+        if line.strip() == "Subcommands:":
+            listing_commands = True
+        elif listing_commands and re.match(r"^  \S", line):
+            names.append(line.split()[0])
+    return names
+
+
+def check_help(bfly):
+    """--help of bfly and of every command (found from the listings, nested
+    ones too) exits 0, says nothing on stderr, and no line is wider than
+    HELP_WIDTH; --version exits 0."""
+    pending, seen = [[]], 0
+    while pending:
+        path = pending.pop(0)
+        result = bfly.run(path + ["--help"], device=False)
+        wide = [line for line in result.stdout.splitlines() if len(line) > HELP_WIDTH]
+        seen += 1
+        checks.record(f"bfly {' '.join(path + ['--help'])} exits 0 with lines of at most {HELP_WIDTH} characters",
+                      result.returncode == 0 and result.stdout.strip() != "" and result.stderr == "" and not wide,
+                      f"exit {result.returncode}; {len(wide)} wide lines" +
+                      (f", the widest {max(map(len, wide))}: {short(max(wide, key=len), 120)}" if wide else "") +
+                      (f"; stderr: {short(result.stderr)}" if result.stderr else ""))
+        pending += [path + [name] for name in commands_in_help(result.stdout)]
+    checks.record("--help found the commands", seen > 15, f"{seen} help texts")
+    result = bfly.run(["--version"], device=False)
+    checks.record("--version exits 0", result.returncode == 0 and result.stdout.startswith("bfly "),
+                  f"exit {result.returncode}; {short(result.stdout + result.stderr)}")
+
+
+def check_usage_errors(bfly, work):
+    """A command line bfly cannot parse: exit 2 (the usual usage-error code)
+    and one line "bfly: error: ..." naming what was wrong."""
+    good = os.path.join(work, "inputs", "usage_8.npy")
+    np.save(good, np.ones(8, np.complex64))
+    out = os.path.join(work, "usage_out.npy")
+    for label, args, needles in [
+        ("a misspelt command", ["ffft"], ["unknown command 'ffft' (did you mean 'fft'?)"]),
+        ("a misspelt nested command", ["cache", "wram"], ["'cache wram'", "did you mean 'cache warm'?"]),
+        ("an unknown command far from any", ["xyzzyq"], ["unknown command 'xyzzyq'", "--help"]),
+        ("no command", [], ["no command", "--help"]),
+        ("an unknown option", ["fft", "--nrm", "ortho", good, out], ["'--nrm'", "did you mean '--norm'?"]),
+        ("an unknown option of bfly itself", ["--bogus"], ["'--bogus'"]),
+        ("a value that is not an integer", ["fft", good, out, "--n", "abc"], ["--n", "'abc'"]),
+        ("plan --batch x", ["plan", "--shape", "64", "--batch", "x"], ["--batch", "'x'"]),
+        ("an option without its value", ["fft", good, out, "--norm"], ["--norm"]),
+        ("a missing operand", ["fft"], ["input", "bfly fft"]),
+        ("an extra operand", ["fft", good, out, "third.npy"], ["'third.npy'"]),
+    ]:
+        result = bfly.run(args, device=False)
+        lines = result.stderr.strip().splitlines()
+        ok = (result.returncode == 2 and result.stdout == "" and len(lines) == 1 and
+              lines[0].startswith("bfly: error: ") and all(needle in lines[0] for needle in needles))
+        checks.record(f"usage error, exit 2 and one line: {label}", ok,
+                      f"exit {result.returncode}; stderr: {short(result.stderr)}")
+    checks.record("no usage error wrote an output", not os.path.exists(out), out)
+
+
+def check_environment(bfly, work):
+    """A bad BFLY_DEVICE fails naming the variable; a bad BFLY_CACHE_MAX_BYTES
+    is one warning naming it and the default the cache keeps to instead (the
+    cache never fails a run)."""
+    good = os.path.join(work, "inputs", "environment_8.npy")
+    np.save(good, np.ones(8, np.complex64))
+    out = os.path.join(work, "environment_out.npy")
+    environment = dict(os.environ, BFLY_DEVICE="banana")
+    result = subprocess.run([bfly.binary, "fft", good, out], capture_output=True, text=True, timeout=TIMEOUT_S,
+                            env=environment)
+    lines = result.stderr.strip().splitlines()
+    checks.record("BFLY_DEVICE=banana fails in one line naming the variable and the value",
+                  result.returncode == 1 and len(lines) == 1 and "BFLY_DEVICE" in lines[0] and "banana" in lines[0]
+                  and not os.path.exists(out), f"exit {result.returncode}; stderr: {short(result.stderr)}")
+    command = [bfly.binary, "fft", good, out] + (["--device", bfly.device] if bfly.device else [])
+    environment = dict(os.environ, BFLY_CACHE_MAX_BYTES="abc")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S, env=environment)
+    lines = result.stderr.strip().splitlines()
+    checks.record("BFLY_CACHE_MAX_BYTES=abc runs, with one warning naming it and the default used",
+                  result.returncode == 0 and os.path.exists(out) and len(lines) == 1 and
+                  lines[0].startswith("bfly: warning:") and "BFLY_CACHE_MAX_BYTES" in lines[0] and
+                  "'abc'" in lines[0] and "1 GiB" in lines[0],
+                  f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
+def check_peer_builds_quiet(bfly):
+    """bench beside its peers: their OpenCL compilers' "N warnings generated."
+    (clang inside PoCL) does not reach bfly's stderr. PoCL's own kernel cache
+    is off for the run: a program it loads from there is not compiled, and
+    says nothing."""
+    command = [bfly.binary, "bench", "--shape", "96", "--repetitions", "1", "--points", "4096", "--quiet"]
+    command += ["--device", bfly.device] if bfly.device else []
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S,
+                            env=dict(os.environ, POCL_KERNEL_CACHE="0"))
+    noise = [line for line in result.stderr.splitlines() if re.fullmatch(r"\d+ warnings? generated\.", line)]
+    checks.record("bench: no 'N warnings generated.' from the peers' kernel builds",
+                  result.returncode == 0 and not noise, f"exit {result.returncode}; stderr: {short(result.stderr)}")
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -1120,6 +1225,10 @@ def main():
         with tempfile.TemporaryDirectory(prefix="bfly_cli_") as work:
             os.mkdir(os.path.join(work, "inputs"))
             os.mkdir(os.path.join(work, "outputs"))
+            checks.run("help", lambda name: check_help(bfly))
+            checks.run("usage errors", lambda name: check_usage_errors(bfly, work))
+            checks.run("environment", lambda name: check_environment(bfly, work))
+            checks.run("peer builds", lambda name: check_peer_builds_quiet(bfly))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -207,6 +208,29 @@ TEST_F(KernelCacheTest, CapEvictsTheLeastRecentlyUsed) {
   EXPECT_THROW(KernelCache::cap_bytes(), bfly::Error);
   setenv("BFLY_CACHE_MAX_BYTES", "-5", 1);
   EXPECT_THROW(KernelCache::cap_bytes(), bfly::Error);
+}
+
+// A bad cap is a setting the cache cannot honour, not a reason to fail a run:
+// one warning naming the variable, its value and the default kept to instead,
+// however many loads and stores; caching goes on.
+TEST_F(KernelCacheTest, ABadCapWarnsOnceAndKeepsToTheDefault) {
+  KernelCache::reset_warning();
+  setenv("BFLY_CACHE_MAX_BYTES", "abc", 1);
+  testing::internal::CaptureStderr();
+  const KernelCache cache;
+  const std::string key = KernelCache::key("k", "s", "d"), other = KernelCache::key("k2", "s", "d");
+  EXPECT_FALSE(cache.load(key).has_value());
+  cache.store(key, payload(key, 300), "d");
+  cache.store(other, payload(other, 300), "d");
+  EXPECT_TRUE(cache.load(key).has_value());
+  EXPECT_TRUE(cache.map(other));
+  const std::string err = testing::internal::GetCapturedStderr();
+  const std::string warning = "bfly: warning: invalid BFLY_CACHE_MAX_BYTES 'abc'";
+  EXPECT_NE(err.find(warning), std::string::npos) << err;
+  EXPECT_EQ(err.find(warning), err.rfind(warning)) << err;
+  EXPECT_NE(err.find("default cap, 1 GiB"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  KernelCache::reset_warning();
 }
 
 TEST_F(KernelCacheTest, InfoGroupsByDeviceAndClearKeepsTuningTables) {
