@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "io/text_file.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 
 namespace bfly::cli {
@@ -43,6 +44,7 @@ std::string number_or_file(const std::string& arg) {
 
 int run(const BigmulOptions& o) {
   const std::string x = number_or_file(o.x), y = number_or_file(o.y);
+  check_memory(o.device, bigmul_needs(o.device.open(), x, y));
   ExactStats stats;
   const std::string product = bigmul(o.device.open(), x, y, &stats);
   if (o.verbose)

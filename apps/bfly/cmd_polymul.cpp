@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "io/npy.hpp"
 #include "io/text_file.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 
 namespace bfly::cli {
@@ -38,6 +39,7 @@ std::vector<std::int64_t> read_polynomial(const std::string& path) {
 
 int run(const PolymulOptions& o) {
   const std::vector<std::int64_t> a = read_polynomial(o.a), b = read_polynomial(o.b);
+  check_memory(o.device, polymul_needs(o.device.open(), a, b));
   ExactStats stats;
   const std::vector<WideInt> c = polymul(o.device.open(), a, b, &stats);
   if (o.verbose)
