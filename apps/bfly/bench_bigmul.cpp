@@ -14,6 +14,7 @@
 #include <string>
 
 #include "bench_bigmul.hpp"
+#include "io/memory_budget.hpp"
 
 #if BFLY_HAVE_GMP
 #include <gmp.h>
@@ -52,14 +53,15 @@ int run_bigmul_bench(const Device& device, const BigmulBenchOptions& o) {
   for (std::int64_t n : o.digits)
     if (n < 1) throw Error(ErrorCode::InvalidArgument, "bench --app bigmul: digit count " + std::to_string(n) + " (at least 1)");
   // A product takes more than a byte of device memory a digit (a limb of a
-  // few digits is a complex value), so past the largest allocation it cannot
-  // be: refused before the digits are made.
-  const std::size_t limit = device.info().max_allocation_bytes;
-  for (std::int64_t n : o.digits)
-    if (limit > 0 && static_cast<std::uint64_t>(n) > limit)
-      throw Error(ErrorCode::OutOfMemory, "bench --app bigmul: " + std::to_string(n) +
-                                              " digits need more than a byte each on the device; its largest allocation is " +
-                                              std::to_string(limit) + " bytes");
+  // few digits is a real value) in one buffer, and its two numbers a byte a
+  // digit on the host: refused before the digits are made where that passes.
+  const io::HostMemory host = io::host_memory();
+  for (std::int64_t n : o.digits) {
+    io::MemoryNeeds needs;
+    needs.what = "bench --app bigmul of " + std::to_string(n) + " digits";
+    needs.at(2 * static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n));
+    io::check_memory(needs, host, &device.info());
+  }
   std::printf("bfly bench --app bigmul: products of two random n-digit decimal numbers on %s, beside GMP %s\n",
               device.info().name.c_str(),
 #if BFLY_HAVE_GMP

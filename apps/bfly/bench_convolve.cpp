@@ -17,6 +17,7 @@
 #include "backends/device_impl.hpp"
 #include "bench_convolve.hpp"
 #include "codegen/direct_convolution_kernel.hpp"
+#include "io/memory_budget.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::cli {
@@ -182,14 +183,14 @@ int run_convolve_bench(const Device& device, const ConvolveBenchOptions& o) {
   for (std::int64_t k : o.kernel_sizes)
     if (k < 1) throw Error(ErrorCode::InvalidArgument, "kernel size " + std::to_string(k) + " (at least 1)");
   // The image, on the host and the device, before anything is allocated.
-  const std::size_t limit = device.info().max_allocation_bytes, value = o.precision == Precision::Double ? 8 : 4;
   const std::int64_t h = o.shape[0], w = o.shape[1];
   if (h < 1 || w < 1) throw Error(ErrorCode::InvalidArgument, "bench --app convolve: image shape " + text::shape(o.shape));
-  if (h > static_cast<std::int64_t>(limit / value) / w)
-    throw Error(ErrorCode::OutOfMemory, "bench --app convolve: a " + text::shape(o.shape) + " image is " +
-                                            text::product({h, w, static_cast<std::int64_t>(value)}) +
-                                            " bytes; the largest allocation on " + device.info().spec + " is " +
-                                            std::to_string(limit) + " bytes");
+  io::MemoryNeeds needs;
+  needs.what = "bench --app convolve of a " + text::shape(o.shape) + " image";
+  const std::uint64_t image = io::saturating_product(io::saturating_product(static_cast<std::uint64_t>(h), static_cast<std::uint64_t>(w)),
+                                                     o.precision == Precision::Double ? 8 : 4);
+  needs.at(image, image, image);
+  io::check_memory(needs, io::host_memory(), &device.info());
   return o.precision == Precision::Double ? run_typed<double>(device, o) : run_typed<float>(device, o);
 }
 

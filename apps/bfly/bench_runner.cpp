@@ -10,6 +10,7 @@
 
 #include "backends/device_impl.hpp"
 #include "codegen/copy_kernel.hpp"
+#include "io/memory_budget.hpp"
 #include "peer.hpp"
 #include "problem/text.hpp"
 #ifdef BFLY_HAVE_OPENCL_PEERS
@@ -393,15 +394,16 @@ const char* precision_name(Precision precision) { return precision == Precision:
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress,
                                   const OnResult& on_result, std::vector<std::string>* notes) {
-  // A case whose buffers the device cannot hold is refused before anything
-  // is allocated (its host data would be as large), naming the sizes.
-  const std::size_t limit = device.info().max_allocation_bytes;
-  for (const BenchCase& c : cases)
-    if (limit > 0 && std::max(c.input_bytes(), c.output_bytes()) > limit)
-      throw Error(ErrorCode::OutOfMemory, "bench case " + c.label() + " needs buffers of " +
-                                              std::to_string(std::max(c.input_bytes(), c.output_bytes())) +
-                                              " bytes; the largest allocation on " + device.info().spec + " is " +
-                                              std::to_string(limit) + " bytes");
+  // A case whose data the host or the device cannot hold (its input and
+  // output, on each) is refused before anything is allocated.
+  const io::HostMemory host = io::host_memory();
+  for (const BenchCase& c : cases) {
+    io::MemoryNeeds needs;
+    needs.what = "bench case " + c.label();
+    const std::uint64_t both = io::saturating_sum(c.input_bytes(), c.output_bytes());
+    needs.at(both, both, std::max(c.input_bytes(), c.output_bytes()));
+    io::check_memory(needs, host, &device.info());
+  }
   std::vector<CaseResult> results;
   std::vector<std::unique_ptr<bench::Peer>> peers;
   std::vector<std::string> peer_notes;

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "io/output_file.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 
 namespace bfly::cli {
@@ -52,6 +53,7 @@ int run(const BigmulOptions& o) {
     if (!is_literal(arg)) files.push_back(arg);
   io::OutputFile output(o.output.empty() ? "-" : o.output, files);
   const std::string x = number_or_file(o.x), y = number_or_file(o.y);
+  check_memory(o.device, bigmul_needs(o.device.open(), x, y));
   ExactStats stats;
   const std::string product = bigmul(o.device.open(), x, y, &stats);
   if (o.verbose)

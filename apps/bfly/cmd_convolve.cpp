@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "io/npy.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 #include "transform_axes.hpp"
 
@@ -70,6 +71,7 @@ int run(const ConvolveOptions& o) {
     return 0;
   }
   c.validate();
+  check_memory(o.device, convolve_needs(o.device.open(), c, a, k));
   result.shape = scalar ? std::vector<std::int64_t>{} : c.output_shape();
   auto compute = [&](auto tag) {
     using T = decltype(tag);

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "io/npy.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 #ifdef BFLY_HAVE_PNG
 #include "io/png.hpp"
@@ -191,6 +192,7 @@ int run(const FilterOptions& o) {
   if (o.output != "-" && npy_in != ends_with(o.output, ".npy"))
     throw Error(ErrorCode::InvalidArgument, std::string("output '") + o.output + "': " +
                                                 (npy_in ? "a .npy image is written as .npy" : "a PNG image is written as .png"));
+  check_memory(o.device, filter_needs(o.device.open(), o.input, o.kernel, f, spectrum));
   if (npy_in) return run_npy(o, f, edges, spectrum, output);
 #ifdef BFLY_HAVE_PNG
   return run_png(o, f, edges, spectrum, output);

@@ -10,6 +10,7 @@
 #include "io/npy.hpp"
 #include "io/output_file.hpp"
 #include "io/text_file.hpp"
+#include "memory_needs.hpp"
 #include "options.hpp"
 
 namespace bfly::cli {
@@ -40,6 +41,7 @@ std::vector<std::int64_t> read_polynomial(const std::string& path) {
 int run(const PolymulOptions& o) {
   io::OutputFile output(o.output, {o.a, o.b});
   const std::vector<std::int64_t> a = read_polynomial(o.a), b = read_polynomial(o.b);
+  check_memory(o.device, polymul_needs(o.device.open(), a, b));
   ExactStats stats;
   const std::vector<WideInt> c = polymul(o.device.open(), a, b, &stats);
   if (o.verbose)

@@ -65,7 +65,7 @@ double to_double(T x) {
   return static_cast<double>(x);
 }
 
-// A type read_fft_input takes, what it computes in, and the conversion (none: as it is).
+// A type the transform verbs read, what it computes in, and the conversion (none: as it is).
 struct Promotion {
   DType from, to;
   std::vector<unsigned char> (*convert)(const io::NpyArray&);
@@ -105,13 +105,23 @@ const Promotion kPromotions[] = {
 
 bool is_complex(io::DType dtype) { return dtype == DType::Complex64 || dtype == DType::Complex128; }
 
-FftInput read_fft_input(const std::string& path) {
+const std::vector<DType>& fft_input_dtypes() {
   static const std::vector<DType> accepted = [] {
     std::vector<DType> types;
     for (const Promotion& p : kPromotions) types.push_back(p.from);
     return types;
   }();
-  FftInput input{io::read_npy(path, accepted), DType::Complex64};
+  return accepted;
+}
+
+DType promoted_dtype(DType file_dtype) {
+  for (const Promotion& p : kPromotions)
+    if (p.from == file_dtype) return p.to;
+  return file_dtype;
+}
+
+FftInput promote(io::NpyArray file) {
+  FftInput input{std::move(file), DType::Complex64};
   input.file_dtype = input.array.dtype;
   for (const Promotion& p : kPromotions) {
     if (p.from != input.file_dtype || p.convert == nullptr) continue;

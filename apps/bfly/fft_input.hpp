@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "io/npy.hpp"
 
@@ -16,9 +17,15 @@ struct FftInput {
   io::DType file_dtype;   // what the file held
 };
 
-// Reads `path` (any byte order, C or Fortran order) and promotes it; a
-// non-numeric dtype (or float128) is an error naming it.
-FftInput read_fft_input(const std::string& path);
+// The dtypes the transform verbs read: numpy's numeric types (not float128).
+const std::vector<io::DType>& fft_input_dtypes();
+
+// What data of `file_dtype` computes as: complex64, complex128, float32 or float64.
+io::DType promoted_dtype(io::DType file_dtype);
+
+// `file` as read_npy(path, fft_input_dtypes()) returns it, promoted: its
+// data taken over where it needs no conversion, else freed once converted.
+FftInput promote(io::NpyArray file);
 
 bool is_complex(io::DType dtype);
 

@@ -4,9 +4,9 @@
 #include <complex>
 #include <cstring>
 #include <new>
-#include <optional>
-#include <tuple>
 
+#include "fft_input.hpp"
+#include "memory_needs.hpp"
 #include "problem/text.hpp"
 #include "transform_axes.hpp"
 
@@ -37,13 +37,14 @@ std::int64_t elements(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-// `data` of `shape` cropped or zero-padded to `target` (same rank) on every
-// axis: numpy keeps the leading points of each axis.
+// The bytes of `data`, elements E of `shape`, cropped or zero-padded to
+// `target` (same rank) on every axis: numpy keeps the leading points of
+// each axis. Taken and returned as they are when the shapes agree.
 template <class E>
-std::vector<E> crop_or_pad(std::vector<E> data, const std::vector<std::int64_t>& shape,
-                           const std::vector<std::int64_t>& target) {
+std::vector<unsigned char> crop_or_pad(std::vector<unsigned char> data, const std::vector<std::int64_t>& shape,
+                                       const std::vector<std::int64_t>& target) {
   if (shape == target) return data;
-  std::vector<E> out(static_cast<std::size_t>(elements(target)));
+  std::vector<unsigned char> out(static_cast<std::size_t>(elements(target)) * sizeof(E));
   const int rank = static_cast<int>(shape.size());
   std::vector<std::int64_t> box(rank);  // what both share, copied a row (the last axis) at a time
   for (int k = 0; k < rank; ++k) box[k] = std::min(shape[k], target[k]);
@@ -55,7 +56,7 @@ std::vector<E> crop_or_pad(std::vector<E> data, const std::vector<std::int64_t>&
       from = from * shape[k] + index[k];
       to = to * target[k] + index[k];
     }
-    std::copy_n(data.begin() + from, box[rank - 1], out.begin() + to);
+    std::memcpy(out.data() + to * sizeof(E), data.data() + from * sizeof(E), box[rank - 1] * sizeof(E));
     int k = rank - 2;
     for (; k >= 0; --k) {
       if (++index[k] < box[k]) break;
@@ -65,22 +66,91 @@ std::vector<E> crop_or_pad(std::vector<E> data, const std::vector<std::int64_t>&
   }
 }
 
-// The array between stages: complex, or real before an R2C stage and after a C2R one.
-template <class T>
+// A stage's arrays: its input (cropped or padded; a C2R stage's real axis
+// at n // 2 + 1) and its output.
+struct StageShapes {
+  std::vector<std::int64_t> in, out;
+};
+
+StageShapes shapes_of(const std::vector<std::int64_t>& shape, const Stage& stage) {
+  StageShapes s{shape, shape};
+  for (const AxisLength& a : stage.axes) s.in[a.axis] = s.out[a.axis] = a.n;
+  const AxisLength last = stage.axes.back();  // R2C and C2R: the real axis
+  if (stage.kind == Kind::R2C) s.out[last.axis] = last.n / 2 + 1;
+  if (stage.kind == Kind::C2R) s.in[last.axis] = last.n / 2 + 1;
+  return s;
+}
+
+// The problems one stage runs, in order, complete: an R2C stage's real
+// problem (in -> out) then complex ones in place on its output; a C2R
+// stage's complex ones in place on its input, then the real one; a C2C
+// stage's in place.
+std::vector<Problem> stage_problems(const NumpyTransform& t, const Stage& stage, const StageShapes& s,
+                                    Precision precision) {
+  // fftn's or ifftn's direction; rfftn's complex stages run forward, irfftn's backward.
+  const Direction complex_direction =
+      t.kind == Kind::C2C ? t.direction : t.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+  auto with = [&](Problem p, Kind kind, Direction direction, Placement placement) {
+    p.kind = kind;
+    p.precision = precision;
+    p.direction = direction;
+    p.placement = placement;
+    p.norm = t.norm;
+    return p;
+  };
+  std::vector<int> axes;  // R2C and C2R: the real axis last, as Problem takes them
+  for (const AxisLength& a : stage.axes) axes.push_back(a.axis);
+  std::vector<Problem> out;
+  // In place over distinct `complex_axes` (any order) of an array of `shape`.
+  auto complex_steps = [&](const std::vector<std::int64_t>& shape, std::vector<int> complex_axes) {
+    if (complex_axes.empty()) return;
+    std::sort(complex_axes.begin(), complex_axes.end());
+    for (const Problem& p : steps(shape, complex_axes))
+      out.push_back(with(p, Kind::C2C, complex_direction, Placement::InPlace));
+  };
+  if (stage.kind == Kind::C2C) {
+    complex_steps(s.in, axes);
+    return out;
+  }
+  const bool r2c = stage.kind == Kind::R2C;
+  const std::vector<std::int64_t>& real_shape = r2c ? s.in : s.out;
+  const Direction direction = r2c ? Direction::Forward : Direction::Inverse;
+  if (one_problem(real_shape.size(), axes.size())) {
+    Problem p;
+    p.shape = real_shape;
+    p.axes = axes;
+    return {with(p, stage.kind, direction, Placement::OutOfPlace)};
+  }
+  // Past one problem: the real axis alone, the others as complex transforms
+  // of the half spectrum: rfftn is fftn of rfft over the last axis, and in
+  // numpy's irfftn the complex inverse over the others comes first.
+  const Problem real = with(view(real_shape, {axes.back()}), stage.kind, direction, Placement::OutOfPlace);
+  axes.pop_back();
+  if (r2c) out.push_back(real);
+  complex_steps(r2c ? s.out : s.in, axes);
+  if (!r2c) out.push_back(real);
+  return out;
+}
+
+// The array between stages, as the bytes of its elements: complex<T>, or T
+// before an R2C stage and after a C2R one. Bytes, so the input's are taken
+// over and the result's handed to the .npy writer without a copy.
 struct Array {
   std::vector<std::int64_t> shape;
-  std::vector<std::complex<T>> complex;
-  std::vector<T> real;
+  std::vector<unsigned char> bytes;
+  template <class E>
+  E* as() {
+    return reinterpret_cast<E*>(bytes.data());
+  }
 };
 
 template <class T>
 class Runner {
  public:
-  Runner(const NumpyTransform& t, const DeviceOptions& device) : t_(t), device_options_(device) {}
+  Runner(const NumpyTransform& t, const Device* device) : t_(t), device_(device) {}
 
-  // One stage; arrays the device or the host cannot hold are refused
-  // naming their bytes and the limit, before any is allocated.
-  void run(Array<T>& a, const Stage& stage) {
+  // One stage (check_memory sized them all before anything was allocated).
+  void run(Array& a, const Stage& stage) {
     try {
       run_stage(a, stage);
     } catch (const std::bad_alloc&) {
@@ -91,150 +161,69 @@ class Runner {
   }
 
  private:
-  void run_stage(Array<T>& a, const Stage& stage) {
-    std::vector<std::int64_t> in_shape = a.shape, out_shape = a.shape;
-    std::vector<int> axes;  // R2C and C2R: the real axis last, as Problem takes them
-    for (const AxisLength& s : stage.axes) {
-      in_shape[s.axis] = out_shape[s.axis] = s.n;
-      axes.push_back(s.axis);
-    }
-    const AxisLength last = stage.axes.back();  // R2C and C2R: the real axis
-    if (stage.kind == Kind::R2C) out_shape[last.axis] = last.n / 2 + 1;
-    if (stage.kind == Kind::C2R) in_shape[last.axis] = last.n / 2 + 1;
-    // (Element counts: resolve_lengths refused anything past 2^58.)
+  using C = std::complex<T>;
+
+  void run_stage(Array& a, const Stage& stage) {
+    const StageShapes s = shapes_of(a.shape, stage);
     // A zero-length batch axis: nothing to transform, the output is as empty.
-    const bool empty = elements(in_shape) == 0;
-    if (!empty) {
-      const std::size_t limit = device().info().max_allocation_bytes;
-      for (const auto& [what, shape, bytes] :
-           {std::tuple{"input", in_shape, stage.kind == Kind::R2C ? sizeof(T) : sizeof(std::complex<T>)},
-            std::tuple{"output", out_shape, stage.kind == Kind::C2R ? sizeof(T) : sizeof(std::complex<T>)}}) {
-        const std::size_t total = static_cast<std::size_t>(elements(shape)) * bytes;
-        if (limit > 0 && total > limit)
-          throw Error(ErrorCode::OutOfMemory, std::string("the transform's ") + what + " of shape " + text::shape(shape) +
-                                                  " needs " + std::to_string(total) + " bytes; the largest allocation on " +
-                                                  device().info().spec + " is " + std::to_string(limit) + " bytes");
+    const bool empty = elements(s.in) == 0;
+    const std::vector<Problem> problems =
+        empty ? std::vector<Problem>{} : stage_problems(t_, stage, s, sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single);
+    auto run = [&](const Problem& p, const auto* in, auto* out) { Plan(*device_, p).execute_host(in, out); };
+    if (stage.kind == Kind::C2C) {
+      a.bytes = crop_or_pad<C>(std::move(a.bytes), a.shape, s.in);
+      for (const Problem& p : problems) run(p, a.as<C>(), a.as<C>());
+    } else if (stage.kind == Kind::R2C) {
+      Array input{s.in, crop_or_pad<T>(std::move(a.bytes), a.shape, s.in)};
+      a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(C), 0);
+      for (const Problem& p : problems) {
+        if (p.kind == Kind::R2C) run(p, input.as<T>(), a.as<C>());
+        else run(p, a.as<C>(), a.as<C>());
+      }
+    } else {
+      Array input{s.in, crop_or_pad<C>(std::move(a.bytes), a.shape, s.in)};
+      a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(T), 0);
+      for (const Problem& p : problems) {
+        if (p.kind == Kind::C2R) run(p, input.as<C>(), a.as<T>());
+        else run(p, input.as<C>(), input.as<C>());
       }
     }
-    if (stage.kind == Kind::C2C) {
-      a.complex = crop_or_pad(std::move(a.complex), a.shape, in_shape);
-      if (!empty) complex_steps(a.complex.data(), in_shape, axes, complex_direction());
-    } else if (stage.kind == Kind::R2C) {
-      const std::vector<T> input = crop_or_pad(std::move(a.real), a.shape, in_shape);
-      a.real.clear();
-      a.complex.assign(static_cast<std::size_t>(elements(out_shape)), {});
-      if (!empty) r2c(input.data(), a.complex.data(), in_shape, out_shape, axes);
-    } else {
-      std::vector<std::complex<T>> input = crop_or_pad(std::move(a.complex), a.shape, in_shape);
-      a.complex.clear();
-      a.real.assign(static_cast<std::size_t>(elements(out_shape)), T(0));
-      if (!empty) c2r(input.data(), a.real.data(), in_shape, out_shape, axes);
-    }
-    a.shape = out_shape;
-  }
-
-  // fftn's or ifftn's; rfftn's complex stages run forward, irfftn's backward.
-  Direction complex_direction() const {
-    if (t_.kind == Kind::C2C) return t_.direction;
-    return t_.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
-  }
-
-  const Device& device() {
-    if (!device_) device_ = device_options_.open();
-    return *device_;
-  }
-
-  Problem with(Problem p, Kind kind, Direction direction, Placement placement) const {
-    p.kind = kind;
-    p.precision = sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single;
-    p.direction = direction;
-    p.placement = placement;
-    p.norm = t_.norm;
-    return p;
-  }
-
-  // In place over distinct `axes` (any order) of `data` of `shape`.
-  void complex_steps(std::complex<T>* data, const std::vector<std::int64_t>& shape, std::vector<int> axes,
-                     Direction direction) {
-    if (axes.empty()) return;
-    std::sort(axes.begin(), axes.end());
-    for (const Problem& p : steps(shape, axes))
-      Plan(device(), with(p, Kind::C2C, direction, Placement::InPlace)).execute_host(data, data);
-  }
-
-  void r2c(const T* in, std::complex<T>* out, const std::vector<std::int64_t>& real_shape,
-           const std::vector<std::int64_t>& out_shape, std::vector<int> axes) {
-    if (one_problem(real_shape.size(), axes.size())) {
-      Problem p;
-      p.shape = real_shape;
-      p.axes = axes;
-      Plan(device(), with(p, Kind::R2C, Direction::Forward, Placement::OutOfPlace)).execute_host(in, out);
-      return;
-    }
-    // Past one problem: the real axis alone, then the others as complex
-    // transforms of the half spectrum (rfftn is fftn of rfft over the last axis).
-    const int real_axis = axes.back();
-    Plan(device(), with(view(real_shape, {real_axis}), Kind::R2C, Direction::Forward, Placement::OutOfPlace))
-        .execute_host(in, out);
-    axes.pop_back();
-    complex_steps(out, out_shape, axes, Direction::Forward);
-  }
-
-  void c2r(std::complex<T>* in, T* out, const std::vector<std::int64_t>& in_shape,
-           const std::vector<std::int64_t>& real_shape, std::vector<int> axes) {
-    if (one_problem(real_shape.size(), axes.size())) {
-      Problem p;
-      p.shape = real_shape;
-      p.axes = axes;
-      Plan(device(), with(p, Kind::C2R, Direction::Inverse, Placement::OutOfPlace)).execute_host(in, out);
-      return;
-    }
-    // numpy's order: the complex inverse over the other axes, then the real one.
-    const int real_axis = axes.back();
-    axes.pop_back();
-    complex_steps(in, in_shape, axes, Direction::Inverse);
-    Plan(device(), with(view(real_shape, {real_axis}), Kind::C2R, Direction::Inverse, Placement::OutOfPlace))
-        .execute_host(in, out);
+    a.shape = s.out;
   }
 
   const NumpyTransform& t_;
-  const DeviceOptions& device_options_;
-  std::optional<Device> device_;
+  const Device* device_;
 };
 
 template <class T>
-std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
-  std::vector<unsigned char> out(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
-  return out;
+void conjugate(Array& a) {
+  auto* z = a.as<std::complex<T>>();
+  for (std::size_t i = 0; i < a.bytes.size() / sizeof(std::complex<T>); ++i) z[i] = std::conj(z[i]);
 }
 
 template <class T>
-io::NpyArray run(const io::NpyArray& input, const NumpyTransform& t, const DeviceOptions& device) {
-  Array<T> a;
-  a.shape = input.shape;
-  if (t.kind == Kind::R2C) {
-    a.real.resize(static_cast<std::size_t>(input.elements()));
-    if (!a.real.empty()) std::memcpy(a.real.data(), input.data.data(), a.real.size() * sizeof(T));
-  } else {
-    a.complex = as_complex<T>(input);
+io::NpyArray run(io::NpyArray input, const NumpyTransform& t, const Device* device) {
+  Array a{input.shape, {}};
+  if (t.kind == Kind::R2C || is_complex(input.dtype)) {
+    a.bytes = std::move(input.data);
+  } else {  // real input to a complex transform
+    const auto count = static_cast<std::size_t>(input.elements());
+    a.bytes.resize(count * sizeof(std::complex<T>));
+    const T* real = reinterpret_cast<const T*>(input.data.data());
+    std::complex<T>* z = a.as<std::complex<T>>();
+    for (std::size_t i = 0; i < count; ++i) z[i] = {real[i], T(0)};
+    std::vector<unsigned char>().swap(input.data);
   }
-  if (t.conjugate_input)
-    for (std::complex<T>& z : a.complex) z = std::conj(z);
+  if (t.conjugate_input) conjugate<T>(a);
   Runner<T> runner(t, device);
   for (const Stage& stage : stages(t)) runner.run(a, stage);
-  if (t.conjugate_output)
-    for (std::complex<T>& z : a.complex) z = std::conj(z);
+  if (t.conjugate_output) conjugate<T>(a);
   const bool f64 = sizeof(T) == sizeof(double);
   io::NpyArray out;
   out.shape = a.shape;
-  if (t.kind == Kind::C2R) {
-    out.dtype = f64 ? io::DType::Float64 : io::DType::Float32;
-    out.data = bytes_of(a.real);
-  } else {
-    out.dtype = f64 ? io::DType::Complex128 : io::DType::Complex64;
-    out.data = bytes_of(a.complex);
-  }
+  if (t.kind == Kind::C2R) out.dtype = f64 ? io::DType::Float64 : io::DType::Float32;
+  else out.dtype = f64 ? io::DType::Complex128 : io::DType::Complex64;
+  out.data = std::move(a.bytes);
   return out;
 }
 
@@ -273,13 +262,68 @@ std::vector<Stage> stages(const NumpyTransform& t) {
   return out;
 }
 
-io::NpyArray run_numpy_transform(const io::NpyArray& input, const NumpyTransform& t, const DeviceOptions& device) {
-  const bool complex = input.dtype == io::DType::Complex64 || input.dtype == io::DType::Complex128;
-  if (t.kind == Kind::R2C && complex)
+bool transforms_anything(const std::vector<std::int64_t>& shape, const NumpyTransform& t) {
+  std::vector<std::int64_t> now = shape;
+  for (const Stage& stage : stages(t)) {
+    const StageShapes s = shapes_of(now, stage);
+    if (elements(s.in) > 0) return true;
+    now = s.out;
+  }
+  return false;
+}
+
+io::MemoryNeeds transform_needs(const io::NpyHeader& file, const NumpyTransform& t, const Device* device,
+                                const std::string& what) {
+  using io::saturating_product;
+  auto sum = [](std::uint64_t a, std::uint64_t b) { return io::saturating_sum(a, b); };
+  auto bytes = [](const std::vector<std::int64_t>& shape, std::uint64_t each) {
+    return io::saturating_product(static_cast<std::uint64_t>(elements(shape)), each);
+  };
+  const io::DType promoted = promoted_dtype(file.dtype);
+  const std::uint64_t real = is_double(promoted) ? 8 : 4, complex = 2 * real;
+  io::MemoryNeeds needs;
+  // read_npy: the data, and its C-order copy of a Fortran-order file; then
+  // the promoted copy (fft_input.cpp), and a real input's complex one.
+  std::uint64_t held = bytes(file.shape, io::dtype_bytes(file.dtype));
+  needs.at(file.fortran_order && file.shape.size() > 1 ? sum(held, held) : held);
+  for (const std::uint64_t next : {promoted != file.dtype ? bytes(file.shape, io::dtype_bytes(promoted)) : 0,
+                                   t.kind != Kind::R2C && !is_complex(promoted) ? bytes(file.shape, complex) : 0}) {
+    if (next == 0) continue;
+    needs.at(sum(held, next));
+    held = next;
+  }
+  // Each stage: its input cropped or padded beside the array before it,
+  // then its input and output (one array in place) while its plans run, one
+  // after another, with their buffers and workspace.
+  std::vector<std::int64_t> now = file.shape;
+  for (const Stage& stage : stages(t)) {
+    const StageShapes s = shapes_of(now, stage);
+    const std::uint64_t in = bytes(s.in, stage.kind == Kind::R2C ? real : complex);
+    const std::uint64_t out = bytes(s.out, stage.kind == Kind::C2R ? real : complex);
+    if (s.in != now) needs.at(sum(held, in));
+    const std::uint64_t both = stage.kind == Kind::C2C ? in : sum(in, out);
+    needs.at(both);
+    if (device != nullptr && elements(s.in) > 0)
+      for (const Problem& p : stage_problems(t, stage, s, real == 8 ? Precision::Double : Precision::Single)) {
+        const DeviceBytes d = plan_bytes(*device, p);
+        needs.at(both, d.total, d.largest);
+      }
+    held = out;
+    now = s.out;
+  }
+  // real_output_for: a float16 file's real result, converted.
+  if (t.kind == Kind::C2R && file.dtype == io::DType::Float16) needs.at(sum(held, bytes(now, 2)));
+  needs.what = what + " (shape " + text::shape(file.shape) + ", " + io::to_string(file.dtype) + ") to shape " +
+               text::shape(now);
+  return needs;
+}
+
+io::NpyArray run_numpy_transform(io::NpyArray input, const NumpyTransform& t, const Device* device) {
+  if (t.kind == Kind::R2C && is_complex(input.dtype))
     throw Error(ErrorCode::InvalidArgument,
                 std::string("a real-input transform of ") + io::to_string(input.dtype) + " data");
-  if (is_double(input.dtype)) return run<double>(input, t, device);
-  return run<float>(input, t, device);
+  if (is_double(input.dtype)) return run<double>(std::move(input), t, device);
+  return run<float>(std::move(input), t, device);
 }
 
 }  // namespace bfly::cli

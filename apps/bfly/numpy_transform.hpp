@@ -9,11 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "io/memory_budget.hpp"
 #include "io/npy.hpp"
-#include "options.hpp"
 
 namespace bfly::cli {
 
@@ -43,10 +44,24 @@ struct Stage {
 // The stages of `t`, in the order they run.
 std::vector<Stage> stages(const NumpyTransform& t);
 
+// Whether `t` transforms anything of an array of `shape` (not where a
+// batch axis has no points): where it does not, no device is opened.
+bool transforms_anything(const std::vector<std::int64_t>& shape, const NumpyTransform& t);
+
+// What reading `file` (its header) and running `t` on it hold, moment by
+// moment, for the verb's one memory check: the data as read and promoted
+// (fft_input.hpp), each stage's arrays and its plans' buffers and workspace
+// on `device` (null where nothing is transformed), the result as written.
+// `what` ("fft of a.npy") is completed with the shapes.
+io::MemoryNeeds transform_needs(const io::NpyHeader& file, const NumpyTransform& t, const Device* device,
+                                const std::string& what);
+
 // Runs `t` on `input` (complex64, complex128, float32 or float64; real input
 // to a C2C or C2R transform is promoted, R2C takes real input only) in its
-// precision: complex output of the input's precision, real for C2R. The
-// device opens only when there is something to transform.
-io::NpyArray run_numpy_transform(const io::NpyArray& input, const NumpyTransform& t, const DeviceOptions& device);
+// precision: complex output of the input's precision, real for C2R. Takes
+// the input's data over (a complex input's as the first stage's array) and
+// hands the last stage's array over as the result's. `device`: null only
+// where transforms_anything is false.
+io::NpyArray run_numpy_transform(io::NpyArray input, const NumpyTransform& t, const Device* device);
 
 }  // namespace bfly::cli

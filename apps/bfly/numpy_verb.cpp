@@ -1,9 +1,11 @@
 #include "numpy_verb.hpp"
 
 #include <memory>
+#include <optional>
 
 #include "fft_input.hpp"
 #include "io/npy.hpp"
+#include "memory_needs.hpp"
 #include "numpy_transform.hpp"
 #include "options.hpp"
 
@@ -26,14 +28,15 @@ Norm swapped(Norm norm) {
 int run(const NumpyVerb& verb, const VerbOptions& o) {
   io::OutputFile output(o.output, {o.input});
   const Norm norm = parse_numpy_norm(o.norm);
-  const FftInput input = read_fft_input(o.input);
-  if (input.array.shape.empty())
+  // Sized from the header: the one memory check comes before anything is read.
+  const io::NpyHeader header = io::read_npy_header(o.input, fft_input_dtypes());
+  if (header.shape.empty())
     throw Error(ErrorCode::InvalidArgument, o.input + ": a 0-dimensional array has no axis to transform");
-  if (verb.kind == Kind::R2C && is_complex(input.array.dtype))
-    throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(input.array.dtype) + " data: " +
+  if (verb.kind == Kind::R2C && is_complex(header.dtype))
+    throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(header.dtype) + " data: " +
                                                 verb.name + " takes real input (bool, integers, float16 to float64); "
                                                 "use bfly fft for complex data");
-  const AxesAndLengths resolved = resolve_lengths(o.lengths, verb.lengths, input.array.shape, o.input);
+  const AxesAndLengths resolved = resolve_lengths(o.lengths, verb.lengths, header.shape, o.input);
   NumpyTransform t;
   t.kind = verb.kind;
   t.direction = verb.direction;
@@ -42,7 +45,15 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   t.norm = verb.hermitian ? swapped(norm) : norm;
   t.conjugate_input = verb.hermitian && verb.kind == Kind::C2R;
   t.conjugate_output = verb.hermitian && verb.kind == Kind::R2C;
-  io::write_npy(output, real_output_for(run_numpy_transform(input.array, t, o.device), input.file_dtype));
+  std::optional<Device> opened;  // none where nothing is transformed (a batch axis of 0 points)
+  if (transforms_anything(header.shape, t)) opened = o.device.open();
+  const Device* device = opened ? &*opened : nullptr;
+  const io::MemoryNeeds needs = transform_needs(header, t, device, std::string(verb.name) + " of " + o.input);
+  if (device) check_memory(o.device, needs);
+  else check_host_memory(needs);
+  FftInput input = promote(io::read_npy(o.input, fft_input_dtypes()));
+  const io::DType file_dtype = input.file_dtype;
+  io::write_npy(output, real_output_for(run_numpy_transform(std::move(input.array), t, device), file_dtype));
   return 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,15 @@ std::string tuning_option(const std::string& text);
 struct DeviceOptions {
   std::string spec;  // empty: BFLY_DEVICE, else auto
   void add_to(CLI::App& app);
-  Device open() const { return Device::open(spec); }
+  // Opened on the first call and kept: the command's memory check
+  // (memory_needs.hpp) and its work share one device.
+  Device open() const {
+    if (!opened_) opened_ = Device::open(spec);
+    return *opened_;
+  }
+
+ private:
+  mutable std::optional<Device> opened_;
 };
 
 }  // namespace bfly::cli

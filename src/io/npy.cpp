@@ -474,16 +474,28 @@ bool is_npy_file(const std::string& path) {
   return whole && std::memcmp(head, kMagic, sizeof kMagic) == 0;
 }
 
-NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
-  errno = 0;
-  File file(std::fopen(path.c_str(), "rb"));
-  if (file.get() == nullptr) {
-    throw Error(ErrorCode::Io, "cannot open '" + path + "': " + system_message(errno));
-  }
+namespace {
 
+// What a header says, checked against the file's size where it has one:
+// read_npy and read_npy_header share it, so both refuse the same files.
+struct Opened {
+  Header header;
+  ElementType element;
+  std::size_t data_bytes = 0;
+  bool sized = false;  // a regular file, whose size said it holds the data
+};
+
+std::FILE* open_to_read(const std::string& path) {
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + system_message(errno));
+  return file;
+}
+
+Opened read_header(std::FILE* file, const std::string& path, const std::vector<DType>& accepted) {
   // Magic (6), version (2), then the header length: 2 bytes in 1.0, 4 after.
   std::array<unsigned char, 12> prelude{};
-  const std::size_t got = read_some(file.get(), path, prelude.data(), 8);
+  const std::size_t got = read_some(file, path, prelude.data(), 8);
   if (got < sizeof kMagic || std::memcmp(prelude.data(), kMagic, sizeof kMagic) != 0) {
     fail(ErrorCode::Io, path, "not a .npy file (it does not start with \"\\x93NUMPY\")");
   }
@@ -498,7 +510,7 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
              " (bfly reads 1.0, 2.0, 3.0)");
   }
   const std::size_t length_bytes = major == 1 ? 2 : 4;
-  if (read_some(file.get(), path, prelude.data() + 8, length_bytes) < length_bytes) {
+  if (read_some(file, path, prelude.data() + 8, length_bytes) < length_bytes) {
     fail(ErrorCode::Io, path, "truncated .npy header: the file ends inside the header length");
   }
   std::size_t header_bytes = 0;
@@ -514,39 +526,56 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   // values bfly accepts are ASCII either way, so the bytes are parsed as is.
   std::string text(header_bytes, '\0');
   const std::size_t header_got =
-      read_some(file.get(), path, reinterpret_cast<unsigned char*>(&text[0]), header_bytes);
+      read_some(file, path, reinterpret_cast<unsigned char*>(&text[0]), header_bytes);
   if (header_got < header_bytes) {
     fail(ErrorCode::Io, path,
          "truncated .npy header: expected " + std::to_string(header_bytes) + " bytes, found " +
              std::to_string(header_got));
   }
-  const Header header = HeaderParser(path, text).parse();
-
-  NpyArray array;
-  const ElementType element = element_type(path, header, accepted);
-  array.dtype = element.info->dtype;
-  array.shape = header.shape;
-  const std::int64_t elements = checked_elements(array.shape);
-  std::size_t data_bytes = 0;
-  if (elements < 0 || !checked_bytes(elements, dtype_bytes(array.dtype), &data_bytes)) {
-    fail(ErrorCode::Io, path,
-         "shape " + shape_text(array.shape) + " of " + to_string(array.dtype) +
-             " has too many elements");
+  Opened opened{HeaderParser(path, text).parse(), {nullptr, false}};
+  opened.element = element_type(path, opened.header, accepted);
+  const std::vector<std::int64_t>& shape = opened.header.shape;
+  const DType dtype = opened.element.info->dtype;
+  const std::int64_t elements = checked_elements(shape);
+  std::size_t& data_bytes = opened.data_bytes;
+  if (elements < 0 || !checked_bytes(elements, dtype_bytes(dtype), &data_bytes)) {
+    fail(ErrorCode::Io, path, "shape " + shape_text(shape) + " of " + to_string(dtype) + " has too many elements");
   }
 
   const std::size_t data_offset = sizeof kMagic + 2 + length_bytes + header_bytes;
-  const std::string what = "shape " + shape_text(array.shape) + " of " + to_string(array.dtype);
   // A regular file's size says at once whether it holds the data: a short
   // one fails without allocating what its header declares. (Anything else,
-  // a pipe, is read in pieces below and fails as it ends.)
+  // a pipe, is read in pieces by read_npy and fails as it ends.)
   std::error_code size_error;
   const auto file_bytes = std::filesystem::file_size(path, size_error);
   if (!size_error && file_bytes < data_offset + data_bytes) {
     fail(ErrorCode::Io, path,
-         "truncated data: " + what + " needs " + std::to_string(data_bytes) + " bytes, found " +
-             std::to_string(file_bytes - data_offset));
+         "truncated data: shape " + shape_text(shape) + " of " + to_string(dtype) + " needs " +
+             std::to_string(data_bytes) + " bytes, found " + std::to_string(file_bytes - data_offset));
   }
-  if (!size_error) array.data.reserve(data_bytes);
+  opened.sized = !size_error;
+  return opened;
+}
+
+}  // namespace
+
+NpyHeader read_npy_header(const std::string& path, const std::vector<DType>& accepted) {
+  const File file(open_to_read(path));
+  const Opened opened = read_header(file.get(), path, accepted);
+  return {opened.element.info->dtype, opened.header.shape, opened.header.fortran_order};
+}
+
+NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
+  const File file(open_to_read(path));
+  const Opened opened = read_header(file.get(), path, accepted);
+  const Header& header = opened.header;
+  const ElementType& element = opened.element;
+  const std::size_t data_bytes = opened.data_bytes;
+  NpyArray array;
+  array.dtype = element.info->dtype;
+  array.shape = header.shape;
+  const std::string what = "shape " + shape_text(array.shape) + " of " + to_string(array.dtype);
+  if (opened.sized) array.data.reserve(data_bytes);
   std::size_t data_got = 0;
   while (data_got < data_bytes) {
     const std::size_t chunk = std::min(kReadChunkBytes, data_bytes - data_got);

@@ -60,6 +60,17 @@ inline const std::vector<DType>& float_dtypes() {
 // version.
 NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted = float_dtypes());
 
+// What read_npy would return but the data, from the header alone (the
+// data is not read): the dtype and shape, with read_npy's errors for the
+// header and for a regular file too short for its data. How a command sizes
+// its work before it reads anything.
+struct NpyHeader {
+  DType dtype = DType::Complex64;
+  std::vector<std::int64_t> shape;
+  bool fortran_order = false;  // read_npy reorders the data, a copy
+};
+NpyHeader read_npy_header(const std::string& path, const std::vector<DType>& accepted = float_dtypes());
+
 // Writes a version 1.0 file (2.0 only if the header needs it) with the data
 // starting at a multiple of 64 bytes, as numpy.save does, to `output` by its
 // rules (output_file.hpp: a regular file through a temporary and a rename,

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "bfly/bfly.hpp"
 
@@ -43,51 +44,57 @@ struct File {
   }
 };
 
-}  // namespace
-
-Image read_png(const std::string& path) {
-  File file;
+// Opens `path` past its PNG signature.
+void open_png(const std::string& path, File& file) {
   file.f = std::fopen(path.c_str(), "rb");
   if (!file.f) throw Error(ErrorCode::Io, "cannot open '" + path + "': " + std::strerror(errno));
   unsigned char signature[8] = {};
   if (std::fread(signature, 1, 8, file.f) != 8 || png_sig_cmp(signature, 0, 8) != 0)
     throw Error(ErrorCode::Io, path + ": not a PNG file (it does not start with the PNG signature)");
+}
+
+// A file past its signature and libpng's state reading it, freed however
+// the reading ends (a libpng error longjmps to the setjmp of the function
+// holding it, so the Reader outlives the jump).
+struct Reader {
+  File file;
   ErrorState state;
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  if (!info) {
-    png_destroy_read_struct(&png, nullptr, nullptr);
-    throw Error(ErrorCode::OutOfMemory, path + ": libpng could not allocate its state");
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  explicit Reader(const std::string& path) {
+    open_png(path, file);
+    png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    info = png ? png_create_info_struct(png) : nullptr;
+    if (!info) {
+      png_destroy_read_struct(&png, nullptr, nullptr);
+      throw Error(ErrorCode::OutOfMemory, path + ": libpng could not allocate its state");
+    }
   }
-  // Everything changed between setjmp and a possible longjmp lives on the
-  // heap behind a pointer set before it (locals changed there would be
-  // indeterminate after the jump).
-  struct Decoded {
-    Image image;
-    std::vector<png_bytep> rows;
-    std::vector<unsigned char> bytes;
-  };
-  const auto decoded = std::make_unique<Decoded>();
-  Image& image = decoded->image;
-  std::vector<png_bytep>& rows = decoded->rows;
-  std::vector<unsigned char>& bytes = decoded->bytes;
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_read_struct(&png, &info, nullptr);
-    throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + state.message + ")");
-  }
-  png_init_io(png, file.f);
+  ~Reader() { png_destroy_read_struct(&png, &info, nullptr); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+};
+
+// What the header declares, the image as bfly reads it (expanded).
+struct Declared {
+  std::uint64_t width = 0, height = 0;
+  int channels = 1, bits = 8;
+  std::uint64_t file_row_bytes = 0;  // a row as stored, before expansion
+};
+
+// Reads the chunks before the image data and sets the expansions bfly reads
+// with. libpng's errors longjmp to the caller's setjmp, over this frame:
+// nothing here has a destructor.
+Declared read_declared(png_structp png, png_infop info, std::FILE* file) {
+  png_init_io(png, file);
   png_set_sig_bytes(png, 8);
   png_read_info(png, info);
   const int color = png_get_color_type(png, info);
   const int depth = png_get_bit_depth(png, info);
-  // Refusals between setjmp and the last libpng call build their message
-  // only as they throw: a longjmp must not skip a destructor.
-  const std::uint64_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
-  const int file_channels = png_get_channels(png, info);
-  auto refuse = [&](ErrorCode code, const std::string& why) {
-    png_destroy_read_struct(&png, &info, nullptr);
-    throw Error(code, path + ": " + why);
-  };
+  Declared d;
+  d.width = png_get_image_width(png, info);
+  d.height = png_get_image_height(png, info);
+  d.file_row_bytes = (d.width * static_cast<std::uint64_t>(depth) * png_get_channels(png, info) + 7) / 8;
   // Expand what bfly does not keep as it is: palettes to RGB(A), 1-4-bit
   // gray to 8 bits, tRNS to an alpha channel.
   if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
@@ -96,32 +103,78 @@ Image read_png(const std::string& path) {
   if (depth == 16) png_set_swap(png);  // little-endian samples into uint16_t
   png_set_interlace_handling(png);
   png_read_update_info(png, info);
-  image.width = png_get_image_width(png, info);
-  image.height = png_get_image_height(png, info);
-  image.channels = png_get_channels(png, info);
-  image.bits = png_get_bit_depth(png, info);
-  const std::uint64_t pixels = width * height;  // below 2^62: libpng takes sides below 2^31
-  if (pixels > kMaxSamples / static_cast<std::uint64_t>(image.channels))
-    refuse(ErrorCode::Unsupported, "a " + std::to_string(width) + " x " + std::to_string(height) + " image has " +
-                                       std::to_string(pixels * static_cast<std::uint64_t>(image.channels)) + " samples (" +
-                                       std::to_string(image.channels) + " a pixel), more than bfly's limit of " +
-                                       std::to_string(kMaxSamples) + " (2^30)");
-  // A small file declaring a huge image (a decompression bomb, or a damaged
-  // header) is refused by what it can hold, before the image is allocated.
+  d.channels = png_get_channels(png, info);
+  d.bits = png_get_bit_depth(png, info);
+  return d;
+}
+
+struct Refusal {
+  ErrorCode code;
+  std::string why;
+};
+
+// Why bfly will not read an image so declared, if it will not.
+std::optional<Refusal> refusal(const Declared& d, std::FILE* file) {
+  const std::uint64_t pixels = d.width * d.height;  // below 2^62: libpng takes sides below 2^31
+  const auto channels = static_cast<std::uint64_t>(d.channels);
+  if (pixels > kMaxSamples / channels)
+    return Refusal{ErrorCode::Unsupported, "a " + std::to_string(d.width) + " x " + std::to_string(d.height) +
+                                               " image has " + std::to_string(pixels * channels) + " samples (" +
+                                               std::to_string(channels) + " a pixel), more than bfly's limit of " +
+                                               std::to_string(kMaxSamples) + " (2^30)"};
+  // A small file declaring a huge image (a damaged header) is refused by
+  // what it can hold, before the image is allocated.
   struct stat st {};
-  const std::uint64_t row = (width * static_cast<std::uint64_t>(depth) * file_channels + 7) / 8;
-  if (fstat(fileno(file.f), &st) == 0 && S_ISREG(st.st_mode) && row > 0 &&
-      height > static_cast<std::uint64_t>(st.st_size) * kMaxDeflateRatio / row)
-    refuse(ErrorCode::Io, "malformed or truncated PNG: it declares a " + std::to_string(width) + " x " +
-                              std::to_string(height) + " image, " + std::to_string(row) + " bytes a row, more than its " +
-                              std::to_string(st.st_size) + " bytes can hold compressed (deflate's limit is 1032:1)");
+  if (fstat(fileno(file), &st) == 0 && S_ISREG(st.st_mode) && d.file_row_bytes > 0 &&
+      d.height > static_cast<std::uint64_t>(st.st_size) * kMaxDeflateRatio / d.file_row_bytes)
+    return Refusal{ErrorCode::Io, "malformed or truncated PNG: it declares a " + std::to_string(d.width) + " x " +
+                                      std::to_string(d.height) + " image, " + std::to_string(d.file_row_bytes) +
+                                      " bytes a row, more than its " + std::to_string(st.st_size) +
+                                      " bytes can hold compressed (deflate's limit is 1032:1)"};
+  return std::nullopt;
+}
+
+}  // namespace
+
+PngHeader read_png_header(const std::string& path) {
+  Reader r(path);
+  if (setjmp(png_jmpbuf(r.png))) throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
+  const Declared d = read_declared(r.png, r.info, r.file.f);
+  if (const auto refused = refusal(d, r.file.f)) throw Error(refused->code, path + ": " + refused->why);
+  return {static_cast<std::int64_t>(d.width), static_cast<std::int64_t>(d.height), d.channels, d.bits};
+}
+
+Image read_png(const std::string& path) {
+  Reader r(path);
+  png_structp png = r.png;
+  png_infop info = r.info;
+  // Everything changed between setjmp and a possible longjmp lives on the
+  // heap behind a pointer set before it (locals changed there would be
+  // indeterminate after the jump).
+  struct Decoded {
+    Image image;
+    std::vector<png_bytep> rows;
+    std::vector<unsigned char> bytes;
+    std::optional<Refusal> refused;
+  };
+  const auto decoded = std::make_unique<Decoded>();
+  Image& image = decoded->image;
+  std::vector<png_bytep>& rows = decoded->rows;
+  std::vector<unsigned char>& bytes = decoded->bytes;
+  if (setjmp(png_jmpbuf(png))) throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
+  const Declared d = read_declared(png, info, r.file.f);
+  image.width = static_cast<std::int64_t>(d.width);
+  image.height = static_cast<std::int64_t>(d.height);
+  image.channels = d.channels;
+  image.bits = d.bits;
+  decoded->refused = refusal(d, r.file.f);
+  if (decoded->refused) throw Error(decoded->refused->code, path + ": " + decoded->refused->why);
   const std::size_t row_bytes = png_get_rowbytes(png, info);
   bytes.resize(row_bytes * static_cast<std::size_t>(image.height));
   rows.resize(static_cast<std::size_t>(image.height));
   for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = bytes.data() + y * row_bytes;
   png_read_image(png, rows.data());
   png_read_end(png, nullptr);
-  png_destroy_read_struct(&png, &info, nullptr);
   if (image.bits != 8 && image.bits != 16)
     throw Error(ErrorCode::Unsupported, path + ": " + std::to_string(image.bits) + "-bit samples (bfly takes 8 and 16)");
   const std::size_t count = static_cast<std::size_t>(image.width * image.height) * image.channels;

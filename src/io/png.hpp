@@ -26,6 +26,15 @@ struct Image {
 };
 
 Image read_png(const std::string& path);
+
+// The image read_png would return but its samples, from the chunks before
+// the image data (nothing is inflated), with read_png's refusals: how a
+// command sizes its work before decoding.
+struct PngHeader {
+  std::int64_t width = 0, height = 0;
+  int channels = 1, bits = 8;  // as read_png returns them (expanded)
+};
+PngHeader read_png_header(const std::string& path);
 // To `output` by its rules, as write_npy (output_file.hpp).
 void write_png(OutputFile& output, const Image& image);
 void write_png(const std::string& path, const Image& image);

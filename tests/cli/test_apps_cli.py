@@ -420,6 +420,43 @@ def check_filter_failures(bfly, rng, work):
                    os.path.join(work, "outputs", "no_dir", "x.png"), ["x.png"])
 
 
+def bomb_png(path, side):
+    """A PNG declaring side x side 8-bit gray pixels, one IDAT of zeros
+    compressed in rows (never whole in memory): about side^2 / 1030 bytes,
+    within deflate's 1032:1, so the file's size does not refuse it."""
+    import struct
+    import zlib
+
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+    z = zlib.compressobj(9)
+    row = bytes(side + 1)  # filter byte 0, then black pixels
+    idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)) +
+                chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def check_filter_bomb(bfly, work):
+    """Issue 37: a 249 KB PNG declaring 16000 x 16000 pixels ran 47 s and
+    peaked at 10.6 GB before it was refused. Its header is sized first: one
+    line within 2 s. Run on the CPU device under ulimit -v, so the refusal
+    does not depend on the machine's memory (a GPU host's may hold the
+    image) and a regression fails at the cap rather than take that memory."""
+    result, _ = test_cli.run_timed([bfly.binary, "info"])
+    if "(CPU" not in result.stdout:
+        checks.skip("filter of a decompression bomb", "no CPU device to run it on under ulimit -v")
+        return
+    path = os.path.join(work, "inputs", "bomb.png")
+    bomb_png(path, 16000)
+    out = os.path.join(work, "outputs", "bomb_out.png")
+    result, seconds = test_cli.capped(bfly, ["filter", path, out, "--lowpass", "0.5", "--device", "cpu"],
+                                      test_cli.CAP_KIB)
+    test_cli.expect_memory_refusal(f"filter of a {os.path.getsize(path) // 1000} KB PNG declaring 16000 x 16000 "
+                                   "pixels is refused from its header", result, seconds, out, 16000 * 16000 * 8,
+                                   names=("bomb.png", "16000 x 16000"))
+
+
 # ---- bfly bigmul ------------------------------------------------------------
 
 def check_bigmul(bfly, rng, work):
@@ -548,6 +585,7 @@ def main():
         checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
+        checks.run("filter of a decompression bomb", lambda name: check_filter_bomb(bfly, work))
         checks.run("bigmul", lambda name: check_bigmul(bfly, rng, work))
         checks.run("outputs", lambda name: check_app_outputs(bfly, rng, work))
         checks.run("app benches", lambda name: check_app_benches(bfly, rng, work))

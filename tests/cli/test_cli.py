@@ -27,12 +27,14 @@ import collections
 import io
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
 
 try:
@@ -710,9 +712,9 @@ def check_failures(bfly, rng, work):
         ("ihfft out-of-range axis -4", ["ihfft", real_cube, "--axes", "-4"], ["axis -4"]),
         ("rfft bad --norm", ["rfft", real_cube, "--norm", "sideways"], ["sideways"]),
         ("hfft bad --norm", ["hfft", spectrum9, "--norm", "sideways"], ["sideways"]),
-        # Past the device: the bytes and the limit, before anything is allocated.
-        ("fft --n 2^40", ["fft", good, "--n", str(1 << 40)], ["8796093022208 bytes", "largest allocation"]),
-        ("rfft --n 2^41", ["rfft", real_cube, "--n", str(1 << 41)], ["bytes", "largest allocation"]),
+        # Past the host's memory: the bytes and the limit, before anything is allocated.
+        ("fft --n 2^40", ["fft", good, "--n", str(1 << 40)], ["needs", "bytes available"]),
+        ("rfft --n 2^41", ["rfft", real_cube, "--n", str(1 << 41)], ["needs", "bytes available"]),
         ("fft --s past 2^58 elements", ["fft", cube, "--axes", "0,1", "--s", f"{1 << 31},{1 << 31}"],
          ["2^58"]),
     ]:
@@ -741,6 +743,91 @@ def check_empty(name, bfly, work):
         return checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
     y = np.load(out_path)
     checks.record(name, y.dtype == np.complex64 and y.shape == (0, 8), f"output {y.dtype} {y.shape}")
+
+
+# ---- memory checked before allocating --------------------------------------------
+
+# The one line a command refused for memory prints (io/memory_budget.hpp).
+MEMORY_LINE = re.compile(r"^bfly: error: .* needs (\d+) bytes.*, more than the (\d+) bytes available \((.+)\)$")
+# An address-space cap (KiB) PoCL starts and compiles under (a fresh compile
+# crashed at 1000000, ran at 1500000), well below a 2^27-point transform's
+# 4 GiB (its array, its buffer and two of workspace).
+CAP_KIB = 3000000
+
+
+def run_timed(command):
+    start = time.monotonic()
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        result = subprocess.CompletedProcess(command, -999, "", f"timed out after {TIMEOUT_S} s")
+    return result, time.monotonic() - start
+
+
+def capped(bfly, args, cap_kib):
+    """bfly ARGS under `ulimit -v cap_kib`, set by a shell that then execs it."""
+    line = " ".join(shlex.quote(a) for a in [bfly.binary] + list(args))
+    return run_timed(["bash", "-c", f"ulimit -v {cap_kib}; exec {line}"])
+
+
+def expect_memory_refusal(name, result, seconds, out_path, at_least, bound_needle="", names=()):
+    """A command refused before allocating: exit 1 (no signal, no abort), one
+    line 'needs N bytes, more than the M bytes available (bound)' with
+    N >= at_least and N > M, the bound naming bound_needle and the line every
+    one of `names`, within 2 s, no output left."""
+    lines = result.stderr.strip().splitlines()
+    problems = [f"does not name {n!r}" for n in names if len(lines) == 1 and n not in lines[0]]
+    if result.returncode != 1:
+        problems.append(f"exit {result.returncode}")
+    match = MEMORY_LINE.match(lines[0]) if len(lines) == 1 else None
+    if len(lines) != 1:
+        problems.append(f"stderr has {len(lines)} lines")
+    elif not match:
+        problems.append("not a 'needs N bytes, more than the M bytes available' line")
+    else:
+        needed, available = int(match.group(1)), int(match.group(2))
+        if needed < at_least or needed <= available:
+            problems.append(f"needs {needed}, available {available}, expected at least {at_least}")
+        if bound_needle not in match.group(3):
+            problems.append(f"the bound does not name {bound_needle!r}")
+    if seconds > 2:
+        problems.append(f"took {seconds:.1f} s")
+    if os.path.lexists(out_path):
+        problems.append("an output file was left behind")
+    detail = f"{seconds:.2f} s; stderr: {short(result.stderr)}"
+    checks.record(name, not problems, "; ".join(problems) + "; " + detail if problems else detail)
+
+
+def check_memory_limits(bfly, rng, work):
+    """Sizes past the host's memory are refused from the header and the
+    lengths, before anything is allocated (a PoCL assertion under ulimit -v,
+    and gigabytes allocated first, before)."""
+    small = os.path.join(work, "inputs", "budget_8.npy")
+    x = random_array(rng, (8,), np.complex64)
+    np.save(small, x)
+    out = os.path.join(work, "outputs", "budget.npy")
+    # 2^38 points: 2 TiB padded on the host alone, past any machine's memory.
+    n = 1 << 38
+    result, seconds = run_timed([bfly.binary, "fft", small, out, "--n", str(n)] +
+                                (["--device", bfly.device] if bfly.device else []))
+    expect_memory_refusal("fft --n 2^38 is refused past the host's memory in one line", result, seconds, out, n * 8)
+
+    # Under an address-space cap, on the CPU device (whose buffers are host
+    # memory; a GPU's driver does not start under such a cap).
+    result, _ = run_timed([bfly.binary, "fft", small, out, "--device", "cpu"])
+    if result.returncode != 0:
+        checks.skip("ulimit -v checks", f"no CPU device: {short(result.stderr)}")
+        return
+    os.remove(out)
+    result, seconds = capped(bfly, ["fft", small, out, "--device", "cpu"], CAP_KIB)
+    ok = result.returncode == 0 and os.path.exists(out) and np.abs(np.load(out) - np.fft.fft(x)).max() < 1e-5
+    checks.record(f"under ulimit -v {CAP_KIB}, fft of 8 points still runs", ok,
+                  f"exit {result.returncode}, {seconds:.2f} s; stderr: {short(result.stderr)}")
+    if os.path.exists(out):
+        os.remove(out)
+    result, seconds = capped(bfly, ["fft", small, out, "--n", str(1 << 27), "--device", "cpu"], CAP_KIB)
+    expect_memory_refusal(f"under ulimit -v {CAP_KIB}, fft --n 2^27 is refused naming the limit", result, seconds,
+                          out, 2 << 30, "ulimit -v")
 
 
 # ---- other verbs ----------------------------------------------------------------
@@ -1265,6 +1352,7 @@ def main():
                           f"left: {stray}" if stray else "")
             checks.run("failures", lambda name: check_failures(bfly, rng, work))
             checks.run("outputs", lambda name: check_outputs(bfly, rng, work))
+            checks.run("memory limits", lambda name: check_memory_limits(bfly, rng, work))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 

@@ -303,6 +303,22 @@ TEST_F(NpyTest, RejectsTruncatedData) {
                {path("cut.npy"), "truncated data", "96", "40"});
 }
 
+// The header alone (a command sizes its work from it before reading): what
+// read_npy returns but the data, and read_npy's refusals of a file too short.
+TEST_F(NpyTest, HeaderAloneAsReadNpySeesIt) {
+  spit(path("f.npy"), npy_bytes("{'descr': '>f8', 'fortran_order': True, 'shape': (2, 3), }", 48));
+  const NpyHeader header = read_npy_header(path("f.npy"));
+  EXPECT_EQ(header.dtype, DType::Float64);
+  EXPECT_EQ(header.shape, (std::vector<std::int64_t>{2, 3}));
+  EXPECT_TRUE(header.fortran_order);
+  EXPECT_EQ(read_npy(path("f.npy")).shape, header.shape);
+  // Declaring 2^40 elements in a few bytes: refused from the file's size.
+  spit(path("big.npy"), npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1099511627776,), }", 8));
+  expect_error([&] { read_npy_header(path("big.npy")); }, ErrorCode::Io,
+               {path("big.npy"), "truncated data", "8796093022208"});
+  expect_error([&] { read_npy_header(path("big.npy"), {DType::Int64}); }, ErrorCode::Unsupported, {"'<c8'"});
+}
+
 TEST_F(NpyTest, RejectsTrailingBytes) {
   spit(path("long.npy"),
        npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12 + 5));

@@ -66,6 +66,31 @@ TEST(Png, BadFilesAreErrorsNamingThePath) {
   for (const std::string& path : {good, cut, text}) std::remove(path.c_str());
 }
 
+// The header alone (bfly filter sizes its work from it before decoding):
+// what read_png returns but the samples, expansions included.
+TEST(Png, HeaderAloneAsReadPngSeesIt) {
+  Image image;
+  image.width = 37;
+  image.height = 11;
+  image.channels = 4;
+  image.bits = 16;
+  image.samples.assign(static_cast<std::size_t>(37 * 11 * 4), 1000);
+  const std::string path = temp_path("header.png");
+  write_png(path, image);
+  const PngHeader header = read_png_header(path);
+  EXPECT_EQ(header.width, 37);
+  EXPECT_EQ(header.height, 11);
+  EXPECT_EQ(header.channels, 4);
+  EXPECT_EQ(header.bits, 16);
+  // A header declaring more than its file can hold is refused there too.
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes[16] = 0x7f;  // IHDR's width, most significant byte (the CRC no longer matches: libpng's error)
+  std::ofstream(path, std::ios::binary) << bytes;
+  EXPECT_THROW(read_png_header(path), Error);
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace bfly::io
 #endif
