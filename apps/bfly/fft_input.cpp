@@ -1,9 +1,12 @@
 #include "fft_input.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include "bfly/bfly.hpp"
 
 namespace bfly::cli {
 namespace {
@@ -120,6 +123,51 @@ FftInput read_fft_input(const std::string& path) {
   }
   return input;
 }
+
+DType common_type(DType a, DType b) {
+  const bool complex = is_complex(a) || is_complex(b);
+  const bool wide = a == DType::Float64 || a == DType::Complex128 || b == DType::Float64 || b == DType::Complex128;
+  return complex ? (wide ? DType::Complex128 : DType::Complex64) : (wide ? DType::Float64 : DType::Float32);
+}
+
+namespace {
+
+// Each element read as From (memcpy: the bytes need not be aligned for it) and converted to T.
+template <class From, class T>
+std::vector<T> each_as(const io::NpyArray& a) {
+  std::vector<T> out(static_cast<std::size_t>(a.elements()));
+  // (An empty vector's data() may be null, which memcpy must not get even for 0 bytes.)
+  if constexpr (std::is_same<From, T>::value) {
+    if (!out.empty()) std::memcpy(out.data(), a.data.data(), out.size() * sizeof(T));
+    return out;
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    From x;
+    std::memcpy(&x, a.data.data() + i * sizeof x, sizeof x);
+    out[i] = static_cast<T>(x);
+  }
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> elements_as(const io::NpyArray& a) {
+  constexpr bool real = std::is_floating_point<T>::value;
+  if (a.dtype == DType::Float32) return each_as<float, T>(a);
+  if (a.dtype == DType::Float64) return each_as<double, T>(a);
+  if constexpr (!real) {
+    if (a.dtype == DType::Complex64) return each_as<std::complex<float>, T>(a);
+    if (a.dtype == DType::Complex128) return each_as<std::complex<double>, T>(a);
+  }
+  throw Error(ErrorCode::InvalidArgument, std::string(to_string(a.dtype)) + " data where " +
+                                              (real ? "real data" : "float32 to complex128 data") + " was expected");
+}
+
+template std::vector<float> elements_as<float>(const io::NpyArray&);
+template std::vector<double> elements_as<double>(const io::NpyArray&);
+template std::vector<std::complex<float>> elements_as<std::complex<float>>(const io::NpyArray&);
+template std::vector<std::complex<double>> elements_as<std::complex<double>>(const io::NpyArray&);
 
 io::NpyArray real_output_for(io::NpyArray result, io::DType file_dtype) {
   if (file_dtype != DType::Float16 || result.dtype != DType::Float32) return result;

@@ -1,11 +1,13 @@
-// The input types of the transform verbs and their promotion, NumPy 2's
-// rules for numpy.fft: bool and every integer type compute in double
+// The input types of the commands that compute through FFTs (the transform
+// verbs, convolve, filter) and their promotion, NumPy 2's rules for
+// numpy.fft and scipy.fft: bool and every integer type compute in double
 // (float64, complex128 out), float16 in single (complex64 out; a real output
-// is float16 again, as numpy.fft.irfft and hfft give), float32 / complex64 in
-// single and float64 / complex128 in double.
+// of the transform verbs is float16 again, as numpy.fft.irfft and hfft give),
+// float32 / complex64 in single and float64 / complex128 in double.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "io/npy.hpp"
 
@@ -21,6 +23,18 @@ struct FftInput {
 FftInput read_fft_input(const std::string& path);
 
 bool is_complex(io::DType dtype);
+
+// The type two promoted inputs compute in together, numpy.result_type of
+// them: complex if either is, double precision if either is.
+io::DType common_type(io::DType a, io::DType b);
+
+// The elements of a promoted array (float32, float64, complex64 or
+// complex128) as T: float, double, std::complex<float> or
+// std::complex<double>, each converted as numpy's astype converts it.
+// Complex data for a real T is refused (Error(InvalidArgument) naming the
+// dtype): the caller decides where complex input is an error.
+template <class T>
+std::vector<T> elements_as(const io::NpyArray& array);
 
 // A real float32 result as numpy returns it for `file_dtype`: float16 when the
 // input was float16 (rounded to nearest, ties to even), else unchanged.

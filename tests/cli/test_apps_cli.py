@@ -95,6 +95,63 @@ def check_convolve(name, bfly, rng, work, a_shape, k_shape, mode, axes, correlat
     checks.record(name, not problems, "; ".join(problems) if problems else f"shape {y.shape}")
 
 
+# The four types bfly computes in, every pair of them; then types that are
+# promoted first as scipy.fft promotes them (bool and integers to float64,
+# float16 to float32), so int8 with float32 gives float64 although
+# numpy.result_type says float32; a big-endian file too.
+COMPUTED_DTYPES = ["float32", "float64", "complex64", "complex128"]
+PROMOTED_PAIRS = [("int8", "float32"), ("int64", "int64"), ("bool", "bool"), ("uint16", "complex64"),
+                  ("float16", "float16"), ("float16", "complex64"), ("float16", "float64"), ("int32", "float16"),
+                  (">i2", ">f8"), ("uint64", "complex128")]
+
+
+def sample_array(rng, shape, dtype):
+    """Random values of any numeric dtype (integers small enough for every type)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        return rng.integers(0 if dtype.kind == "u" else -50, 50, shape).astype(dtype)
+    if dtype.kind == "f" and dtype.itemsize == 2:
+        return rng.uniform(-1.0, 1.0, shape).astype(dtype)
+    return random_array(rng, shape, dtype.newbyteorder("=").type).astype(dtype)
+
+
+def check_convolve_dtypes(name, bfly, rng, work, a_dtype, k_dtype, correlate):
+    """The values and output dtype of scipy.signal.fftconvolve for inputs of
+    two dtypes (--correlate: scipy.signal.correlate's values, fftconvolve's
+    dtype, as documented)."""
+    tag = "".join(ch if ch.isalnum() else "_" for ch in name)
+    a = sample_array(rng, (40,), a_dtype)
+    k = sample_array(rng, (5,), k_dtype)
+    a_path = os.path.join(work, "inputs", tag + "_a.npy")
+    k_path = os.path.join(work, "inputs", tag + "_k.npy")
+    out_path = os.path.join(work, "outputs", tag + ".npy")
+    np.save(a_path, a)
+    np.save(k_path, k)
+    result = bfly.run(["convolve", a_path, k_path, out_path] + (["--correlate"] if correlate else []))
+    if result.returncode != 0:
+        checks.record(name, False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+        return
+    y = np.load(out_path)
+    want_dtype = scipy.signal.fftconvolve(a, k).dtype
+    wide = np.complex128 if want_dtype.kind == "c" else np.float64
+    if correlate:
+        expected = scipy.signal.correlate(a.astype(wide), k.astype(wide), method="fft")
+    else:
+        expected = scipy.signal.fftconvolve(a.astype(wide), k.astype(wide))
+    problems = []
+    if y.dtype != want_dtype:
+        problems.append(f"dtype {y.dtype}, scipy's {want_dtype}")
+    if y.shape != expected.shape:
+        problems.append(f"shape {y.shape}, scipy's {expected.shape}")
+    else:
+        error = np.linalg.norm(y.astype(wide) - expected) / max(np.linalg.norm(expected), 1e-300)
+        if not np.all(np.isfinite(y)) or error > tolerance(want_dtype.type):
+            problems.append(f"relative L2 error {error:.2e} > {tolerance(want_dtype.type):.0e}")
+    checks.record(name, not problems, "; ".join(problems) if problems else f"{y.dtype}")
+
+
 def check_convolve_failures(bfly, rng, work):
     a = os.path.join(work, "inputs", "fail_a.npy")
     k2 = os.path.join(work, "inputs", "fail_k2.npy")
@@ -111,6 +168,8 @@ def check_convolve_failures(bfly, rng, work):
                    ["valid"])
     expect_failure("convolve: unknown mode", bfly, ["convolve", a, k2, out, "--mode", "middle"], out, ["middle"])
     expect_failure("convolve: axis out of range", bfly, ["convolve", a, k2, out, "--axes", "2"], out, ["2"])
+    expect_failure("convolve: --axes naming no axis (scipy's axes=[])", bfly, ["convolve", a, k2, out, "--axes", ""],
+                   out, ["--axes"])
     expect_failure("convolve: not an npy file", bfly, ["convolve", text, k2, out], out, ["not_npy.npy"])
     expect_failure("convolve: missing input", bfly, ["convolve", a + ".absent", k2, out], out, ["absent"])
     r4 = os.path.join(work, "inputs", "fail_r4.npy")
@@ -492,6 +551,11 @@ def main():
             verb = "correlate" if correlate else "convolve"
             name = f"{verb} {a_shape} with {k_shape} {mode}{where} {np.dtype(dtype).name}"
             checks.run(name, check_convolve, bfly, rng, work, a_shape, k_shape, mode, axes, correlate, dtype)
+        pairs = [(a, k, False) for a in COMPUTED_DTYPES for k in COMPUTED_DTYPES]
+        pairs += [(a, k, False) for a, k in PROMOTED_PAIRS] + [("float32", "complex128", True), ("int16", "float16", True)]
+        for a_dtype, k_dtype, correlate in pairs:
+            name = f"{'correlate' if correlate else 'convolve'} {a_dtype} with {k_dtype}: scipy's values and dtype"
+            checks.run(name, check_convolve_dtypes, bfly, rng, work, a_dtype, k_dtype, correlate)
         stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
         checks.record("successful runs leave no temporary files", not stray, f"left: {stray}" if stray else "")
         checks.run("convolve failures", lambda name: check_convolve_failures(bfly, rng, work))
