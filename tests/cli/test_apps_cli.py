@@ -433,6 +433,39 @@ def check_filter(bfly, rng, work):
         elif out[:, :, :channels - (channels % 2 == 0)].std() >= samples[:, :, :channels - (channels % 2 == 0)].std():
             problems.append("the blur did not smooth the colours")
         checks.record(f"filter: a {channels}-channel {bits}-bit PNG blurred", not problems, "; ".join(problems))
+    # A filter that removes the mean (a high-pass, a band-pass, a kernel
+    # summing to 0) to PNG: its values, half of them negative, offset by
+    # mid-grey as documented (not clipped at 0); .npy stays raw.
+    laplacian = os.path.join(work, "inputs", "laplacian.npy")
+    np.save(laplacian, np.array([[0, 1, 0], [1, -4, 1], [0, 1, 0]], dtype=np.int8))
+    # (The Laplacian's noise is 4.5 times its input's: a gentle image.)
+    for args, channels, bits, spread in ((["--highpass", "0.2"], 1, 8, 1.0), (["--bandpass", "0.1,0.5"], 3, 16, 1.0),
+                                         (["--kernel", laplacian], 1, 8, 0.1)):
+        top = 2 ** bits - 1
+        samples = np.rint(top * (0.5 + spread * rng.uniform(-0.5, 0.5, (24, 20, channels)))).astype(np.uint16)
+        out, _ = run_filter(bfly, work, "png_zero_mean", png_bytes(samples, bits), args, ".png")
+        raw = run_filter(bfly, work, "npy_zero_mean", samples.astype(np.float64), args)
+        expected = np.clip(np.rint(raw + 2 ** (bits - 1)), 0, top)
+        zeros = np.mean(out == 0)
+        checks.record(f"filter {' '.join(args[:1])} to a {bits}-bit PNG: offset by mid-grey, not clipped at 0",
+                      zeros < 0.05 and np.array_equal(out, expected),
+                      f"{zeros:.0%} zeros, {np.sum(out != expected)} samples unlike the raw result + mid-grey")
+    # Bool, integer and float16 images (and kernels) are promoted as scipy.fft
+    # promotes them: computed and written in float64 (float16: float32).
+    image = rng.integers(0, 256, (30, 41))
+    for dtype, wide in ((np.uint8, np.float64), (np.int32, np.float64), (np.bool_, np.float64),
+                        (np.float16, np.float32)):
+        typed = (image > 127 if dtype == np.bool_ else image / (255 if dtype == np.float16 else 1)).astype(dtype)
+        y = run_filter(bfly, work, "typed", typed, ["--blur", "1.5"])
+        want = run_filter(bfly, work, "wide", typed.astype(wide), ["--blur", "1.5"])
+        checks.record(f"filter: a {np.dtype(dtype).name} .npy image is filtered as {np.dtype(wide).name}",
+                      y.dtype == wide and np.array_equal(y, want), f"dtype {y.dtype}")
+    int_kernel = os.path.join(work, "inputs", "int_kernel.npy")
+    np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.uint8))
+    y = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
+    np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.float64))
+    want = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
+    checks.record("filter --kernel: a uint8 .npy kernel is its float64 values", np.array_equal(y, want), "")
     gray = png_bytes(rng.integers(0, 256, (32, 32, 1)).astype(np.uint16), 8)
     for flag in ("--spectrum", "--edges"):
         out, _ = run_filter(bfly, work, "png_" + flag[2:], gray, [flag], ".png")
@@ -468,6 +501,22 @@ def check_filter_failures(bfly, rng, work):
                    out_npy, ["box"])
     expect_failure("filter: an unknown border", bfly, ["filter", image, out_npy, "--blur", "1", "--pad", "edge"],
                    out_npy, ["edge"])
+    # Every numeric option names the value given, whatever it is (0, a
+    # negative, nan, inf, not a number).
+    for option, value in (("--blur", "0"), ("--blur", "-1"), ("--blur", "nan"), ("--blur", "inf"), ("--blur", "abc"),
+                          ("--lowpass", "0"), ("--lowpass", "-1"), ("--lowpass", "nan"), ("--highpass", "0"),
+                          ("--highpass", "inf"), ("--bandpass", "0.1,nan"), ("--bandpass", "-1,0.5"),
+                          ("--bandpass", "0.5"), ("--mask", "butterworth:inf"), ("--mask", "butterworth:nan"),
+                          ("--mask", "butterworth:0")):
+        args = [option, value] + (["--lowpass", "0.2"] if option == "--mask" else [])
+        expect_failure(f"filter: {option} {value} is refused, naming the value", bfly, ["filter", image, out_npy] + args,
+                       out_npy, [option, f"({value} given)"], every_needle=True)
+    complex_image = os.path.join(inputs, "complex_img.npy")
+    np.save(complex_image, random_array(rng, (16, 16), np.complex64))
+    expect_failure("filter: a complex .npy image", bfly, ["filter", complex_image, out_npy, "--blur", "1"], out_npy,
+                   ["complex64"])
+    expect_failure("filter: a complex .npy kernel", bfly, ["filter", image, out_npy, "--kernel", complex_image],
+                   out_npy, ["complex64"])
     expect_failure("filter: a truncated PNG", bfly, ["filter", truncated, out_png, "--blur", "1"], out_png,
                    ["truncated.png"])
     expect_failure("filter: not a PNG", bfly, ["filter", fake, out_png, "--blur", "1"], out_png, ["fake.png", "PNG"],
