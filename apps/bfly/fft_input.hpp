@@ -3,7 +3,8 @@
 // numpy.fft and scipy.fft: bool and every integer type compute in double
 // (float64, complex128 out), float16 in single (complex64 out; a real output
 // of the transform verbs is float16 again, as numpy.fft.irfft and hfft give),
-// float32 / complex64 in single and float64 / complex128 in double.
+// float32 / complex64 in single and float64 / complex128 in double. The
+// same table gives exact integer work (polymul) its int64 values.
 #pragma once
 
 #include <string>
@@ -21,6 +22,11 @@ struct FftInput {
 // Reads `path` (any byte order, C or Fortran order) and promotes it; a
 // non-numeric dtype (or float128) is an error naming it.
 FftInput read_fft_input(const std::string& path);
+
+// For exact integer work (polymul): `path` with bool (as 0 and 1) or any
+// integer type, each value as int64, exactly; a uint64 above 2^63 - 1 is an
+// error naming it and its index, and every other type an error naming it.
+io::NpyArray read_exact_integers(const std::string& path);
 
 bool is_complex(io::DType dtype);
 

@@ -221,6 +221,34 @@ def check_polymul(name, bfly, rng, work, n, m, kind):
     checks.record(name, ok, f"{len(want)} coefficients" if ok else "differs from numpy.convolve on Python ints")
 
 
+def check_polymul_dtypes(name, bfly, rng, work):
+    """Bool and every integer dtype (either byte order) is taken exactly:
+    the product of the values as Python ints, into int64."""
+    b = [int(v) for v in rng.integers(-1000, 1000, 9)]
+    b_path = os.path.join(work, "inputs", "poly_dtypes_b.txt")
+    with open(b_path, "w") as f:
+        f.write("".join(f"{v}\n" for v in b))
+    for dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", ">i8", ">u4"):
+        if dtype == "bool":
+            a = rng.random(13) < 0.5
+        else:
+            # Full range, but a uint64 only up to 2^63 - 1 (the largest it may hold here), which is included.
+            info = np.iinfo(dtype)
+            high = min(int(info.max), 2 ** 63 - 1)
+            a = rng.integers(info.min, high, 13, dtype=np.dtype(dtype).newbyteorder("="), endpoint=True)
+            a[0] = high
+        a_path = os.path.join(work, "inputs", "poly_dtypes_a.npy")
+        out = os.path.join(work, "outputs", "poly_dtypes.txt")
+        np.save(a_path, np.asarray(a, dtype=dtype))
+        result = bfly.run(["polymul", a_path, b_path, out])
+        if result.returncode != 0:
+            checks.record(f"{name}: {dtype}", False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+            continue
+        with open(out) as f:
+            got = [int(line) for line in f.read().split()]
+        checks.record(f"{name}: {dtype}", got == exact_product(a, b), "")
+
+
 def check_polymul_failures(bfly, rng, work):
     inputs = os.path.join(work, "inputs")
     good = os.path.join(inputs, "poly_good.txt")
@@ -247,7 +275,24 @@ def check_polymul_failures(bfly, rng, work):
     expect_failure("polymul: a coefficient beyond int64", bfly, ["polymul", too_big, good, out], out,
                    ["9223372036854775808"])
     expect_failure("polymul: no coefficients", bfly, ["polymul", empty, good, out], out, ["no coefficients"])
-    expect_failure("polymul: float64 .npy", bfly, ["polymul", floats, good, out], out, ["<f8", "int64"])
+    expect_failure("polymul: float64 .npy", bfly, ["polymul", floats, good, out], out, ["float64", "integer"],
+                   every_needle=True)
+    for dtype in (np.float16, np.complex64):
+        path = os.path.join(inputs, f"poly_{np.dtype(dtype).name}.npy")
+        np.save(path, np.array([1, 2], dtype=dtype))
+        expect_failure(f"polymul: {np.dtype(dtype).name} .npy", bfly, ["polymul", path, good, out], out,
+                       [np.dtype(dtype).name, "integer"], every_needle=True)
+    huge = os.path.join(inputs, "poly_huge_u8.npy")
+    np.save(huge, np.array([1, 2 ** 63, 3], dtype=np.uint64))
+    expect_failure("polymul: a uint64 coefficient beyond int64", bfly, ["polymul", huge, good, out], out,
+                   ["9223372036854775808", "1"], every_needle=True)
+    # A blank line would shift every later degree: an error naming it, as any other non-integer line.
+    for text, line in (("1\n\n2\n", "line 2"), ("1\n2\n\n", "line 3"), ("1\n \t\n2\n", "line 2")):
+        blank = os.path.join(inputs, "poly_blank.txt")
+        with open(blank, "w") as f:
+            f.write(text)
+        expect_failure(f"polymul: a blank {line} in {text!r}", bfly, ["polymul", blank, good, out], out, [line, "blank"],
+                       every_needle=True)
     expect_failure("polymul: 2-D .npy", bfly, ["polymul", matrix, good, out], out, ["1-D", "dimensions"])
     expect_failure("polymul: product beyond int64 into .npy", bfly, ["polymul", wide, wide, out], out,
                    ["beyond int64"])
@@ -611,6 +656,7 @@ def main():
         for n, m, kind in [(1, 1, "npy"), (300, 17, "npy"), (1000, 1000, "text"), (4097, 255, "mixed")]:
             name = f"polymul {n} x {m} coefficients, {kind}"
             checks.run(name, check_polymul, bfly, rng, work, n, m, kind)
+        checks.run("polymul of bool and integer dtypes", check_polymul_dtypes, bfly, rng, work)
         checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
