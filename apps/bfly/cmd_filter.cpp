@@ -181,12 +181,18 @@ int run_npy(const FilterOptions& o, const FrequencyFilter& f) {
   for (std::int64_t i = 0; i < h * w; ++i)
     for (std::int64_t k = 0; k < c; ++k) planes[k * h * w + i] = values[i * c + k];
   process(o, f, planes, c, h, w);
+  // Back in the (promoted) image's type and element order.
   const bool f64 = image.dtype == io::DType::Float64;
   for (std::int64_t i = 0; i < h * w; ++i)
     for (std::int64_t k = 0; k < c; ++k) {
       const double v = planes[k * h * w + i];
-      const float s = static_cast<float>(v);
-      std::memcpy(image.data.data() + (i * c + k) * (f64 ? 8 : 4), f64 ? static_cast<const void*>(&v) : &s, f64 ? 8 : 4);
+      unsigned char* at = image.data.data() + (i * c + k) * io::dtype_bytes(image.dtype);
+      if (f64) {
+        std::memcpy(at, &v, sizeof v);
+      } else {
+        const float s = static_cast<float>(v);
+        std::memcpy(at, &s, sizeof s);
+      }
     }
   io::write_npy(o.output, image);
   return 0;
