@@ -555,7 +555,7 @@ def check_filter_failures(bfly, rng, work):
                           ("--mask", "butterworth:0")):
         args = [option, value] + (["--lowpass", "0.2"] if option == "--mask" else [])
         expect_failure(f"filter: {option} {value} is refused, naming the value", bfly, ["filter", image, out_npy] + args,
-                       out_npy, [option, f"({value} given)"], every_needle=True)
+                       out_npy, [f"{option} must", f"({value} given)"], every_needle=True)
     complex_image = os.path.join(inputs, "complex_img.npy")
     np.save(complex_image, random_array(rng, (16, 16), np.complex64))
     expect_failure("filter: a complex .npy image", bfly, ["filter", complex_image, out_npy, "--blur", "1"], out_npy,
