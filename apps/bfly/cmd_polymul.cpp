@@ -1,12 +1,16 @@
 // bfly polymul A B OUT: the exact product of two integer polynomials
-// (bfly::polymul). A and B: .npy int64 arrays (1-D) or text files with one
-// coefficient a line, lowest degree first. OUT: .npy (int64; a coefficient
-// beyond int64 is an error) or any other name, text (exact, any size).
+// (bfly::polymul). A and B: 1-D .npy arrays of bool or any integer type
+// (read_exact_integers: every value as int64, exactly; floats are refused,
+// not rounded), or text files with one coefficient a line, lowest degree
+// first (a blank line is an error: it would shift every later degree). OUT:
+// .npy (int64; a coefficient beyond int64 is an error) or any other name,
+// text (exact, any size).
 #include <bfly/exact.hpp>
 
 #include <cstring>
 
 #include "commands.hpp"
+#include "fft_input.hpp"
 #include "io/npy.hpp"
 #include "io/output_file.hpp"
 #include "io/text_file.hpp"
@@ -28,7 +32,7 @@ std::vector<std::int64_t> read_polynomial(const std::string& path) {
     if (values.empty()) throw Error(ErrorCode::InvalidArgument, path + ": no coefficients");
     return values;
   }
-  const io::NpyArray array = io::read_npy(path, {io::DType::Int64});
+  const io::NpyArray array = read_exact_integers(path);
   if (array.shape.size() != 1)
     throw Error(ErrorCode::InvalidArgument, path + ": a polynomial is a 1-D array; this one has " +
                                                 std::to_string(array.shape.size()) + " dimensions");
@@ -76,7 +80,10 @@ void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
   auto o = std::make_shared<PolymulOptions>();
   CLI::App* command = app.add_subcommand(
       "polymul", "exact product of two integer polynomials (numpy.convolve on integers, without overflow)");
-  command->add_option("a", o->a, "first polynomial: .npy int64 (1-D) or text, one coefficient a line, lowest degree first")
+  command
+      ->add_option("a", o->a,
+                   "first polynomial: a 1-D .npy of bool or any integer type, int8 to uint64 (a uint64 up to 2^63 - 1; "
+                   "floats are refused, not rounded), or text, one integer a line, lowest degree first, no blank lines")
       ->required();
   command->add_option("b", o->b, "second polynomial, the same forms")->required();
   command->add_option("output", o->output,

@@ -1,5 +1,7 @@
 #include "memory_needs.hpp"
 
+#include "fft_input.hpp"
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -138,8 +140,10 @@ io::MemoryNeeds filter_needs(const Device& device, const std::string& input, con
   std::uint64_t image = 0, decoding = 0, written = 0;
   // A kernel or image the command refuses is not sized: it fails there.
   auto npy_shape = [](const std::string& path, std::uint64_t* bytes) {
-    const io::NpyHeader header = io::read_npy_header(path, {io::DType::Float32, io::DType::Float64});
-    *bytes = saturating_product(count(header.shape), io::dtype_bytes(header.dtype));
+    // (Any type the promotion takes: as read, then promoted, as cmd_filter holds it.)
+    const io::NpyHeader header = io::read_npy_header(path, fft_input_dtypes());
+    *bytes = saturating_product(count(header.shape),
+                                io::dtype_bytes(header.dtype) + io::dtype_bytes(promoted_dtype(header.dtype)));
     return header.shape;
   };
   if (io::is_npy_file(input)) {

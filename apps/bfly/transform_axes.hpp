@@ -6,11 +6,11 @@
 
 #include <complex>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "fft_input.hpp"
 #include "io/npy.hpp"
 
 namespace bfly::cli {
@@ -77,18 +77,10 @@ std::vector<Problem> steps(const std::vector<std::int64_t>& shape, const std::ve
 // `axes` axes as it is.
 inline bool one_problem(std::size_t rank, std::size_t axes) { return rank <= 4 && axes <= 3; }
 
-// The input as complex<T>: complex data as it is, real data promoted.
+// The input (a promoted array: read_fft_input's) as complex<T>.
 template <class T>
 std::vector<std::complex<T>> as_complex(const io::NpyArray& a) {
-  std::vector<std::complex<T>> data(static_cast<std::size_t>(a.elements()));
-  if (a.dtype == io::DType::Complex64 || a.dtype == io::DType::Complex128) {
-    // (An empty array's vectors may hold null pointers, which memcpy must not get even for 0 bytes.)
-    if (!data.empty()) std::memcpy(data.data(), a.data.data(), data.size() * sizeof(data[0]));
-  } else {
-    const auto* real = reinterpret_cast<const T*>(a.data.data());
-    for (std::size_t i = 0; i < data.size(); ++i) data[i] = {real[i], T(0)};
-  }
-  return data;
+  return elements_as<std::complex<T>>(a);
 }
 
 // The precision follows the input, as NumPy 2 does: complex64 and float32

@@ -16,7 +16,10 @@ std::vector<std::int64_t> read_integer_lines(const std::string& path) {
   std::string line;
   for (std::int64_t number = 1; std::getline(in, line); ++number) {
     const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
+    // A blank line is no coefficient of 0: skipping it would shift every later degree.
+    if (first == std::string::npos)
+      throw Error(ErrorCode::InvalidArgument,
+                  path + ": line " + std::to_string(number) + " is blank (one integer a line; write 0 for a zero)");
     const std::string item = line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
     std::size_t i = item[0] == '+' || item[0] == '-' ? 1 : 0;
     bool ok = i < item.size();

@@ -97,6 +97,63 @@ def check_convolve(name, bfly, rng, work, a_shape, k_shape, mode, axes, correlat
     checks.record(name, not problems, "; ".join(problems) if problems else f"shape {y.shape}")
 
 
+# The four types bfly computes in, every pair of them; then types that are
+# promoted first as scipy.fft promotes them (bool and integers to float64,
+# float16 to float32), so int8 with float32 gives float64 although
+# numpy.result_type says float32; a big-endian file too.
+COMPUTED_DTYPES = ["float32", "float64", "complex64", "complex128"]
+PROMOTED_PAIRS = [("int8", "float32"), ("int64", "int64"), ("bool", "bool"), ("uint16", "complex64"),
+                  ("float16", "float16"), ("float16", "complex64"), ("float16", "float64"), ("int32", "float16"),
+                  (">i2", ">f8"), ("uint64", "complex128")]
+
+
+def sample_array(rng, shape, dtype):
+    """Random values of any numeric dtype (integers small enough for every type)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        return rng.integers(0 if dtype.kind == "u" else -50, 50, shape).astype(dtype)
+    if dtype.kind == "f" and dtype.itemsize == 2:
+        return rng.uniform(-1.0, 1.0, shape).astype(dtype)
+    return random_array(rng, shape, dtype.newbyteorder("=").type).astype(dtype)
+
+
+def check_convolve_dtypes(name, bfly, rng, work, a_dtype, k_dtype, correlate):
+    """The values and output dtype of scipy.signal.fftconvolve for inputs of
+    two dtypes (--correlate: scipy.signal.correlate's values, fftconvolve's
+    dtype, as documented)."""
+    tag = "".join(ch if ch.isalnum() else "_" for ch in name)
+    a = sample_array(rng, (40,), a_dtype)
+    k = sample_array(rng, (5,), k_dtype)
+    a_path = os.path.join(work, "inputs", tag + "_a.npy")
+    k_path = os.path.join(work, "inputs", tag + "_k.npy")
+    out_path = os.path.join(work, "outputs", tag + ".npy")
+    np.save(a_path, a)
+    np.save(k_path, k)
+    result = bfly.run(["convolve", a_path, k_path, out_path] + (["--correlate"] if correlate else []))
+    if result.returncode != 0:
+        checks.record(name, False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+        return
+    y = np.load(out_path)
+    want_dtype = scipy.signal.fftconvolve(a, k).dtype
+    wide = np.complex128 if want_dtype.kind == "c" else np.float64
+    if correlate:
+        expected = scipy.signal.correlate(a.astype(wide), k.astype(wide), method="fft")
+    else:
+        expected = scipy.signal.fftconvolve(a.astype(wide), k.astype(wide))
+    problems = []
+    if y.dtype != want_dtype:
+        problems.append(f"dtype {y.dtype}, scipy's {want_dtype}")
+    if y.shape != expected.shape:
+        problems.append(f"shape {y.shape}, scipy's {expected.shape}")
+    else:
+        error = np.linalg.norm(y.astype(wide) - expected) / max(np.linalg.norm(expected), 1e-300)
+        if not np.all(np.isfinite(y)) or error > tolerance(want_dtype.type):
+            problems.append(f"relative L2 error {error:.2e} > {tolerance(want_dtype.type):.0e}")
+    checks.record(name, not problems, "; ".join(problems) if problems else f"{y.dtype}")
+
+
 def check_convolve_failures(bfly, rng, work):
     a = os.path.join(work, "inputs", "fail_a.npy")
     k2 = os.path.join(work, "inputs", "fail_k2.npy")
@@ -113,6 +170,8 @@ def check_convolve_failures(bfly, rng, work):
                    ["valid"])
     expect_failure("convolve: unknown mode", bfly, ["convolve", a, k2, out, "--mode", "middle"], out, ["middle"])
     expect_failure("convolve: axis out of range", bfly, ["convolve", a, k2, out, "--axes", "2"], out, ["2"])
+    expect_failure("convolve: --axes naming no axis (scipy's axes=[])", bfly, ["convolve", a, k2, out, "--axes", ""],
+                   out, ["--axes"])
     expect_failure("convolve: not an npy file", bfly, ["convolve", text, k2, out], out, ["not_npy.npy"])
     expect_failure("convolve: missing input", bfly, ["convolve", a + ".absent", k2, out], out, ["absent"])
     r4 = os.path.join(work, "inputs", "fail_r4.npy")
@@ -164,6 +223,34 @@ def check_polymul(name, bfly, rng, work, n, m, kind):
     checks.record(name, ok, f"{len(want)} coefficients" if ok else "differs from numpy.convolve on Python ints")
 
 
+def check_polymul_dtypes(name, bfly, rng, work):
+    """Bool and every integer dtype (either byte order) is taken exactly:
+    the product of the values as Python ints, into int64."""
+    b = [int(v) for v in rng.integers(-1000, 1000, 9)]
+    b_path = os.path.join(work, "inputs", "poly_dtypes_b.txt")
+    with open(b_path, "w") as f:
+        f.write("".join(f"{v}\n" for v in b))
+    for dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", ">i8", ">u4"):
+        if dtype == "bool":
+            a = rng.random(13) < 0.5
+        else:
+            # Full range, but a uint64 only up to 2^63 - 1 (the largest it may hold here), which is included.
+            info = np.iinfo(dtype)
+            high = min(int(info.max), 2 ** 63 - 1)
+            a = rng.integers(info.min, high, 13, dtype=np.dtype(dtype).newbyteorder("="), endpoint=True)
+            a[0] = high
+        a_path = os.path.join(work, "inputs", "poly_dtypes_a.npy")
+        out = os.path.join(work, "outputs", "poly_dtypes.txt")
+        np.save(a_path, np.asarray(a, dtype=dtype))
+        result = bfly.run(["polymul", a_path, b_path, out])
+        if result.returncode != 0:
+            checks.record(f"{name}: {dtype}", False, f"exit {result.returncode}: {test_cli.short(result.stderr)}")
+            continue
+        with open(out) as f:
+            got = [int(line) for line in f.read().split()]
+        checks.record(f"{name}: {dtype}", got == exact_product(a, b), "")
+
+
 def check_polymul_failures(bfly, rng, work):
     inputs = os.path.join(work, "inputs")
     good = os.path.join(inputs, "poly_good.txt")
@@ -190,7 +277,24 @@ def check_polymul_failures(bfly, rng, work):
     expect_failure("polymul: a coefficient beyond int64", bfly, ["polymul", too_big, good, out], out,
                    ["9223372036854775808"])
     expect_failure("polymul: no coefficients", bfly, ["polymul", empty, good, out], out, ["no coefficients"])
-    expect_failure("polymul: float64 .npy", bfly, ["polymul", floats, good, out], out, ["<f8", "int64"])
+    expect_failure("polymul: float64 .npy", bfly, ["polymul", floats, good, out], out, ["float64", "integer"],
+                   every_needle=True)
+    for dtype in (np.float16, np.complex64):
+        path = os.path.join(inputs, f"poly_{np.dtype(dtype).name}.npy")
+        np.save(path, np.array([1, 2], dtype=dtype))
+        expect_failure(f"polymul: {np.dtype(dtype).name} .npy", bfly, ["polymul", path, good, out], out,
+                       [np.dtype(dtype).name, "integer"], every_needle=True)
+    huge = os.path.join(inputs, "poly_huge_u8.npy")
+    np.save(huge, np.array([1, 2 ** 63, 3], dtype=np.uint64))
+    expect_failure("polymul: a uint64 coefficient beyond int64", bfly, ["polymul", huge, good, out], out,
+                   ["9223372036854775808", "1"], every_needle=True)
+    # A blank line would shift every later degree: an error naming it, as any other non-integer line.
+    for text, line in (("1\n\n2\n", "line 2"), ("1\n2\n\n", "line 3"), ("1\n \t\n2\n", "line 2")):
+        blank = os.path.join(inputs, "poly_blank.txt")
+        with open(blank, "w") as f:
+            f.write(text)
+        expect_failure(f"polymul: a blank {line} in {text!r}", bfly, ["polymul", blank, good, out], out, [line, "blank"],
+                       every_needle=True)
     expect_failure("polymul: 2-D .npy", bfly, ["polymul", matrix, good, out], out, ["1-D", "dimensions"])
     expect_failure("polymul: product beyond int64 into .npy", bfly, ["polymul", wide, wide, out], out,
                    ["beyond int64"])
@@ -376,6 +480,39 @@ def check_filter(bfly, rng, work):
         elif out[:, :, :channels - (channels % 2 == 0)].std() >= samples[:, :, :channels - (channels % 2 == 0)].std():
             problems.append("the blur did not smooth the colours")
         checks.record(f"filter: a {channels}-channel {bits}-bit PNG blurred", not problems, "; ".join(problems))
+    # A filter that removes the mean (a high-pass, a band-pass, a kernel
+    # summing to 0) to PNG: its values, half of them negative, offset by
+    # mid-grey as documented (not clipped at 0); .npy stays raw.
+    laplacian = os.path.join(work, "inputs", "laplacian.npy")
+    np.save(laplacian, np.array([[0, 1, 0], [1, -4, 1], [0, 1, 0]], dtype=np.int8))
+    # (The Laplacian's noise is 4.5 times its input's: a gentle image.)
+    for args, channels, bits, spread in ((["--highpass", "0.2"], 1, 8, 1.0), (["--bandpass", "0.1,0.5"], 3, 16, 1.0),
+                                         (["--kernel", laplacian], 1, 8, 0.1)):
+        top = 2 ** bits - 1
+        samples = np.rint(top * (0.5 + spread * rng.uniform(-0.5, 0.5, (24, 20, channels)))).astype(np.uint16)
+        out, _ = run_filter(bfly, work, "png_zero_mean", png_bytes(samples, bits), args, ".png")
+        raw = run_filter(bfly, work, "npy_zero_mean", samples.astype(np.float64), args)
+        expected = np.clip(np.rint(raw + 2 ** (bits - 1)), 0, top)
+        zeros = np.mean(out == 0)
+        checks.record(f"filter {' '.join(args[:1])} to a {bits}-bit PNG: offset by mid-grey, not clipped at 0",
+                      zeros < 0.05 and np.array_equal(out, expected),
+                      f"{zeros:.0%} zeros, {np.sum(out != expected)} samples unlike the raw result + mid-grey")
+    # Bool, integer and float16 images (and kernels) are promoted as scipy.fft
+    # promotes them: computed and written in float64 (float16: float32).
+    image = rng.integers(0, 256, (30, 41))
+    for dtype, wide in ((np.uint8, np.float64), (np.int32, np.float64), (np.bool_, np.float64),
+                        (np.float16, np.float32)):
+        typed = (image > 127 if dtype == np.bool_ else image / (255 if dtype == np.float16 else 1)).astype(dtype)
+        y = run_filter(bfly, work, "typed", typed, ["--blur", "1.5"])
+        want = run_filter(bfly, work, "wide", typed.astype(wide), ["--blur", "1.5"])
+        checks.record(f"filter: a {np.dtype(dtype).name} .npy image is filtered as {np.dtype(wide).name}",
+                      y.dtype == wide and np.array_equal(y, want), f"dtype {y.dtype}")
+    int_kernel = os.path.join(work, "inputs", "int_kernel.npy")
+    np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.uint8))
+    y = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
+    np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.float64))
+    want = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
+    checks.record("filter --kernel: a uint8 .npy kernel is its float64 values", np.array_equal(y, want), "")
     gray = png_bytes(rng.integers(0, 256, (32, 32, 1)).astype(np.uint16), 8)
     for flag in ("--spectrum", "--edges"):
         out, _ = run_filter(bfly, work, "png_" + flag[2:], gray, [flag], ".png")
@@ -411,6 +548,22 @@ def check_filter_failures(bfly, rng, work):
                    out_npy, ["box"])
     expect_failure("filter: an unknown border", bfly, ["filter", image, out_npy, "--blur", "1", "--pad", "edge"],
                    out_npy, ["edge"])
+    # Every numeric option names the value given, whatever it is (0, a
+    # negative, nan, inf, not a number).
+    for option, value in (("--blur", "0"), ("--blur", "-1"), ("--blur", "nan"), ("--blur", "inf"), ("--blur", "abc"),
+                          ("--lowpass", "0"), ("--lowpass", "-1"), ("--lowpass", "nan"), ("--highpass", "0"),
+                          ("--highpass", "inf"), ("--bandpass", "0.1,nan"), ("--bandpass", "-1,0.5"),
+                          ("--bandpass", "0.5"), ("--mask", "butterworth:inf"), ("--mask", "butterworth:nan"),
+                          ("--mask", "butterworth:0")):
+        args = [option, value] + (["--lowpass", "0.2"] if option == "--mask" else [])
+        expect_failure(f"filter: {option} {value} is refused, naming the value", bfly, ["filter", image, out_npy] + args,
+                       out_npy, [f"{option} must", f"({value} given)"], every_needle=True)
+    complex_image = os.path.join(inputs, "complex_img.npy")
+    np.save(complex_image, random_array(rng, (16, 16), np.complex64))
+    expect_failure("filter: a complex .npy image", bfly, ["filter", complex_image, out_npy, "--blur", "1"], out_npy,
+                   ["complex64"])
+    expect_failure("filter: a complex .npy kernel", bfly, ["filter", image, out_npy, "--kernel", complex_image],
+                   out_npy, ["complex64"])
     expect_failure("filter: a truncated PNG", bfly, ["filter", truncated, out_png, "--blur", "1"], out_png,
                    ["truncated.png"])
     expect_failure("filter: not a PNG", bfly, ["filter", fake, out_png, "--blur", "1"], out_png, ["fake.png", "PNG"],
@@ -576,12 +729,18 @@ def main():
             verb = "correlate" if correlate else "convolve"
             name = f"{verb} {a_shape} with {k_shape} {mode}{where} {np.dtype(dtype).name}"
             checks.run(name, check_convolve, bfly, rng, work, a_shape, k_shape, mode, axes, correlate, dtype)
+        pairs = [(a, k, False) for a in COMPUTED_DTYPES for k in COMPUTED_DTYPES]
+        pairs += [(a, k, False) for a, k in PROMOTED_PAIRS] + [("float32", "complex128", True), ("int16", "float16", True)]
+        for a_dtype, k_dtype, correlate in pairs:
+            name = f"{'correlate' if correlate else 'convolve'} {a_dtype} with {k_dtype}: scipy's values and dtype"
+            checks.run(name, check_convolve_dtypes, bfly, rng, work, a_dtype, k_dtype, correlate)
         stray = [n for n in listing(os.path.join(work, "outputs")) if not n.endswith(".npy")]
         checks.record("successful runs leave no temporary files", not stray, f"left: {stray}" if stray else "")
         checks.run("convolve failures", lambda name: check_convolve_failures(bfly, rng, work))
         for n, m, kind in [(1, 1, "npy"), (300, 17, "npy"), (1000, 1000, "text"), (4097, 255, "mixed")]:
             name = f"polymul {n} x {m} coefficients, {kind}"
             checks.run(name, check_polymul, bfly, rng, work, n, m, kind)
+        checks.run("polymul of bool and integer dtypes", check_polymul_dtypes, bfly, rng, work)
         checks.run("polymul failures", lambda name: check_polymul_failures(bfly, rng, work))
         checks.run("filter", lambda name: check_filter(bfly, rng, work))
         checks.run("filter failures", lambda name: check_filter_failures(bfly, rng, work))
