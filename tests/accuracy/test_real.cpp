@@ -188,14 +188,21 @@ TEST_P(Real, StridedLayouts) {
 // Real axes beyond one pass: the packed form on n/2 over several passes, the
 // complex form of odd and Bluestein lengths with real first and last passes,
 // and past 2^20 points.
+// The quick tier: 10 of the 28 problems, each (kind, precision) with an
+// even and an odd length.
 TEST_P(Real, LongAxes) {
   int i = 0;
+  std::vector<Problem> problems;
   for (Precision precision : kPrecisions)
     for (std::int64_t n : std::vector<std::int64_t>{1 << 20, 1000000, 65536 + 2, 2 * 4093, 65537, 3 * 4099, 8192 + 1})
       for (Kind kind : kKinds) {
         const Placement placement = ++i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace;
-        expect_accurate(make(kind, {n}, precision, n < 100000 ? 2 : 1, {}, placement));
+        problems.push_back(make(kind, {n}, precision, n < 100000 ? 2 : 1, {}, placement));
       }
+  for (const Problem& p : sample("long real axes", problems, 10, [](const Problem& q) {
+         return q.token().substr(0, 8) + (q.shape[0] % 2 ? " odd" : " even");
+       }))
+    expect_accurate(p);
   expect_accurate(make(Kind::R2C, {3, 65536}, Precision::Single, 1, {1, 0}));
   expect_accurate(make(Kind::C2R, {4096, 12}, Precision::Single, 1, {1, 0}));
 }
@@ -204,16 +211,23 @@ TEST_P(Real, LongAxes) {
 // points): even n as n/2-point passes with the split fused into the last
 // (n/2 even and odd: 486, 2002), odd and Bluestein n with real first and
 // last passes.
+// The quick tier: 16 of the 72 1D problems, each kind, precision and
+// placement with an even and an odd length.
 TEST_P(Real, ForcedMultiPass) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  std::vector<Problem> problems;
   for (Precision precision : kPrecisions)
     for (std::int64_t n : {64, 100, 1000, 4096, 486, 2002, 243, 58, 97})
       for (Kind kind : kKinds)
-        for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
-          const Problem p = make(kind, {n}, precision, 3, {}, placement);
-          EXPECT_GE(Plan(device(), p).passes(), 2) << p.token();
-          expect_accurate(p);
-        }
+        for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
+          problems.push_back(make(kind, {n}, precision, 3, {}, placement));
+  for (const Problem& p : sample("real lengths in forced passes", problems, 16, [](const Problem& q) {
+         return q.token().substr(0, 8) + (q.placement == Placement::InPlace ? " ip" : " oop") +
+                (q.shape[0] % 2 ? " odd" : " even");
+       })) {
+    EXPECT_GE(Plan(device(), p).passes(), 2) << p.token();
+    expect_accurate(p);
+  }
   for (Kind kind : kKinds) {
     expect_accurate(make(kind, {40, 64}, Precision::Single, 2));
     expect_accurate(make(kind, {64, 40}, Precision::Single, 1, {1, 0}));
