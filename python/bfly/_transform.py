@@ -307,10 +307,22 @@ def _check_out(fw, out, shape, result):
         raise TypeError("JAX arrays are immutable: out= cannot be a JAX array")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"output array has wrong shape: {tuple(out.shape)}, expected {tuple(shape)}")
+    if _read_only(adopted):
+        raise ValueError("output array is read-only")
     odt = fw.to_numpy[out.dtype] if fw.name == "torch" else np.dtype(out.dtype)
     if not np.can_cast(result, odt, casting="same_kind"):
         raise TypeError(f"Cannot cast the {result} result to out's dtype {odt} with casting rule 'same_kind'")
     return adopted
+
+
+def _read_only(x):
+    """Whether the array says it must not be written: NumPy's flag (writing a
+    read-only memmap segfaulted), or the read-only bit of a DLPack 1.0
+    capsule or of __cuda_array_interface__. CuPy and PyTorch arrays carry
+    no such flag."""
+    if isinstance(x, np.ndarray):
+        return not x.flags.writeable
+    return getattr(x, "read_only", False)
 
 
 def _alignment(kind, side, dtype):
