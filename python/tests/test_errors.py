@@ -183,3 +183,44 @@ def test_read_only_device_out_is_refused():
     for make in (_capsule_producer, _CudaArrayInterface):
         with pytest.raises(ValueError, match="output array is read-only"):
             bfly.fft.fft(make(False), out=make(True))
+
+
+def test_too_large_raises_memory_error():
+    # Refused from the shapes, before any allocation: one line naming both numbers.
+    small = np.random.default_rng(0).random(8)
+    for call in (lambda: bfly.fft.fft(small, n=2 ** 40), lambda: bfly.fft.rfft(small, n=2 ** 40),
+                 lambda: bfly.fft.irfft(small, n=2 ** 40), lambda: bfly.fft.fftn(small, s=(2 ** 40,), axes=(0,)),
+                 lambda: bfly.Plan((2 ** 40,), np.complex64), lambda: bfly.Plan((2 ** 20, 2 ** 20), np.float32,
+                                                                                kind="rfft")):
+        with pytest.raises(MemoryError, match=r"bfly: the transform needs .*\d+ bytes.* \d+ bytes") as error:
+            call()
+        assert "\n" not in str(error.value)
+    # bfly's own OutOfMemory (here a buffer past the device's largest
+    # allocation) is a MemoryError too, not a RuntimeError.
+    with pytest.raises(MemoryError, match="bytes"):
+        bfly._core.CorePlan(bfly._engine.default_device(), "c2c", "single", False, "backward", [2 ** 40], [], 1, [],
+                            0, [], 0, False)
+
+
+def test_just_past_host_memory_raises_memory_error():
+    # A transform needing a little more than the host has left (here capped
+    # by ulimit -v, so nothing big is ever touched): MemoryError from the
+    # shapes, where it was a PoCL assertion that aborted the interpreter.
+    status, output = _child("""
+        def available():
+            meminfo = int(open('/proc/meminfo').read().split('MemAvailable:')[1].split()[0]) * 1024
+            vm = int(open('/proc/self/status').read().split('VmSize:')[1].split()[0]) * 1024
+            return min(meminfo, resource.getrlimit(resource.RLIMIT_AS)[0] - vm)
+        # fft(x, n) of complex64 holds the padded input and the output, 16
+        # bytes a point, and on a CPU device the device's copies of both
+        # (host memory too): 32. (n a multiple of 2^20: a quick plan where
+        # the check is missing.)
+        per_point = 32 if bfly._engine.default_device().is_cpu else 16
+        n = (int(available() * 1.1) // per_point >> 20) + 1 << 20
+        try:
+            bfly.fft.fft(np.ones(8, np.complex64), n=n)
+            print("ran")
+        except MemoryError as e:
+            print("MemoryError:", e)
+        """, address_space=1 << 30)
+    assert status == 0 and output.startswith("MemoryError: bfly: the transform needs"), output
