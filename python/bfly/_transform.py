@@ -164,6 +164,10 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
         raise AxisError(axes[0], 0)
     dtype = fw.dtype(x)
     work_in, work_out, result = working_dtypes(dtype, kind)
+    if kind == "c2r" and len(axes) > 1:
+        # numpy's irfftn is ifft over all but the last axis, then irfft of
+        # that complex result: float16 comes back float32, as complex64's irfft.
+        result = np.empty(0, np.result_type(result, np.complex64)).real.dtype
     stream = _stream_handle(stream)
     if fw.name == "foreign" and stream is not None:
         fw, x = fw.adopt(x.array, stream)  # the capsule asked for again, ready on the caller's stream
