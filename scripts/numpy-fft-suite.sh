@@ -5,13 +5,7 @@
 # computes longdouble in double precision (docs/PYTHON.md), and they ask for
 # long double's accuracy.
 #   bash scripts/numpy-fft-suite.sh [python]      (default: build/pyvenv/bin/python)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-py=${1:-build/pyvenv/bin/python}
-case "$py" in */*) py=$(cd "$(dirname "$py")" && pwd)/$(basename "$py") ;; esac  # it runs from a temporary folder
-source_file=$("$py" -c "import numpy.fft.tests.test_pocketfft as t; print(t.__file__)")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/fft-suite-common.sh" numpy.fft.tests.test_pocketfft "$@"
 { echo "import bfly"; sed 's/np\.fft\./bfly.fft./g' "$source_file"; } > "$tmp/test_numpy_suite_on_bfly.py"
 grep -q "bfly.fft.fft(" "$tmp/test_numpy_suite_on_bfly.py"  # the rewrite took
 (cd "$tmp" && "$py" -m pytest -q -p no:cacheprovider test_numpy_suite_on_bfly.py -k "not longdouble")

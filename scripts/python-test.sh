@@ -18,3 +18,4 @@ cd python/tests
 "../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" .
 cd ../..
 bash scripts/numpy-fft-suite.sh "$venv/bin/python"
+bash scripts/scipy-fft-suite.sh "$venv/bin/python"

@@ -332,32 +332,38 @@ class ForeignFramework:
         self.core = core
 
     def adopt(self, x, stream=None):
-        return self, ForeignArray(x, self._view(x, stream))
+        return self, ForeignArray(x, *self._view(x, stream))
 
     def view(self, x):
-        return x.view if isinstance(x, ForeignArray) else self._view(x)
+        return x.view if isinstance(x, ForeignArray) else self._view(x)[0]
 
     def _view(self, x, stream=None):
+        """(View, whether the producer marks the array read-only)."""
         if hasattr(x, "__dlpack__"):
-            try:
-                # DLPack names the legacy default stream 1 (0 is ambiguous there).
-                capsule = x.__dlpack__(stream=stream if stream not in (None, 0) else 1)
-            except TypeError:
-                capsule = x.__dlpack__()
-            pointer, shape, strides, dtype, device_type, device_id, _ = self.core.dlpack_info(capsule)
+            # DLPack names the legacy default stream 1 (0 is ambiguous there).
+            # DLPack 1.0's capsule (max_version) is the one with a read-only flag.
+            stream = stream if stream not in (None, 0) else 1
+            for kwargs in ({"stream": stream, "max_version": (1, 0)}, {"stream": stream}, {}):
+                try:
+                    capsule = x.__dlpack__(**kwargs)
+                    break
+                except TypeError:
+                    if not kwargs:
+                        raise
+            pointer, shape, strides, dtype, device_type, device_id, read_only = self.core.dlpack_info(capsule)
             if device_type != 2:
                 raise ValueError(f"a DLPack array on device type {device_type} (not CUDA memory) cannot be "
                                  "transformed by bfly without a copy; convert it to NumPy first")
             dtype = self._dtype(dtype)
             strides = c_strides(shape, dtype.itemsize) if strides is None else tuple(s * dtype.itemsize for s in strides)
-            return View(x, pointer, tuple(shape), strides, dtype, device_id)
+            return View(x, pointer, tuple(shape), strides, dtype, device_id), read_only
         cai = x.__cuda_array_interface__
         dtype = np.dtype(cai["typestr"])
         shape = tuple(cai["shape"])
         strides = cai.get("strides") or c_strides(shape, dtype.itemsize)
         # The interface names no device (its producers, such as Numba, use the
         # current one): None, so device= or CUDA device 0 runs it.
-        return View(x, cai["data"][0], shape, tuple(strides), dtype, None)
+        return View(x, cai["data"][0], shape, tuple(strides), dtype, None), bool(cai["data"][1])
 
     @staticmethod
     def _dtype(name):
@@ -393,10 +399,10 @@ class ForeignFramework:
 
 class ForeignArray:
     """A producer's array with the facts its protocol gave (it may have no shape attribute)."""
-    __slots__ = ("array", "view", "shape", "ndim", "dtype")
+    __slots__ = ("array", "view", "shape", "ndim", "dtype", "read_only")
 
-    def __init__(self, array, view):
-        self.array, self.view = array, view
+    def __init__(self, array, view, read_only=False):
+        self.array, self.view, self.read_only = array, view, read_only
         self.shape, self.ndim, self.dtype = view.shape, len(view.shape), view.dtype
 
 

@@ -269,6 +269,12 @@ class Executor:
             return self.steps[0].plan
         return None
 
+    def device_bytes(self, staged):
+        """Device memory its plans hold: workspace and, run on host arrays
+        (staged), each plan's copies of its input and output."""
+        return sum(s.plan.workspace_bytes + (s.plan.input_bytes + s.plan.output_bytes if staged else 0)
+                   for s in self.steps)
+
     def tokens(self):
         return [s.plan.token for s in self.steps]
 

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from . import _engine
+from . import _engine, _memory
 from ._arrays import _by_type, framework_of, pad_or_crop
 
 try:
@@ -164,6 +164,10 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
         raise AxisError(axes[0], 0)
     dtype = fw.dtype(x)
     work_in, work_out, result = working_dtypes(dtype, kind)
+    if kind == "c2r" and len(axes) > 1:
+        # numpy's irfftn is ifft over all but the last axis, then irfft of
+        # that complex result: float16 comes back float32, as complex64's irfft.
+        result = np.empty(0, np.result_type(result, np.complex64)).real.dtype
     stream = _stream_handle(stream)
     if fw.name == "foreign" and stream is not None:
         fw, x = fw.adopt(x.array, stream)  # the capsule asked for again, ready on the caller's stream
@@ -178,28 +182,21 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
                 work_in, work_out, result, cache, fast_key if eligible else None)
 
 
-def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream, work_in,
-         work_out, result, cache, fast_key):
-    cache = _engine.plan_cache if cache is None else cache
-    original = x
-    if fw.dtype(x) != work_in:
-        x = fw.astype(x, work_in)
-    if conj_in:
-        x = fw.conj(x)
-    if lengths:
-        x = pad_or_crop(fw, x, lengths)
-    if not fw.on_device and not x.flags.c_contiguous:
-        # Host arrays reach the device through a copy anyway: made C-ordered
-        # first, every layout of the same values takes the same plan and
-        # gives the same bits (numpy's own tests ask for that).
-        x = np.ascontiguousarray(x)
-    in_shape = tuple(x.shape)
+def _out_shape(kind, in_shape, axes, n_out):
     out_shape = list(in_shape)
     if kind == "r2c":
         out_shape[axes[-1]] = in_shape[axes[-1]] // 2 + 1
     elif kind == "c2r":
         out_shape[axes[-1]] = n_out
-    out_shape = tuple(out_shape)
+    return tuple(out_shape)
+
+
+def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream, work_in,
+         work_out, result, cache, fast_key):
+    cache = _engine.plan_cache if cache is None else cache
+    original = x
+    in_shape = tuple(lengths.get(a, n) for a, n in enumerate(x.shape))
+    out_shape = _out_shape(kind, in_shape, axes, n_out)
     caller_out = out
     if out is not None:
         out = _check_out(fw, out, out_shape, result)
@@ -217,6 +214,22 @@ def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_ou
     else:
         wanted = _device_spec(device)
         core = _engine.open_device(wanted) if wanted is not None else _engine.default_device()
+        view = None
+    arrays, staging, largest = _call_bytes(fw, x, out, in_shape, out_shape, work_in, work_out, result, kind, axes,
+                                           conj_in)
+    _check_memory(core, fw, arrays, staging, largest)
+    if fw.dtype(x) != work_in:
+        x = fw.astype(x, work_in)
+    if conj_in:
+        x = fw.conj(x)
+    if lengths:
+        x = pad_or_crop(fw, x, lengths)
+    if not fw.on_device and not x.flags.c_contiguous:
+        # Host arrays reach the device through a copy anyway: made C-ordered
+        # first, every layout of the same values takes the same plan and
+        # gives the same bits (numpy's own tests ask for that).
+        x = np.ascontiguousarray(x)
+    if x is not original:
         view = None
     if 0 in out_shape:  # nothing to compute (numpy returns the empty result too)
         return _finish(fw, x, fw.empty(x, out_shape, work_out), out, caller_out, result, False)
@@ -259,6 +272,9 @@ def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_ou
             y = fw.empty(x, out_shape, work_out)
             out_view = fw.view(y)
             executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+    planned = executor.device_bytes(staged=not fw.on_device)
+    if planned > staging:  # workspace, or a plan a group of axes: known now, allocated at the first launch
+        _check_memory(core, fw, arrays, planned)
     pointers = {"in": view.pointer, "out": out_view.pointer}
     tmp = None
     if executor.temporary is not None:
@@ -277,6 +293,41 @@ def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_ou
         if plan is not None and signature is not None and cache.max_size > 0:
             cache.fast[(fast_key, signature)] = (plan, out_shape, work_out, in_align)
     return _finish(fw, x, y, out, caller_out, result, conj_out)
+
+
+def _call_bytes(fw, x, out, in_shape, out_shape, work_in, work_out, result, kind, axes, conj_in):
+    """(arrays, buffers, largest buffer): the bytes of the arrays a call makes
+    (copies of its input, its output, the cast of its result, c2r's
+    temporary over > 3 axes: host memory for host arrays, device memory for
+    device arrays) and of the device buffers its plans stage host arrays in,
+    before the plans are known."""
+    size = _memory.size
+    arrays = 0
+    if fw.dtype(x) != work_in:
+        arrays += size(x.shape, work_in)
+    if conj_in:
+        arrays += size(x.shape, work_in)
+    if any(n > m for n, m in zip(in_shape, x.shape)):
+        arrays += size(in_shape, work_in)  # padded
+    elif not fw.on_device and (tuple(x.shape) != in_shape or not x.flags.c_contiguous):
+        arrays += size(in_shape, work_in)  # cropped or reordered: a C-ordered copy
+    if out is None or fw.dtype(out) != work_out:
+        arrays += size(out_shape, work_out)
+    if out is None and result != work_out:
+        arrays += size(out_shape, result)
+    if kind == "c2r" and len(axes) > 3:
+        arrays += size(in_shape, work_in)
+    if fw.on_device:
+        return arrays, 0, 0
+    staged_in, staged_out = size(in_shape, work_in), size(out_shape, work_out)
+    return arrays, staged_in + staged_out, max(staged_in, staged_out)
+
+
+def _check_memory(core, fw, arrays, buffers, largest=0):
+    if fw.on_device:
+        _memory.check(core, 0, arrays + buffers, largest)
+    else:
+        _memory.check(core, arrays, buffers, largest)
 
 
 def _finish(fw, x, y, out, caller_out, result, conj_out):
@@ -307,10 +358,22 @@ def _check_out(fw, out, shape, result):
         raise TypeError("JAX arrays are immutable: out= cannot be a JAX array")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"output array has wrong shape: {tuple(out.shape)}, expected {tuple(shape)}")
+    if _read_only(adopted):
+        raise ValueError("output array is read-only")
     odt = fw.to_numpy[out.dtype] if fw.name == "torch" else np.dtype(out.dtype)
     if not np.can_cast(result, odt, casting="same_kind"):
         raise TypeError(f"Cannot cast the {result} result to out's dtype {odt} with casting rule 'same_kind'")
     return adopted
+
+
+def _read_only(x):
+    """Whether the array says it must not be written: NumPy's flag (writing a
+    read-only memmap segfaulted), or the read-only bit of a DLPack 1.0
+    capsule or of __cuda_array_interface__. CuPy and PyTorch arrays carry
+    no such flag."""
+    if isinstance(x, np.ndarray):
+        return not x.flags.writeable
+    return getattr(x, "read_only", False)
 
 
 def _alignment(kind, side, dtype):
@@ -360,15 +423,15 @@ def warm(cache, kind, axes, lengths, inverse, norm, shape, dtype, n_out=None, de
     from ._arrays import View, c_strides
     work_in, work_out, _ = working_dtypes(dtype, kind)
     in_shape = tuple(lengths.get(a, n) for a, n in enumerate(shape))
-    out_shape = list(in_shape)
-    if kind == "r2c":
-        out_shape[axes[-1]] = in_shape[axes[-1]] // 2 + 1
-    elif kind == "c2r":
-        out_shape[axes[-1]] = n_out
+    out_shape = _out_shape(kind, in_shape, axes, n_out)
     if 0 in in_shape or 0 in out_shape:
         return
     spec = _device_spec(device)
     core = _engine.open_device(spec) if spec is not None else _engine.default_device()
+    # What running it on host arrays will hold on the device.
+    staged_in, staged_out = _memory.size(in_shape, work_in), _memory.size(out_shape, work_out)
+    _memory.check(core, 0, staged_in + staged_out, max(staged_in, staged_out))
     view = View(None, 0, in_shape, c_strides(in_shape, work_in.itemsize), work_in, None)
-    out_view = View(None, 0, tuple(out_shape), c_strides(out_shape, work_out.itemsize), work_out, None)
-    _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+    out_view = View(None, 0, out_shape, c_strides(out_shape, work_out.itemsize), work_out, None)
+    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+    _memory.check(core, 0, executor.device_bytes(staged=True))

@@ -12,7 +12,8 @@ dtypes follow NumPy 2: float32 and complex64 stay in single precision,
 float64 and complex128 in double; bool and integers promote to double.
 float16 (and PyTorch's bfloat16) is computed in single precision and
 longdouble in double precision; their results have NumPy's dtypes
-(complex64, or float16 for irfft and hfft; clongdouble and longdouble).
+(complex64; float16 for irfft, hfft and irfftn over one axis, float32 for
+irfftn over more; clongdouble and longdouble).
 
 Plans are built on first use and kept in `bfly.plan_cache`.
 """

@@ -12,16 +12,19 @@ scipy keyword: `overwrite_x` (bfly never writes to its input), `workers`
 the same call; any other plan object is left to the next backend). Anything
 else (dct, dst, fht, ...) returns NotImplemented, so scipy falls back to its
 own backend. dtypes follow scipy: float16 is computed and returned in single
-precision, longdouble in double precision (returned as longdouble).
+precision, longdouble in double precision (returned as longdouble). Bad
+arguments raise what scipy raises, in its words (its tests match them).
 NumPy arrays run on $BFLY_DEVICE (else auto); CuPy, PyTorch and JAX arrays on
 their own device and stream.
 """
+import operator
+
 import numpy as np
 
 from . import fft as _fft
 from ._arrays import framework_of
 from ._plan import Plan
-from ._transform import cook_nd_args, run, swap_norm
+from ._transform import normalize_axis, run, swap_norm
 
 __ua_domain__ = "numpy.scipy.fft"
 
@@ -33,6 +36,10 @@ def _scipy_dtype(x):
     return x
 
 
+def _shape(x):
+    return tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
+
+
 def _check_workers(workers):
     if workers is not None and not isinstance(workers, (int, np.integer)):
         raise TypeError(f"workers must be an int, not {type(workers).__name__}")
@@ -40,16 +47,88 @@ def _check_workers(workers):
         raise ValueError("workers must not be zero")
 
 
+# scipy's own checks and wording (scipy/fft/_pocketfft/helper.py and
+# basic.py), which its tests match: they differ from numpy's.
+
+def _check_norm(norm):
+    if norm not in (None, "backward", "ortho", "forward"):
+        raise ValueError(f'Invalid norm value {norm!r}, should be "backward", "ortho" or "forward"')
+
+
+def _check_real(x):
+    fw, array = framework_of(x)
+    if fw.dtype(array).kind == "c":
+        raise TypeError("x must be a real sequence")
+
+
+def _ints(value, name):
+    if isinstance(value, (int, np.integer)):
+        value = (value,)
+    try:
+        return [operator.index(a) for a in value]
+    except TypeError:
+        raise ValueError(f"{name} must be a scalar or iterable of integers") from None
+
+
+def _one_axis_n(kind, shape, n, axis):
+    """scipy's check of a 1-D call's n (or of the axis's length when n is None)."""
+    if kind in ("irfft", "hfft"):
+        if n is None:
+            length = (shape[axis] - 1) * 2
+            if length < 1:
+                raise ValueError(f"Invalid number of data points ({length}) specified")
+            return
+    elif n is None:
+        n = shape[axis]
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n}) specified")
+
+
+def _nd_args(shape, s, axes):
+    """scipy's _init_nd_shape_and_axes: (s, axes) as lists, axes unique and
+    non-negative, s's -1 entries the axis's length."""
+    ndim = len(shape)
+    if axes is not None:
+        axes = [a + ndim if a < 0 else a for a in _ints(axes, "axes")]
+        if any(a >= ndim or a < 0 for a in axes):
+            raise ValueError("axes exceeds dimensionality of input")
+        if len(set(axes)) != len(axes):
+            raise ValueError("all axes must be unique")
+    if s is not None:
+        s = _ints(s, "shape")
+        if axes and len(axes) != len(s):
+            raise ValueError("when given, axes and shape arguments have to be of the same length")
+        if axes is None:
+            if len(s) > ndim:
+                raise ValueError("shape requires more axes than are present")
+            axes = list(range(ndim - len(s), ndim))
+        s = [shape[a] if n == -1 else n for n, a in zip(s, axes)]
+    elif axes is None:
+        s, axes = list(shape), list(range(ndim))
+    else:
+        s = [shape[a] for a in axes]
+    if any(n < 1 for n in s):
+        raise ValueError(f"invalid number of data points ({s}) specified")
+    return s, axes
+
+
 def _with_plan(kind, name):
     """A scipy signature over one of bfly.fft's functions, `plan=` handled."""
     one_axis = name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
     default_axes = (-2, -1) if name.endswith("2") else None
+    real_input = kind in ("rfft", "ihfft")
 
     if one_axis:
         function = getattr(_fft, name)
 
         def one(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
             _check_workers(workers)
+            _check_norm(norm)
+            if real_input:
+                _check_real(x)
+            shape = _shape(x)
+            if len(shape) > 0:
+                _one_axis_n(kind, shape, n, normalize_axis(axis, len(shape)))
             x = _scipy_dtype(x)
             if plan is not None:
                 return _run_plan(plan, kind, x, None if n is None else [n], [axis], norm)
@@ -59,9 +138,21 @@ def _with_plan(kind, name):
 
     def many(x, s=None, axes=default_axes, norm=None, overwrite_x=False, workers=None, *, plan=None):
         _check_workers(workers)
+        if real_input:
+            _check_real(x)
+        shape = _shape(x)
+        no_s = s is None
+        s, axes = _nd_args(shape, s, axes)
+        if not axes:
+            if kind in ("fft", "ifft"):
+                return x  # scipy returns its input as it is when no axis is transformed
+            raise ValueError("at least 1 axis must be transformed")
+        _check_norm(norm)
+        if kind in ("irfft", "hfft") and no_s:
+            s[-1] = (shape[axes[-1]] - 1) * 2  # the real length, by default
+            if s[-1] < 1:
+                raise ValueError(f"invalid number of data points ({s[-1]}) specified")
         x = _scipy_dtype(x)
-        if s is not None and axes is None:  # scipy's rule (numpy deprecates it): the last len(s) axes
-            axes = tuple(range(-len(s), 0))
         if plan is not None:
             return _run_plan(plan, kind, x, s, axes, norm)
         return _nd[kind](x, s, axes, norm)
@@ -78,22 +169,16 @@ def _run_plan(plan, kind, x, s, axes, norm):
     return plan(x)
 
 
-def _hfftn(x, s=None, axes=None, norm=None):
+def _hfftn(x, s, axes, norm):
     # scipy's hfftn: the forward transform of a Hermitian spectrum, irfftn of
-    # its conjugate with the normalisation swapped.
-    s, axes = cook_nd_args(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape), s, axes,
-                           inverse_real=True, warn=False)
-    if len(set(axes)) != len(axes):
-        raise ValueError("hfftn: repeated axes are not supported")
+    # its conjugate with the normalisation swapped (s and axes as _nd_args
+    # made them, s[-1] the real length).
     lengths = dict(zip(axes, s))
     lengths[axes[-1]] = s[-1] // 2 + 1
     return run(x, "c2r", axes, lengths, True, swap_norm(norm), n_out=s[-1], conj_in=True)
 
 
-def _ihfftn(x, s=None, axes=None, norm=None):
-    s, axes = cook_nd_args(tuple(np.shape(x)) if not hasattr(x, "shape") else tuple(x.shape), s, axes, warn=False)
-    if len(set(axes)) != len(axes):
-        raise ValueError("ihfftn: repeated axes are not supported")
+def _ihfftn(x, s, axes, norm):
     return run(x, "r2c", axes, dict(zip(axes, s)), False, swap_norm(norm), conj_out=True)
 
 

@@ -133,12 +133,16 @@ struct DeviceMemory {
   std::uintptr_t pointer() const { return buffer->device_pointer(); }
 };
 
-nb::object translate_and_raise(const Error& e) {
+// Sets the Python error of a bfly::Error. (A translator sets it and returns:
+// one that throws nb::python_error instead has it wrapped in a RuntimeError
+// by the next translator, which is how MemoryError once read.)
+void set_python_error(const Error& e) {
   switch (e.code()) {
-    case ErrorCode::InvalidArgument: throw nb::value_error(e.what());
-    case ErrorCode::Unsupported: PyErr_SetString(PyExc_NotImplementedError, e.what()); throw nb::python_error();
-    case ErrorCode::OutOfMemory: PyErr_SetString(PyExc_MemoryError, e.what()); throw nb::python_error();
-    default: throw std::runtime_error(std::string(to_string(e.code())) + " error: " + e.what());
+    case ErrorCode::InvalidArgument: PyErr_SetString(PyExc_ValueError, e.what()); return;
+    case ErrorCode::Unsupported: PyErr_SetString(PyExc_NotImplementedError, e.what()); return;
+    case ErrorCode::OutOfMemory: PyErr_SetString(PyExc_MemoryError, e.what()); return;
+    default:
+      PyErr_SetString(PyExc_RuntimeError, (std::string(to_string(e.code())) + " error: " + e.what()).c_str());
   }
 }
 
@@ -169,7 +173,7 @@ NB_MODULE(_core, m) {
     try {
       std::rethrow_exception(p);
     } catch (const bfly::Error& e) {
-      translate_and_raise(e);
+      set_python_error(e);
     }
   });
 
@@ -197,6 +201,9 @@ NB_MODULE(_core, m) {
       .def_prop_ro("backend", [](const CoreDevice& d) { return d.device.info().backend; })
       .def_prop_ro("name", [](const CoreDevice& d) { return d.device.info().name; })
       .def_prop_ro("is_gpu", [](const CoreDevice& d) { return d.device.info().is_gpu; })
+      .def_prop_ro("is_cpu", [](const CoreDevice& d) { return d.device.info().is_cpu; })
+      .def_prop_ro("global_memory_bytes", [](const CoreDevice& d) { return d.device.info().global_memory_bytes; })
+      .def_prop_ro("max_allocation_bytes", [](const CoreDevice& d) { return d.device.info().max_allocation_bytes; })
       .def("synchronize", [](const CoreDevice& d) { d.device.synchronize(); },
            nb::call_guard<nb::gil_scoped_release>());
 
@@ -217,6 +224,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("passes", [](const CorePlan& p) { return p.plan().passes(); })
       .def_prop_ro("input_bytes", &CorePlan::input_bytes)
       .def_prop_ro("output_bytes", &CorePlan::output_bytes)
+      .def_prop_ro("workspace_bytes", [](const CorePlan& p) { return p.plan().workspace_bytes(); })
       .def("describe", [](const CorePlan& p) { return p.plan().describe(); });
 
   nb::class_<DeviceMemory>(m, "DeviceMemory")

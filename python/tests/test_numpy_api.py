@@ -118,6 +118,26 @@ def test_complex_input_dtypes(rng, name, dtype):
     assert_close(got, want)
 
 
+ALL_FUNCTIONS = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2",
+                 "irfft2", "rfftn", "irfftn"]
+
+
+@pytest.mark.skipif(not NUMPY2, reason="NumPy 2's result dtypes")
+@pytest.mark.parametrize("dtype", [np.float16, np.longdouble])
+def test_every_function_has_numpys_result_dtype(dtype):
+    # irfft2 / irfftn over 2+ axes is ifft then irfft of complex64:
+    # float32 for float16, where irfft and a 1-axis irfftn keep float16.
+    x = np.arange(24, dtype=dtype).reshape(4, 6)
+    calls = [(name, {}) for name in ALL_FUNCTIONS] + [("irfftn", {"axes": (1,)}), ("irfftn", {"axes": (1, 0)}),
+                                                       ("irfft2", {"s": (4, 6)}), ("rfftn", {"axes": (0,)})]
+    for name, kwargs in calls:
+        got, want = getattr(bfly.fft, name)(x, **kwargs), getattr(np.fft, name)(x, **kwargs)
+        assert got.dtype == want.dtype, f"{name}({dtype.__name__}, {kwargs}): {got.dtype}, numpy {want.dtype}"
+        assert_close(got, reference(name, x, **kwargs))  # (numpy's float16 ifft scales by a float16 1/n)
+    plan = bfly.Plan(x.shape, x.dtype, axes=(0, 1), kind="irfft")
+    assert plan(x).dtype == np.fft.irfftn(x, axes=(0, 1)).dtype
+
+
 def strided_views(rng, dtype):
     base = random_array(rng, (12, 10, 8), dtype)
     yield "negative", base[::-1, :, ::-2]

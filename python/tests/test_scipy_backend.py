@@ -102,3 +102,41 @@ def test_global_backend(rng):
         assert_close(scipy_fft.fft(x), np.fft.fft(x))
     finally:
         scipy_fft.set_global_backend("scipy")
+
+
+SCIPY_ERRORS = [  # (function, args, kwargs, exception, message): scipy's own, which its tests match
+    ("rfft", (np.zeros(10, np.complex64),), {}, TypeError, "x must be a real sequence"),
+    ("rfftn", (np.zeros(10, np.complex64),), {}, TypeError, "x must be a real sequence"),
+    ("ihfft2", (np.zeros((2, 4), np.complex128),), {}, TypeError, "x must be a real sequence"),
+    ("fft", ([],), {}, ValueError, r"invalid number of data points \(0\) specified"),
+    ("rfft", ([[1, 1], [2, 2]], -5), {}, ValueError, r"invalid number of data points \(-5\) specified"),
+    ("irfft", (np.ones(1, np.complex128),), {}, ValueError, r"Invalid number of data points \(0\) specified"),
+    ("fftn", ([[]],), {}, ValueError, r"invalid number of data points \(\[1, 0\]\) specified"),
+    ("irfftn", ([[1, 1], [2, 2]], (4, -3)), {}, ValueError, r"invalid number of data points \(\[4, -3\]\) specified"),
+    ("ifft", (np.arange(10.0),), {"norm": "o"}, ValueError,
+     'Invalid norm value \'o\', should be "backward", "ortho" or "forward"'),
+    ("irfftn", (np.arange(10.0),), {"norm": "o"}, ValueError, "Invalid norm value 'o', should be"),
+    ("rfftn", ([],), {"axes": []}, ValueError, "at least 1 axis must be transformed"),
+    ("irfftn", ([],), {"axes": []}, ValueError, "at least 1 axis must be transformed"),
+    ("fftn", (np.zeros((4, 4, 2)),), {"s": (8, 8, 2, 1)}, ValueError, "shape requires more axes than are present"),
+    ("fftn", (np.zeros((4, 4)),), {"axes": (0, 0)}, ValueError, "all axes must be unique"),
+    ("hfftn", (np.zeros((4, 4)),), {"axes": (0, -2)}, ValueError, "all axes must be unique"),
+    ("fftn", (np.zeros((4, 4)),), {"axes": (2,)}, ValueError, "axes exceeds dimensionality of input"),
+    ("fftn", (np.zeros((4, 4)),), {"s": (4, 4), "axes": (0,)}, ValueError,
+     "when given, axes and shape arguments have to be of the same length"),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs,exception,message", SCIPY_ERRORS)
+def test_errors_are_scipys(name, args, kwargs, exception, message):
+    with pytest.raises(exception, match=message):
+        getattr(scipy_fft, name)(*args, **kwargs)  # scipy's own: the case is right for this scipy
+    with scipy_fft.set_backend(bfly.scipy_fft, only=True):
+        with pytest.raises(exception, match=message):
+            getattr(scipy_fft, name)(*args, **kwargs)
+
+
+def test_no_axes_returns_the_input():
+    x = np.arange(8.0).reshape(2, 4)
+    with scipy_fft.set_backend(bfly.scipy_fft, only=True):
+        assert scipy_fft.fftn(x, axes=[]) is x and scipy_fft.ifftn(x, axes=()) is x
