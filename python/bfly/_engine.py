@@ -43,7 +43,13 @@ def open_device(spec):
 
 
 def default_device():
-    return open_device(os.environ.get("BFLY_DEVICE") or "auto")
+    spec = os.environ.get("BFLY_DEVICE")
+    if not spec:
+        return open_device("auto")
+    try:
+        return open_device(spec)
+    except ValueError as e:  # the user may not know where the spec came from: say
+        raise ValueError(f"BFLY_DEVICE={spec}: {e}") from None
 
 
 class PlanCache:

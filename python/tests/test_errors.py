@@ -1,5 +1,8 @@
 """Bad input raises the Python exception numpy raises, with a clear message,
 and never crashes."""
+import os
+import subprocess
+import sys
 import numpy as np
 import pytest
 
@@ -60,6 +63,16 @@ def test_bad_device():
         bfly.fft.fft(np.ones(4), device="opencl:99:0")
     with pytest.raises(TypeError):
         bfly.fft.fft(np.ones(4), device=3.5)
+
+
+def test_bad_device_from_the_environment_names_the_variable():
+    # In a child: the default device is opened once per process.
+    code = "import numpy, bfly; bfly.fft.fft(numpy.ones(4))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=dict(os.environ, BFLY_DEVICE="banana"), timeout=120)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert "ValueError" in last and "BFLY_DEVICE=banana" in last, result.stderr
 
 
 def test_bad_plan_arguments():
