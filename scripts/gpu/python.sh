@@ -33,6 +33,8 @@ if [ "$what" = test ] || [ "$what" = all ]; then
   tail -25 "$out/pytest.log"
   PYTHONPATH=$testpath bash scripts/numpy-fft-suite.sh "$py" > "$out/numpy-suite.log" 2>&1 || status=1
   tail -3 "$out/numpy-suite.log"
+  PYTHONPATH=$testpath bash scripts/scipy-fft-suite.sh "$py" > "$out/scipy-suite.log" 2>&1 || status=1
+  tail -3 "$out/scipy-suite.log"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   $py scripts/gpu/python-bench.py --out "$out/python-bench.json" ${BFLY_PYBENCH_ARGS:-} > "$out/python-bench.txt" 2>&1 || status=1
