@@ -24,13 +24,13 @@ Problem make(std::int64_t n, std::int64_t batch, Direction direction, Placement 
   return p;
 }
 
-// The 7-smooth lengths up to 4096 (a sample of 32 in the quick tier: every
+// The 7-smooth lengths up to 4096 (a sample of 16 in the quick tier: every
 // size bucket, powers of two and not), each forward and inverse, batches of
 // 1 and 3, in and out of place.
 TEST_P(Accuracy, EverySmoothLengthUpTo4096) {
   const auto all = smooth_lengths(4096);
   ASSERT_EQ(all.size(), 248u);  // the 7-smooth numbers up to 4096
-  const auto lengths = sample_lengths("7-smooth lengths to 4096", all, 32);
+  const auto lengths = sample_lengths("7-smooth lengths to 4096", all, 16);
   double worst = 0;
   std::string worst_token;
   for (std::int64_t n : lengths)
@@ -47,14 +47,14 @@ TEST_P(Accuracy, EverySmoothLengthUpTo4096) {
 }
 
 // Radix 11 and 13: every 13-smooth length up to 4096 that the test above
-// does not cover (a factor 11 or 13; a sample of 24 in the quick tier),
+// does not cover (a factor 11 or 13; a sample of 12 in the quick tier),
 // forward and inverse.
 TEST_P(Accuracy, Every13SmoothLengthUpTo4096) {
   std::vector<std::int64_t> all;
   for (std::int64_t n : smooth_lengths(4096, 13))
     if (n % 11 == 0 || n % 13 == 0) all.push_back(n);
   ASSERT_GT(all.size(), 200u);
-  const auto lengths = sample_lengths("13-smooth lengths to 4096 with a factor 11 or 13", all, 24);
+  const auto lengths = sample_lengths("13-smooth lengths to 4096 with a factor 11 or 13", all, 12);
   double worst = 0;
   std::string worst_token;
   int i = 0;
@@ -72,7 +72,7 @@ TEST_P(Accuracy, Every13SmoothLengthUpTo4096) {
 // Radices 29 and 31 (plan/factorize.hpp largest_codelet): the lengths
 // from 2049 to 4096 whose largest prime factor is 29 or 31 (each compiles
 // its own kernels, 1-2 s on PoCL; the Bluestein sweep has those below;
-// every 4th of them exhaustively, 6 in the quick tier),
+// every 4th of them exhaustively, 4 in the quick tier),
 // then in both precisions the codelets alone, as
 // the first pass and with pass twiddles (29791 = 31^3, 31744 = 31 x 1024,
 // 118784 = 29 x 4096, 62000), on the axes of arrays and batched.
@@ -84,7 +84,7 @@ TEST_P(Accuracy, Radices29And31) {
   std::vector<std::int64_t> every_fourth;
   for (std::size_t k = 0; k < lengths.size(); k += 4) every_fourth.push_back(lengths[k]);
   int i = 0;
-  for (std::int64_t n : sample("radix 29 and 31 lengths 2049..4096", every_fourth, 6,
+  for (std::int64_t n : sample("radix 29 and 31 lengths 2049..4096", every_fourth, 4,
                                [](std::int64_t m) { return std::to_string(plan::largest_prime_factor(m)); })) {
     const Problem p = make(n, 2, ++i % 2 ? Direction::Forward : Direction::Inverse,
                            i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);
@@ -127,9 +127,9 @@ TEST_P(Accuracy, LargeSmoothLengths) {
                         {18000, 2},   {24000, 1},    {24576, 1},   // one pass past 16384 on Hopper
                         {14641, 2} /* 11^4 */, {28561, 1} /* 13^4 */, {161051, 1} /* 11^5 */,
                         {371293, 1} /* 13^5 */, {11 * 13 * 4096, 1}};
-  // The quick tier: 9 of them, each size range (one pass, two, more) with
+  // The quick tier: 6 of them, each size range (one pass, two, more) with
   // and without radices past 7.
-  const std::vector<Case> chosen = sample("large smooth lengths", std::vector<Case>(std::begin(cases), std::end(cases)), 9,
+  const std::vector<Case> chosen = sample("large smooth lengths", std::vector<Case>(std::begin(cases), std::end(cases)), 6,
                                           [](const Case& c) {
                                             const char* size = c.n <= 32768 ? "one pass" : c.n <= (1 << 20) ? "two" : "more";
                                             return std::string(size) + (plan::largest_prime_factor(c.n) > 7 ? " wide" : "");

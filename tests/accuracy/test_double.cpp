@@ -21,7 +21,7 @@ Problem make(std::vector<std::int64_t> shape, std::int64_t batch = 1, Direction 
 
 // Every fifth 13-smooth length from 2048 to 4096 (each length is a kernel
 // to compile: the whole sweep took 6 minutes on PoCL; the lengths up to
-// 2048 are in test_bluestein.cpp), forward and inverse; 8 of them in the
+// 2048 are in test_bluestein.cpp), forward and inverse; 4 of them in the
 // quick tier.
 TEST_P(Double, SmoothLengthsUpTo4096) {
   double worst = 0;
@@ -30,7 +30,7 @@ TEST_P(Double, SmoothLengthsUpTo4096) {
   std::vector<std::int64_t> lengths;
   for (std::int64_t n : smooth_lengths(4096, 13))
     if (n > 2048 && (++k % 5 == 0 || n == 4096)) lengths.push_back(n);
-  for (std::int64_t n : sample("fp64 13-smooth lengths 2049..4096", lengths, 8, [](std::int64_t m) {
+  for (std::int64_t n : sample("fp64 13-smooth lengths 2049..4096", lengths, 4, [](std::int64_t m) {
          return (m & (m - 1)) == 0 ? "pow2" : m % 11 == 0 || m % 13 == 0 ? "radix 11 or 13" : "7-smooth";
        }))
     for (Direction d : {Direction::Forward, Direction::Inverse}) {

@@ -56,7 +56,7 @@ class RealEveryLength : public Accuracy {
 // minutes), so the exhaustive tier runs each length once: the (kind,
 // precision) of n cycles with (n + n/4) % 4, so each of the four
 // combinations meets every residue of n modulo 4 (odd n, even n with odd
-// and even n/2) over the whole range. The quick tier runs 40 lengths, at
+// and even n/2) over the whole range. The quick tier runs 36 lengths, at
 // least one of each solver class with each (kind, precision) and parity.
 // All four for every length is a disabled test, for faster compilers
 // (--gtest_also_run_disabled_tests).
@@ -66,7 +66,7 @@ void RealEveryLength::sweep(bool every_combination) {
   int problems = 0;
   std::vector<std::int64_t> all;
   for (std::int64_t n = 1; n <= 1024; ++n) all.push_back(n);
-  const auto lengths = every_combination ? all : sample("real lengths 1..1024", all, 40, [](std::int64_t n) {
+  const auto lengths = every_combination ? all : sample("real lengths 1..1024", all, 36, [](std::int64_t n) {
     return length_class(n) + " c" + std::to_string((n + n / 4) % 4) + (n % 2 ? " odd" : " even");
   });
   for (std::int64_t n : lengths)
@@ -188,7 +188,7 @@ TEST_P(Real, StridedLayouts) {
 // Real axes beyond one pass: the packed form on n/2 over several passes, the
 // complex form of odd and Bluestein lengths with real first and last passes,
 // and past 2^20 points.
-// The quick tier: 10 of the 28 problems, each (kind, precision) with an
+// The quick tier: 8 of the 28 problems, each (kind, precision) with an
 // even and an odd length.
 TEST_P(Real, LongAxes) {
   int i = 0;
@@ -199,7 +199,7 @@ TEST_P(Real, LongAxes) {
         const Placement placement = ++i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace;
         problems.push_back(make(kind, {n}, precision, n < 100000 ? 2 : 1, {}, placement));
       }
-  for (const Problem& p : sample("long real axes", problems, 10, [](const Problem& q) {
+  for (const Problem& p : sample("long real axes", problems, 8, [](const Problem& q) {
          return q.token().substr(0, 8) + (q.shape[0] % 2 ? " odd" : " even");
        }))
     expect_accurate(p);
