@@ -6,6 +6,9 @@
 # beside the unit, CLI and install tests. Logs to $OUT/tests-*.log; the
 # exit status is non-zero if any part failed.
 source "$(dirname "$0")/device-env.sh"
+# The GPU run is the exhaustive tier (docs/TESTING.md): every case of every
+# sweep; BFLY_TEST_TIER=quick for the sampled one.
+export BFLY_TEST_TIER=${BFLY_TEST_TIER:-exhaustive}
 shards=${BFLY_TEST_SHARDS:-12}
 status=0
 pids=()
