@@ -87,27 +87,37 @@ TEST_P(Bluestein, AwkwardLengths) {
 }
 
 // Prime axes in 2D and 3D, both strategies, a strided sub-array and an
-// in-place problem.
+// in-place problem; in the quick tier each problem in one precision, drawn.
 TEST_P(Bluestein, PrimeAxes) {
-  PlanOptions transpose;
-  transpose.strategy = Strategy::Transpose;
+  struct Case {
+    Problem problem;
+    bool transpose;
+    int index;  // which of the problems: each is drawn in one precision at least
+  };
+  std::vector<Case> cases;
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    expect_accurate(make({17, 19, 23}, precision, 2));  // direct radices
+    int k = 0;
+    auto add = [&](const Problem& p, bool transpose = false) { cases.push_back({p, transpose, k++}); };
+    add(make({17, 19, 23}, precision, 2));  // direct radices
     // Bluestein on every axis (p - 1 = 2 x 83, 2 x 41, 2 x 53: no Rader).
-    expect_accurate(make({167, 83, 107}, precision, 2));
-    expect_accurate(make({167, 83, 107}, precision, 1, Direction::Inverse), transpose);
-    expect_accurate(make({1019, 1031}, precision));
-    expect_accurate(make({1019, 1031}, precision, 1, Direction::Inverse, Placement::InPlace));
-    expect_accurate(make({64, 4099}, precision, 1, Direction::Forward, Placement::InPlace));
-    expect_accurate(make({4099, 6}, precision, 1, Direction::Inverse));
+    add(make({167, 83, 107}, precision, 2));
+    add(make({167, 83, 107}, precision, 1, Direction::Inverse), true);
+    add(make({1019, 1031}, precision));
+    add(make({1019, 1031}, precision, 1, Direction::Inverse, Placement::InPlace));
+    add(make({64, 4099}, precision, 1, Direction::Forward, Placement::InPlace));
+    add(make({4099, 6}, precision, 1, Direction::Inverse));
     Problem sub = make({6, 83, 8, 9}, precision, 2);
     sub.axes = {1, 3};
     sub.input.strides = {9000, 100, 10, 1};
     sub.input.distance = 55000;
     sub.output.strides = {1, 6, 498, 3984};  // a transposed output
     sub.output.distance = 36000;
-    expect_accurate(sub);
+    add(sub);
   }
+  PlanOptions transpose;
+  transpose.strategy = Strategy::Transpose;
+  for (const Case& c : sample("prime axes", cases, 8, [](const Case& k) { return std::to_string(k.index); }))
+    expect_accurate(c.problem, c.transpose ? transpose : PlanOptions{});
 }
 
 // Small lengths forced through the multi-pass form (chirp load, kernel

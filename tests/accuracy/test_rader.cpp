@@ -28,15 +28,23 @@ class Rader : public Accuracy {};
 // 65537 past one kernel on a GPU)
 // and not (1019, 2027, 8219: Bluestein), forward and inverse, in and out
 // of place, batched.
+// The quick tier: 14 of the 24, each precision with Rader in one kernel,
+// past it and Bluestein, in and out of place.
 TEST_P(Rader, IssueLengths) {
   int i = 0;
+  std::vector<Problem> problems;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {37, 257, 641, 1021, 2053, 3889, 4093, 7681, 65537, 1019, 2027, 8219}) {
       const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
       const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;
-      expect_accurate(make({n}, precision, n < 10000 ? 3 : 1, d, placement));
+      problems.push_back(make({n}, precision, n < 10000 ? 3 : 1, d, placement));
       ++i;
     }
+  for (const Problem& p : sample("Rader's lengths", problems, 14, [](const Problem& q) {
+         return q.token().substr(0, 8) + length_class(q.shape[0]) + (q.shape[0] > 4096 ? " long" : "") +
+                (q.placement == Placement::InPlace ? " ip" : " oop");
+       }))
+    expect_accurate(p);
 }
 
 // Prime axes of 2D and 3D arrays (rows and strided columns), and padded
@@ -57,14 +65,21 @@ TEST_P(Rader, PrimeAxes) {
 
 // Real transforms of prime length: R2C's half spectrum and C2R's Hermitian
 // loads through the same kernel, 1D and as an axis of an array.
+// The quick tier: 8 of the 24 1D problems, each (kind, precision) in and
+// out of place; the arrays whole.
 TEST_P(Rader, RealTransforms) {
+  std::vector<Problem> problems;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R}) {
       for (std::int64_t n : {37, 257, 1021})
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
-          expect_accurate(make({n}, precision, 2, Direction::Forward, placement, kind));
+          problems.push_back(make({n}, precision, 2, Direction::Forward, placement, kind));
       expect_accurate(make({97, 41}, precision, 1, Direction::Forward, Placement::OutOfPlace, kind));
     }
+  for (const Problem& p : sample("Rader's real lengths", problems, 8, [](const Problem& q) {
+         return q.token().substr(0, 8) + (q.placement == Placement::InPlace ? " ip" : " oop");
+       }))
+    expect_accurate(p);
 }
 
 // Rader past one kernel (the convolution's FFTs in passes over workspace,
