@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dlpack_io.hpp"
+#include "io/memory_budget.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -178,6 +179,14 @@ NB_MODULE(_core, m) {
   });
 
   m.def("version", [] { return std::string(bfly::version()); });
+
+  // The host's memory this process may still take and what bounds it
+  // (None: nothing does), as the CLI's one memory check reads it.
+  m.def("host_memory", [] {
+    const bfly::io::HostMemory host = bfly::io::host_memory();
+    return host.available == UINT64_MAX ? nb::make_tuple(nb::none(), std::string())
+                                        : nb::make_tuple(host.available, host.bound);
+  });
 
   m.def("devices", [] {
     nb::list out;
