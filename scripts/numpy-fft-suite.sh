@@ -15,4 +15,4 @@ source "$(dirname "$0")/fft-suite-common.sh" numpy.fft.tests.test_pocketfft "$@"
 grep -q "bfly.fft.fft(" "$tmp/test_numpy_suite_on_bfly.py"  # the rewrite took
 selection="not longdouble"
 [ "${BFLY_TEST_TIER:-quick}" = exhaustive ] || selection="$selection and not (TestFFT1D and test_identity and not long)"
-(cd "$tmp" && "$py" -m pytest -q -p no:cacheprovider test_numpy_suite_on_bfly.py -k "$selection")
+(cd "$tmp" && "$py" -m pytest -q -p no:cacheprovider "${parallel[@]}" test_numpy_suite_on_bfly.py -k "$selection")

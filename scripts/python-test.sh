@@ -11,11 +11,12 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest hypothesis nanobind scikit-build-core
+"$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest pytest-xdist hypothesis nanobind scikit-build-core
 # No build isolation: the tools above are the build's (nothing else is fetched).
 "$venv/bin/python" -m pip install -q --no-build-isolation .
+source scripts/pytest-parallel.sh "$venv/bin/python"
 cd python/tests
-"../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" .
+"../../$venv/bin/python" -m pytest -q -p no:cacheprovider "${parallel[@]}" "$@" .
 cd ../..
 bash scripts/numpy-fft-suite.sh "$venv/bin/python"
 bash scripts/scipy-fft-suite.sh "$venv/bin/python"

@@ -49,4 +49,4 @@ for case in TestLongDoubleFFT TestLongDoubleIFFT TestRFFTLongDouble TestIRFFTLon
 done
 selection="not nothing"
 [ "${BFLY_TEST_TIER:-quick}" = exhaustive ] || selection="not ((IFFT or IRFFT) and (test_random_real or test_size_accuracy))"
-(cd "$tmp" && "$py" -m pytest -q -p no:cacheprovider test_scipy_suite_on_bfly.py "${skip[@]}" -k "$selection")
+(cd "$tmp" && "$py" -m pytest -q -p no:cacheprovider "${parallel[@]}" test_scipy_suite_on_bfly.py "${skip[@]}" -k "$selection")

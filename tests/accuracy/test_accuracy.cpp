@@ -278,13 +278,16 @@ TEST_P(Accuracy, ChainedPasses) {
 // pass's twiddle count is a power of two, forced here on every device) in
 // both precisions, placements and directions, every pass position (passes
 // of at most 64 points), and lengths whose passes mix computed twiddles
-// and the table (1000, 3 x 4096).
+// and the table (1000, 3 x 4096). The quick tier: each length in one
+// precision (still both placements and directions).
 TEST_P(Accuracy, ComputedPassTwiddles) {
+  PrecisionDraw draw("Accuracy.ComputedPassTwiddles");
   setenv("BFLY_PASS_SINCOS", "1", 1);
   setenv("BFLY_MAX_PASS_LENGTH", "64", 1);
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288}, std::int64_t{65536}, std::int64_t{1} << 20}) {
+      if (!draw.take(precision)) continue;
       Problem p = make(n, n > 65536 ? 1 : 3, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;
@@ -337,13 +340,15 @@ TEST_P(Accuracy, BlockRows) {
 // 32 columns, columns of mixed lengths (36864 = 1152 x 32, 49152 = 1536 x
 // 32), a 2D array whose rows are clustered and more rows than clusters fit
 // the device at once; the lengths the planner leaves to two passes beside
-// them; elsewhere all in several passes.
+// them; elsewhere all in several passes. The quick tier: each length in
+// one precision (single past 65536, where double has none).
 TEST_P(Accuracy, ClusteredRows) {
+  PrecisionDraw draw("Accuracy.ClusteredRows");
   setenv("BFLY_CLUSTER", "8", 1);  // the device's most (plan/device_limits.cpp)
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {16384, 32768, 36864, 40000, 49152, 65536, 100000, 131072}) {
-      if (precision == Precision::Double && n > 65536) continue;
+      if (n > 65536 ? precision == Precision::Double : !draw.take(precision)) continue;
       Problem p = make(n, 2, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;

@@ -18,6 +18,13 @@ namespace {
 
 class Exact : public Accuracy {};
 
+// Where a length sits beside a power of two: a length's padded FFT and its
+// digit count change there. The quick tier samples the lengths by it.
+std::string beside_power_of_two(std::size_t n) {
+  if ((n & (n - 1)) == 0) return "power of two";
+  return (n & (n + 1)) == 0 ? "one below" : "above";
+}
+
 #ifdef BFLY_TEST_HAVE_GMP
 // The product by schoolbook multiplication in GMP, as decimal strings.
 std::vector<std::string> gmp_product(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
@@ -78,8 +85,10 @@ std::vector<std::int64_t> random_coefficients(std::mt19937_64& rng, std::size_t 
   return v;
 }
 
+// The quick tier: the lengths of the INT64_MAX and widest-digit factors
+// sampled, one on each side of a power of two and one past 4096.
 TEST_P(Exact, PolymulMatchesGmp) {
-  std::mt19937_64 rng(std::random_device{}());
+  std::mt19937_64 rng = engine_for("Exact.PolymulMatchesGmp data");
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
   expect_exact(device(), {3}, {-7}, "single coefficients");
@@ -87,13 +96,15 @@ TEST_P(Exact, PolymulMatchesGmp) {
   expect_exact(device(), {kMin}, {kMin}, "INT64_MIN squared (2^126)");
   expect_exact(device(), random_coefficients(rng, 100, 64), random_coefficients(rng, 37, 64), "random int64");
   expect_exact(device(), random_coefficients(rng, 1000, 8), random_coefficients(rng, 999, 20), "random small");
-  for (std::size_t n : {255, 256, 257, 4095, 4096, 4097})
+  for (std::size_t n : sample("polymul INT64_MAX lengths", std::vector<std::size_t>{255, 256, 257, 4095, 4096, 4097}, 3,
+                              beside_power_of_two))
     expect_exact(device(), std::vector<std::int64_t>(n, kMax), std::vector<std::int64_t>(n, kMax),
                  "every coefficient INT64_MAX, n = " + std::to_string(n));
   // The worst case of the error model: every digit at its largest magnitude
   // for the width the model picks at these sizes (INT64_MAX's balanced
   // digits are small: -1, 0, ..., 2^k).
-  for (std::size_t n : {1000, 4096, 20000}) {
+  for (std::size_t n : sample("polymul widest-digit lengths", std::vector<std::size_t>{1000, 4096, 20000}, 2,
+                              [](std::size_t m) { return m > 4096 ? "long" : "short"; })) {
     ExactStats probe;
     polymul(device(), random_coefficients(rng, n, 64), random_coefficients(rng, n, 64), &probe);
     const int b = probe.limb_bits;
@@ -114,7 +125,7 @@ TEST_P(Exact, PolymulMatchesGmp) {
 TEST_P(Exact, CheckCatchesUnsafeDigitWidths) {
 #ifdef BFLY_TEST_HAVE_GMP
   setenv("BFLY_POLYMUL_BITS", "30", 1);
-  std::mt19937_64 rng(std::random_device{}());
+  std::mt19937_64 rng = engine_for("Exact.CheckCatchesUnsafeDigitWidths data");
   const std::vector<std::int64_t> a = random_coefficients(rng, 2048, 64);
   ExactStats stats;
   const std::vector<WideInt> c = polymul(device(), a, a, &stats);
@@ -162,14 +173,19 @@ std::string random_digits(std::mt19937_64& rng, std::size_t n, bool hex) {
 
 TEST_P(Exact, BigmulMatchesGmp) {
 #ifdef BFLY_TEST_HAVE_GMP
-  std::mt19937_64 rng(std::random_device{}());
+  // The quick tier: the long factors' lengths sampled, each side of a power
+  // of two with short and long ones; the short cases whole.
+  std::mt19937_64 rng = engine_for("Exact.BigmulMatchesGmp data");
+  auto stratum = [](std::size_t n) { return beside_power_of_two(n) + (n > 1024 ? " long" : " short"); };
   std::vector<std::pair<std::string, std::string>> cases = {
       {"0", "12345"}, {"1", "-1"}, {"-0", "7"}, {"999", "999"}, {"-0x1", "0xff"}, {"+42", "000123"}};
-  for (std::size_t n : {1, 4, 5, 1023, 1024, 1025, 4096, 20000})
+  for (std::size_t n : sample("bigmul decimal lengths", std::vector<std::size_t>{1, 4, 5, 1023, 1024, 1025, 4096, 20000}, 5, stratum))
     cases.push_back({random_digits(rng, n, false), random_digits(rng, n / 2 + 1, false)});
-  for (std::size_t n : {4095, 4096, 4097, 30000})  // every digit 9: the largest limbs
+  // every digit 9: the largest limbs
+  for (std::size_t n : sample("bigmul all-nines lengths", std::vector<std::size_t>{4095, 4096, 4097, 30000}, 3, stratum))
     cases.push_back({std::string(n, '9'), "-" + std::string(n, '9')});
-  for (std::size_t n : {3, 3000, 16384})
+  for (std::size_t n : sample("bigmul hex lengths", std::vector<std::size_t>{3, 3000, 16384}, 2,
+                              [](std::size_t m) { return m > 1024 ? "long" : "short"; }))
     cases.push_back({"0x" + std::string(n, 'f'), random_digits(rng, n, true)});
   for (const auto& [x, y] : cases) {
     const bool hex = x.find("0x") != std::string::npos;

@@ -89,45 +89,55 @@ TEST_P(RealEveryLength, DISABLED_EveryLengthUpTo1024BothKindsBothPrecisions) { s
 
 // The shapes: odd and even real axes, a Bluestein or Rader axis
 // beside the real one (83, 37) and on it (83, 83 * 2), a 31-point codelet
-// on it, batches.
+// on it, batches. The quick tier, here and in the tests below that say so:
+// each problem in one precision (support/tier.hpp, PrecisionDraw).
 TEST_P(Real, Shapes2DAnd3D) {
+  PrecisionDraw draw("Real.Shapes2DAnd3D");
   const std::vector<std::pair<Shape, std::int64_t>> shapes{
       {{513, 511}, 1}, {{64, 64, 63}, 1}, {{83, 64}, 2}, {{100, 37, 8}, 1}, {{64, 83}, 2}, {{10, 166}, 1}, {{8, 31}, 2}};
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
-      for (const auto& [shape, batch] : shapes) expect_accurate(make(kind, shape, precision, batch));
+      for (const auto& [shape, batch] : shapes)
+        if (draw.take(precision)) expect_accurate(make(kind, shape, precision, batch));
 }
 
 // The real axis is the last of `axes` as given (numpy.fft.rfftn), so it need
 // not be the array's last axis; out of place any axis can be the halved one.
+// The quick tier: each problem in one precision.
 TEST_P(Real, RealAxisNotLast) {
+  PrecisionDraw draw("Real.RealAxisNotLast");
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds) {
-      expect_accurate(make(kind, {12, 10}, precision, 1, {1, 0}));    // axis 0 halved
-      expect_accurate(make(kind, {12, 10}, precision, 2, {0}));       // axis 0 only, axis 1 a batch axis
-      expect_accurate(make(kind, {11, 6}, precision, 1, {-1, -2}));  // odd halved axis, negative axes
-      expect_accurate(make(kind, {6, 5, 8}, precision, 2, {2, 0, 1}));  // axes out of order: axis 1 halved
-      expect_accurate(make(kind, {8, 6, 10}, precision, 1, {-1, -3}));  // axis 0 halved, axis 1 a batch axis
-      expect_accurate(make(kind, {6, 5, 8, 9}, precision, 1, {1, 3}));  // rank 4, two batch axes
-      expect_accurate(make(kind, {37, 12}, precision, 1, {-1, 0}));   // a Bluestein halved axis
+      auto check = [&](const Problem& p) {
+        if (draw.take(precision)) expect_accurate(p);
+      };
+      check(make(kind, {12, 10}, precision, 1, {1, 0}));    // axis 0 halved
+      check(make(kind, {12, 10}, precision, 2, {0}));       // axis 0 only, axis 1 a batch axis
+      check(make(kind, {11, 6}, precision, 1, {-1, -2}));  // odd halved axis, negative axes
+      check(make(kind, {6, 5, 8}, precision, 2, {2, 0, 1}));  // axes out of order: axis 1 halved
+      check(make(kind, {8, 6, 10}, precision, 1, {-1, -3}));  // axis 0 halved, axis 1 a batch axis
+      check(make(kind, {6, 5, 8, 9}, precision, 1, {1, 3}));  // rank 4, two batch axes
+      check(make(kind, {37, 12}, precision, 1, {-1, 0}));   // a Bluestein halved axis
     }
 }
 
+// The quick tier: each problem in one precision.
 TEST_P(Real, Batched) {
+  PrecisionDraw draw("Real.Batched");
   for (Precision precision : kPrecisions)
-    for (Kind kind : kKinds) {
-      expect_accurate(make(kind, {1000}, precision, 5));
-      expect_accurate(make(kind, {4096}, precision, 3));
-      expect_accurate(make(kind, {16, 12}, precision, 3));
-      expect_accurate(make(kind, {5, 7, 6}, precision, 4, {0, 2}));
-    }
+    for (Kind kind : kKinds)
+      for (const Problem& p : {make(kind, {1000}, precision, 5), make(kind, {4096}, precision, 3),
+                               make(kind, {16, 12}, precision, 3), make(kind, {5, 7, 6}, precision, 4, {0, 2})})
+        if (draw.take(precision)) expect_accurate(p);
 }
 
 // Explicit strides and distances on either side (cuFFT's advanced layout),
 // counted in elements of each side: reals on the real side.
+// The quick tier: each block (an R2C and the C2R back) in one precision.
 TEST_P(Real, StridedLayouts) {
+  PrecisionDraw draw("Real.StridedLayouts");
   for (Precision precision : kPrecisions) {
-    {
+    if (draw.take(precision)) {
       // A 48x40 real array inside rows of 44, arrays 50 rows + 7 apart; the
       // complex side contiguous. And back into the same embedding.
       Problem r2c = make(Kind::R2C, {48, 40}, precision, 3);
@@ -140,7 +150,7 @@ TEST_P(Real, StridedLayouts) {
       c2r.output = r2c.input;
       expect_accurate(c2r);
     }
-    {
+    if (draw.take(precision)) {
       // The complex side transposed (column-major) and the real side every
       // other element, rows 130 apart.
       Problem r2c = make(Kind::R2C, {30, 64}, precision, 2);
@@ -154,7 +164,7 @@ TEST_P(Real, StridedLayouts) {
       c2r.output.distance = 30 * 130;
       expect_accurate(c2r);
     }
-    {
+    if (draw.take(precision)) {
       // Two interleaved 1D signals (distance 1), each point 2 apart.
       Problem r2c = make(Kind::R2C, {64}, precision, 2);
       r2c.input.strides = {2};
@@ -168,6 +178,7 @@ TEST_P(Real, StridedLayouts) {
       expect_accurate(c2r);
     }
     for (Kind kind : kKinds) {
+      if (!draw.take(precision)) continue;
       // A rank-4 sub-array, axes 1 and 3 (3 halved, odd), the complex side
       // transposed; and a halved axis 0 with a transposed complex side.
       const bool r2c = kind == Kind::R2C;
@@ -237,15 +248,16 @@ TEST_P(Real, ForcedMultiPass) {
 }
 
 // In place, FFTW's and cuFFT's layout: the complex side contiguous, real rows
-// padded to 2 * (n/2 + 1) reals.
+// padded to 2 * (n/2 + 1) reals. The quick tier: each in one precision.
 TEST_P(Real, InPlacePadded) {
+  PrecisionDraw draw("Real.InPlacePadded");
   const std::vector<std::pair<Shape, std::int64_t>> shapes{{{1024}, 1}, {{1000}, 3}, {{999}, 2}, {{7}, 2},
                                                            {{1}, 2},    {{2}, 1},    {{64, 48}, 1}, {{63, 30}, 2},
                                                            {{31, 17}, 1}, {{16, 12, 10}, 2}, {{8, 6, 7}, 1}};
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
       for (const auto& [shape, batch] : shapes)
-        expect_accurate(make(kind, shape, precision, batch, {}, Placement::InPlace));
+        if (draw.take(precision)) expect_accurate(make(kind, shape, precision, batch, {}, Placement::InPlace));
   // The last axis halved with another transformed axis before it, given by
   // negative indices, and one batch axis.
   for (Kind kind : kKinds) expect_accurate(make(kind, {6, 5, 8}, Precision::Single, 2, {0, -1}, Placement::InPlace));
@@ -286,12 +298,14 @@ void Real::round_trip(const Shape& shape, std::int64_t batch, Placement placemen
   EXPECT_LE(e.relative_l2, 2 * tolerance(forward)) << "irfftn(rfftn(x)) for " << forward.token();
 }
 
+// The quick tier: each in one precision.
 TEST_P(Real, RoundTripGivesBackNTimesTheInput) {
+  PrecisionDraw draw("Real.RoundTrip");
   for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
     for (const auto& [shape, batch] : std::vector<std::pair<Shape, std::int64_t>>{
              {{1}, 2}, {{2}, 1}, {{7}, 2}, {{120}, 1}, {{1024}, 2}, {{4097}, 1}, {{31, 64}, 1}, {{8, 6, 7}, 2}}) {
-      round_trip<float>(shape, batch, placement);
-      round_trip<double>(shape, batch, placement);
+      if (draw.take(Precision::Single)) round_trip<float>(shape, batch, placement);
+      if (draw.take(Precision::Double)) round_trip<double>(shape, batch, placement);
     }
 }
 
@@ -314,12 +328,13 @@ void Real::ends_imaginary_ignored(std::int64_t n, Placement placement) const {
 }
 
 // numpy.fft.irfft and pocketfft take only the real parts of X[0] and (n
-// even) X[n/2]; so must C2R.
+// even) X[n/2]; so must C2R. The quick tier: each in one precision.
 TEST_P(Real, C2rIgnoresImaginaryPartsOfTheEnds) {
+  PrecisionDraw draw("Real.C2rIgnoresImaginaryPartsOfTheEnds");
   for (std::int64_t n : {1, 2, 8, 9, 1000, 1001, 4096, 4099})
     for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
-      ends_imaginary_ignored<float>(n, placement);
-      ends_imaginary_ignored<double>(n, placement);
+      if (draw.take(Precision::Single)) ends_imaginary_ignored<float>(n, placement);
+      if (draw.take(Precision::Double)) ends_imaginary_ignored<double>(n, placement);
     }
 }
 

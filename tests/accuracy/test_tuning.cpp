@@ -34,11 +34,14 @@ struct TunedCase {
 };
 
 // Each case with its one-entry table, both precisions, forward out of place
-// and inverse in place, `batch` rows.
+// and inverse in place, `batch` rows. The quick tier: each case in one
+// precision.
 template <class Expect>
-void expect_tuned(Expect expect_accurate, const std::vector<TunedCase>& cases, std::int64_t batch) {
+void expect_tuned(const std::string& what, Expect expect_accurate, const std::vector<TunedCase>& cases, std::int64_t batch) {
+  PrecisionDraw draw(what);
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (const TunedCase& c : cases)
+    for (const TunedCase& c : cases) {
+      if (!draw.take(precision)) continue;
       for (Direction d : {Direction::Forward, Direction::Inverse}) {
         PlanOptions options;
         options.tuning = table(c.length, precision, c.fields);
@@ -46,6 +49,7 @@ void expect_tuned(Expect expect_accurate, const std::vector<TunedCase>& cases, s
         SCOPED_TRACE(c.fields);
         expect_accurate(p, options);
       }
+    }
 }
 
 TEST_P(Accuracy, TunedLaunchChoices) {
@@ -66,7 +70,7 @@ TEST_P(Accuracy, TunedLaunchChoices) {
       {4096, R"("radices": [16, 32, 8], "halves": 1, "threads": 128)"},
       {96, R"("radices": [3, 32], "threads": 3)"},
   };
-  expect_tuned([this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 3);
+  expect_tuned("Accuracy.TunedLaunchChoices", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 3);
 }
 
 // Staged kernels (KernelSpec::staged): persistent groups that copy the next
@@ -85,7 +89,7 @@ TEST_P(Accuracy, TunedStaged) {
       {7, R"("staged": 2, "threads": 1, "group_threads": 1)"},
       {720, R"("staged": 2, "halves": 1, "threads": 60, "group_threads": 60)"},
   };
-  expect_tuned([this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 11);
+  expect_tuned("Accuracy.TunedStaged", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 11);
 }
 
 // Lengths a table does not name take the launch of the nearest tuned one.

@@ -36,6 +36,7 @@
 
 #include "backends/cuda/driver_api.hpp"
 #include "support/backend_test.hpp"
+#include "support/tier.hpp"
 #include "support/reference.hpp"
 
 #ifdef BFLY_HAVE_OPENCL
@@ -327,7 +328,8 @@ class Concurrency : public BackendTest {
     ref.in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     ref.out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
     ref.buffer_bytes = p.placement == Placement::InPlace ? std::max(ref.in_bytes, ref.out_bytes) : ref.in_bytes;
-    std::mt19937_64 engine{std::random_device{}()};
+    // The run's seed (printed; BFLY_TEST_SEED repeats it), so a mismatch reproduces.
+    std::mt19937_64 engine = engine_for("concurrency inputs " + p.token());
     const Plan plan(device(), p);
     totals().plans++;
     // What runs: the passes, the workspace each queue gets, a chained launch.

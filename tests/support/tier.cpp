@@ -101,4 +101,19 @@ std::vector<std::int64_t> sample_lengths(const std::string& what, const std::vec
   return sample(what, lengths, quick_count, length_stratum);
 }
 
+PrecisionDraw::PrecisionDraw(const std::string& what) : start_(static_cast<unsigned>(engine_for(what)() % 2)) {
+  static std::mutex print;
+  std::lock_guard<std::mutex> lock(print);
+  std::printf("[ sample   ] %s: %s (seed %llu)\n", what.c_str(),
+              exhaustive() ? "each problem in both precisions" : "each problem in one precision, alternating from a drawn start",
+              static_cast<unsigned long long>(test_seed()));
+  std::fflush(stdout);
+}
+
+bool PrecisionDraw::take(Precision precision) {
+  const unsigned which = precision == Precision::Double ? 1 : 0;
+  const std::size_t k = count_[which]++;
+  return exhaustive() || (k + start_ + which) % 2 == 0;
+}
+
 }  // namespace bfly::test

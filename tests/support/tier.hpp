@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "bfly/bfly.hpp"
+
 namespace bfly::test {
 
 bool exhaustive();
@@ -63,5 +65,29 @@ std::vector<T> sample(const std::string& what, const std::vector<T>& cases, std:
 // Lengths: stratified by length_stratum.
 std::vector<std::int64_t> sample_lengths(const std::string& what, const std::vector<std::int64_t>& lengths,
                                          std::size_t quick_count);
+
+// Tests that run each of their problems in both precisions. In the quick
+// tier each problem runs in one of them: take() alternates, problem by
+// problem, from a drawn start, so every test meets both precisions in every
+// run and every problem meets both over runs. Precision changes the
+// generated source's real type and the twiddles' width, not which pieces a
+// kernel has, and each test still runs both. The exhaustive tier runs every
+// problem in both.
+//
+//   PrecisionDraw draw("Real.RoundTrip");
+//   for (shape ...) for (Precision p : {Single, Double}) if (draw.take(p)) ...
+//
+// Each precision counts its own problems, so the loops may nest either way
+// round, as long as both precisions go over the same problems in the same
+// order.
+class PrecisionDraw {
+ public:
+  explicit PrecisionDraw(const std::string& what);
+  bool take(Precision precision);
+
+ private:
+  unsigned start_ = 0;
+  std::size_t count_[2] = {0, 0};  // problems seen in single, double
+};
 
 }  // namespace bfly::test

@@ -39,6 +39,29 @@ TEST(Tier, TheDrawRepeatsFromTheSeedAndDiffersByName) {
   if (!exhaustive()) EXPECT_NE(sample_lengths("unit: repeat", all, 40), sample_lengths("unit: another", all, 40));
 }
 
+// Each problem in one precision (both in the exhaustive tier), the two
+// precisions alternating whichever way round the loops nest, so a test of
+// two or more problems meets both.
+TEST(Tier, EachProblemInOnePrecisionAndATestInBoth) {
+  for (bool precision_outer : {true, false}) {
+    PrecisionDraw draw("unit: precisions");
+    std::vector<int> runs(5, 0);
+    std::set<Precision> met;
+    auto visit = [&](int problem, Precision p) {
+      if (draw.take(p)) ++runs[static_cast<std::size_t>(problem)], met.insert(p);
+    };
+    if (precision_outer) {
+      for (Precision p : {Precision::Single, Precision::Double})
+        for (int problem = 0; problem < 5; ++problem) visit(problem, p);
+    } else {
+      for (int problem = 0; problem < 5; ++problem)
+        for (Precision p : {Precision::Single, Precision::Double}) visit(problem, p);
+    }
+    for (int r : runs) EXPECT_EQ(r, exhaustive() ? 2 : 1);
+    EXPECT_EQ(met.size(), 2u);
+  }
+}
+
 TEST(Tier, LengthClassesFollowTheSolvers) {
   EXPECT_EQ(length_class(1), "1");
   EXPECT_EQ(length_class(1024), "pow2");
