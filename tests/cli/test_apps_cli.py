@@ -26,7 +26,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cli  # noqa: E402  (numpy, the Checks and Bfly helpers, expect_failure)
-from test_cli import Bfly, device_node, expect_failure, listing, one_error_line, random_array, run_bytes  # noqa: E402
+from test_cli import (Bfly, device_node, expect_failure, features, listing, one_error_line, random_array,  # noqa: E402
+                      run_bytes, sample_cases)
 
 np = test_cli.np
 checks = test_cli.checks
@@ -724,7 +725,11 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bfly_apps_") as work:
         os.mkdir(os.path.join(work, "inputs"))
         os.mkdir(os.path.join(work, "outputs"))
-        for a_shape, k_shape, mode, axes, correlate, dtype in CONVOLVE_CASES:
+        # The quick tier: a sample meeting every mode, dtype, rank and axes
+        # choice (test_cli.sample_cases); every dtype pair below runs.
+        for a_shape, k_shape, mode, axes, correlate, dtype in sample_cases(
+                rng, "convolve cases", CONVOLVE_CASES,
+                lambda c: features("correlate" if c[4] else "convolve", c[5], c[0], axes=c[3]) + [f"mode {c[2]}"]):
             where = "" if axes is None else f" axes={','.join(map(str, axes))}"
             verb = "correlate" if correlate else "convolve"
             name = f"{verb} {a_shape} with {k_shape} {mode}{where} {np.dtype(dtype).name}"

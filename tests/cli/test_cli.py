@@ -19,7 +19,9 @@ check and ends with exactly one line "N passed, M failed"; exits 1 if any
 check failed, 77 (for CTest's SKIP_RETURN_CODE) if numpy is missing.
 
 Keep it quick: every distinct transform length costs a kernel compile, which
-on PoCL is most of the run time.
+on PoCL is most of the run time. The quick tier (BFLY_TEST_TIER unset or
+"quick", docs/TESTING.md) runs a stratified sample of each list of transform
+cases, drawn from the printed seed; BFLY_TEST_TIER=exhaustive runs them all.
 """
 
 import argparse
@@ -445,6 +447,37 @@ def numpy_reference(case, x, in_double=True):
     if case.n is not None:
         s = [x.shape[a] for a in axes[:-1]] + [case.n]
     return getattr(np.fft, case.verb + "n")(x, s=s, axes=axes, norm=case.norm)
+
+
+def sample_cases(rng, label, cases, features):
+    """The cases to run: all of them in the exhaustive tier; in the quick tier
+    a third of them (rounded up), among them cases enough to meet every
+    feature some case has (`features(case)`: the verb, the dtype, the rank,
+    each of --axes, --n, --s and --norm given or not), taken in a random
+    order, in the list's order."""
+    if os.environ.get("BFLY_TEST_TIER", "quick") == "exhaustive":
+        return list(cases)
+    order = list(range(len(cases)))
+    rng.shuffle(order)
+    chosen, met = set(), set()
+    for i in order:
+        new = set(features(cases[i])) - met
+        if new:
+            chosen.add(i)
+            met |= new
+    for i in order:
+        if len(chosen) >= (len(cases) + 2) // 3:
+            break
+        chosen.add(i)
+    print(f"[ sample   ] {label}: {len(chosen)} of {len(cases)} cases")
+    return [cases[i] for i in sorted(chosen)]
+
+
+def features(verb, dtype, shape, **options):
+    """A case's features for sample_cases: each on its own, not combined."""
+    return [f"verb {verb}", f"dtype {np.dtype(dtype).name}", f"rank {min(len(shape), 3)}"] + \
+        [f"{name} {value if name == 'norm' else 'given' if value is not None else 'default'}"
+         for name, value in options.items()]
 
 
 def case_name(case):
@@ -1319,14 +1352,20 @@ def main():
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
-            for verb, shape, dtype, norm in ACCURACY_CASES:
+            for verb, shape, dtype, norm in sample_cases(
+                    rng, "fft/ifft cases", ACCURACY_CASES,
+                    lambda c: features(c[0], c[2], c[1], norm=c[3])):
                 name = f"{verb} {shape} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm)
-            for verb, shape, axes, dtype, norm in ND_CASES:
+            for verb, shape, axes, dtype, norm in sample_cases(
+                    rng, "fft/ifft axes cases", ND_CASES,
+                    lambda c: features(c[0], c[3], c[1], axes=c[2], norm=c[4])):
                 where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
                 name = f"{verb} {shape} {where} {np.dtype(dtype).name} norm={norm or 'default'}"
                 checks.run(name, check_accuracy, bfly, rng, work, verb, shape, dtype, norm, axes)
-            for verb, shape, axes, dtype, norm, n in REAL_CASES:
+            for verb, shape, axes, dtype, norm, n in sample_cases(
+                    rng, "rfft/irfft cases", REAL_CASES,
+                    lambda c: features(c[0], c[3], c[1], axes=c[2], norm=c[4], n=c[5])):
                 where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
                 length = "" if n is None else f" n={n}"
                 name = (f"{verb} {shape} {where} {np.dtype(dtype).name} norm={norm or 'default'}{length}")
@@ -1340,7 +1379,9 @@ def main():
                 where = "default axis" if axes is None else f"axes={','.join(map(str, axes))}"
                 name = f"round trip irfft(rfft(x)) {shape} {where} {np.dtype(dtype).name}"
                 checks.run(name, check_round_trip, bfly, rng, work, shape, axes, dtype)
-            for case in NUMPY_CASES:
+            for case in sample_cases(rng, "numpy n/s cases", NUMPY_CASES,
+                                     lambda c: features(c.verb, c.dtype, c.shape, axes=c.axes, n=c.n, s=c.s,
+                                                        norm=c.norm) + [f"layout {c.layout}"]):
                 name = case_name(case)
                 checks.run(name, check_numpy_case, bfly, rng, work, case)
             checks.run("rfft of a (0, 8) float32 array is an empty (0, 5) complex64 array", check_empty_real,
