@@ -6,6 +6,7 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 packages=(
   build-essential cmake ninja-build pkg-config git
+  ccache            # the Python package's build reuses the main build's objects (CMakeLists.txt)
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo  # OpenCL + the CPU device
   libfftw3-dev      # test oracle (double) and CPU peer (single)
   libclfft-dev      # peer on the same OpenCL device

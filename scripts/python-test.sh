@@ -12,6 +12,12 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest pytest-xdist hypothesis nanobind scikit-build-core
+# The compiler the main build used (scikit-build would take Python's, another
+# name for it), so that ccache gives the library's objects already compiled.
+if [ -z "${CXX:-}" ] && [ -f build/CMakeCache.txt ]; then
+  CXX=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' build/CMakeCache.txt)
+  export CXX
+fi
 # No build isolation: the tools above are the build's (nothing else is fetched).
 "$venv/bin/python" -m pip install -q --no-build-isolation .
 source scripts/pytest-parallel.sh "$venv/bin/python"

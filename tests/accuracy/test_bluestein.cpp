@@ -37,7 +37,7 @@ class Bluestein : public Accuracy {
 // Their kernels are their own (Rader's of p, m's passes), about 1.7 s of
 // PoCL compiles a length for some 700 lengths, so the exhaustive fp64 sweep
 // takes every 8th of them; Rader.OnAPrimeFactor covers the path's layouts.
-// The quick tier runs 32 lengths a precision, at least one of each solver
+// The quick tier runs 20 lengths a precision, at least one of each solver
 // class and size bucket (support/tier.hpp length_stratum).
 void Bluestein::every_length(Precision precision) {
   double worst = 0, worst_bluestein = 0;
@@ -48,7 +48,7 @@ void Bluestein::every_length(Precision precision) {
     // (fp32 keeps Bluestein's one kernel to 2048 on every device.)
     if (precision != Precision::Double || length_class(n) != "rader-factor" || rader_factors++ % 8 == 0) all.push_back(n);
   const bool single = precision == Precision::Single;
-  for (std::int64_t n : sample_lengths(single ? "fp32 lengths 1..2048" : "fp64 lengths 1..2048", all, 32)) {
+  for (std::int64_t n : sample_lengths(single ? "fp32 lengths 1..2048" : "fp64 lengths 1..2048", all, 20)) {
     for (Direction d : {Direction::Forward, Direction::Inverse}) {
       ++i;
       const Problem p = make({n}, precision, 1 + i % 2, d, i % 3 == 0 ? Placement::InPlace : Placement::OutOfPlace);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <mutex>
 #include <stdexcept>
 
@@ -66,6 +67,16 @@ std::string length_stratum(std::int64_t n) {
   return length_class(n) + " " + size;
 }
 
+namespace {
+void print_sample(const std::string& what, std::size_t chosen, std::size_t count) {
+  static std::mutex print;
+  std::lock_guard<std::mutex> lock(print);
+  std::printf("[ sample   ] %s: %zu of %zu cases (seed %llu%s)\n", what.c_str(), chosen, count,
+              static_cast<unsigned long long>(test_seed()), exhaustive() ? ", exhaustive" : "");
+  std::fflush(stdout);
+}
+}  // namespace
+
 std::vector<std::size_t> sample_indices(const std::string& what, std::size_t count, std::size_t quick_count,
                                         const std::function<std::string(std::size_t)>& stratum) {
   std::vector<std::size_t> chosen;
@@ -88,12 +99,33 @@ std::vector<std::size_t> sample_indices(const std::string& what, std::size_t cou
     for (std::size_t i = 0; chosen.size() < quick_count && i < rest.size(); ++i) chosen.push_back(rest[i]);
     std::sort(chosen.begin(), chosen.end());
   }
-  static std::mutex print;
-  std::lock_guard<std::mutex> lock(print);
-  std::printf("[ sample   ] %s: %zu of %zu cases (seed %llu%s)\n", what.c_str(), chosen.size(), count,
-              static_cast<unsigned long long>(test_seed()), exhaustive() ? ", exhaustive" : "");
-  std::fflush(stdout);
+  print_sample(what, chosen.size(), count);
   return chosen;
+}
+
+std::vector<std::size_t> covering_indices(const std::string& what, std::size_t count, std::size_t quick_count,
+                                          const std::function<std::vector<std::string>(std::size_t)>& features) {
+  std::vector<bool> taken(count, exhaustive() || quick_count >= count);
+  if (!taken.empty() && !taken[0]) {
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i) order[i] = i;
+    std::mt19937_64 engine = engine_for(what);
+    std::shuffle(order.begin(), order.end(), engine);
+    std::set<std::string> met;
+    std::size_t chosen = 0;
+    for (std::size_t i : order) {
+      bool adds = false;
+      for (const std::string& f : features(i)) adds = met.insert(f).second || adds;
+      if (adds) taken[i] = true, ++chosen;
+    }
+    for (std::size_t i : order)
+      if (chosen < quick_count && !taken[i]) taken[i] = true, ++chosen;
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < count; ++i)
+    if (taken[i]) out.push_back(i);
+  print_sample(what, out.size(), count);
+  return out;
 }
 
 std::vector<std::int64_t> sample_lengths(const std::string& what, const std::vector<std::int64_t>& lengths,

@@ -53,6 +53,14 @@ std::string length_stratum(std::int64_t n);
 std::vector<std::size_t> sample_indices(const std::string& what, std::size_t count, std::size_t quick_count,
                                         const std::function<std::string(std::size_t)>& stratum);
 
+// Like sample_indices, for cases whose features are many and combine
+// freely (a kernel's optional pieces): in the quick tier, cases taken in a
+// random order wherever they add a feature no case taken has, then drawn
+// uniformly up to `quick_count`; every feature is met, not every
+// combination.
+std::vector<std::size_t> covering_indices(const std::string& what, std::size_t count, std::size_t quick_count,
+                                          const std::function<std::vector<std::string>(std::size_t)>& features);
+
 template <class T, class Stratum>
 std::vector<T> sample(const std::string& what, const std::vector<T>& cases, std::size_t quick_count, Stratum stratum) {
   std::vector<T> chosen;

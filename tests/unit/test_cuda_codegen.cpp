@@ -322,20 +322,25 @@ std::vector<Job> collect_jobs(std::size_t* distinct) {
     if (!only || entry.second.origin.find(only) != std::string::npos)
       if (entry.second.fallback_of.empty()) candidates.push_back(entry.second);
   // The quick tier compiles a sample (support/tier.hpp; NVRTC takes about
-  // 0.5 s of CPU a kernel, 4.4 CPU minutes for the whole sweep), at least one
-  // kernel of each form: the name's parameters without their values (the
-  // precision, the mapping, staged, padded, clustered, fused, ...). A
-  // staged kernel's fallback goes with it.
-  auto form = [](const Job& job) {
-    std::string key;
+  // 0.5 s of CPU a kernel, 4.4 CPU minutes for the whole sweep) that meets
+  // every piece a kernel's name shows (the precision, the mapping, staged,
+  // padded, chirp, real, clustered, fused, the twiddle form, ...; each
+  // token's letters without its value) and the tuned launches, each in some
+  // kernel: the pieces, not every combination of them. A staged kernel's
+  // fallback goes with it.
+  auto pieces = [&](std::size_t i) {
+    const Job& job = candidates[i];
+    std::vector<std::string> out;
     for (const std::string& token : bfly::text::split(job.spec.name(), '_')) {
       std::size_t letters = 0;
       while (letters < token.size() && std::isalpha(static_cast<unsigned char>(token[letters]))) ++letters;
-      key += token.substr(0, letters) + (token.size() > letters ? "#" : "") + " ";
+      out.push_back(token.substr(0, letters) + (token.size() > letters ? "#" : ""));
     }
-    return key + (job.measured ? "tuned" : "");
+    out.push_back(std::string(job.spec.name(), 0, 8) + (job.measured ? " tuned" : " model"));  // precision x origin
+    return out;
   };
-  for (const Job& job : bfly::test::sample("NVRTC kernels", candidates, 120, form)) {
+  for (std::size_t i : bfly::test::covering_indices("NVRTC kernels", candidates.size(), 60, pieces)) {
+    const Job& job = candidates[i];
     jobs.push_back(job);
     for (const auto& entry : by_name)
       if (entry.second.fallback_of == job.spec.name()) jobs.push_back(entry.second);

@@ -62,6 +62,29 @@ TEST(Tier, EachProblemInOnePrecisionAndATestInBoth) {
   }
 }
 
+// Covering: every feature some case has is met by a chosen case, at least
+// quick_count cases run, and the exhaustive tier runs all.
+TEST(Tier, CoveringMeetsEveryFeature) {
+  const std::size_t count = 300;
+  auto features = [](std::size_t i) {
+    return std::vector<std::string>{"a" + std::to_string(i % 7), "b" + std::to_string(i % 11), i % 50 == 3 ? "rare" : "common"};
+  };
+  const auto chosen = covering_indices("unit: covering", count, 20, features);
+  std::set<std::string> all, met;
+  for (std::size_t i = 0; i < count; ++i)
+    for (const auto& f : features(i)) all.insert(f);
+  for (std::size_t i : chosen)
+    for (const auto& f : features(i)) met.insert(f);
+  EXPECT_EQ(met, all);
+  EXPECT_TRUE(std::is_sorted(chosen.begin(), chosen.end()));
+  if (exhaustive()) {
+    EXPECT_EQ(chosen.size(), count);
+  } else {
+    EXPECT_GE(chosen.size(), 20u);
+    EXPECT_LT(chosen.size(), 40u);
+  }
+}
+
 TEST(Tier, LengthClassesFollowTheSolvers) {
   EXPECT_EQ(length_class(1), "1");
   EXPECT_EQ(length_class(1024), "pow2");
