@@ -69,15 +69,17 @@ TEST_P(Bluestein, EveryLengthUpTo2048Double) { every_length(Precision::Double); 
 // The awkward lengths: primes either side of powers of two, 2^20 + 1,
 // 1000003, a product of two large primes (101 * 103), a prime times a fast
 // length; multi-pass convolutions where M passes one group.
-// The quick tier: 8 of the 20, each precision with each solver class.
+// The quick tier: each precision, each solver class, short and long
+// (support/tier.hpp cover).
 TEST_P(Bluestein, AwkwardLengths) {
   std::vector<std::pair<Precision, std::int64_t>> cases;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {1009, 4093, 4097, 65521, 65537, 1000003, (1 << 20) + 1, 101 * 103, 17 * 4096, 3 * 1031})
       cases.emplace_back(precision, n);
   int i = 0;
-  for (const auto& [precision, n] : sample("awkward lengths", cases, 8, [](const auto& c) {
-         return std::string(c.first == Precision::Double ? "fp64 " : "fp32 ") + length_class(c.second);
+  for (const auto& [precision, n] : cover("awkward lengths", cases, 5, [](const auto& c) {
+         return std::vector<std::string>{c.first == Precision::Double ? "fp64" : "fp32", length_class(c.second),
+                                         c.second > 100000 ? "long" : "short"};
        })) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
     const Placement placement = (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace;

@@ -28,8 +28,9 @@ class Rader : public Accuracy {};
 // 65537 past one kernel on a GPU)
 // and not (1019, 2027, 8219: Bluestein), forward and inverse, in and out
 // of place, batched.
-// The quick tier: 14 of the 24, each precision with Rader in one kernel,
-// past it and Bluestein, in and out of place.
+// The quick tier: each precision with Rader in one kernel, past it and
+// Bluestein (short and long), both placements and directions among them
+// (support/tier.hpp cover).
 TEST_P(Rader, IssueLengths) {
   int i = 0;
   std::vector<Problem> problems;
@@ -40,9 +41,11 @@ TEST_P(Rader, IssueLengths) {
       problems.push_back(make({n}, precision, n < 10000 ? 3 : 1, d, placement));
       ++i;
     }
-  for (const Problem& p : sample("Rader's lengths", problems, 14, [](const Problem& q) {
-         return q.token().substr(0, 8) + length_class(q.shape[0]) + (q.shape[0] > 4096 ? " long" : "") +
-                (q.placement == Placement::InPlace ? " ip" : " oop");
+  for (const Problem& p : cover("Rader's lengths", problems, 6, [](const Problem& q) {
+         const std::string precision = q.token().substr(4, 3);
+         const std::string solver = length_class(q.shape[0]) + (q.shape[0] > 4096 ? " long" : "");
+         return std::vector<std::string>{precision + " " + solver, q.placement == Placement::InPlace ? "ip" : "oop",
+                                         q.direction == Direction::Inverse ? "inverse" : "forward"};
        }))
     expect_accurate(p);
 }

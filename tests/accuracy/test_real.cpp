@@ -56,8 +56,9 @@ class RealEveryLength : public Accuracy {
 // minutes), so the exhaustive tier runs each length once: the (kind,
 // precision) of n cycles with (n + n/4) % 4, so each of the four
 // combinations meets every residue of n modulo 4 (odd n, even n with odd
-// and even n/2) over the whole range. The quick tier runs 36 lengths, at
-// least one of each solver class with each (kind, precision) and parity.
+// and even n/2) over the whole range. The quick tier runs 16 or more
+// lengths meeting every solver class and size bucket, every class with
+// each parity, and each (kind, precision) (support/tier.hpp cover).
 // All four for every length is a disabled test, for faster compilers
 // (--gtest_also_run_disabled_tests).
 void RealEveryLength::sweep(bool every_combination) {
@@ -66,8 +67,9 @@ void RealEveryLength::sweep(bool every_combination) {
   int problems = 0;
   std::vector<std::int64_t> all;
   for (std::int64_t n = 1; n <= 1024; ++n) all.push_back(n);
-  const auto lengths = every_combination ? all : sample("real lengths 1..1024", all, 36, [](std::int64_t n) {
-    return length_class(n) + " c" + std::to_string((n + n / 4) % 4) + (n % 2 ? " odd" : " even");
+  const auto lengths = every_combination ? all : cover("real lengths 1..1024", all, 16, [](std::int64_t n) {
+    return std::vector<std::string>{length_stratum(n), length_class(n) + (n % 2 ? " odd" : " even"),
+                                    "kind and precision " + std::to_string((n + n / 4) % 4)};
   });
   for (std::int64_t n : lengths)
     for (int c = 0; c < 4; ++c) {
@@ -222,8 +224,9 @@ TEST_P(Real, LongAxes) {
 // points): even n as n/2-point passes with the split fused into the last
 // (n/2 even and odd: 486, 2002), odd and Bluestein n with real first and
 // last passes.
-// The quick tier: 16 of the 72 1D problems, each kind, precision and
-// placement with an even and an odd length.
+// The quick tier: the 1D problems meeting every length, each (kind,
+// precision), each kind with an even and an odd length, and both
+// placements (support/tier.hpp cover).
 TEST_P(Real, ForcedMultiPass) {
   setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
   std::vector<Problem> problems;
@@ -232,9 +235,10 @@ TEST_P(Real, ForcedMultiPass) {
       for (Kind kind : kKinds)
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
           problems.push_back(make(kind, {n}, precision, 3, {}, placement));
-  for (const Problem& p : sample("real lengths in forced passes", problems, 16, [](const Problem& q) {
-         return q.token().substr(0, 8) + (q.placement == Placement::InPlace ? " ip" : " oop") +
-                (q.shape[0] % 2 ? " odd" : " even");
+  for (const Problem& p : cover("real lengths in forced passes", problems, 6, [](const Problem& q) {
+         const std::string kind = q.token().substr(0, 8), parity = q.shape[0] % 2 ? " odd" : " even";
+         return std::vector<std::string>{kind, kind.substr(0, 3) + parity, q.placement == Placement::InPlace ? "ip" : "oop",
+                                         std::to_string(q.shape[0])};
        })) {
     EXPECT_GE(Plan(device(), p).passes(), 2) << p.token();
     expect_accurate(p);

@@ -70,6 +70,15 @@ std::vector<T> sample(const std::string& what, const std::vector<T>& cases, std:
   return chosen;
 }
 
+template <class T, class Features>
+std::vector<T> cover(const std::string& what, const std::vector<T>& cases, std::size_t quick_count, Features features) {
+  std::vector<T> chosen;
+  for (std::size_t i : covering_indices(what, cases.size(), quick_count,
+                                        [&](std::size_t k) { return std::vector<std::string>(features(cases[k])); }))
+    chosen.push_back(cases[i]);
+  return chosen;
+}
+
 // Lengths: stratified by length_stratum.
 std::vector<std::int64_t> sample_lengths(const std::string& what, const std::vector<std::int64_t>& lengths,
                                          std::size_t quick_count);
