@@ -68,12 +68,17 @@ std::string length_stratum(std::int64_t n) {
 }
 
 namespace {
-void print_sample(const std::string& what, std::size_t chosen, std::size_t count) {
+// One "[ sample ]" line: what was drawn, and the seed that repeats it.
+void print_sample_line(const std::string& what, const std::string& drawn) {
   static std::mutex print;
   std::lock_guard<std::mutex> lock(print);
-  std::printf("[ sample   ] %s: %zu of %zu cases (seed %llu%s)\n", what.c_str(), chosen, count,
+  std::printf("[ sample   ] %s: %s (seed %llu%s)\n", what.c_str(), drawn.c_str(),
               static_cast<unsigned long long>(test_seed()), exhaustive() ? ", exhaustive" : "");
   std::fflush(stdout);
+}
+
+void print_sample(const std::string& what, std::size_t chosen, std::size_t count) {
+  print_sample_line(what, std::to_string(chosen) + " of " + std::to_string(count) + " cases");
 }
 }  // namespace
 
@@ -134,12 +139,8 @@ std::vector<std::int64_t> sample_lengths(const std::string& what, const std::vec
 }
 
 PrecisionDraw::PrecisionDraw(const std::string& what) : start_(static_cast<unsigned>(engine_for(what)() % 2)) {
-  static std::mutex print;
-  std::lock_guard<std::mutex> lock(print);
-  std::printf("[ sample   ] %s: %s (seed %llu)\n", what.c_str(),
-              exhaustive() ? "each problem in both precisions" : "each problem in one precision, alternating from a drawn start",
-              static_cast<unsigned long long>(test_seed()));
-  std::fflush(stdout);
+  print_sample_line(what, exhaustive() ? "each problem in both precisions"
+                                       : "each problem in one precision, alternating from a drawn start");
 }
 
 bool PrecisionDraw::take(Precision precision) {
