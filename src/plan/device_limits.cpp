@@ -206,4 +206,31 @@ DeviceLimits with_environment(DeviceLimits limits) {
   return limits;
 }
 
+DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
+  if (precision == Precision::Single) return limits;
+  // A double point takes 16 bytes: the lengths that local memory bounds
+  // halve where they no longer fit (4096 -> 2048 on a CPU's 32 KiB, 16384 ->
+  // 8192 in a Hopper block).
+  auto fits = [&](std::int64_t n) {
+    const std::int64_t row = limits.local_padding ? n + n / 16 : n;
+    return row * 16 <= static_cast<std::int64_t>(limits.local_memory_bytes);
+  };
+  while (limits.max_single_pass_length > 1 && !fits(limits.max_single_pass_length)) limits.max_single_pass_length /= 2;
+  // Rows: the model's as the single passes; a table's what fits 8 bytes a
+  // point (a double in halves).
+  const std::int64_t local = static_cast<std::int64_t>(limits.local_memory_bytes);
+  limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_tuned_row_length, local / 8));
+  limits.max_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_row_length_double, limits.max_tuned_row_length));
+  // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
+  while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
+    limits.max_pass_length /= 2;
+  limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
+  limits.staged_min_length = limits.staged_min_length_double;
+  limits.cluster_chunk_points /= 2;
+  limits.plane_points /= 2;
+  limits.cluster_points_per_thread = std::max(1, limits.cluster_points_per_thread / 2);
+  limits.preferred_pass_length = std::min(limits.preferred_pass_length, limits.max_pass_length);
+  return limits;
+}
+
 }  // namespace bfly::plan

@@ -164,4 +164,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 // kernel's generator, BFLY_CHAIN_OCC=n (its groups a multiprocessor).
 DeviceLimits with_environment(DeviceLimits limits);
 
+// The limits for a precision: lengths bounded by local memory shrink for
+// 16-byte double points.
+DeviceLimits for_precision(DeviceLimits limits, Precision precision);
+
 }  // namespace bfly::plan

@@ -139,4 +139,10 @@ std::vector<std::int64_t> split_length(std::int64_t n, int passes, std::int64_t 
   return best;
 }
 
+std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit) {
+  for (std::int64_t d = std::min(n, limit); d > 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
 }  // namespace bfly::plan

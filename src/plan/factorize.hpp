@@ -12,6 +12,9 @@ std::vector<std::int64_t> prime_factors(std::int64_t n);
 // Largest prime factor (1 for n == 1).
 std::int64_t largest_prime_factor(std::int64_t n);
 
+// The largest divisor of n that is at most `limit` (1 when none above 1).
+std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit);
+
 // The largest prime with a butterfly of its own (codegen/butterfly.cpp):
 // 31; longer prime factors go to Rader or Bluestein. BFLY_LARGEST_CODELET
 // (23, 29 or 31, read once) restores a smaller one, for measurements.

@@ -57,17 +57,5 @@ struct PlanTree {
 // Throws Error(Unsupported) naming the length when none applies.
 PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options = {});
 
-// The limits for a precision: lengths bounded by local memory shrink for
-// 16-byte double points.
-DeviceLimits for_precision(DeviceLimits limits, Precision precision);
-
-// Completes a spec whose precision, length, identity, geometry (point
-// strides, dims with the batch dim last, twiddle_dim) and stride_product are
-// set: orders and merges the dims, chooses the radices, the mapping, the
-// launch shape and the twiddle tables. Shared by every solver so equal passes
-// get equal specs.
-// Returns where the launch came from: "model", "table" (the tuning table's
-// entry for this length) or "table, from N" (a neighbour's).
-std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits);
 
 }  // namespace bfly::plan

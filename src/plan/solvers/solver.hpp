@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan.hpp"
+#include "plan/launch_model.hpp"
 
 namespace bfly::plan {
 

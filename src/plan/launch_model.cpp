@@ -1,0 +1,590 @@
+#include "plan/launch_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#include "plan/factorize.hpp"
+
+namespace bfly::plan {
+
+namespace {
+
+// Sorts the dims before the last (the batch dim stays outermost) by `key`,
+// drops 1-point dims and merges neighbours that step as one, keeping track of
+// the twiddle dim and the chirp dim (never merged: their indices enter the
+// twiddle and chirp exponents).
+void normalise_dims(KernelSpec& spec, bool by_input) {
+  struct D {
+    IndexDim dim;
+    bool twiddle;
+    bool chirp;
+    bool kept() const { return twiddle || chirp; }
+  };
+  std::vector<D> ds;
+  for (std::size_t d = 0; d < spec.dims.size(); ++d)
+    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.axis_dim});
+  D batch = ds.back();
+  ds.pop_back();
+  ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.kept(); }), ds.end());
+  std::stable_sort(ds.begin(), ds.end(), [&](const D& a, const D& b) {
+    return by_input ? a.dim.in_stride < b.dim.in_stride : a.dim.out_stride < b.dim.out_stride;
+  });
+  ds.push_back(batch);
+  std::vector<D> merged;
+  for (const D& d : ds) {
+    if (!merged.empty()) {
+      D& prev = merged.back();
+      const bool steps_on = d.dim.in_stride == prev.dim.in_stride * prev.dim.extent &&
+                            d.dim.out_stride == prev.dim.out_stride * prev.dim.extent &&
+                            d.dim.caller_in == prev.dim.caller_in * prev.dim.extent &&
+                            d.dim.caller_out == prev.dim.caller_out * prev.dim.extent;
+      if (!d.kept() && !prev.kept() && steps_on) {
+        // The merged dim keeps the inner strides.
+        prev.dim.extent *= d.dim.extent;
+        continue;
+      }
+    }
+    merged.push_back(d);
+  }
+  spec.dims.clear();
+  spec.twiddle_dim = -1;
+  spec.axis_dim = -1;
+  for (const D& d : merged) {
+    if (d.twiddle) spec.twiddle_dim = static_cast<int>(spec.dims.size());
+    if (d.chirp) spec.axis_dim = static_cast<int>(spec.dims.size());
+    spec.dims.push_back(d.dim);
+  }
+}
+
+// Registers a thread of `spec` needs for its points (2 each, plus about as
+// many again for the butterfly's temporaries) and indexing. The weights are
+// what the NVRTC sweep (tests/unit/test_cuda_codegen.cpp) needs to see no
+// kernel spill.
+int register_estimate(const KernelSpec& spec) {
+  // Codelets with odd factors (6, 7, 9, 10, ..., 25) keep ~5 temporaries a
+  // point live; powers of two ~2. A double takes two registers.
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  int temporaries = 0;
+  for (const std::vector<int>* radices : {&spec.radices, &spec.plane_radices})
+    for (int r : *radices) temporaries = std::max(temporaries, ((r & (r - 1)) == 0 ? 2 : 5) * r * words);
+  // A thread has at most 255 (the estimate overshoots for the longest
+  // strided kernels, which the sweep sees compile without spills).
+  // Bluestein's fused kernels keep the chirp index, the tables and the
+  // second FFT's state: about 40 more (NVRTC sweep: 1024 points spilled
+  // at 128 registers, fit at 170).
+  // Dividing the transform index by an extent that is not a power of two
+  // (a magic-number multiply) takes a few more where a thread holds many
+  // points: the NVRTC sweep saw the 1024-point columns (64 points a
+  // thread) of a 513-wide half spectrum spill at 5 groups. So do a real
+  // axis's mirror loads and split stores (a second point and a twiddle:
+  // the 512-point split spilled at 72 and at 80 registers, not at 102).
+  // An exchange in halves keeps one real a point waiting.
+  using K = KernelSpec;
+  const bool real_extra = spec.real_load == K::RealLoad::Hermitian || spec.real_load == K::RealLoad::Mirror ||
+                          spec.real_store == K::RealStore::Split || spec.real_store == K::RealStore::SplitPaired;
+  bool odd_extents = false;
+  if (spec.points_per_thread() >= 32)
+    for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
+      odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
+  const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
+                           (spec.wide ? 16 : 0) + (spec.reads_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
+                           (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
+                           (spec.local_halves ? words * spec.points_per_thread() : 0);
+  return std::min(255, registers);
+}
+
+std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32 * 32; }  // registers are granted per warp
+
+// As many groups per multiprocessor as the estimated registers allow (the
+// compiler is asked to fit them: __launch_bounds__).
+int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
+  const int group = static_cast<int>(warps_of(spec.group_size()));
+  const int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * register_estimate(spec)));
+  return std::max(1, groups);
+}
+
+// The thread count in [low, high] that leaves each thread the fewest points
+// (the widest stage's slots times its radix, over every stage), the fewest
+// threads among equals (the others would idle): halving can leave a stage
+// one thread's worth of slots short (12288 at 768 threads: 24 points each;
+// at 1024: 16).
+int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
+  int best = static_cast<int>(high), best_points = 1 << 30;
+  for (std::int64_t t = std::max<std::int64_t>(1, low); t <= high; ++t) {
+    s.threads_per_transform = static_cast<int>(t);
+    if (s.points_per_thread() < best_points) {
+      best_points = s.points_per_thread();
+      best = static_cast<int>(t);
+    }
+  }
+  return best;
+}
+
+// Whether the tuning table's launch choices apply to `spec`: a one-pass
+// kernel of contiguous points of a complex transform (what `bfly tune` times).
+bool tunable(const KernelSpec& spec) {
+  return !spec.identity && !spec.bluestein() && !spec.rader() && !spec.convolve && !spec.real() && spec.mapping == Mapping::TransformMajor &&
+         spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
+}
+
+// Fits `s` to the device after a choice: fewer transforms a group while the
+// group or its local array is too large; halves where whole points do not
+// fit. False where even that does not fit.
+bool fit_group(KernelSpec& s, const DeviceLimits& limits) {
+  while (s.transforms_per_group > 1 && s.group_size() > limits.max_group_size) s.transforms_per_group /= 2;
+  while (s.transforms_per_group > 1 && s.local_bytes() > limits.local_memory_bytes) s.transforms_per_group /= 2;
+  if (s.local_bytes() > limits.local_memory_bytes && !s.local_halves && s.halves_allowed()) s.local_halves = true;
+  return s.group_size() <= limits.max_group_size && s.local_bytes() <= limits.local_memory_bytes;
+}
+
+// Staging (KernelSpec::staged) on or off where it applies and the stage
+// fits beside the exchange. A staged group holds its local memory for the
+// whole launch, so the blocks per multiprocessor asked of the compiler are
+// no more than that memory allows (a multiprocessor has the largest group's
+// local memory and 1 KiB a group more).
+// The model stages long rows (DeviceLimits::staged_min_length): the
+// staging mode, 0 for none.
+int model_stages(const KernelSpec& s, const DeviceLimits& limits) {
+  return limits.staged_min_length > 0 && s.length >= limits.staged_min_length ? limits.staged_copy : 0;
+}
+
+void set_staged(KernelSpec& s, int mode, const DeviceLimits& limits) {
+  s.staged = s.staged_allowed() ? std::clamp(mode, 0, 2) : 0;
+  if (s.staged && s.local_bytes() > limits.local_memory_bytes) s.staged = 0;
+  if (!s.staged || s.min_groups_per_unit <= 0) return;
+  const std::size_t fit = (limits.local_memory_bytes + 1024) / (s.local_bytes() + 1024);
+  s.min_groups_per_unit = std::max(1, std::min(s.min_groups_per_unit, static_cast<int>(fit)));
+}
+
+// The table's entry for this length over the model's spec; false (spec
+// unchanged) where it does not fit the device.
+bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimits& limits) {
+  KernelSpec s = spec;
+  s.staged = 0;  // decided again once the rest fits
+  if (!choice.radices.empty()) {
+    std::int64_t product = 1;
+    for (int r : choice.radices) product *= r;
+    const std::vector<int>& known = tunable_radices();
+    for (int r : choice.radices)
+      if (std::find(known.begin(), known.end(), r) == known.end()) return false;
+    if (product != s.length) return false;
+    s.radices = choice.radices;
+    // The model's one widest butterfly a thread, for the new stages.
+    const int widest = *std::max_element(s.radices.begin(), s.radices.end());
+    s.threads_per_transform = static_cast<int>(std::min<std::int64_t>(s.threads_per_transform, s.length / widest));
+  }
+  if (choice.two_level >= 0)
+    s.stage_twiddle_bits = choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+  if (choice.padding >= 0) s.local_padding = choice.padding == 1;
+  if (choice.threads > 0)
+    s.threads_per_transform = static_cast<int>(std::clamp<std::int64_t>(choice.threads, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2)));
+  if (choice.group_threads > 0 || choice.threads > 0) {
+    const std::int64_t aim = choice.group_threads > 0 ? choice.group_threads : limits.target_group_size;
+    s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, aim / s.threads_per_transform));
+  }
+  if (choice.halves >= 0) s.local_halves = choice.halves == 1 && s.halves_allowed();
+  if (!fit_group(s, limits)) return false;
+  if (limits.registers_per_unit > 0) {
+    s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
+    // A group of 1024 threads can keep at most 64 registers each.
+    s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
+  }
+  // (An entry that does not say was measured unstaged.)
+  set_staged(s, std::max(0, choice.staged), limits);
+  spec = s;
+  return true;
+}
+
+// A neighbour's launch (a tuned length within a factor of two) carried over
+// as what it measured to pay rather than as numbers that fit only its own
+// stages: at most its points a thread (the fewest threads that do it), its
+// threads a group, the registers a thread its blocks-per-multiprocessor hint
+// allowed it (the hint caps registers; what runs at once follows from what
+// the compiler uses), its halves, padding and twiddles.
+bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const DeviceLimits& limits) {
+  const LaunchChoice& c = neighbour.launch;
+  if (c.threads <= 0 || c.radices.empty()) return false;
+  KernelSpec theirs;
+  theirs.length = neighbour.length;
+  theirs.radices = c.radices;
+  theirs.threads_per_transform = c.threads;
+  const int their_points = theirs.points_per_thread();
+  const std::int64_t their_group = std::max(c.threads, c.group_threads);
+  const std::int64_t their_registers =
+      limits.registers_per_unit > 0 ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group))) : 0;
+  KernelSpec s = spec;
+  s.staged = 0;
+  const std::int64_t most = std::min<std::int64_t>(limits.max_group_size, s.length);
+  int chosen = 0, fewest = 1 << 30;
+  for (std::int64_t t = 1; t <= most; ++t) {
+    s.threads_per_transform = static_cast<int>(t);
+    const int points = s.points_per_thread();
+    if (points < fewest) fewest = points, chosen = static_cast<int>(t);
+    if (points <= their_points) break;
+  }
+  // Fewer points a thread than it had are out of reach (a radix wider than
+  // its points): its register budget says nothing then.
+  if (fewest > their_points) return false;
+  // Doubles keep the model: at two registers a value the tuned fp64 kernels
+  // sit at the register limit, and other stages spill there (the NVRTC
+  // sweep: 3840 = 16 x 16 x 15 after 4000, 6720 after 6144, 4800 and 6000).
+  if (s.precision == Precision::Double) return false;
+  s.threads_per_transform = chosen;
+  s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, their_group / chosen));
+  if (c.two_level >= 0)
+    s.stage_twiddle_bits = c.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+  if (c.padding >= 0) s.local_padding = c.padding == 1;
+  if (c.halves >= 0) s.local_halves = c.halves == 1 && s.halves_allowed();
+  if (!fit_group(s, limits)) return false;
+  if (limits.registers_per_unit > 0) {
+    // Odd codelets keep more temporaries live than powers of two (about 5 a
+    // point against 2): stages with a wider odd radix than the neighbour's
+    // may not fit its registers, so they keep the model (the NVRTC sweep saw
+    // 6720 = 15 x 8 x 8 x 7 after 6144 = 12 x 8 x 8 x 8 spill at any blocks
+    // per multiprocessor, 2160 = 15 x 12 x 12 after 2187, 4800 = 25 x 16 x
+    // 12 after 4096).
+    auto widest_odd = [](const std::vector<int>& radices) {
+      int odd = 1;
+      for (int r : radices) odd = std::max(odd, r / (r & -r));
+      return odd;
+    };
+    if (widest_odd(s.radices) > widest_odd(c.radices)) return false;
+    // More registers than the neighbour had: tuned kernels sit at the edge
+    // (10000's spills a little) and other stages need more. The NVRTC sweep
+    // saw 5120, 6720, 7680 and 9000 spill at the same budget; a quarter more
+    // fits up to 24 points a thread, half more past that (9000 at 30). Not
+    // more: the budget caps registers, and a kernel given more uses them and
+    // runs fewer groups at once (2160 after 3000 at half more: 0.65x cuFFT).
+    const std::int64_t group = warps_of(s.group_size());
+    const std::int64_t registers = std::min<std::int64_t>(255, their_registers * (fewest > 24 ? 6 : 5) / 4);
+    s.min_groups_per_unit = static_cast<int>(
+        std::clamp<std::int64_t>(limits.registers_per_unit / (group * registers), 1, limits.threads_per_unit / group));
+  }
+  set_staged(s, c.staged >= 0 ? c.staged : model_stages(s, limits), limits);
+  spec = s;
+  return true;
+}
+
+// KernelSpec::plane: one widest butterfly a thread in each phase (fewer
+// threads where a plane would not fit a group), as many planes a group as
+// the target group size asks and local memory holds.
+void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
+  const std::int64_t R = spec.length, C = spec.plane_columns;
+  spec.radices = choose_radices(R);
+  spec.plane_radices = choose_radices(C);
+  spec.mapping = Mapping::ColumnMajor;
+  auto widest = [](const std::vector<int>& radices) {
+    return radices.empty() ? 1 : *std::max_element(radices.begin(), radices.end());
+  };
+  std::int64_t columns_threads = (R + widest(spec.radices) - 1) / widest(spec.radices);
+  std::int64_t rows_threads = (C + widest(spec.plane_radices) - 1) / widest(spec.plane_radices);
+  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size && (columns_threads > 1 || rows_threads > 1)) {
+    if (columns_threads * C >= rows_threads * R) columns_threads = (columns_threads + 1) / 2;
+    else rows_threads = (rows_threads + 1) / 2;
+  }
+  // The phase with more threads takes fewer (more points each) while it
+  // then holds no more points a thread than the other: the group has the
+  // larger phase's threads, and the other phase's would idle (128 x 64:
+  // 512 threads of 16 points, not 1024 with half of them idle in the first).
+  auto points = [&](const std::vector<int>& radices, std::int64_t n, std::int64_t threads) {
+    KernelSpec phase;
+    phase.length = n;
+    phase.radices = radices;
+    phase.threads_per_transform = static_cast<int>(threads);
+    return phase.points_per_thread();
+  };
+  for (;;) {
+    const int columns_points = points(spec.radices, R, columns_threads), rows_points = points(spec.plane_radices, C, rows_threads);
+    if (columns_threads * C > rows_threads * R && columns_threads > 1 &&
+        points(spec.radices, R, (columns_threads + 1) / 2) <= rows_points)
+      columns_threads = (columns_threads + 1) / 2;
+    else if (rows_threads * R > columns_threads * C && rows_threads > 1 &&
+             points(spec.plane_radices, C, (rows_threads + 1) / 2) <= columns_points)
+      rows_threads = (rows_threads + 1) / 2;
+    else
+      break;
+  }
+  spec.threads_per_transform = static_cast<int>(columns_threads);
+  spec.plane_threads = static_cast<int>(rows_threads);
+  // The rows' phase is a transform-major exchange: padded as the model's
+  // single passes are.
+  const int first = spec.plane_radices.empty() ? 1 : spec.plane_radices.front();
+  spec.local_padding = limits.local_padding && (first & (first - 1)) == 0 && first >= 8;
+  const std::int64_t one = std::max(columns_threads * C, rows_threads * R);
+  std::int64_t planes = std::max<std::int64_t>(1, limits.target_group_size / one);
+  auto fits = [&](std::int64_t p) {
+    spec.transforms_per_group = static_cast<int>(p * C);
+    return spec.group_size() <= limits.max_group_size && spec.local_bytes() <= limits.local_memory_bytes;
+  };
+  while (planes > 1 && !fits(planes)) --planes;
+  fits(planes);
+  const int point = spec.precision == Precision::Single ? 8 : 16;
+  spec.plane_block_store = rows_threads * point < limits.plane_block_bytes;
+  if (limits.registers_per_unit > 0) {
+    // Memory-bound: as many groups a multiprocessor as local memory holds
+    // (1 KiB a group more), where up to 16 fp32 points a thread leave each
+    // thread 64 registers; the estimate alone asked one group of 512
+    // threads for 64 x 64.
+    spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    const int words = spec.precision == Precision::Double ? 2 : 1;
+    if (spec.points_per_thread() * words <= 16) {
+      const int group = static_cast<int>(warps_of(spec.group_size()));
+      const int fit = static_cast<int>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+      const int registers = limits.registers_per_unit / (group * 64);
+      spec.min_groups_per_unit =
+          std::max(spec.min_groups_per_unit, std::min({fit, registers, limits.threads_per_unit / group}));
+    }
+  }
+}
+
+void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+  if (spec.plane()) {
+    complete_plane(spec, limits);
+    return;
+  }
+  const std::int64_t length = spec.length;
+  if (spec.identity) {
+    // A tiled transpose: each transform is a row chunk read along the
+    // source's innermost dim; adjacent transforms are adjacent in the output,
+    // so a group parks its tile in local memory and writes it by columns.
+    spec.mapping = Mapping::TransformMajor;
+    normalise_dims(spec, false);
+    spec.radices.clear();
+    spec.threads_per_transform = static_cast<int>(std::max<std::int64_t>(1, (length + 3) / 4));
+    const bool columns = spec.dims.front().out_stride == 1 && spec.out_point_stride != 1;
+    spec.transforms_per_group = static_cast<int>(columns ? largest_divisor_at_most(spec.dims.front().extent, 32) : 32);
+    return;
+  }
+  spec.radices = choose_radices(length);
+  const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
+  // Points of a transform apart in memory: adjacent work-items take adjacent
+  // transforms (columns), so reads coalesce across the group.
+  // (A packed real axis reads two reals a point: contiguous at stride 2.)
+  const std::int64_t point_stride = spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
+  const bool columns = point_stride != 1 || length == 1;
+  spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
+  normalise_dims(spec, columns);
+  // Padding pays where the first stage writes its outputs a power of two
+  // (8 or 16) points apart, which lands whole warps in one bank, and the
+  // group's array is small; elsewhere it only cost (H100, % of the copy
+  // floor, padded vs not: 1536 100/78, 4096 70/66; 1000 85/97, 2187 79/92,
+  // 4000 72/80, 8192 78/83).
+  const bool power_of_two = (length & (length - 1)) == 0;
+  const int first = spec.radices.empty() ? 1 : spec.radices.front();
+  spec.local_padding = limits.local_padding && !columns && (first & (first - 1)) == 0 && first >= 8 && length <= 4096;
+  // Two-level inner twiddles: a must for powers of two past 1024 and for
+  // anything past 4096 (H100: 4096 70% -> 98%, 8192 66 -> 78, 10000 53 -> 67),
+  // a loss for mixed lengths up to 4096 (2187 92 -> 84, 3000 90 -> 83).
+  const bool long_table = length > 4 * limits.max_direct_twiddles || (power_of_two && length > limits.max_direct_twiddles);
+  if (long_table)
+    spec.stage_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(length)) / 2));
+
+  // One widest butterfly per thread per stage.
+  std::int64_t threads = (length + widest - 1) / widest;
+  std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
+  // On a GPU, short strided transforms take more columns, up to a full
+  // group: a 7-point column pass with 8 columns ran groups of 8 threads
+  // (H100, 7x4096: 65% of the two-pass floor, 0.66x cuFFT).
+  if (columns && limits.is_gpu) per_group = std::max(per_group, limits.target_group_size / threads);
+  // Long strided transforms on a GPU: about 64 points per thread. Their
+  // columns fill most of the shared memory, so few groups fit a
+  // multiprocessor; fewer threads per group, each with more independent
+  // loads, wait less at the barriers (H100, ms at 2^26 points: 16-32 vs 4-8
+  // points per thread, BFLY_COLUMNS sweep: 2048x2048 0.81 vs 1.16, 4096x4096
+  // 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128 points per thread fell to 2.66
+  // at 4096. From 1000 points rather than 2048, BFLY_LONG_STRIDED: 1000x1000
+  // 0.83 vs 0.86, 2^20 0.90 vs 0.95; from 512, 512x512 lost 0.91 vs 0.76).
+  // (16 for doubles, which take twice the registers: at 32 the NVRTC sweep
+  // saw spills in the pass-twiddle kernels.)
+  // Bluestein's fused kernels hold two FFTs' worth of live values: 16 (the
+  // NVRTC sweep saw 64 spill).
+  // Powers of two now take strided_points_per_thread (32): with computed
+  // pass twiddles (DeviceLimits::pass_sincos) and the columns kept, 2^20..2^24
+  // ran 4-9% faster than at 64 (H100, 2026-11-23, docs/PERF.md "two-pass
+  // kernels"); mixed columns lost at 32 (1000x1000 0.83 -> 1.00 ms, 3000x3000
+  // 0.96 -> 1.14: 40-50 points a thread, the columns halved) and keep 64.
+  // (Radices 29 and 31 as well: 64 points, two of their butterflies a
+  // thread, spilled 72-192 bytes in the NVRTC sweep, 3100 x 6.)
+  const std::int64_t fp32_points = power_of_two || wide_codelet(length) ? limits.strided_points_per_thread : 64;
+  const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
+  const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
+  if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
+  if (long_strided && !power_of_two && spec.stride_product > 1) {
+    // Mixed-radix stages round a thread's points up past per_thread (2000 =
+    // 25 x 10 x 8 at 32 threads: 75 points, whose pass twiddles spilled
+    // under 255 registers in the NVRTC sweep): the fewest more threads, up
+    // to twice as many, that bring them within it (40: 50 points).
+    const std::int64_t most = std::min<std::int64_t>(2 * threads, (length + widest - 1) / widest);
+    for (std::int64_t t = threads; t <= most; ++t) {
+      spec.threads_per_transform = static_cast<int>(t);
+      if (spec.points_per_thread() <= per_thread) {
+        threads = t;
+        break;
+      }
+    }
+  }
+  // Compact passes (below) keep their columns whatever the register
+  // estimate says; a double's column is twice as wide, so half as many
+  // fill the same 64 bytes a row (H100, fp64, 2^26 points, ms, compact at
+  // 8 vs 4 columns: 2^20 1.80 vs 1.71, 2^21 1.84 vs 1.87, 2^22 1.95 vs 1.94).
+  const bool compact_double = spec.precision == Precision::Double && 2 * per_thread <= limits.strided_compact_words_double;
+  if (long_strided && compact_double && !spec.convolve) per_group = std::max(1, limits.min_columns / 2);
+  if (length == 1) per_group = limits.target_group_size;
+  if (spec.clustered()) {
+    // A cluster's block: a sector's columns (the planner's W / C) of about
+    // cluster_points_per_thread points a thread, more where the block would
+    // pass 512 threads: its W-point DFTs keep W points and their twiddles
+    // live, which needs about 100 registers a thread (NVRTC, sm_90: 1024
+    // threads of 64 registers spilled 200-800 bytes). Two blocks of 256
+    // threads a multiprocessor beat one of 512 (DeviceLimits::cluster_*).
+    per_group = spec.in_point_stride / spec.cluster;
+    threads = std::clamp<std::int64_t>((length + limits.cluster_points_per_thread - 1) / limits.cluster_points_per_thread, 1,
+                                       (length + widest - 1) / widest);
+    while (threads * per_group > std::min(512, limits.max_group_size) && threads > 1) threads = (threads + 1) / 2;
+  }
+  // Keep the group within the device's limits: fewer threads per transform
+  // (more points each) before fewer columns, since columns buy coalescing.
+  // (Not past per_thread points, where the registers would spill: fp64
+  // 8192-point columns at 64 points a thread did in the NVRTC sweep.)
+  const bool register_bound = limits.is_gpu && (spec.precision == Precision::Double || spec.convolve);
+  spec.threads_per_transform = static_cast<int>(threads);
+  auto local_bytes = [&](std::int64_t m) {
+    spec.transforms_per_group = static_cast<int>(m);
+    return spec.local_bytes();
+  };
+  // Long strided passes keep their points a thread: columns that local
+  // memory cannot hold go first, before the threads are halved for the
+  // group's limit (4096-point columns at 16 points a thread: 4 of 256
+  // threads, not 4 of 128 at 32).
+  if (long_strided)
+    while (per_group > 1 && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
+  while (threads * per_group > limits.max_group_size && threads > 1 &&
+         !(register_bound && per_group > 1 && (length + threads - 1) / threads >= per_thread))
+    threads = (threads + 1) / 2;
+  while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
+  spec.threads_per_transform = static_cast<int>(threads);
+  while (per_group > 1 && !spec.clustered() && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
+  if (limits.registers_per_unit > 0) {
+    const int registers = register_estimate(spec);
+    // (Not for long strided passes of up to 32 registers' worth of points a
+    // thread: their columns are what local memory allows, and the compiler
+    // fits 512 threads in 128 registers each without spills where the
+    // estimate says 208 (NVRTC sweep; 3000-point columns of 50 points a
+    // thread spilled). fp64 at 16 points, 4 columns of 2048 in 512 threads
+    // of 128 registers: H100, 2^26 points, ms, compact vs columns halved
+    // to 2: 2^21 2.03 -> 1.87, 2^22 2.42 -> 1.94, 2048x2048 1.68 -> 1.60.)
+    const int words = spec.precision == Precision::Double ? 2 : 1;
+    const bool compact = long_strided && spec.points_per_thread() * words <= (words == 1 ? 32 : limits.strided_compact_words_double);
+    while (per_group > 1 && !spec.clustered() && !compact && warps_of(threads * per_group) * registers > limits.registers_per_unit)
+      per_group /= 2;
+    spec.transforms_per_group = static_cast<int>(per_group);
+    spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    if (compact && limits.strided_groups_per_unit > 0) {
+      const int group = static_cast<int>(warps_of(threads * per_group));
+      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
+      spec.min_groups_per_unit =
+          std::max(1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group, static_cast<int>(fit)}));
+    }
+    // Clusters: as many blocks as asked where their local memory fits (a
+    // multiprocessor has 1 KiB a block more) and their points leave the
+    // registers room (NVRTC, sm_90, two blocks: 32 fp32 points a thread of
+    // 256 spill 12-16 bytes, 50 of 392 (radix 25) 1.7 KB, 30 fp64 276 bytes).
+    if (spec.clustered() && limits.cluster_groups_per_unit > 0 && spec.points_per_thread() * words <= 36) {
+      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
+      spec.min_groups_per_unit = std::max(1, std::min(limits.cluster_groups_per_unit, static_cast<int>(fit)));
+    }
+  }
+  if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
+    // Transforms m and m + M/2 are a pair: M even (an estimate's one more
+    // column does not spill: the sweep checks).
+    per_group = std::max<std::int64_t>(2, per_group - per_group % 2);
+    if (limits.registers_per_unit > 0 && spec.min_groups_per_unit > 1) {
+      const int group = static_cast<int>((threads * per_group + 31) / 32 * 32);
+      spec.min_groups_per_unit = std::max(1, std::min(spec.min_groups_per_unit, limits.threads_per_unit / group));
+    }
+  }
+  spec.transforms_per_group = static_cast<int>(per_group);
+  if (spec.reads_pass_twiddles()) {
+    // Two-level table w^e = fine[e mod 2^b] * coarse[e >> b], b = ceil(log2(p*L)/2):
+    // two tables of ~sqrt(p*L) entries instead of one of p*L.
+    const double bits = std::log2(static_cast<double>(spec.pass_twiddle_points()));
+    spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
+    // Computed only for powers of two (the angle's ratio exact, a multiply):
+    // 100000's short passes (250 points after 400) ran 0.762 -> 0.968 ms
+    // computing them with a division (H100, 2026-11-23).
+    const std::int64_t points = spec.pass_twiddle_points();
+    spec.pass_sincos = limits.pass_sincos && spec.has_pass_twiddles() && !spec.clustered() && (points & (points - 1)) == 0;
+  }
+}
+
+// Short rows whose threads would read less than limits.block_rows_bytes
+// of a row at once load and store as one block (KernelSpec::block_rows),
+// where its local array fits.
+void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
+  const int point = spec.precision == Precision::Single ? 8 : 16;
+  if (limits.block_rows_bytes <= 0 || spec.threads_per_transform * point >= limits.block_rows_bytes || !spec.block_rows_allowed())
+    return;
+  if (limits.is_gpu && spec.precision == Precision::Double && wide_codelet(spec.length)) return;
+  spec.block_rows = true;
+  if (spec.local_bytes() > limits.local_memory_bytes) spec.block_rows = false;
+}
+
+// The launch: the model's, then a tuning table's where one applies.
+std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
+  complete_model(spec, limits);
+  if (spec.clustered()) return "model";
+  if (!tunable(spec)) return "model";
+  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
+      spec.points_per_thread() > 16) {
+    // A long row: about 512 threads with up to 128 registers each hold its
+    // points without spilling, where 1024 threads have 64 each (NVRTC,
+    // sm_90: 20000 points at 1000 threads spilled 128 bytes, at 500 threads
+    // of 40-50 points none); among those, the count that leaves the fewest
+    // points a thread.
+    const int most = static_cast<int>(std::min<std::int64_t>({limits.max_group_size, 512, spec.length / 2}));
+    spec.threads_per_transform = fewest_points_threads(spec, most / 2 + 1, most);
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  if (limits.is_gpu && spec.precision == Precision::Double && spec.transforms_per_group == 1 &&
+      spec.points_per_thread() > 16 && spec.threads_per_transform > 256) {
+    // Doubles take two registers: at most 256 threads, which may keep 255
+    // registers each (NVRTC, sm_90: 6720 = 15 x 8 x 8 x 7 at 448 threads of
+    // 21 points spilled 16 bytes, at 840 of 15 184 bytes).
+    spec.threads_per_transform = fewest_points_threads(spec, 129, 256);
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  // A row too long for local memory in whole points exchanges in halves.
+  if (spec.local_bytes() > limits.local_memory_bytes && spec.halves_allowed()) {
+    spec.local_halves = true;
+    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  // Long rows hold one or two groups a multiprocessor: staged, the next
+  // transform's loads overlap this one's stages.
+  set_staged(spec, model_stages(spec, limits), limits);
+  if (!limits.tuning) return "model";
+  if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
+    return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
+  // Rows past the single-pass length keep the model's long-row launch: the
+  // tuner's winners there are that launch (17280, 22500) or near it, and a
+  // neighbour's stages carried over spilled 300-1000 bytes a thread (NVRTC:
+  // 20480 after 20000, 24000 after 27648).
+  if (spec.length > limits.max_single_pass_length) return "model";
+  // Nor do the long rows' launches suit shorter rows (15000 after 19440's
+  // 432 threads in halves: 0.69x cuFFT).
+  for (const TuningEntry* near : limits.tuning->neighbours(spec.precision, spec.length))
+    if (near->length <= limits.max_single_pass_length && apply_neighbour(spec, *near, limits))
+      return "table, from " + std::to_string(near->length);
+  return "model";
+}
+
+}  // namespace
+
+std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
+  const std::string from = complete_launch(spec, limits);
+  set_block_rows(spec, limits);
+  return from;
+}
+
+}  // namespace bfly::plan
