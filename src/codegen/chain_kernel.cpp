@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "bfly/bfly.hpp"
+#include "codegen/kernel_params.hpp"
 #include "codegen/pass_kernel.hpp"
 
 namespace bfly::codegen {
@@ -53,12 +55,10 @@ std::string generate_chain(const plan::KernelSpec& a, const plan::KernelSpec& b,
   src += "// " + a.name() + " then " + b.name() + ", chained through L2 (codegen/chain_kernel.hpp)\n";
   src += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ", " + std::to_string(occupancy) +
          ") " + name + "(";
-  for (const char* p : {"a", "b"}) {
-    const std::string q = p;
-    src += "const cpx* " + q + "_in, cpx* " + q + "_out, const cpx* " + q + "_twiddles, const cpx* " + q +
-           "_pass_twiddles, unsigned long long " + q + "_transforms, real " + q + "_in_sign, real " + q + "_out_re, real " + q +
-           "_out_im, ";
-  }
+  // Each pass's parameters (chainable passes take the eight every pass does).
+  const Dialect cuda = dialect(DialectKind::Cuda);
+  for (const auto& [spec, prefix] : {std::pair{&a, "a_"}, std::pair{&b, "b_"}})
+    for (Param p : pass_params(*spec)) src += param_declaration(p, *spec, cuda, prefix) + ", ";
   src += "unsigned int* counters, unsigned long long elements, unsigned long long lookahead) {\n";
   src += "  const unsigned long long PA = " + ga + ", PB = " + gb + ", D = lookahead, E = elements;\n"
          "  unsigned long long* ticket_counter = (unsigned long long*)counters;\n"

@@ -5,6 +5,7 @@
 
 #include "codegen/butterfly.hpp"
 #include "codegen/emitter.hpp"
+#include "codegen/kernel_params.hpp"
 
 namespace bfly::codegen {
 namespace {
@@ -44,12 +45,9 @@ class PassWriter {
     }
     e_.line(s_.identity ? "// copy of " + std::to_string(s_.length) + "-point rows"
                         : "// " + std::to_string(s_.length) + "-point pass, stride product " + str(s_.stride_product));
-    const std::string g = d_.global;
-    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit, s_.cluster) + g + "const " + in_type() + "* in, " + g +
-            out_type() + "* out, " + g +
-            "const cpx* twiddles, " + g + "const cpx* pass_twiddles, " + d_.u64 +
-            " transforms, real in_sign, real out_re, real out_im" + bluestein_params() +
-            (s_.multiply || s_.multiply_load ? ", " + g + "const cpx* mul" : std::string()) + ")");
+    std::string params;
+    for (Param p : pass_params(s_)) params += (params.empty() ? "" : ", ") + param_declaration(p, s_, d_);
+    e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit, s_.cluster) + params + ")");
     if (s_.clustered()) {
       emit_cluster();
     } else if (s_.plane()) {
@@ -66,20 +64,6 @@ class PassWriter {
   }
 
  private:
-  // Bluestein's kernels take N and the open dim's strides at run time, so
-  // one kernel serves every N with the same M (a sweep over lengths
-  // compiles a handful of kernels, not one per length), and its tables.
-  std::string bluestein_params() const {
-    // w_n^k, k = 0..n/2; Rader's permutations and kernel
-    if (s_.rader_kernel_store)
-      return ", " + std::string(d_.global) + "const cpx* tables, " + d_.global + "const cpx* rader_in, " + d_.global +
-             "cpx* rader_out, real rader_sign, real rader_re, real rader_im";
-    if (s_.packed() || s_.rader()) return ", " + std::string(d_.global) + "const cpx* tables";
-    if (!s_.bluestein()) return "";
-    return ", " + std::string(d_.global) + "const cpx* tables, " + d_.u64 + " chirp_n, " + d_.u64 + " open_in, " + d_.u64 +
-           " open_out";
-  }
-
   // The element types of the two buffers: reals on a real transform's real side.
   std::string in_type() const {
     return s_.real_load == RealLoad::Real || s_.real_load == RealLoad::Pairs ? "real" : "cpx";

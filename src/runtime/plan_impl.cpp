@@ -13,6 +13,7 @@
 
 #include "backends/device_impl.hpp"
 #include "codegen/chain_kernel.hpp"
+#include "codegen/kernel_params.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
@@ -410,27 +411,44 @@ class PlanImpl {
     auto real = [&](double v) {
       return p.precision == Precision::Double ? KernelArg::of_f64(v) : KernelArg::of_f32(v);
     };
-    // A pass kernel's first eight arguments.
-    auto plain_args = [&](std::size_t j) {
+    // A pass kernel's arguments, bound by its parameters (codegen/kernel_params.hpp).
+    auto pass_args = [&](std::size_t j) {
       const CompiledPass& c = passes_[j];
+      const plan::KernelSpec& spec = c.pass.spec;
       const bool first = j == 0, last = j + 1 == passes_.size();
-      const double in_sign = first && inverse ? -1.0 : 1.0;
-      const double out_re = last ? scale : 1.0;
-      const double out_im = last ? (inverse ? -scale : scale) : 1.0;
-      return std::vector<KernelArg>{KernelArg::of(slot(c.pass.source, in, out, queue)),
-                                    KernelArg::of(slot(c.pass.destination, in, out, queue)),
-                                    KernelArg::of(*c.twiddles),
-                                    KernelArg::of(*c.pass_twiddles),
-                                    KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)),
-                                    real(in_sign),
-                                    real(out_re),
-                                    real(out_im)};
+      std::vector<KernelArg> args;
+      for (codegen::Param param : codegen::pass_params(spec)) {
+        switch (param) {
+          case codegen::Param::In: args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue))); break;
+          case codegen::Param::Out: args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue))); break;
+          case codegen::Param::Twiddles: args.push_back(KernelArg::of(*c.twiddles)); break;
+          case codegen::Param::PassTwiddles: args.push_back(KernelArg::of(*c.pass_twiddles)); break;
+          case codegen::Param::Transforms: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms))); break;
+          case codegen::Param::InSign: args.push_back(real(first && inverse ? -1.0 : 1.0)); break;
+          case codegen::Param::OutRe: args.push_back(real(last ? scale : 1.0)); break;
+          case codegen::Param::OutIm: args.push_back(real(last ? (inverse ? -scale : scale) : 1.0)); break;
+          case codegen::Param::Tables: args.push_back(KernelArg::of(*c.tables)); break;
+          // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
+          // convolution's first pass read and its last pass writes.
+          case codegen::Param::RaderIn: args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue))); break;
+          case codegen::Param::RaderOut: args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue))); break;
+          // (Between passes the data of an inverse is conjugated and unscaled.)
+          case codegen::Param::RaderSign: args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0)); break;
+          case codegen::Param::RaderRe: args.push_back(real(c.pass.rader_last ? scale : 1.0)); break;
+          case codegen::Param::RaderIm: args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale)); break;
+          case codegen::Param::ChirpN: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length))); break;
+          case codegen::Param::OpenIn: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride))); break;
+          case codegen::Param::OpenOut: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride))); break;
+          case codegen::Param::Multiplier: args.push_back(KernelArg::of(*multiplier)); break;
+        }
+      }
+      return args;
     };
     for (std::size_t j = 0; j < passes_.size(); ++j) {
       const CompiledPass& c = passes_[j];
       if (c.chain) {  // this pass and the next, in one launch
-        std::vector<KernelArg> args = plain_args(j);
-        const std::vector<KernelArg> next = plain_args(j + 1);
+        std::vector<KernelArg> args = pass_args(j);
+        const std::vector<KernelArg> next = pass_args(j + 1);
         args.insert(args.end(), next.begin(), next.end());
         args.push_back(KernelArg::of(*queue->chain_counters.at(j)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_elements)));
@@ -440,26 +458,8 @@ class PlanImpl {
         ++j;
         continue;
       }
-      std::vector<KernelArg> args = plain_args(j);
+      const std::vector<KernelArg> args = pass_args(j);
       const plan::KernelSpec& spec = c.pass.spec;
-      if (spec.packed() || spec.rader()) args.push_back(KernelArg::of(*c.tables));
-      if (spec.rader_kernel_store) {
-        // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
-        // convolution's first pass read and its last pass writes.
-        args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue)));
-        args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue)));
-        // (Between passes the data of an inverse is conjugated and unscaled.)
-        args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0));
-        args.push_back(real(c.pass.rader_last ? scale : 1.0));
-        args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale));
-      }
-      if (spec.bluestein()) {
-        args.push_back(KernelArg::of(*c.tables));
-        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
-        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
-        args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
-      }
-      if (spec.multiply || spec.multiply_load) args.push_back(KernelArg::of(*multiplier));
       std::size_t groups = static_cast<std::size_t>(c.pass.groups());
       if (spec.staged && c.resident_groups > 0) groups = std::min(groups, c.resident_groups);
       device_->launch(*c.kernel, groups,
