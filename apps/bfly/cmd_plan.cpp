@@ -13,6 +13,7 @@
 #include "codegen/pass_kernel.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
 #include "runtime/tuning_files.hpp"
 
@@ -93,22 +94,12 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const PlanCommandOptions& o,
 }
 
 plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind dialect) {
-  if (o.limits == "cpu") return plan::cpu_limits();
-  // NVIDIA's OpenCL exposes 48 KiB of local memory; the CUDA dialect plans
-  // for a Hopper block's opt-in 227 KiB, as the CUDA backend does there.
-  if (o.limits == "gpu") return plan::gpu_limits(49152, 1024);
-  if (o.limits == "hopper" || dialect == codegen::DialectKind::Cuda) {
-    plan::DeviceLimits hopper = plan::gpu_limits(232448, 1024);
-    hopper.max_cluster = 8;
-    hopper.l2_chain_bytes = plan::kHopperL2ChainBytes;
-    return hopper;
-  }
-  if (o.limits != "auto") throw Error(ErrorCode::InvalidArgument, "invalid --limits '" + o.limits + "' (expected auto, cpu, gpu or hopper)");
+  // The CUDA dialect plans for Hopper, as the CUDA backend does there.
+  if (o.limits == "auto" && dialect == codegen::DialectKind::Cuda) return plan::limits_for(plan::named_device("hopper"));
+  if (o.limits != "auto") return plan::limits_for(plan::named_device(o.limits));
   // (The device held while its info is read: info() is a reference into it.)
   const Device device = o.device.open();
-  const DeviceInfo& info = device.info();
-  return info.is_gpu ? plan::gpu_limits(info.local_memory_bytes, static_cast<int>(info.max_group_size))
-                     : plan::cpu_limits();
+  return plan::limits_for(device.info());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "backends/cuda/driver_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/kernel_cache.hpp"
+#include "plan/device_policy.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::detail::cuda {
@@ -107,13 +108,7 @@ class Device final : public DeviceImpl {
     // points: two passes ran at 0.47-0.51x cuFFT's one), and strided passes
     // keep 8 columns for longer sub-transforms. BFLY_LOCAL_MEMORY=49152
     // plans as OpenCL must.
-    plan::DeviceLimits limits = plan::gpu_limits(info_.local_memory_bytes, static_cast<int>(info_.max_group_size));
-    // Thread-block clusters from compute capability 9.0 (8 blocks portably).
-    if (std::atoi(info_.compute_capability.c_str()) >= 9) {
-      limits.max_cluster = 8;
-      limits.l2_chain_bytes = plan::kHopperL2ChainBytes;
-    }
-    limits = plan::with_environment(limits);
+    plan::DeviceLimits limits = plan::with_environment(plan::limits_for(info_));
     limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
     return limits;
   }

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "backends/kernel_cache.hpp"
+#include "plan/device_policy.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::detail::opencl {
@@ -134,20 +135,7 @@ class Device final : public DeviceImpl {
   const DeviceInfo& info() const override { return info_; }
   codegen::DialectKind dialect() const override { return codegen::DialectKind::OpenCL; }
 
-  plan::DeviceLimits limits() const override {
-    plan::DeviceLimits limits;
-    if (!info_.is_gpu) {
-      limits = plan::cpu_limits();
-      limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
-      limits.max_group_size = static_cast<int>(std::min<std::size_t>(limits.max_group_size, info_.max_group_size));
-    } else {
-      limits = plan::gpu_limits(info_.local_memory_bytes, static_cast<int>(info_.max_group_size));
-      // Staging was measured through CUDA's bulk copy only; OpenCL's
-      // async_work_group_copy on a GPU was not (BFLY_STAGED asks for it).
-      limits.staged_min_length = limits.staged_min_length_double = 0;
-    }
-    return plan::with_environment(limits);
-  }
+  plan::DeviceLimits limits() const override { return plan::with_environment(plan::limits_for(info_)); }
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
     // Refused here with the limit named, rather than as CL_INVALID_BUFFER_SIZE
