@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "plan/device_policy.hpp"
+#include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "runtime/tuning_files.hpp"
 
@@ -56,7 +57,8 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
     const plan::Pass& a = tree.passes[i];
     if (a.chain_elements == 0) continue;
-    const codegen::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements};
+    const codegen::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements,
+                                    a.chain_groups_per_unit};
     kernels.emplace_back(codegen::chain_name(a.spec, tree.passes[i + 1].spec, shape),
                          codegen::generate_chain(a.spec, tree.passes[i + 1].spec, shape));
   }
@@ -123,8 +125,8 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
                         "shipped for the H100), off (the model alone) or FILE (a table bfly tune wrote)");
     actions.emplace_back(command, [o, gen] {
       const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
-      // As the device plans: the tuning knobs (BFLY_STAGED, ...) apply.
-      plan::DeviceLimits limits = plan::with_environment(limits_for(*o, dialect));
+      // As the device plans: the override (BFLY_LIMITS) applies.
+      plan::DeviceLimits limits = plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
       limits.tuning = tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {

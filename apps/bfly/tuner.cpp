@@ -13,6 +13,7 @@
 #include "backends/device_impl.hpp"
 #include "plan/factorize.hpp"
 #include "plan/plan.hpp"
+#include "plan/limits_override.hpp"
 
 namespace bfly::cli {
 namespace {
@@ -66,7 +67,7 @@ class Tuner {
   Tuner(const Device& device, std::int64_t length, Precision precision, const TuneSettings& settings,
         const TuneProgress& progress)
       : device_(device), length_(length), precision_(precision), settings_(settings), progress_(progress) {
-    limits_ = device_.impl()->limits();
+    limits_ = plan::with_override(device_.impl()->limits(), plan::override_text({}));
     batch_ = std::max<std::int64_t>(1, settings.points / length);
     check_batch_ = std::max<std::int64_t>(1, std::min(batch_, (std::int64_t{1} << 20) / length));
     const std::size_t point = precision == Precision::Single ? 8 : 16;

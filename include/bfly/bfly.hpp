@@ -156,6 +156,13 @@ struct PlanOptions {
   // cache directory, $BFLY_TUNING), "off" for the planner's model alone, or
   // a table's JSON text.
   std::string tuning;
+  // An override of the planner's limits, "key=value,..." (for example
+  // "max_pass_length=16" for several passes where one would do, or
+  // "columns=8,strided_occ=2"): to measure alternatives, or to force a
+  // plan's shape in a test. Empty: $BFLY_LIMITS, else none. The keys are
+  // listed in docs/ARCHITECTURE.md ("The limits override"); a bad one is
+  // refused by name when the plan is made.
+  std::string limits;
 };
 
 // What a device is, as listed by `bfly info`.

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Several knobs, each at several values, over the same shapes, in one device
-# call (after `bash scripts/gpu/run.sh none` built bfly): every table goes
-# to one file, $OUT/ab-many-<precision>.txt, peers beside each run.
+# Several limits overrides (BFLY_LIMITS, plan/limits_override.hpp) over the
+# same shapes, in one device call (after `bash scripts/gpu/run.sh none`
+# built bfly): every table goes to one file, $OUT/ab-many-<precision>.txt,
+# peers beside each run.
 #
-#   BFLY_AB_SPECS="BFLY_CLUSTER=1,8 BFLY_COLUMNS=8,16" BFLY_AB_SHAPES=65536,1048576 \
-#     bash scripts/gpu/ab-many.sh
-# Knobs together: BFLY_AB_CONFIGS="A=1 B=2;A=2;-" runs each ';'-separated
-# set of assignments ("-": none, the defaults) instead of BFLY_AB_SPECS.
+#   BFLY_AB_CONFIGS="BFLY_LIMITS=cluster=1;BFLY_LIMITS=columns=8,strided_occ=2;-" \
+#     BFLY_AB_SHAPES=65536,1048576 bash scripts/gpu/ab-many.sh
+# runs each ';'-separated set of assignments ("-": none, the defaults).
+# BFLY_AB_SPECS="VAR=v1,v2 ..." runs each variable at each value (for a
+# variable other than BFLY_LIMITS, whose own commas it would split).
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
 source "$(dirname "$0")/device-env.sh"
 log="$out/ab-many-$precision.txt"

@@ -116,15 +116,16 @@ if [ "$what" = tables ]; then
   done
 fi
 if [ "$what" = ab ]; then
-  # One knob at several values over the same shapes, peers beside each run:
-  # BFLY_AB_VAR=BFLY_STAGED BFLY_AB_VALUES="0 1024" BFLY_AB_SHAPES=8192,10000
+  # Several limits overrides (BFLY_LIMITS, plan/limits_override.hpp) over
+  # the same shapes, peers beside each run:
+  # BFLY_AB_VALUES="staged=0 staged=1024" BFLY_AB_SHAPES=8192,10000
   # (BFLY_BENCH_PRECISION, BFLY_BENCH_POINTS as above).
-  for value in ${BFLY_AB_VALUES:-0 1}; do
-    env "${BFLY_AB_VAR:-BFLY_STAGED}=$value" build-gpu/apps/bfly/bfly bench --shape "${BFLY_AB_SHAPES:-8192}" \
+  for value in ${BFLY_AB_VALUES:-staged=0 staged=1}; do
+    env "BFLY_LIMITS=$value" build-gpu/apps/bfly/bfly bench --shape "${BFLY_AB_SHAPES:-8192}" \
       --precision ${BFLY_BENCH_PRECISION:-single} --device cuda:0 --quiet --repetitions 11 \
       --points ${BFLY_BENCH_POINTS:-67108864} --out "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.json" \
       > "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.txt" 2>&1 || status=1
-    echo "== ${BFLY_AB_VAR:-BFLY_STAGED}=$value"
+    echo "== BFLY_LIMITS=$value"
     grep -E "^[0-9]" "$out/ab-${BFLY_BENCH_PRECISION:-single}-$value.txt"
   done
 fi

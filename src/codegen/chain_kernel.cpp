@@ -21,7 +21,8 @@ std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, con
            char buf[17];
            std::snprintf(buf, sizeof buf, "%010llx", static_cast<unsigned long long>(h & 0xffffffffffull));
            return std::string(buf);
-         }();
+         }() +
+         (shape.groups_per_unit > 0 ? "_o" + std::to_string(shape.groups_per_unit) : std::string());
 }
 
 int chain_group_size(const plan::KernelSpec& a, const plan::KernelSpec& b) { return std::max(a.group_size(), b.group_size()); }
@@ -51,7 +52,7 @@ std::string generate_chain(const plan::KernelSpec& a, const plan::KernelSpec& b,
   // (A pass's own ask counts its groups, of its own size.)
   const int asked = std::max(a.min_groups_per_unit * a.group_size(), b.min_groups_per_unit * b.group_size()) / threads;
   int occupancy = std::max({1, asked, 65536 / (threads * std::min(cap, 255))});
-  if (const char* text = std::getenv("BFLY_CHAIN_OCC")) occupancy = std::max(1, std::atoi(text));  // to measure
+  if (shape.groups_per_unit > 0) occupancy = shape.groups_per_unit;  // an override's, to measure
   src += "// " + a.name() + " then " + b.name() + ", chained through L2 (codegen/chain_kernel.hpp)\n";
   src += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(threads) + ", " + std::to_string(occupancy) +
          ") " + name + "(";

@@ -24,6 +24,10 @@ namespace bfly::codegen {
 struct ChainShape {
   std::int64_t groups_a = 1;
   std::int64_t groups_b = 1;
+  // Blocks a multiprocessor asked of the compiler; 0: the estimate from the
+  // passes' registers (DeviceLimits::chain_groups_per_unit). Set, the name
+  // ends in _o<n>.
+  int groups_per_unit = 0;
 };
 
 // The kernel's name (its source defines the two passes' functions and it).

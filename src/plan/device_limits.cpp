@@ -82,7 +82,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // pass. With Hopper's 227 KiB, 4-8 columns of 2048-4096 points fit and,
   // at ~64 points per thread (complete_spec), two passes beat three (H100,
   // 2^27 points, ms: 2^21 1.91 vs 2.20, 2^22 2.06 vs 2.26, 2^23 2.22 vs
-  // 2.35, 2^24 2.33 vs 2.48; BFLY_PASS_LENGTH=4096 vs 1024).
+  // 2.35, 2^24 2.33 vs 2.48; pass_length=4096 vs 1024).
   limits.max_pass_length = std::min<std::int64_t>(limits.max_single_pass_length,
                                                   local_memory_bytes >= 4 * 4096 * 8 ? 4096 : 1024);
   limits.preferred_pass_length = limits.max_pass_length;
@@ -129,80 +129,6 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // thread) 2^20 1.743 -> 1.706, 2^22 2.472 -> 2.419. Errors unchanged
   // (docs/PERF.md "two-pass kernels").
   limits.pass_sincos = true;
-  return limits;
-}
-
-namespace {
-
-// The integer in environment variable `name`, or `fallback` when unset.
-long long env_int(const char* name, long long fallback) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return fallback;
-  char* end = nullptr;
-  const long long value = std::strtoll(text, &end, 10);
-  if (*end != '\0' || value < 0)
-    throw Error(ErrorCode::InvalidArgument, std::string("invalid ") + name + " '" + text + "' (expected an integer >= 0)");
-  return value;
-}
-
-}  // namespace
-
-DeviceLimits with_environment(DeviceLimits limits) {
-  if (const char* padding = std::getenv("BFLY_LOCAL_PADDING"); padding && *padding)
-    limits.local_padding = std::string(padding) != "0";
-  limits.local_memory_bytes = static_cast<std::size_t>(env_int("BFLY_LOCAL_MEMORY", static_cast<long long>(limits.local_memory_bytes)));
-  limits.min_columns = std::max(1, static_cast<int>(env_int("BFLY_COLUMNS", limits.min_columns)));
-  limits.target_group_size = std::max(1, static_cast<int>(env_int("BFLY_GROUP", limits.target_group_size)));
-  if (env_int("BFLY_OCCUPANCY", 1) == 0) limits.registers_per_unit = 0;
-  limits.max_direct_twiddles = env_int("BFLY_DIRECT_TWIDDLES", limits.max_direct_twiddles);
-  limits.staged_min_length = env_int("BFLY_STAGED", limits.staged_min_length);
-  limits.staged_min_length_double = env_int("BFLY_STAGED", limits.staged_min_length_double);
-  limits.staged_copy = static_cast<int>(std::clamp<long long>(env_int("BFLY_STAGED_COPY", limits.staged_copy), 1, 2));
-  if (const long long single = env_int("BFLY_SINGLE_PASS", 0); single > 0) {
-    limits.max_single_pass_length = single;
-    limits.max_tuned_row_length = std::max<std::int64_t>(limits.max_tuned_row_length, single);
-    limits.max_row_length = std::max<std::int64_t>(limits.max_row_length, single);
-    limits.max_row_length_double = std::max<std::int64_t>(limits.max_row_length_double, single);
-    limits.max_pass_length = std::max<std::int64_t>(limits.max_pass_length, single);
-  }
-  if (const long long strided = env_int("BFLY_STRIDED_LENGTH", 0); strided > 0) limits.max_strided_length = strided;
-  // BFLY_CLUSTER=C allows up to C blocks a cluster where the device has
-  // clusters (1: none, two passes instead).
-  limits.max_cluster = static_cast<int>(std::clamp<long long>(env_int("BFLY_CLUSTER", limits.max_cluster), 1, limits.max_cluster));
-  limits.cluster_groups_per_unit = static_cast<int>(env_int("BFLY_CLUSTER_OCC", limits.cluster_groups_per_unit));
-  limits.cluster_chunk_points = env_int("BFLY_CLUSTER_CHUNK", limits.cluster_chunk_points);
-  limits.cluster_points_per_thread = std::max(1, static_cast<int>(env_int("BFLY_CLUSTER_POINTS", limits.cluster_points_per_thread)));
-  limits.long_strided_length = env_int("BFLY_LONG_STRIDED", limits.long_strided_length);
-  limits.strided_points_per_thread =
-      std::max(4, static_cast<int>(env_int("BFLY_STRIDED_POINTS", limits.strided_points_per_thread)));
-  limits.strided_compact_words_double =
-      static_cast<int>(env_int("BFLY_STRIDED_COMPACT_DOUBLE", limits.strided_compact_words_double));
-  limits.strided_groups_per_unit = static_cast<int>(env_int("BFLY_STRIDED_OCC", limits.strided_groups_per_unit));
-  limits.block_rows_bytes = static_cast<int>(env_int("BFLY_BLOCK_ROWS", limits.block_rows_bytes));
-  limits.rader = env_int("BFLY_RADER", limits.rader ? 1 : 0) != 0;
-  limits.rader_one_kernel = env_int("BFLY_RADER_KERNEL", limits.rader_one_kernel);
-  limits.plane_points = env_int("BFLY_PLANE", limits.plane_points);
-  limits.plane_block_bytes = static_cast<int>(env_int("BFLY_PLANE_BLOCK", limits.plane_block_bytes));
-  limits.pass_sincos = env_int("BFLY_PASS_SINCOS", limits.pass_sincos ? 1 : 0) != 0;
-  // (Only where the device chains at all: CUDA on Hopper.)
-  if (limits.l2_chain_bytes > 0) limits.l2_chain_bytes = env_int("BFLY_L2_CHAIN", limits.l2_chain_bytes >> 20) << 20;
-  limits.chain_unequal_groups = env_int("BFLY_CHAIN_UNEQUAL", limits.chain_unequal_groups ? 1 : 0) != 0;
-  if (const long long pass = env_int("BFLY_PASS_LENGTH", 0); pass > 0)
-    limits.max_pass_length = limits.preferred_pass_length = std::min<std::int64_t>(pass, limits.max_single_pass_length);
-  const char* text = std::getenv("BFLY_MAX_PASS_LENGTH");
-  if (!text || !*text) return limits;
-  char* end = nullptr;
-  const long long value = std::strtoll(text, &end, 10);
-  if (*end != '\0' || value < 2)
-    throw Error(ErrorCode::InvalidArgument, std::string("invalid BFLY_MAX_PASS_LENGTH '") + text + "' (expected an integer >= 2)");
-  limits.max_single_pass_length = std::min<std::int64_t>(limits.max_single_pass_length, value);
-  limits.max_tuned_row_length = std::min<std::int64_t>(limits.max_tuned_row_length, value);
-  limits.max_row_length = std::min<std::int64_t>(limits.max_row_length, value);
-  limits.max_row_length_double = std::min<std::int64_t>(limits.max_row_length_double, value);
-  limits.max_pass_length = std::min<std::int64_t>(limits.max_pass_length, value);
-  limits.max_cluster = 1;  // several passes, as asked
-  limits.plane_points = 0;
-  limits.preferred_pass_length = std::min<std::int64_t>(limits.preferred_pass_length, value);
   return limits;
 }
 

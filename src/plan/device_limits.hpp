@@ -70,7 +70,7 @@ struct DeviceLimits {
   std::int64_t staged_min_length_double = 0;  // the same for doubles (for_precision takes it)
   int staged_copy = 2;  // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
   // Blocks a thread-block cluster may have (KernelSpec::cluster); 1: no
-  // clusters (OpenCL, CUDA before Hopper, or BFLY_CLUSTER=1). Contiguous
+  // clusters (OpenCL, CUDA before Hopper, or BFLY_LIMITS=cluster=1). Contiguous
   // rows past max_row_length whose columns fit two blocks a multiprocessor
   // then take one pass (solvers/axis_passes.cpp cluster_size).
   int max_cluster = 1;
@@ -107,19 +107,23 @@ struct DeviceLimits {
   bool rader = true;
   // The longest convolution Rader's one kernel takes (below its own
   // register and local-memory limits): a testing knob, so the passes past
-  // one kernel run on any device (BFLY_RADER_KERNEL).
+  // one kernel run on any device (BFLY_LIMITS=rader_kernel=L).
   std::int64_t rader_one_kernel = std::int64_t{1} << 40;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,
   // codegen/chain_kernel.hpp) when a batch element is at most this many
   // bytes; the lookahead keeps about this much in flight. 0: no chains
-  // (OpenCL, older GPUs; BFLY_L2_CHAIN=<MiB>). Elements of at most half of
+  // (OpenCL, older GPUs; BFLY_LIMITS=l2_chain=MiB). Elements of at most half of
   // it, so the lookahead is at least two elements.
   std::int64_t l2_chain_bytes = 0;
   // Chains of passes whose groups differ in size (the smaller runs on the
   // launch's first threads): H100, 131072 and 524288 ran 17-45% slower
-  // chained this way, so off (BFLY_CHAIN_UNEQUAL=1).
+  // chained this way, so off (BFLY_LIMITS=chain_unequal=1).
   bool chain_unequal_groups = false;
+  // A chained kernel's blocks a multiprocessor, asked of the compiler; 0:
+  // the generator's estimate from the two passes' registers
+  // (codegen/chain_kernel.cpp). Set, it is part of the chain's name.
+  int chain_groups_per_unit = 0;
 };
 
 // Chained passes on Hopper (50 MB of L2 on the H100, 60 on the H200): a copy
@@ -141,28 +145,8 @@ constexpr std::int64_t kHopperL2ChainBytes = std::int64_t{8} << 20;
 DeviceLimits cpu_limits();
 DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size);
 
-// BFLY_MAX_PASS_LENGTH=L lowers max_single_pass_length (and the row limits) to L, and takes no clusters: a tuning and
-// testing knob (the tests use it to force multi-pass plans on small lengths).
-// BFLY_LOCAL_PADDING=0/1 turns local-array padding off or on, to measure it.
-// Tuning knobs, to measure alternatives without rebuilding (bfly bench):
-// BFLY_LOCAL_MEMORY=bytes, BFLY_COLUMNS=n (min_columns), BFLY_GROUP=n
-// (target_group_size), BFLY_OCCUPANCY=0 (no blocks-per-SM hint),
-// BFLY_SINGLE_PASS=L (max_single_pass_length, also raises the pass limits),
-// BFLY_STAGED=L (staged_min_length, both precisions; 0 turns staging off), BFLY_STAGED_COPY=1|2,
-// BFLY_DIRECT_TWIDDLES=L (max_direct_twiddles), BFLY_PASS_LENGTH=L (the
-// longest and preferred sub-transform of a multi-pass plan),
-// BFLY_STRIDED_LENGTH=L (max_strided_length), BFLY_LONG_STRIDED=L
-// (long_strided_length), BFLY_STRIDED_POINTS=n (strided_points_per_thread), BFLY_STRIDED_COMPACT_DOUBLE=words,
-// BFLY_STRIDED_OCC=n (strided_groups_per_unit), BFLY_CLUSTER=C (max_cluster, at most the device's; 1: none),
-// BFLY_CLUSTER_POINTS=n (cluster_points_per_thread), BFLY_CLUSTER_OCC=n (cluster_groups_per_unit),
-// BFLY_CLUSTER_CHUNK=points (cluster_chunk_points; 0: no preference),
-// BFLY_BLOCK_ROWS=bytes (block_rows_bytes; 0: never), BFLY_RADER=0 (Bluestein for every prime),
-// BFLY_RADER_KERNEL=L (rader_one_kernel), BFLY_PLANE=points (plane_points; 0: never),
-// BFLY_PLANE_BLOCK=bytes (plane_block_bytes), BFLY_PASS_SINCOS=0|1 (pass_sincos),
-// BFLY_L2_CHAIN=MiB (l2_chain_bytes where the device chains; 0: no chains),
-// BFLY_CHAIN_UNEQUAL=1 (chain_unequal_groups); and, read by the chained
-// kernel's generator, BFLY_CHAIN_OCC=n (its groups a multiprocessor).
-DeviceLimits with_environment(DeviceLimits limits);
+// The override of these limits (BFLY_LIMITS, PlanOptions::limits) is
+// plan/limits_override.hpp.
 
 // The limits for a precision: lengths bounded by local memory shrink for
 // 16-byte double points.

@@ -21,7 +21,7 @@ DeviceLimits limits_for(const DeviceInfo& device) {
     }
   } else {
     // Staging was measured through CUDA's bulk copy only; OpenCL's
-    // async_work_group_copy on a GPU was not (BFLY_STAGED asks for it).
+    // async_work_group_copy on a GPU was not (BFLY_LIMITS=staged=L asks for it).
     limits.staged_min_length = limits.staged_min_length_double = 0;
   }
   return limits;

@@ -1,6 +1,7 @@
 // One device policy: the limits a device's plans are made under, from the
 // facts its backend reports. Both backends call it (backends/*_device.cpp
-// `limits()`, which then apply the environment's overrides), and so does
+// `limits()`; a plan then applies the override, plan/limits_override.hpp),
+// and so does
 // `bfly plan --limits` for the devices it plans without (a device-free plan
 // is exactly what that device runs).
 #pragma once

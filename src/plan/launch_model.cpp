@@ -392,9 +392,9 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // columns fill most of the shared memory, so few groups fit a
   // multiprocessor; fewer threads per group, each with more independent
   // loads, wait less at the barriers (H100, ms at 2^26 points: 16-32 vs 4-8
-  // points per thread, BFLY_COLUMNS sweep: 2048x2048 0.81 vs 1.16, 4096x4096
+  // points per thread, columns sweep: 2048x2048 0.81 vs 1.16, 4096x4096
   // 0.91 vs 1.20, 3000x3000 0.99 vs 1.19; 128 points per thread fell to 2.66
-  // at 4096. From 1000 points rather than 2048, BFLY_LONG_STRIDED: 1000x1000
+  // at 4096. From 1000 points rather than 2048, long_strided: 1000x1000
   // 0.83 vs 0.86, 2^20 0.90 vs 0.95; from 512, 512x512 lost 0.91 vs 0.76).
   // (16 for doubles, which take twice the registers: at 32 the NVRTC sweep
   // saw spills in the pass-twiddle kernels.)

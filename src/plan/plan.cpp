@@ -352,6 +352,7 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
     if (groups_per_element(a, p.batch) == 0 || groups_per_element(b, p.batch) == 0) continue;
     a.chain_elements = p.batch;
     a.chain_lookahead = lookahead;
+    a.chain_groups_per_unit = limits.chain_groups_per_unit;
   }
 }
 

@@ -36,6 +36,7 @@ struct Pass {
   // chain_lookahead elements later, so they read its output from L2.
   std::int64_t chain_elements = 0;
   std::int64_t chain_lookahead = 0;
+  int chain_groups_per_unit = 0;  // DeviceLimits::chain_groups_per_unit (0: the generator's estimate)
   // Where the launch shape came from: "model", "table" or "table, from N"
   // (complete_spec); plan printing shows it.
   std::string launch_from = "model";

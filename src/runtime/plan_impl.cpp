@@ -14,6 +14,7 @@
 #include "backends/device_impl.hpp"
 #include "codegen/chain_kernel.hpp"
 #include "codegen/kernel_params.hpp"
+#include "plan/limits_override.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
@@ -142,7 +143,8 @@ class PlanImpl {
            std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     auto start = Clock::now();
-    plan::DeviceLimits limits = device_->limits();
+    // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
+    plan::DeviceLimits limits = plan::with_override(device_->limits(), plan::override_text(options));
     if (options.tuning.empty()) {
       // The device's table, read once per device.
       limits.tuning = device_->memo<plan::TuningTable>("tuning", [&] {
@@ -246,7 +248,7 @@ class PlanImpl {
   // The chained kernel of passes a and b (codegen/chain_kernel.hpp).
   void build_chain(CompiledPass& a, const CompiledPass& b) {
     const std::int64_t elements = a.pass.chain_elements;
-    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements};
+    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements, a.pass.chain_groups_per_unit};
     const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
     a.chain = make_kernel(name, [&] { return codegen::generate_chain(a.pass.spec, b.pass.spec, shape); });
     const std::size_t total = static_cast<std::size_t>(elements * (shape.groups_a + shape.groups_b));

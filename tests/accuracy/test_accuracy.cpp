@@ -226,28 +226,27 @@ TEST_P(Accuracy, RoundTripRestoresInput) {
 // 4096 takes three passes and 65536 four, exercising every pass position,
 // the pass twiddles and the workspace rotation of in-place plans.
 TEST_P(Accuracy, ForcedMultiPass) {
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
   for (std::int64_t n : {32, 100, 256, 1000, 2187, 2401, 4096, 65536})
     for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
       for (Direction d : {Direction::Forward, Direction::Inverse}) {
         const Problem p = make(n, 3, d, placement, Norm::Backward);
-        const Plan plan(device(), p);
+        const Plan plan(device(), p, forced);
         EXPECT_GE(plan.passes(), 2) << p.token();
-        expect_accurate(p);
+        expect_accurate(p, forced);
       }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
 // Two passes in one chained launch through L2 (Pass::chain_elements; CUDA
-// on Hopper). BFLY_L2_CHAIN=2 (MiB) chains batch elements of up to 1 MiB,
+// on Hopper). l2_chain=2 (MiB) chains batch elements of up to 1 MiB,
 // so small lengths split in two passes reach it: lookaheads of 1 to 8
 // elements, batches just past them, equal and unequal group sizes, both
 // precisions, placements and directions. Elsewhere the same problems run
 // unchained and must be as accurate.
 TEST_P(Accuracy, ChainedPasses) {
-  setenv("BFLY_L2_CHAIN", "2", 1);
-  setenv("BFLY_CHAIN_UNEQUAL", "1", 1);
-  setenv("BFLY_MAX_PASS_LENGTH", "256", 1);
+  PlanOptions forced;
+  forced.limits = "l2_chain=2,chain_unequal=1,max_pass_length=256";
   struct Case {
     std::int64_t n, batch;
     Precision precision;
@@ -261,17 +260,14 @@ TEST_P(Accuracy, ChainedPasses) {
     Problem p = make(c.n, c.batch, i % 2 ? Direction::Inverse : Direction::Forward,
                      (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
     p.precision = c.precision;
-    const Plan plan(device(), p);
+    const Plan plan(device(), p, forced);
     if (device().info().backend == "cuda" && std::atof(device().info().compute_capability.c_str()) >= 9 && c.chained)
       EXPECT_NE(plan.describe().find("chained"), std::string::npos) << p.token() << "\n" << plan.describe();
-    expect_accurate(p);
+    expect_accurate(p, forced);
     // Again: the launch must leave its counters as it found them.
-    expect_accurate(p);
+    expect_accurate(p, forced);
     ++i;
   }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
-  unsetenv("BFLY_L2_CHAIN");
-  unsetenv("BFLY_CHAIN_UNEQUAL");
 }
 
 // Pass twiddles computed (KernelSpec::pass_sincos: a GPU's choice where the
@@ -282,8 +278,8 @@ TEST_P(Accuracy, ChainedPasses) {
 // precision (still both placements and directions).
 TEST_P(Accuracy, ComputedPassTwiddles) {
   PrecisionDraw draw("Accuracy.ComputedPassTwiddles");
-  setenv("BFLY_PASS_SINCOS", "1", 1);
-  setenv("BFLY_MAX_PASS_LENGTH", "64", 1);
+  PlanOptions forced;
+  forced.limits = "pass_sincos=1,max_pass_length=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288}, std::int64_t{65536}, std::int64_t{1} << 20}) {
@@ -291,13 +287,11 @@ TEST_P(Accuracy, ComputedPassTwiddles) {
       Problem p = make(n, n > 65536 ? 1 : 3, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;
-      const Plan plan(device(), p);
+      const Plan plan(device(), p, forced);
       if ((n & (n - 1)) == 0) EXPECT_NE(plan.describe().find("_twsc"), std::string::npos) << p.token();
-      expect_accurate(p);
+      expect_accurate(p, forced);
       ++i;
     }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
-  unsetenv("BFLY_PASS_SINCOS");
 }
 
 // Short rows as one block through local memory (KernelSpec::block_rows; a
@@ -305,7 +299,8 @@ TEST_P(Accuracy, ComputedPassTwiddles) {
 // every row length from 2 to 24 and a few longer, batches that leave the
 // last group part full, both precisions, placements and directions.
 TEST_P(Accuracy, BlockRows) {
-  setenv("BFLY_BLOCK_ROWS", "100000", 1);
+  PlanOptions forced;
+  forced.limits = "block_rows=100000";
   int i = 0;
   std::vector<Problem> problems;
   for (Precision precision : {Precision::Single, Precision::Double})
@@ -323,15 +318,14 @@ TEST_P(Accuracy, BlockRows) {
                 (q.batch == 1 ? " one" : " many");
        })) {
       const std::int64_t n = p.shape[0];
-      const Plan plan(device(), p);
+      const Plan plan(device(), p, forced);
       // (Not where a launch exchanges in halves or is staged, as a tuning
       // table may ask for 32 on an H100: KernelSpec::block_rows_allowed.)
       const std::string text = plan.describe();
       const bool other_form = text.find("exchanged in halves") != std::string::npos || text.find("staged") != std::string::npos;
       if (p.batch > 1 && plan::is_supported_length(n) && !other_form) EXPECT_NE(text.find("one block"), std::string::npos) << p.token();
-      expect_accurate(p);
+      expect_accurate(p, forced);
     }
-  unsetenv("BFLY_BLOCK_ROWS");
 }
 
 // Rows past one block: on a CUDA device of compute capability 9.0 and up,
@@ -344,7 +338,8 @@ TEST_P(Accuracy, BlockRows) {
 // one precision (single past 65536, where double has none).
 TEST_P(Accuracy, ClusteredRows) {
   PrecisionDraw draw("Accuracy.ClusteredRows");
-  setenv("BFLY_CLUSTER", "8", 1);  // the device's most (plan/device_limits.cpp)
+  PlanOptions forced;  // the device's most (plan/device_limits.cpp)
+  forced.limits = "cluster=8";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {16384, 32768, 36864, 40000, 49152, 65536, 100000, 131072}) {
@@ -352,19 +347,18 @@ TEST_P(Accuracy, ClusteredRows) {
       Problem p = make(n, 2, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;
-      expect_accurate(p);
+      expect_accurate(p, forced);
       ++i;
     }
   Problem wide;
   wide.shape = {3, 65536};
   wide.axes = {1};
-  expect_accurate(wide);
+  expect_accurate(wide, forced);
   Problem many = make(65536, 300, Direction::Inverse, Placement::InPlace, Norm::Backward);
-  expect_accurate(many);
+  expect_accurate(many, forced);
   many = make(32768, 300, Direction::Forward, Placement::OutOfPlace, Norm::Backward);
   many.precision = Precision::Double;
-  expect_accurate(many);
-  unsetenv("BFLY_CLUSTER");
+  expect_accurate(many, forced);
 }
 
 TEST_P(Accuracy, RejectsMisuse) {

@@ -127,20 +127,20 @@ TEST_P(Bluestein, PrimeAxes) {
 // strided axis and in place. The quick tier: each in one precision.
 TEST_P(Bluestein, ForcedMultiPass) {
   PrecisionDraw draw("Bluestein.ForcedMultiPass");
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {83, 107, 97, 257}) {
       if (!draw.take(precision)) continue;
       const Problem p = make({n}, precision, 3, n % 2 ? Direction::Forward : Direction::Inverse);
-      EXPECT_GE(Plan(device(), p).passes(), 4) << p.token();
-      expect_accurate(p);
+      EXPECT_GE(Plan(device(), p, forced).passes(), 4) << p.token();
+      expect_accurate(p, forced);
     }
-    if (draw.take(precision)) expect_accurate(make({97}, precision, 2, Direction::Inverse, Placement::InPlace));
+    if (draw.take(precision)) expect_accurate(make({97}, precision, 2, Direction::Inverse, Placement::InPlace), forced);
     Problem columns = make({37, 12}, precision, 2);
     columns.axes = {0};
-    if (draw.take(precision)) expect_accurate(columns);
+    if (draw.take(precision)) expect_accurate(columns, forced);
   }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bluestein, ::testing::Values("cuda", "opencl"),

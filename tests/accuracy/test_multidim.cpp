@@ -119,13 +119,13 @@ TEST_P(MultiDim, RowColumnStrategyMatches) {
 
 // Long axes in more than one pass, inside a multi-dimensional problem.
 TEST_P(MultiDim, MultiPassAxes) {
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
-  expect_accurate(make({64, 100}, {}, 2));
-  expect_accurate(make({128, 6, 48}, {0, 2}, 1, Direction::Inverse, Placement::InPlace));
-  PlanOptions transpose;
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
+  expect_accurate(make({64, 100}, {}, 2), forced);
+  expect_accurate(make({128, 6, 48}, {0, 2}, 1, Direction::Inverse, Placement::InPlace), forced);
+  PlanOptions transpose = forced;
   transpose.strategy = Strategy::Transpose;
   expect_accurate(make({256, 40}), transpose);
-  unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
 // Planes in one pass (solvers/plane.cpp): the two innermost axes of a
@@ -136,7 +136,8 @@ TEST_P(MultiDim, MultiPassAxes) {
 // of untransformed axes, padded rows and gaps between arrays, in place
 // and inverse, both precisions.
 TEST_P(MultiDim, PlanesInOnePass) {
-  setenv("BFLY_PLANE", "8192", 1);  // fp32 points (4096 fp64)
+  PlanOptions forced;  // fp32 points (4096 fp64)
+  forced.limits = "plane=8192";
   struct Case {
     std::vector<std::int64_t> shape;
     std::vector<int> axes;
@@ -162,11 +163,11 @@ TEST_P(MultiDim, PlanesInOnePass) {
       // (fp64 planes hold half the points, and a GPU's group may not fit
       // their registers: then the plane takes a pass an axis.)
       const std::int64_t points = c.shape[c.shape.size() - 1] * c.shape[c.shape.size() - 2];
-      const int passes = Plan(device(), p).passes();
+      const int passes = Plan(device(), p, forced).passes();
       if (precision == Precision::Single) EXPECT_EQ(passes, c.passes) << p.token();
       else if (points > 4096) EXPECT_EQ(passes, c.passes + 1) << p.token();
       else EXPECT_TRUE(passes == c.passes || passes == c.passes + 1) << p.token();
-      expect_accurate(p);
+      expect_accurate(p, forced);
     }
   {
     // A 48x40 plane inside 50x44 rows, batch 3 with gaps between arrays,
@@ -174,14 +175,13 @@ TEST_P(MultiDim, PlanesInOnePass) {
     Problem p = make({48, 40}, {}, 3);
     p.input.strides = {44, 1};
     p.input.distance = 50 * 44 + 7;
-    EXPECT_EQ(Plan(device(), p).passes(), 1);
-    expect_accurate(p);
+    EXPECT_EQ(Plan(device(), p, forced).passes(), 1);
+    expect_accurate(p, forced);
     Problem q = make({48, 40}, {}, 3, Direction::Inverse);
     q.output.strides = {44, 1};
     q.output.distance = 50 * 44 + 7;
-    expect_accurate(q);
+    expect_accurate(q, forced);
   }
-  unsetenv("BFLY_PLANE");
 }
 
 // 1D lengths past 2^24 (64-bit-safe indexing, three or more passes).

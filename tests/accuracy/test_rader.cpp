@@ -99,7 +99,8 @@ TEST_P(Rader, RealTransforms) {
 // (the forced ones still meet both directions and placements).
 TEST_P(Rader, PastOneKernel) {
   PrecisionDraw draw("Rader.PastOneKernel");
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {41, 37, 97, 193, 257, 577}) {
@@ -111,42 +112,41 @@ TEST_P(Rader, PastOneKernel) {
         p.input.distance = n + 5;  // padded rows: X[0] and x[0] go by each buffer's own distance
         p.output.distance = n + 11;
       }
-      const Plan plan(device(), p);
+      const Plan plan(device(), p, forced);
       EXPECT_GE(plan.passes(), 2) << p.token();
       EXPECT_NE(plan.describe().find("by Rader"), std::string::npos) << plan.describe();
-      expect_accurate(p);
+      expect_accurate(p, forced);
       ++i;
     }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
   // Each FFT in one pass (as 7681 on a GPU: past the one kernel's
   // registers, within one pass): the first gathers and stores the kernel
   // product, the second scatters.
-  setenv("BFLY_RADER_KERNEL", "64", 1);
+  PlanOptions split;
+  split.limits = "rader_kernel=64";
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {97, 1153}) {
       if (!draw.take(precision)) continue;
       const Problem p = make({n}, precision, 2, n == 97 ? Direction::Inverse : Direction::Forward,
                              n == 97 ? Placement::InPlace : Placement::OutOfPlace);
-      EXPECT_EQ(Plan(device(), p).passes(), 2) << p.token();
-      expect_accurate(p);
+      EXPECT_EQ(Plan(device(), p, split).passes(), 2) << p.token();
+      expect_accurate(p, split);
     }
   // Prime axes of arrays: rows, strided columns, the middle of three, and
   // padded rows written transposed (x[0] and X[0] by the caller's strides).
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    if (draw.take(precision)) expect_accurate(make({97, 5}, precision, 2));
-    if (draw.take(precision)) expect_accurate(make({4, 193, 3}, precision, 1, Direction::Inverse, Placement::InPlace));
+    if (draw.take(precision)) expect_accurate(make({97, 5}, precision, 2), split);
+    if (draw.take(precision)) expect_accurate(make({4, 193, 3}, precision, 1, Direction::Inverse, Placement::InPlace), split);
     Problem rows = make({6, 97}, precision, 2, Direction::Inverse);
     rows.axes = {1};
     rows.input.strides = {101, 1};  // padded rows
     rows.input.distance = 700;
     rows.output.strides = {1, 6};  // written transposed
     rows.output.distance = 600;
-    if (draw.take(precision)) expect_accurate(rows);
+    if (draw.take(precision)) expect_accurate(rows, split);
     Problem columns = make({97, 4}, precision, 3);
     columns.axes = {0};
-    if (draw.take(precision)) expect_accurate(columns);
+    if (draw.take(precision)) expect_accurate(columns, split);
   }
-  unsetenv("BFLY_RADER_KERNEL");
 }
 
 // A composite length with one prime factor p above 31 whose p - 1 is

@@ -228,7 +228,8 @@ TEST_P(Real, LongAxes) {
 // precision), each kind with an even and an odd length, and both
 // placements (support/tier.hpp cover).
 TEST_P(Real, ForcedMultiPass) {
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
   std::vector<Problem> problems;
   for (Precision precision : kPrecisions)
     for (std::int64_t n : {64, 100, 1000, 4096, 486, 2002, 243, 58, 97})
@@ -240,15 +241,14 @@ TEST_P(Real, ForcedMultiPass) {
          return std::vector<std::string>{kind, kind.substr(0, 3) + parity, q.placement == Placement::InPlace ? "ip" : "oop",
                                          std::to_string(q.shape[0])};
        })) {
-    EXPECT_GE(Plan(device(), p).passes(), 2) << p.token();
-    expect_accurate(p);
+    EXPECT_GE(Plan(device(), p, forced).passes(), 2) << p.token();
+    expect_accurate(p, forced);
   }
   for (Kind kind : kKinds) {
-    expect_accurate(make(kind, {40, 64}, Precision::Single, 2));
-    expect_accurate(make(kind, {64, 40}, Precision::Single, 1, {1, 0}));
-    expect_accurate(make(kind, {32, 6, 50}, Precision::Double, 1, {0, 2}, Placement::InPlace));
+    expect_accurate(make(kind, {40, 64}, Precision::Single, 2), forced);
+    expect_accurate(make(kind, {64, 40}, Precision::Single, 1, {1, 0}), forced);
+    expect_accurate(make(kind, {32, 6, 50}, Precision::Double, 1, {0, 2}, Placement::InPlace), forced);
   }
-  unsetenv("BFLY_MAX_PASS_LENGTH");
 }
 
 // In place, FFTW's and cuFFT's layout: the complex side contiguous, real rows

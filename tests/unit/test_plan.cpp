@@ -676,7 +676,7 @@ TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
   outer.shape = {16, 16, 8};
   outer.axes = {0, 1};
   EXPECT_EQ(make_plan(outer, hopper).passes.size(), 2u);
-  // The CPU model takes a pass an axis (BFLY_PLANE asks for planes there).
+  // The CPU model takes a pass an axis (the override's plane key asks for planes there).
   Problem small;
   small.shape = {64, 64};
   EXPECT_EQ(make_plan(small, bfly::plan::cpu_limits()).passes.size(), 2u);
@@ -737,7 +737,7 @@ TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
 // in fp64 on a GPU no block rows or planes, the pass that holds them first
 // (no pass twiddles beside their 31 points), and a prime axis of 29 or 31
 // points by Rader's kernel; a prime factor longer than a pass (a forced
-// BFLY_MAX_PASS_LENGTH) goes to Rader rather than failing to split.
+// max_pass_length) goes to Rader rather than failing to split.
 TEST(Plan, Radices29And31) {
   const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
   auto plan_of = [&](std::vector<std::int64_t> shape, bfly::Precision precision, const DeviceLimits& limits) {

@@ -8,6 +8,7 @@
 #include "plan/plan.hpp"
 #include "plan/tuning.hpp"
 #include "runtime/tuning_files.hpp"
+#include "plan/limits_override.hpp"
 
 namespace {
 
@@ -348,10 +349,8 @@ TEST(Tuning, RowsPastOneBlockTakeOnePassInClusters) {
   bfly::plan::DeviceLimits tabled = hopper(&split_table);
   tabled.max_cluster = 8;
   EXPECT_EQ(bfly::plan::make_plan(row(65536), tabled).passes.size(), 3u);
-  // BFLY_MAX_PASS_LENGTH asks for several passes: no clusters.
-  setenv("BFLY_MAX_PASS_LENGTH", "16", 1);
-  const bfly::plan::DeviceLimits forced = bfly::plan::with_environment(limits);
-  unsetenv("BFLY_MAX_PASS_LENGTH");
+  // The override's max_pass_length asks for several passes: no clusters.
+  const bfly::plan::DeviceLimits forced = bfly::plan::with_override(limits, "max_pass_length=16");
   EXPECT_EQ(forced.max_cluster, 1);
   EXPECT_GE(bfly::plan::make_plan(row(32), forced).passes.size(), 2u);
 }

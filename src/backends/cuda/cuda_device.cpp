@@ -106,11 +106,9 @@ class Device final : public DeviceImpl {
     // Plans may use the device's opt-in shared memory (227 KiB on Hopper):
     // 8192 and 16384 points then take one pass instead of two (H100, 2^27
     // points: two passes ran at 0.47-0.51x cuFFT's one), and strided passes
-    // keep 8 columns for longer sub-transforms. BFLY_LOCAL_MEMORY=49152
+    // keep 8 columns for longer sub-transforms. BFLY_LIMITS=local_memory=49152
     // plans as OpenCL must.
-    plan::DeviceLimits limits = plan::with_environment(plan::limits_for(info_));
-    limits.local_memory_bytes = std::min(limits.local_memory_bytes, info_.local_memory_bytes);
-    return limits;
+    return plan::limits_for(info_);
   }
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {

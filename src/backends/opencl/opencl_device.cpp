@@ -135,7 +135,7 @@ class Device final : public DeviceImpl {
   const DeviceInfo& info() const override { return info_; }
   codegen::DialectKind dialect() const override { return codegen::DialectKind::OpenCL; }
 
-  plan::DeviceLimits limits() const override { return plan::with_environment(plan::limits_for(info_)); }
+  plan::DeviceLimits limits() const override { return plan::limits_for(info_); }
 
   std::shared_ptr<BufferImpl> allocate(std::size_t bytes) override {
     // Refused here with the limit named, rather than as CL_INVALID_BUFFER_SIZE

@@ -95,7 +95,7 @@ struct RowAxis {
 };
 std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& limits, bool strided, RowAxis row = {});
 // Whether n takes Stockham passes of codelets: every prime factor has a
-// codelet and fits a pass (a forced BFLY_MAX_PASS_LENGTH below 31 sends a
+// codelet and fits a pass (a forced max_pass_length below 31 sends a
 // longer prime factor the way of the longer primes, Rader or Bluestein).
 bool stockham_length(std::int64_t n, const DeviceLimits& limits);
 // An axis read `stride` elements apart lands on one cache set (a multiple of

@@ -1,0 +1,104 @@
+// The one override of the planner's limits (plan/limits_override.hpp):
+// "key=value,..." from PlanOptions::limits, else $BFLY_LIMITS.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "bfly/bfly.hpp"
+#include "codegen/chain_kernel.hpp"
+#include "plan/device_limits.hpp"
+#include "plan/device_policy.hpp"
+#include "plan/limits_override.hpp"
+#include "plan/plan.hpp"
+
+namespace {
+
+using bfly::plan::DeviceLimits;
+using bfly::plan::with_override;
+
+std::string refusal(const std::string& text) {
+  try {
+    with_override(bfly::plan::cpu_limits(), text);
+  } catch (const bfly::Error& e) {
+    EXPECT_EQ(e.code(), bfly::ErrorCode::InvalidArgument) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "'" << text << "' was accepted";
+  return "";
+}
+
+TEST(LimitsOverride, SetsTheFieldsItNames) {
+  const DeviceLimits base = bfly::plan::cpu_limits();
+  EXPECT_EQ(with_override(base, "").min_columns, base.min_columns);
+  const DeviceLimits l = with_override(base, "columns=8, group=128,rader=0,block_rows=0");
+  EXPECT_EQ(l.min_columns, 8);
+  EXPECT_EQ(l.target_group_size, 128);
+  EXPECT_FALSE(l.rader);
+  EXPECT_EQ(l.block_rows_bytes, 0);
+  // One meaning whatever the order: max_pass_length lowers what single_pass raised.
+  const DeviceLimits a = with_override(base, "single_pass=64,max_pass_length=16");
+  const DeviceLimits b = with_override(base, "max_pass_length=16,single_pass=64");
+  EXPECT_EQ(a.max_single_pass_length, 16);
+  EXPECT_EQ(b.max_single_pass_length, 16);
+  // The device's local memory and clusters are the most there are.
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  EXPECT_EQ(with_override(hopper, "local_memory=49152").local_memory_bytes, 49152u);
+  EXPECT_EQ(with_override(base, "local_memory=1000000000").local_memory_bytes, base.local_memory_bytes);
+  EXPECT_EQ(with_override(hopper, "cluster=64").max_cluster, hopper.max_cluster);
+  EXPECT_EQ(with_override(hopper, "cluster=1").max_cluster, 1);
+}
+
+TEST(LimitsOverride, APlanFollowsIt) {
+  bfly::Problem p;
+  p.shape = {1024};
+  EXPECT_EQ(bfly::plan::make_plan(p, bfly::plan::cpu_limits()).passes.size(), 1u);
+  EXPECT_GE(bfly::plan::make_plan(p, with_override(bfly::plan::cpu_limits(), "max_pass_length=16")).passes.size(), 3u);
+}
+
+TEST(LimitsOverride, BadTextIsRefusedNamingIt) {
+  EXPECT_NE(refusal("colums=8").find("'colums'"), std::string::npos);
+  EXPECT_NE(refusal("colums=8").find("columns"), std::string::npos) << "the keys are listed";
+  EXPECT_NE(refusal("columns=eight").find("'eight'"), std::string::npos);
+  EXPECT_NE(refusal("columns=0").find("'0'"), std::string::npos);
+  EXPECT_NE(refusal("columns=").find("columns"), std::string::npos);
+  EXPECT_NE(refusal("columns").find("key=value"), std::string::npos);
+  EXPECT_NE(refusal("columns=8,columns=4").find("twice"), std::string::npos);
+  EXPECT_NE(refusal("max_pass_length=1").find("max_pass_length"), std::string::npos);
+  EXPECT_NE(refusal("staged_copy=3").find("1 to 2"), std::string::npos);
+}
+
+TEST(LimitsOverride, PlanOptionsBeforeTheEnvironment) {
+  bfly::PlanOptions options;
+  unsetenv("BFLY_LIMITS");
+  EXPECT_EQ(bfly::plan::override_text(options), "");
+  setenv("BFLY_LIMITS", "columns=4", 1);
+  EXPECT_EQ(bfly::plan::override_text(options), "columns=4");
+  options.limits = "columns=2";
+  EXPECT_EQ(bfly::plan::override_text(options), "columns=2");
+  unsetenv("BFLY_LIMITS");
+}
+
+// A chained kernel's occupancy, when asked, is in its name (it changes the
+// source): two kernels that differ never share a name.
+TEST(LimitsOverride, ChainOccupancyNamesTheChain) {
+  bfly::plan::DeviceLimits limits = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  bfly::Problem p;
+  p.shape = {262144};  // two passes past a cluster's reach
+  p.batch = 64;
+  const bfly::plan::PlanTree model = bfly::plan::make_plan(p, limits);
+  const bfly::plan::PlanTree asked = bfly::plan::make_plan(p, with_override(limits, "chain_occ=3"));
+  ASSERT_GT(model.passes.size(), 1u);
+  ASSERT_GT(model.passes[0].chain_elements, 0) << model.print();
+  EXPECT_EQ(model.passes[0].chain_groups_per_unit, 0);
+  EXPECT_EQ(asked.passes[0].chain_groups_per_unit, 3);
+  const bfly::codegen::ChainShape plain{2, 2}, three{2, 2, 3};
+  const std::string a = bfly::codegen::chain_name(model.passes[0].spec, model.passes[1].spec, plain);
+  const std::string b = bfly::codegen::chain_name(asked.passes[0].spec, asked.passes[1].spec, three);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(b.substr(b.size() - 3), "_o3");
+  EXPECT_NE(bfly::codegen::generate_chain(model.passes[0].spec, model.passes[1].spec, plain),
+            bfly::codegen::generate_chain(asked.passes[0].spec, asked.passes[1].spec, three));
+}
+
+}  // namespace
