@@ -10,9 +10,6 @@
 
 #include <bfly/bfly.hpp>
 
-#include <execinfo.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <complex>
 #include <cstdint>
@@ -147,27 +144,11 @@ void set_python_error(const Error& e) {
   }
 }
 
-// BFLY_SEGV_BACKTRACE=1: a crash prints the native frames (module path and
-// offset, for addr2line) before Python's faulthandler prints its own.
-void print_backtrace(int sig) {
-  void* frames[64];
-  const int n = backtrace(frames, 64);
-  const char header[] = "bfly: fatal signal; native frames:\n";
-  (void)!write(2, header, sizeof header - 1);
-  backtrace_symbols_fd(frames, n, 2);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
 }  // namespace
 }  // namespace bfly::python
 
 NB_MODULE(_core, m) {
   using namespace bfly::python;
-  if (const char* env = std::getenv("BFLY_SEGV_BACKTRACE"); env && *env == '1') {
-    signal(SIGSEGV, print_backtrace);
-    signal(SIGABRT, print_backtrace);
-  }
   m.doc() = "bfly's C++ core: devices, plans and launches (use bfly.fft and bfly.Plan instead)";
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {

@@ -30,14 +30,7 @@ const std::vector<int>& available_radices() {
   return radices;
 }
 
-int largest_codelet() {
-  static const int largest = [] {
-    const char* text = std::getenv("BFLY_LARGEST_CODELET");
-    const int asked = text && *text ? std::atoi(text) : 31;
-    return asked == 23 || asked == 29 ? asked : 31;
-  }();
-  return largest;
-}
+int largest_codelet() { return 31; }
 
 const std::vector<int>& tunable_radices() {
   static const std::vector<int> radices = [] {

@@ -16,8 +16,7 @@ std::int64_t largest_prime_factor(std::int64_t n);
 std::int64_t largest_divisor_at_most(std::int64_t n, std::int64_t limit);
 
 // The largest prime with a butterfly of its own (codegen/butterfly.cpp):
-// 31; longer prime factors go to Rader or Bluestein. BFLY_LARGEST_CODELET
-// (23, 29 or 31, read once) restores a smaller one, for measurements.
+// 31; longer prime factors go to Rader or Bluestein.
 int largest_codelet();
 
 // A length with a prime factor above 25 (29, 31): its butterflies hold

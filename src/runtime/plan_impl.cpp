@@ -177,10 +177,8 @@ class PlanImpl {
     // plan waits for its slowest kernel rather than for their sum. Passes
     // whose kernels are made already, or a plan of one pass, stay on this
     // thread.
-    // (BFLY_SERIAL_BUILD=1: one after the other, to measure the difference.)
     std::vector<std::future<CompiledPass>> builds(tree_.passes.size());
-    const char* serial = std::getenv("BFLY_SERIAL_BUILD");
-    if (tree_.passes.size() > 1 && !(serial && std::string(serial) == "1"))
+    if (tree_.passes.size() > 1)
       for (std::size_t i = 0; i < tree_.passes.size(); ++i)
         if (!device_->has_memo("kernel:" + tree_.passes[i].spec.name()))
           builds[i] = std::async(std::launch::async, [this, pass = tree_.passes[i], c = chained(i)] { return build(pass, !c); });

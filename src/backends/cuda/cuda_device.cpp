@@ -146,16 +146,9 @@ class Device final : public DeviceImpl {
 
   CompileOutcome compile(const std::string& source, const std::string& name) override {
     const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
-    // BFLY_NVRTC_FAST_COMPILE=min|mid|max: NVRTC's --Ofast-compile, to
-    // measure what it costs at run time (NVRTC 13.0 on a 2-core VM compiled
-    // the 2^20 plan's kernels in 0.87 s at min against 1.24 s; off by default).
+    // (NVRTC's --Ofast-compile was measured and left off: docs/PERF.md,
+    // "NVRTC's time".)
     std::vector<std::string> options;
-    if (const char* fast = std::getenv("BFLY_NVRTC_FAST_COMPILE"); fast && *fast) {
-      const std::string level = fast;
-      if (level != "min" && level != "mid" && level != "max")
-        throw Error(ErrorCode::InvalidArgument, "invalid BFLY_NVRTC_FAST_COMPILE '" + level + "' (expected min, mid or max)");
-      options.push_back("--Ofast-compile=" + level);
-    }
     std::string identity = info_.name + "|" + info_.driver + "|nvrtc " + nvrtc.version() + "|" + arch_;
     for (const std::string& option : options) identity += "|" + option;
     const std::string key = KernelCache::key(name, source, identity);
