@@ -35,7 +35,7 @@ void PassWriter::emit_pass_sincos(const std::string& v, const std::string& n) {
 // the second pass's largest cost beside the butterflies): the quadrant
 // and the octant fold are bits of e, the angle in [0, pi/4] is exact, and
 // two polynomials in x^2 give its sine and cosine; selects put them in the
-// quadrant. fp32: least-maximum-error fits (scripts/fit_sincospi.py, about
+// quadrant. fp32: least-maximum-error fits (bench/experiments/fit_sincospi.py, about
 // 1.5 ulp); fp64: Taylor series to x^17 and x^16, whose next terms are
 // below 1e-19 at pi/4.
 void PassWriter::emit_pass_sincos_pow2(const std::string& v, const std::string& n, std::int64_t N) {

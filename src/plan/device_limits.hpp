@@ -127,7 +127,7 @@ struct DeviceLimits {
 };
 
 // Chained passes on Hopper (50 MB of L2 on the H100, 60 on the H200): a copy
-// model of two passes (scripts/gpu/l2-chunks.cu, H100, 2^26 points) ran
+// model of two passes (bench/experiments/l2-chunks.cu, H100, 2^26 points) ran
 // 1.36-1.58x a copy's time with 4-16 MB in flight, against 1.93x for two
 // launches, and lost the gain past 24 MB. The passes themselves (H100, 2^26
 // points fp32, 2^25 fp64, ms unchained -> chained; docs/PERF.md "passes

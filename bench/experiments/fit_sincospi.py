@@ -6,7 +6,7 @@ cospi(x) = 1 + x^2 * C(x^2), fitted for least maximum relative error by
 iteratively reweighted least squares, then checked in fp32 Horner evaluation
 against float64 sin/cos. Needs numpy.
 
-    python3 scripts/fit_sincospi.py
+    python3 bench/experiments/fit_sincospi.py
 """
 import numpy as np
 

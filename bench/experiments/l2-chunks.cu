@@ -9,7 +9,7 @@
 // them to `out` at the same places. A tile holds all its points in registers
 // before it stores any, as an FFT must.
 //
-//   nvcc -O3 -arch=sm_90 -o /tmp/l2 scripts/gpu/l2-chunks.cu && /tmp/l2 [--once]
+//   nvcc -O3 -arch=sm_90 -o /tmp/l2 bench/experiments/l2-chunks.cu && /tmp/l2 [--once]
 //
 // Designs:
 //   two-launch   pass A over the whole batch, then pass B (today's plans)

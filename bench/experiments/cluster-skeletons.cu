@@ -4,7 +4,7 @@
 // stores) with no arithmetic, so the fastest a design can be shows before it
 // is written into the generator. Times are medians of 15, against a copy.
 //
-//   nvcc -O3 -arch=sm_90 -o /tmp/skel scripts/gpu/cluster-skeletons.cu && /tmp/skel
+//   nvcc -O3 -arch=sm_90 -o /tmp/skel bench/experiments/cluster-skeletons.cu && /tmp/skel
 //
 // Designs (S = points in a 32-byte sector: 4 fp32, 2 fp64):
 //   current      block k loads chunk k; barrier; each block reads point p of

@@ -6,7 +6,7 @@
 // CUDA_CACHE_PATH, CUDA_CACHE_DISABLE=1; docs/PERF.md "NVRTC's time").
 //
 //   build/apps/bfly/bfly gen --limits hopper --dialect cuda --shape 3000x3000 > /tmp/k.cu
-//   g++ -O2 -std=c++17 scripts/nvrtc_repeat.cpp -I/usr/local/cuda/include -L/usr/local/cuda/lib64 \
+//   g++ -O2 -std=c++17 bench/experiments/nvrtc_repeat.cpp -I/usr/local/cuda/include -L/usr/local/cuda/lib64 \
 //     -lnvrtc -o /tmp/nvrtc_repeat
 //   /tmp/nvrtc_repeat /tmp/k.cu 3 --Ofast-compile=min        # options after the count
 //   /tmp/nvrtc_repeat /tmp/k.cu 1 -fdevice-time-trace=/tmp/trace.json   # phases, as Chrome trace JSON

@@ -4,7 +4,7 @@
 //   build/apps/bfly/bfly gen --limits hopper --dialect cuda --shape 1048576 > /tmp/all.cu
 //   # split at the second kernel's "// N-point pass" comment, the typedef header on both:
 //   awk 'NR<920' /tmp/all.cu > /tmp/k1.cu; (awk 'NR<12' /tmp/all.cu; awk 'NR>=920' /tmp/all.cu) > /tmp/k2.cu
-//   g++ -O2 -std=c++17 scripts/nvrtc_concurrency.cpp -I/usr/local/cuda/include -L/usr/local/cuda/lib64
+//   g++ -O2 -std=c++17 bench/experiments/nvrtc_concurrency.cpp -I/usr/local/cuda/include -L/usr/local/cuda/lib64
 //     -lnvrtc -lpthread -o /tmp/nvrtc_concurrency && /tmp/nvrtc_concurrency /tmp/k1.cu /tmp/k2.cu
 #include <nvrtc.h>
 
