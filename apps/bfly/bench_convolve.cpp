@@ -93,6 +93,7 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
     c.kernel_shape = {k, k};
     c.mode = ConvolveMode::Same;
     c.precision = sizeof(T) == 8 ? Precision::Double : Precision::Single;
+    c.product = o.product;
     const auto plan_start = std::chrono::steady_clock::now();
     Convolver conv(device, c);
     const double plan_ms =

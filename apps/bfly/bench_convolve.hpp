@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "bfly/convolve.hpp"
 
 namespace bfly::cli {
 
@@ -13,6 +14,7 @@ struct ConvolveBenchOptions {
   std::vector<std::int64_t> kernel_sizes{3, 15, 63, 255};
   Precision precision = Precision::Single;
   int repetitions = 11;
+  ProductAt product = ProductAt::Auto;  // --product
 };
 
 int run_convolve_bench(const Device& device, const ConvolveBenchOptions& options);

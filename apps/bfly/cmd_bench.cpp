@@ -34,6 +34,7 @@ struct BenchOptions {
   BenchSettings settings;
   std::string app;           // "convolve": bench_convolve.cpp instead of transforms
   std::string kernel_sizes;  // --kernel-sizes for --app convolve
+  std::string product = "auto";  // --product for --app convolve
   std::string digits;        // --digits for --app bigmul
 };
 
@@ -100,6 +101,7 @@ int run(BenchOptions& o, bool demo) {
     if (!o.kernel_sizes.empty()) c.kernel_sizes = parse_counts(o.kernel_sizes, "kernel size");
     c.precision = precision;
     c.repetitions = o.settings.repetitions;
+    c.product = parse_product_at(o.product);
     return run_convolve_bench(o.device.open(), c);
   }
   // --kind for every case; the real suite is real (r2c) unless told otherwise.
@@ -243,6 +245,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
                           "direct convolution on the device) or bigmul (products of --digits decimal digits, default "
                           "1e4,1e5,1e6,1e7, beside GMP's mpz_mul)");
       command->add_option("--kernel-sizes", o->kernel_sizes, "--app convolve: kernel widths, e.g. 3,15,63,255");
+      command->add_option("--product", o->product,
+                          "--app convolve: where the spectra's product runs: auto (default), loads (the inverse's "
+                          "first), stores (the forward's last) or pass (one of its own), to measure the difference");
       command->add_option("--digits", o->digits, "--app bigmul: decimal digits of each factor, e.g. 1e4,1e5,1e6,1e7,1e8");
       command->add_flag("--cold", o->cold, "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan times include compilation");
       command->add_option("--tuning", o->tuning,

@@ -54,6 +54,14 @@ enum class ConvolveMode { Full, Same, Valid };
 const char* to_string(ConvolveMode mode);                // "full", "same", "valid"
 ConvolveMode parse_convolve_mode(const std::string& text);  // throws Error naming the text
 
+// Where the pointwise product of the two spectra runs (Convolver::product_fused):
+// Auto, the inverse FFT's first loads where they can take it, else the
+// signal's forward FFT's last stores, else a pass of its own; the others
+// allow only that place (or a pass of its own where it cannot), to measure
+// the difference and to test each path.
+enum class ProductAt { Auto, InverseLoads, ForwardStores, OwnPass };
+ProductAt parse_product_at(const std::string& text);  // auto, loads, stores or pass; throws Error naming the text
+
 // One convolution, as a value.
 struct Convolution {
   std::vector<std::int64_t> signal_shape{1};  // rank 1..4, outermost first
@@ -64,6 +72,7 @@ struct Convolution {
   bool circular = false;                      // period: the signal's length on each convolved axis
   Precision precision = Precision::Single;
   bool complex = false;                       // complex arrays (else real)
+  ProductAt product = ProductAt::Auto;        // where the spectra's product may run
 
   // Throws Error(InvalidArgument) naming the bad value: ranks, lengths,
   // axes, shapes that do not broadcast, a valid mode where neither array

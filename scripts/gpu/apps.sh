@@ -3,7 +3,7 @@
 # built bfly): their tests on cuda:0 (the accuracy suite's Convolve and
 # Exact instances, and tests/cli/test_apps_cli.py), then the benchmarks:
 # bench --app convolve with the product fused and as a pass of its own
-# (BFLY_FUSE_PRODUCT=0), CuPy's fftconvolve on the same cases, and bench
+# (--product pass), CuPy's fftconvolve on the same cases, and bench
 # --app bigmul beside GMP. Logs to $OUT/apps-*.txt.
 #   BFLY_APPS_PARTS="tests convolve bigmul" (default: all three)
 #   BFLY_BIGMUL_DIGITS_LIST=1e4,1e5,1e6,1e7,1e8
@@ -20,8 +20,8 @@ if has tests; then
 fi
 if has convolve; then
   sizes=${BFLY_CONVOLVE_SIZES:-3,7,15,31,63,127,255}
-  for fuse in ${BFLY_FUSE_MODES:-auto store 0}; do
-    BFLY_FUSE_PRODUCT=$fuse $bfly bench --app convolve --device cuda:0 --kernel-sizes "$sizes" --repetitions 11 \
+  for fuse in ${BFLY_FUSE_MODES:-auto stores pass}; do
+    $bfly bench --app convolve --product $fuse --device cuda:0 --kernel-sizes "$sizes" --repetitions 11 \
       > "$out/apps-convolve-fuse$fuse.txt" 2>&1 || status=1
     cat "$out/apps-convolve-fuse$fuse.txt"
   done

@@ -14,6 +14,7 @@
 
 #include "ops/big_text.hpp"
 #include "ops/modular.hpp"
+#include "ops/exact_start.hpp"
 
 namespace bfly {
 namespace ops {
@@ -186,6 +187,11 @@ std::string attempt(const Device& device, const BigText& x, const BigText& y, in
 }  // namespace
 
 std::string bigmul(const Device& device, const std::string& x_text, const std::string& y_text, ExactStats* stats) {
+  return detail::bigmul_from(device, x_text, y_text, 0, stats);
+}
+
+std::string detail::bigmul_from(const Device& device, const std::string& x_text, const std::string& y_text, int start_digits,
+                                ExactStats* stats) {
   const BigText x = ops::parse_big_text(x_text, "first"), y = ops::parse_big_text(y_text, "second");
   if (x.hex != y.hex)
     throw Error(ErrorCode::InvalidArgument, "bigmul: one number is hex and the other decimal (write both in one base)");
@@ -201,9 +207,7 @@ std::string bigmul(const Device& device, const std::string& x_text, const std::s
   };
   const auto half = [&](int digits) { return 0.5 * std::pow(x.hex ? 16.0 : 10.0, digits); };
   while (k > 1 && !width_is_safe(terms(k), half(k), 2 * longest / k + 2)) --k;
-  // BFLY_BIGMUL_DIGITS=k starts at k digits a limb whatever the model says:
-  // the tests' way to show that the modular check catches unsafe widths.
-  if (const char* forced = std::getenv("BFLY_BIGMUL_DIGITS")) k = std::clamp(std::atoi(forced), 1, x.hex ? 7 : 9);
+  if (start_digits > 0) k = std::clamp(start_digits, 1, x.hex ? 7 : 9);  // the caller's (ops/exact_start.hpp)
   std::random_device entropy;
   std::mt19937_64 rng((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy());
   for (s.attempts = 1;; ++s.attempts) {

@@ -26,6 +26,14 @@ ConvolveMode parse_convolve_mode(const std::string& text) {
   throw Error(ErrorCode::InvalidArgument, "unknown convolution mode '" + text + "' (expected full, same or valid)");
 }
 
+ProductAt parse_product_at(const std::string& text) {
+  if (text == "auto") return ProductAt::Auto;
+  if (text == "loads") return ProductAt::InverseLoads;
+  if (text == "stores") return ProductAt::ForwardStores;
+  if (text == "pass") return ProductAt::OwnPass;
+  throw Error(ErrorCode::InvalidArgument, "unknown product placement '" + text + "' (expected auto, loads, stores or pass)");
+}
+
 void Convolution::validate() const { ops::layout(*this); }
 std::vector<std::int64_t> Convolution::output_shape() const { return ops::layout(*this).output; }
 std::int64_t Convolution::signal_elements() const { return ops::product_of(signal_shape); }

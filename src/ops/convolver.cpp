@@ -88,10 +88,11 @@ class ConvolverImpl {
     // stores would wait for them after the butterflies (H100, 4096^2 with
     // 255^2 in 4374^2 FFTs: fused into the column pass's stores 1.04 ms,
     // as a pass of its own 0.85 ms).
-    const std::int64_t period = fused_period(signal, kernel, inverse_problem);
-    const std::string where = fuse_setting();
-    inverse_plan_.emplace(device, inverse_problem, where == "store" ? -1 : period, FuseAt::FirstLoads);
-    signal_plan_.emplace(device, signal, inverse_plan_->fused() || where == "load" ? -1 : period, FuseAt::LastStores);
+    const std::int64_t period = c.product == ProductAt::OwnPass ? -1 : fused_period(signal, kernel, inverse_problem);
+    const ProductAt where = c.product;
+    inverse_plan_.emplace(device, inverse_problem, where == ProductAt::ForwardStores ? -1 : period, FuseAt::FirstLoads);
+    signal_plan_.emplace(device, signal, inverse_plan_->fused() || where == ProductAt::InverseLoads ? -1 : period,
+                         FuseAt::LastStores);
     kernel_plan_.emplace(device, kernel);
     const std::size_t real_bytes = c.precision == Precision::Double ? 8 : 4;
     const std::size_t point = c.complex ? 2 * real_bytes : real_bytes;
@@ -135,13 +136,6 @@ class ConvolverImpl {
     return "a pass of its own";
   }
 
-  // BFLY_FUSE_PRODUCT: 0 (the product as a pass of its own), load or store
-  // (fused there only), or auto; to measure the difference.
-  static std::string fuse_setting() {
-    const char* fuse = std::getenv("BFLY_FUSE_PRODUCT");
-    return fuse ? std::string(fuse) : std::string("auto");
-  }
-
   // The period of the kernel's spectrum in the signal's (the signal's
   // spectrum o times the kernel's o % period), or -1 where the two do not
   // line up so: the product then is larger than the signal's spectrum (one
@@ -152,7 +146,6 @@ class ConvolverImpl {
     std::vector<std::int64_t> k = kernel.output_shape();
     if (inverse.input_shape() != s || k.size() > s.size()) return -1;
     k.insert(k.begin(), s.size() - k.size(), 1);  // right-aligned: overlap-save's one block against the blocks
-    if (fuse_setting() == "0") return -1;
     std::size_t a = 0;
     while (a < k.size() && k[a] == 1 && s[a] != 1) ++a;  // leading broadcast axes
     for (std::size_t b = a; b < k.size(); ++b)

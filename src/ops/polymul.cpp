@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "ops/modular.hpp"
+#include "ops/exact_start.hpp"
 
 namespace bfly {
 namespace {
@@ -96,6 +97,11 @@ std::vector<WideInt> attempt(const Device& device, const std::vector<std::int64_
 
 std::vector<WideInt> polymul(const Device& device, const std::vector<std::int64_t>& a,
                              const std::vector<std::int64_t>& b, ExactStats* stats) {
+  return detail::polymul_from(device, a, b, 0, stats);
+}
+
+std::vector<WideInt> detail::polymul_from(const Device& device, const std::vector<std::int64_t>& a,
+                                          const std::vector<std::int64_t>& b, int start_bits, ExactStats* stats) {
   if (a.empty() || b.empty())
     throw Error(ErrorCode::InvalidArgument, std::string("polymul: the ") + (a.empty() ? "first" : "second") +
                                                 " polynomial has no coefficients");
@@ -104,9 +110,7 @@ std::vector<WideInt> polymul(const Device& device, const std::vector<std::int64_
   int bits = 24;
   while (bits > 1 && !width_is_safe(bits, shorter * std::max(digit_count(a, bits), digit_count(b, bits)), points))
     --bits;
-  // BFLY_POLYMUL_BITS=b starts at b-bit digits whatever the model says: the
-  // tests' way to show that the modular check catches unsafe widths.
-  if (const char* forced = std::getenv("BFLY_POLYMUL_BITS")) bits = std::clamp(std::atoi(forced), 1, 31);
+  if (start_bits > 0) bits = std::clamp(start_bits, 1, 31);  // the caller's (ops/exact_start.hpp)
   std::random_device entropy;
   std::mt19937_64 rng((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy());
   ExactStats local;

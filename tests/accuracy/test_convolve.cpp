@@ -144,9 +144,10 @@ void expect_convolver_matches(const Device& device, const Convolution& conv, con
 }
 
 template <class T>
-void expect_matches(const Device& device, const Case& c) {
+void expect_matches(const Device& device, const Case& c, ProductAt product = ProductAt::Auto) {
   constexpr bool is_double = std::is_same<T, double>::value || std::is_same<T, std::complex<double>>::value;
   Convolution conv;
+  conv.product = product;
   conv.signal_shape = c.a;
   conv.kernel_shape = c.k;
   conv.axes = c.axes;
@@ -209,8 +210,8 @@ TEST_P(Convolve, ComplexDoublePrecision) {
 // One kernel spectrum, many signals; a one-shot call matches the Convolver.
 // The product rides on the inverse's first loads or the forward's last
 // stores wherever the spectra line up and a pass can take it; the
-// convolution is right either way. (BFLY_FUSE_PRODUCT, which forces a
-// placement to measure it, leaves the fusion unchecked.)
+// convolution is right either way, and with each placement forced
+// (Convolution::product): the loads, the stores, a pass of its own.
 TEST_P(Convolve, ProductFused) {
   struct Fused {
     Case c;
@@ -235,10 +236,21 @@ TEST_P(Convolve, ProductFused) {
     if (!f.expect_fused) EXPECT_FALSE(convolver.product_fused()) << conv.describe();
     // On a GPU the last pass may be a kind that cannot take the product;
     // the CPU's plans for these always can.
-    if (f.expect_fused && device().info().is_cpu && !std::getenv("BFLY_FUSE_PRODUCT"))
-      EXPECT_TRUE(convolver.product_fused()) << conv.describe();
+    if (f.expect_fused && device().info().is_cpu) EXPECT_TRUE(convolver.product_fused()) << conv.describe();
     expect_matches<float>(device(), f.c);
     expect_matches<std::complex<double>>(device(), f.c);
+    // Each placement forced where the spectra line up: where it cannot go
+    // there, a pass of its own.
+    if (!f.expect_fused) continue;
+    for (ProductAt at : {ProductAt::InverseLoads, ProductAt::ForwardStores, ProductAt::OwnPass}) {
+      conv.product = at;
+      const Convolver forced(device(), conv);
+      const std::string where = forced.product_placement();
+      if (at == ProductAt::OwnPass) EXPECT_EQ(where, "a pass of its own") << conv.describe();
+      if (at == ProductAt::InverseLoads) EXPECT_NE(where, "forward's last stores") << conv.describe();
+      if (at == ProductAt::ForwardStores) EXPECT_NE(where, "inverse's first loads") << conv.describe();
+      expect_matches<float>(device(), f.c, at);
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "accuracy/fixture.hpp"
+#include "ops/exact_start.hpp"
 
 #ifdef BFLY_TEST_HAVE_GMP
 #include <gmp.h>
@@ -124,12 +125,10 @@ TEST_P(Exact, PolymulMatchesGmp) {
 // rounded product and the retries must end exact.
 TEST_P(Exact, CheckCatchesUnsafeDigitWidths) {
 #ifdef BFLY_TEST_HAVE_GMP
-  setenv("BFLY_POLYMUL_BITS", "30", 1);
   std::mt19937_64 rng = engine_for("Exact.CheckCatchesUnsafeDigitWidths data");
   const std::vector<std::int64_t> a = random_coefficients(rng, 2048, 64);
   ExactStats stats;
-  const std::vector<WideInt> c = polymul(device(), a, a, &stats);
-  unsetenv("BFLY_POLYMUL_BITS");
+  const std::vector<WideInt> c = detail::polymul_from(device(), a, a, 30, &stats);
   EXPECT_GT(stats.attempts, 1) << "30-bit digits passed the check";
   const std::vector<std::string> want = gmp_product(a, a);
   for (std::size_t k = 0; k < want.size(); ++k) ASSERT_EQ(c[k].to_string(), want[k]) << "coefficient " << k;
@@ -196,11 +195,9 @@ TEST_P(Exact, BigmulMatchesGmp) {
     std::printf("[ bigmul   ] %zu x %zu %s digits: %d a limb, %d attempt(s)\n", x.size(), y.size(), hex ? "hex" : "decimal",
                 stats.limb_digits, stats.attempts);
   }
-  setenv("BFLY_BIGMUL_DIGITS", "8", 1);  // far too wide: the check must send it back
   ExactStats stats;
   const std::string x = random_digits(rng, 50000, false), y = random_digits(rng, 50000, false);
-  const std::string got = bigmul(device(), x, y, &stats);
-  unsetenv("BFLY_BIGMUL_DIGITS");
+  const std::string got = detail::bigmul_from(device(), x, y, 8, &stats);  // far too wide: the check must send it back
   EXPECT_GT(stats.attempts, 1);
   EXPECT_EQ(got, gmp_multiply(x, y, 10));
   std::printf("[ bigmul   ] forced 8 digits a limb: %d attempts, passed at %d\n", stats.attempts, stats.limb_digits);
