@@ -53,7 +53,8 @@ def npy_seeds():
                                    header="{'descr': '<f8', 'fortran_order': False, 'shape': (1L,), }"))
     # Near-valid: what the reader must refuse, each for one reason.
     put("npy", "structured", npy(None, [], b"",
-                                 header="{'descr': [('x', '<f4'), ('y', '<i4')], 'fortran_order': False, 'shape': (1,), }"))
+                                 header="{'descr': [('x', '<f4'), ('y', '<i4')], "
+                                        "'fortran_order': False, 'shape': (1,), }"))
     put("npy", "truncated_data", npy("<f8", [4], struct.pack("<3d", 1, 2, 3)))
     put("npy", "extra_bytes", npy("<f4", [1], struct.pack("<2f", 1, 2)))
     put("npy", "huge_shape", npy("<c16", [2**40, 2**20], b""))
@@ -141,7 +142,8 @@ def cli_seeds():
     lists = [
         ["plan", "c2c_f32_fwd_1024_b8_oop_none", "--limits", "cpu"],
         ["gen", "--shape", "64x48", "--axes", "0", "--kind", "r2c", "--precision", "double", "--dialect", "cuda"],
-        ["plan", "--shape", "16x16", "--batch", "4", "--inverse", "--in-place", "--norm", "ortho", "--strategy", "transpose"],
+        ["plan", "--shape", "16x16", "--batch", "4", "--inverse", "--in-place", "--norm", "ortho",
+         "--strategy", "transpose"],
         ["fft", "4x6x8", "out.npy", "--axes", "0,-1", "--s", "5,-1", "--norm", "ortho"],
         ["ifft", "3x0x5", "out.npy", "--axes", "1", "--n", "4"],
         ["rfft", "2x3x4x5x6", "out.npy", "--axes", "0,1,2,3,4"],

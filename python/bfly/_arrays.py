@@ -355,7 +355,10 @@ class ForeignFramework:
                 raise ValueError(f"a DLPack array on device type {device_type} (not CUDA memory) cannot be "
                                  "transformed by bfly without a copy; convert it to NumPy first")
             dtype = self._dtype(dtype)
-            strides = c_strides(shape, dtype.itemsize) if strides is None else tuple(s * dtype.itemsize for s in strides)
+            if strides is None:
+                strides = c_strides(shape, dtype.itemsize)
+            else:
+                strides = tuple(s * dtype.itemsize for s in strides)
             return View(x, pointer, tuple(shape), strides, dtype, device_id), read_only
         cai = x.__cuda_array_interface__
         dtype = np.dtype(cai["typestr"])

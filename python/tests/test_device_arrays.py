@@ -5,10 +5,9 @@ each of these frameworks through the `framework` fixture.) Skipped where
 there is no CUDA device."""
 import tracemalloc
 
+import bfly
 import numpy as np
 import pytest
-
-import bfly
 from conftest import DEVICE_FRAMEWORKS, assert_close, random_array
 
 pytestmark = pytest.mark.skipif(not DEVICE_FRAMEWORKS, reason="no CUDA framework (CuPy, PyTorch, JAX) with a GPU")

@@ -3,10 +3,10 @@ and never crashes."""
 import os
 import subprocess
 import sys
-import numpy as np
-import pytest
 
 import bfly
+import numpy as np
+import pytest
 from bfly._transform import AxisError
 
 

@@ -1,12 +1,12 @@
 """bfly.fft against numpy.fft: every function, n/s, axes, norms, dtypes,
 strides, out= and in place, on NumPy arrays (and, where a GPU is present,
 on CuPy, PyTorch and JAX arrays through the `framework` fixture)."""
+import bfly
 import numpy as np
 import pytest
-from hypothesis import given, settings, HealthCheck, strategies as st
-
-import bfly
 from conftest import assert_close, random_array, reference
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 NUMPY2 = int(np.__version__.split(".")[0]) >= 2
 NORMS = [None, "backward", "ortho", "forward"]
@@ -272,5 +272,6 @@ def test_layouts_give_identical_bits(rng, name):
     x = random_array(rng, (8, 7, 13), dtype)
     for axes in ((0, 1), (1, 2), (0, 2), None):
         want = getattr(bfly.fft, name)(x, axes=axes)
-        for other in (np.asfortranarray(x), np.ascontiguousarray(x[::-1])[::-1], x.transpose(2, 0, 1).transpose(1, 2, 0)):
+        others = (np.asfortranarray(x), np.ascontiguousarray(x[::-1])[::-1], x.transpose(2, 0, 1).transpose(1, 2, 0))
+        for other in others:
             assert np.array_equal(getattr(bfly.fft, name)(other, axes=axes), want)

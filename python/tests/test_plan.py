@@ -1,8 +1,7 @@
 """bfly.Plan and the plan cache behind bfly.fft."""
+import bfly
 import numpy as np
 import pytest
-
-import bfly
 from conftest import assert_close, random_array
 
 

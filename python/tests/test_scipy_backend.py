@@ -6,8 +6,8 @@ import pytest
 scipy_fft = pytest.importorskip("scipy.fft")
 signal = pytest.importorskip("scipy.signal")
 
-import bfly
-from conftest import assert_close, random_array
+import bfly  # noqa: E402  (after the skips: without SciPy nothing here runs)
+from conftest import assert_close, random_array  # noqa: E402
 
 FUNCTIONS = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn",
              "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"]
@@ -23,7 +23,10 @@ def scipy_reference(name, x, **kwargs):
 @pytest.mark.parametrize("norm", [None, "ortho", "forward"])
 @pytest.mark.parametrize("single", [True, False])
 def test_every_function_through_set_backend(rng, name, norm, single):
-    dtype = (np.float32 if single else np.float64) if name in REAL_INPUT else (np.complex64 if single else np.complex128)
+    if name in REAL_INPUT:
+        dtype = np.float32 if single else np.float64
+    else:
+        dtype = np.complex64 if single else np.complex128
     x = random_array(rng, (6, 10, 9), dtype)
     kwargs = {"norm": norm}
     with scipy_fft.set_backend(bfly.scipy_fft, only=True):

@@ -64,16 +64,18 @@ def bench_shapes(args, lib, shapes, points):
         if lib == "cupy":
             import cupy
             x = cupy.asarray(host)
-            peer = (lambda a: cupy.fft.fftn(a, axes=axes)) if len(shape) > 1 else (lambda a: cupy.fft.fft(a))
+            peer = (lambda a, axes=axes: cupy.fft.fftn(a, axes=axes)) if len(shape) > 1 else cupy.fft.fft
             to_np = cupy.asnumpy
             sync = cupy.cuda.get_current_stream().synchronize
         else:
             import torch
             x = torch.from_numpy(host).cuda()
-            peer = (lambda a: torch.fft.fftn(a, dim=axes)) if len(shape) > 1 else (lambda a: torch.fft.fft(a))
-            to_np = lambda a: a.cpu().numpy()
+            peer = (lambda a, axes=axes: torch.fft.fftn(a, dim=axes)) if len(shape) > 1 else torch.fft.fft
+
+            def to_np(a):
+                return a.cpu().numpy()
             sync = torch.cuda.synchronize
-        ours = (lambda a: bfly.fft.fftn(a, axes=axes)) if len(shape) > 1 else (lambda a: bfly.fft.fft(a))
+        ours = (lambda a, axes=axes: bfly.fft.fftn(a, axes=axes)) if len(shape) > 1 else bfly.fft.fft
         error = relative_error(to_np(ours(x)), to_np(peer(x)))
         sync()
         calls = max(3, min(50, int(2e8 // (n * batch))))

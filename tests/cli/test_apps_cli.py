@@ -26,8 +26,17 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cli  # noqa: E402  (numpy, the Checks and Bfly helpers, expect_failure)
-from test_cli import (Bfly, device_node, expect_failure, features, listing, one_error_line, random_array,  # noqa: E402
-                      run_bytes, sample_cases)
+from test_cli import (  # noqa: E402
+    Bfly,
+    device_node,
+    expect_failure,
+    features,
+    listing,
+    one_error_line,
+    random_array,
+    run_bytes,
+    sample_cases,
+)
 
 np = test_cli.np
 checks = test_cli.checks
@@ -294,7 +303,8 @@ def check_polymul_failures(bfly, rng, work):
         blank = os.path.join(inputs, "poly_blank.txt")
         with open(blank, "w") as f:
             f.write(text)
-        expect_failure(f"polymul: a blank {line} in {text!r}", bfly, ["polymul", blank, good, out], out, [line, "blank"],
+        expect_failure(f"polymul: a blank {line} in {text!r}", bfly, ["polymul", blank, good, out], out,
+                       [line, "blank"],
                        every_needle=True)
     expect_failure("polymul: 2-D .npy", bfly, ["polymul", matrix, good, out], out, ["1-D", "dimensions"])
     expect_failure("polymul: product beyond int64 into .npy", bfly, ["polymul", wide, wide, out], out,
@@ -557,7 +567,8 @@ def check_filter_failures(bfly, rng, work):
                           ("--bandpass", "0.5"), ("--mask", "butterworth:inf"), ("--mask", "butterworth:nan"),
                           ("--mask", "butterworth:0")):
         args = [option, value] + (["--lowpass", "0.2"] if option == "--mask" else [])
-        expect_failure(f"filter: {option} {value} is refused, naming the value", bfly, ["filter", image, out_npy] + args,
+        expect_failure(f"filter: {option} {value} is refused, naming the value", bfly,
+                       ["filter", image, out_npy] + args,
                        out_npy, [f"{option} must", f"({value} given)"], every_needle=True)
     complex_image = os.path.join(inputs, "complex_img.npy")
     np.save(complex_image, random_array(rng, (16, 16), np.complex64))
@@ -642,7 +653,8 @@ def check_bigmul(bfly, rng, work):
         hex_ = x.lower().lstrip("+-").startswith("0x")
         want = int(x, 16 if hex_ else 10) * int(y, 16 if hex_ else 10)
         expected = ((("-" if want < 0 else "") + "0x" + format(abs(want), "x")) if hex_ else str(want)) + "\n"
-        checks.record(name, text == expected, f"{len(expected) - 1} characters" if text == expected else "differs from Python's int product")
+        checks.record(name, text == expected,
+                      f"{len(expected) - 1} characters" if text == expected else "differs from Python's int product")
     out = os.path.join(work, "outputs", "big_fail.txt")
     expect_failure("bigmul: neither a number nor a file", bfly, ["bigmul", "12x", "3", "-o", out], out, ["12x"])
     expect_failure("bigmul: bases differ", bfly, ["bigmul", "0x12", "3", "-o", out], out, ["hex"])
@@ -699,12 +711,14 @@ def check_app_outputs(bfly, rng, work):
 def check_app_benches(bfly, rng, work):
     """bench --app convolve and bigmul run, check their own results (exit 1
     on a wrong pixel or a product unlike GMP's) and name the crossover."""
-    result = bfly.run(["bench", "--app", "convolve", "--shape", "96x80", "--kernel-sizes", "1,4,9", "--repetitions", "2"])
+    result = bfly.run(["bench", "--app", "convolve", "--shape", "96x80", "--kernel-sizes", "1,4,9",
+                       "--repetitions", "2"])
     checks.record("bench --app convolve", result.returncode == 0 and "crossover" in result.stdout,
                   f"exit {result.returncode}: {test_cli.short(result.stderr or result.stdout)}")
     result = bfly.run(["bench", "--app", "bigmul", "--digits", "1,999,5e3", "--repetitions", "1"])
     ok = result.returncode == 0 and "DIFFERS" not in result.stdout and result.stdout.count("\n") >= 5
-    checks.record("bench --app bigmul", ok, f"exit {result.returncode}: {test_cli.short(result.stderr or result.stdout)}")
+    checks.record("bench --app bigmul", ok,
+                  f"exit {result.returncode}: {test_cli.short(result.stderr or result.stdout)}")
     for bad, word in ((["--digits", "1e3x"], "1e3x"), (["--digits", "0"], "0")):
         result = bfly.run(["bench", "--app", "bigmul"] + bad)
         checks.record(f"bench --app bigmul {' '.join(bad)} is refused",
@@ -735,7 +749,8 @@ def main():
             name = f"{verb} {a_shape} with {k_shape} {mode}{where} {np.dtype(dtype).name}"
             checks.run(name, check_convolve, bfly, rng, work, a_shape, k_shape, mode, axes, correlate, dtype)
         pairs = [(a, k, False) for a in COMPUTED_DTYPES for k in COMPUTED_DTYPES]
-        pairs += [(a, k, False) for a, k in PROMOTED_PAIRS] + [("float32", "complex128", True), ("int16", "float16", True)]
+        pairs += [(a, k, False) for a, k in PROMOTED_PAIRS]
+        pairs += [("float32", "complex128", True), ("int16", "float16", True)]
         for a_dtype, k_dtype, correlate in pairs:
             name = f"{'correlate' if correlate else 'convolve'} {a_dtype} with {k_dtype}: scipy's values and dtype"
             checks.run(name, check_convolve_dtypes, bfly, rng, work, a_dtype, k_dtype, correlate)

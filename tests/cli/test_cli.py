@@ -1312,13 +1312,15 @@ def check_cache(bfly, work):
         p.stderr.close()
     temporaries = [n for n in listing(os.path.join(cache, "kernels")) if ".tmp." in n]
     checks.record("two warm runs at once leave three whole entries and no temporary file",
-                  codes == [0, 0] and entries() == 3 and not temporaries, f"exits {codes}; {entries()} entries; {temporaries}")
+                  codes == [0, 0] and entries() == 3 and not temporaries,
+                  f"exits {codes}; {entries()} entries; {temporaries}")
     result = run(["cache", "warm", "--shape", "32,48,80"])
     checks.record("and every entry loads (nothing compiled again)", result.returncode == 0 and
                   "0 compiled now" in result.stdout, short(result.stdout + result.stderr))
     for label, args, needle, extra in [
         ("cache warm without shapes fails", ["cache", "warm"], "--shape", None),
-        ("cache warm --precision half fails naming it", ["cache", "warm", "--shape", "64", "--precision", "half"], "half", None),
+        ("cache warm --precision half fails naming it", ["cache", "warm", "--shape", "64", "--precision", "half"],
+         "half", None),
         ("cache warm --suite nosuch fails naming it", ["cache", "warm", "--suite", "nosuch"], "nosuch", None),
         ("a bad BFLY_CACHE_MAX_BYTES fails naming it", ["cache", "info"], "12Q", {"BFLY_CACHE_MAX_BYTES": "12Q"}),
     ]:
