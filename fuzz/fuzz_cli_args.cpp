@@ -167,8 +167,7 @@ std::vector<std::int64_t> shape_named(const std::string& input) {
     if (!shape.empty() && shape.size() <= 6 && elements(shape) >= 0 &&
         std::all_of(shape.begin(), shape.end(), [](std::int64_t s) { return s >= 0; }))
       return shape;
-  } catch (const Error&) {
-  }
+  } catch (const Error&) {}
   return {4, 6, 8};
 }
 
@@ -193,7 +192,8 @@ void check_verb(const CLI::App* c, const Verb& verb) {
   if (t.axes.empty() || t.axes.size() != t.lengths.size()) fuzz::fail("resolve_lengths gave no axes");
   for (std::size_t i = 0; i < t.axes.size(); ++i)
     if (t.axes[i] < 0 || t.axes[i] >= static_cast<int>(shape.size()) || t.lengths[i] < 1)
-      fuzz::fail("resolve_lengths gave axis " + std::to_string(t.axes[i]) + " of length " + std::to_string(t.lengths[i]));
+      fuzz::fail("resolve_lengths gave axis " + std::to_string(t.axes[i]) + " of length " +
+                 std::to_string(t.lengths[i]));
   t.kind = verb.kind;
   t.direction = verb.direction;
   check_stages(shape, t);
@@ -231,8 +231,7 @@ void check_command(const CLI::App* c) {
     } else if (name == "filter") {
       parse_padding(text_of(c, "--pad", "reflect"));
     }
-  } catch (const Error&) {
-  }
+  } catch (const Error&) {}
 }
 
 // The deepest subcommand the parse chose.

@@ -62,7 +62,8 @@ Bytes make_entry(const unsigned char* payload, std::size_t size) {
 }
 
 bool well_formed(const Bytes& file) {
-  return file.size() > 24 && std::memcmp(file.data(), "BFLYKC02", 8) == 0 && get64(file.data() + 8) == file.size() - 24 &&
+  return file.size() > 24 && std::memcmp(file.data(), "BFLYKC02", 8) == 0 &&
+         get64(file.data() + 8) == file.size() - 24 &&
          get64(file.data() + 16) == content_hash(file.data() + 24, file.size() - 24);
 }
 
@@ -97,7 +98,8 @@ void check_readers(const Bytes& file) {
   const bool valid = well_formed(file);
   const Bytes payload = valid ? Bytes(file.begin() + 24, file.end()) : Bytes{};
   auto check = [&](const char* reader, bool found, const Bytes& got) {
-    if (found != valid) bfly::fuzz::fail(std::string(reader) + (valid ? " refused a well-formed entry" : " took a damaged entry"));
+    if (found != valid)
+      bfly::fuzz::fail(std::string(reader) + (valid ? " refused a well-formed entry" : " took a damaged entry"));
     if (valid && got != payload) bfly::fuzz::fail(std::string(reader) + " returned other bytes");
     if (exists(path) != valid)
       bfly::fuzz::fail(std::string(reader) + (valid ? " deleted a well-formed entry" : " left a damaged entry"));
@@ -110,8 +112,9 @@ void check_readers(const Bytes& file) {
   put_entry(key, file);
   Bytes buffer;
   const bool into = cache.load_into(key, [&](std::size_t bytes) {
-    if (bytes > file.size()) bfly::fuzz::fail("load_into asked for " + std::to_string(bytes) + " bytes from a file of " +
-                                              std::to_string(file.size()));
+    if (bytes > file.size())
+      bfly::fuzz::fail("load_into asked for " + std::to_string(bytes) + " bytes from a file of " +
+                       std::to_string(file.size()));
     buffer.resize(bytes);
     return buffer.data();
   });
@@ -134,7 +137,8 @@ void check_description(const std::uint8_t* data, std::size_t size) {
   put_entry("kernel-" + device + "-0000000000000000", make_entry(payload.data(), payload.size()));
   const std::string description = cache_directory() + "/kernels/devices/" + device + ".txt";
   bfly::fuzz::write_scratch("description.txt", data, size);
-  fs::copy_file(bfly::fuzz::scratch_directory() + "/description.txt", description, fs::copy_options::overwrite_existing);
+  fs::copy_file(bfly::fuzz::scratch_directory() + "/description.txt", description,
+                fs::copy_options::overwrite_existing);
   const bfly::detail::CacheInfo info = cache.info();
   if (info.entries != 1 || info.devices.size() != 1 || info.devices[0].entries != 1)
     bfly::fuzz::fail("info() counted " + std::to_string(info.entries) + " entries");
@@ -142,7 +146,8 @@ void check_description(const std::uint8_t* data, std::size_t size) {
   const std::size_t first = text.find('\n');
   const bool two_lines = first != std::string::npos;  // a second getline needs something after the first newline
   const std::string identity = two_lines && first + 1 < text.size() ? text.substr(0, first) : "unknown";
-  if (info.devices[0].identity != identity) bfly::fuzz::fail("info() named the device '" + info.devices[0].identity + "'");
+  if (info.devices[0].identity != identity)
+    bfly::fuzz::fail("info() named the device '" + info.devices[0].identity + "'");
   std::error_code ignored;
   fs::remove(entry, ignored);
   fs::remove(description, ignored);
@@ -164,7 +169,8 @@ void check_cap(const std::uint8_t* data, std::size_t size) {
   std::size_t digits = 0;
   unsigned __int128 value = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
-    value = std::min<unsigned __int128>(value * 10 + static_cast<unsigned>(text[digits++] - '0'), ~std::uint64_t{0} + static_cast<unsigned __int128>(1));
+    value = std::min<unsigned __int128>(value * 10 + static_cast<unsigned>(text[digits++] - '0'),
+                                        ~std::uint64_t{0} + static_cast<unsigned __int128>(1));
   const std::string suffix = text.substr(digits);
   const bool known = suffix.empty() || (suffix.size() == 1 && std::strchr("KkMmGg", suffix[0]) != nullptr);
   const int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20 : 30;
@@ -191,8 +197,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (rest_size < 3) return 0;
       Bytes file = make_entry(rest + 3, rest_size - 3);
       const std::size_t at = (static_cast<std::size_t>(rest[0]) | static_cast<std::size_t>(rest[1]) << 8) % file.size();
-      if (rest[2] == 0) file.resize(at);
-      else file[at] ^= rest[2];
+      if (rest[2] == 0)
+        file.resize(at);
+      else
+        file[at] ^= rest[2];
       check_readers(file);
       break;
     }

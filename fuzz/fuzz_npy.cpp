@@ -14,9 +14,8 @@ using bfly::io::DType;
 namespace {
 
 const std::vector<DType> kEveryDType = {
-    DType::Complex64, DType::Complex128, DType::Float32, DType::Float64, DType::Int64,
-    DType::Bool,      DType::Int8,       DType::Int16,   DType::Int32,   DType::UInt8,
-    DType::UInt16,    DType::UInt32,     DType::UInt64,  DType::Float16,
+    DType::Complex64, DType::Complex128, DType::Float32, DType::Float64, DType::Int64,  DType::Bool,   DType::Int8,
+    DType::Int16,     DType::Int32,      DType::UInt8,   DType::UInt16,  DType::UInt32, DType::UInt64, DType::Float16,
 };
 
 bool same(const bfly::io::NpyArray& a, const bfly::io::NpyArray& b) {
@@ -38,8 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!magic) bfly::fuzz::fail("read_npy took a file without the magic");
   const std::size_t bytes = static_cast<std::size_t>(array.elements()) * bfly::io::dtype_bytes(array.dtype);
   if (array.data.size() != bytes || bytes > size)
-    bfly::fuzz::fail("read_npy returned " + std::to_string(array.data.size()) + " bytes for " +
-                     std::to_string(bytes) + " (a file of " + std::to_string(size) + ")");
+    bfly::fuzz::fail("read_npy returned " + std::to_string(array.data.size()) + " bytes for " + std::to_string(bytes) +
+                     " (a file of " + std::to_string(size) + ")");
 
   const std::string copy = bfly::fuzz::scratch_directory() + "/copy.npy";
   bfly::io::write_npy(copy, array);  // a valid array: must not throw

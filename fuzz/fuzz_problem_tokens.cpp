@@ -24,7 +24,8 @@ void check_problem(const std::string& token) {
   const std::vector<std::string> fields = bfly::text::split(token, '_');
   for (std::size_t i = 7; i < fields.size(); ++i)
     if (fields[i].compare(0, 2, "ax") == 0)
-      for (const std::string& a : bfly::text::split(fields[i].substr(2), '.')) typed.push_back(std::strtoll(a.c_str(), nullptr, 10));
+      for (const std::string& a : bfly::text::split(fields[i].substr(2), '.'))
+        typed.push_back(std::strtoll(a.c_str(), nullptr, 10));
   if (typed != std::vector<long long>(p.axes.begin(), p.axes.end())) bfly::fuzz::fail("'" + token + "': axes changed");
   const std::string printed = p.token();
   bfly::Problem again;

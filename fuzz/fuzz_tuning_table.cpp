@@ -40,9 +40,9 @@ void check_integers(const std::string& text, const TuningTable& table) {
     const TuningEntry& t = table.entries[i];
     const bfly::plan::LaunchChoice& l = t.launch;
     const std::pair<const char*, std::int64_t> fields[] = {
-        {"length", t.length},       {"threads", l.threads},     {"group_threads", l.group_threads},
-        {"padding", l.padding},     {"halves", l.halves},       {"two_level", l.two_level},
-        {"occupancy", l.occupancy}, {"staged", l.staged},       {"variants", t.variants},
+        {"length", t.length},       {"threads", l.threads}, {"group_threads", l.group_threads},
+        {"padding", l.padding},     {"halves", l.halves},   {"two_level", l.two_level},
+        {"occupancy", l.occupancy}, {"staged", l.staged},   {"variants", t.variants},
     };
     auto same = [](const nlohmann::json& v, std::int64_t value) {
       if (!v.is_number_integer()) return false;
@@ -51,7 +51,8 @@ void check_integers(const std::string& text, const TuningTable& table) {
     };
     for (const auto& [name, value] : fields)
       if (e.contains(name) && !same(e[name], value))
-        bfly::fuzz::fail(std::string("field '") + name + "' " + e[name].dump() + " was read as " + std::to_string(value));
+        bfly::fuzz::fail(std::string("field '") + name + "' " + e[name].dump() + " was read as " +
+                         std::to_string(value));
     if (e.contains("radices") && e["radices"] != nlohmann::json(l.radices)) bfly::fuzz::fail("radices changed");
     if (e.contains("passes") && e["passes"] != nlohmann::json(t.passes)) bfly::fuzz::fail("passes changed");
   }

@@ -27,8 +27,10 @@ inline const std::string& scratch_directory() {
   // registered while making it runs.
   static const std::string* directory = [] {
     std::string base;
-    if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) base = tmp;
-    else base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp)
+      base = tmp;
+    else
+      base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     auto* made = new std::string(base + "/bfly-fuzz." + std::to_string(getpid()) + ".XXXXXX");
     if (mkdtemp(made->data()) == nullptr) fail("cannot make a scratch directory under " + base);
     std::atexit([] {

@@ -16,6 +16,7 @@ packages=(
   python3 python3-numpy  # CLI tests compare with numpy.fft
   python3-dev python3-venv  # the Python package (scripts/python-test.sh builds it in a venv)
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan (clang 14)
+  clang-format      # scripts/lint.sh: the C++ style (.clang-format)
 )
 missing=()
 for p in "${packages[@]}"; do

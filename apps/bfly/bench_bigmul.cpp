@@ -51,7 +51,8 @@ int repetitions_for(std::int64_t digits, int asked) {
 
 int run_bigmul_bench(const Device& device, const BigmulBenchOptions& o) {
   for (std::int64_t n : o.digits)
-    if (n < 1) throw Error(ErrorCode::InvalidArgument, "bench --app bigmul: digit count " + std::to_string(n) + " (at least 1)");
+    if (n < 1)
+      throw Error(ErrorCode::InvalidArgument, "bench --app bigmul: digit count " + std::to_string(n) + " (at least 1)");
   // A product takes more than a byte of device memory a digit (a limb of a
   // few digits is a real value) in one buffer, and its two numbers a byte a
   // digit on the host: refused before the digits are made where that passes.
@@ -116,13 +117,15 @@ int run_bigmul_bench(const Device& device, const BigmulBenchOptions& o) {
     std::snprintf(gmp_conv, sizeof gmp_conv, "%.2f", conversion);
     std::snprintf(ratio, sizeof ratio, "%.2fx", median(gmp) / median(mul));
 #endif
-    std::printf("%-11lld %6d %12.2f %11.2f %9.2f %11.2f %12s %12s %10s %s\n", static_cast<long long>(n), stats.limb_digits,
-                median(mul), median(convert), median(check), median(total), gmp_mul, gmp_conv, ratio, verdict);
+    std::printf("%-11lld %6d %12.2f %11.2f %9.2f %11.2f %12s %12s %10s %s\n", static_cast<long long>(n),
+                stats.limb_digits, median(mul), median(convert), median(check), median(total), gmp_mul, gmp_conv, ratio,
+                verdict);
   }
-  std::printf("limb = decimal digits a limb; bfly mul = the fp64 convolution (transfers, plans, FFTs) and the carries; "
-              "convert = digits to limbs and back;\ncheck = the product modulo two random 61-bit primes; total = "
-              "bfly::bigmul from text to text; GMP mul = mpz_mul alone; GMP conv = mpz_set_str twice and mpz_get_str; "
-              "GMP/bfly = GMP mul / bfly mul; medians\n");
+  std::printf(
+      "limb = decimal digits a limb; bfly mul = the fp64 convolution (transfers, plans, FFTs) and the carries; "
+      "convert = digits to limbs and back;\ncheck = the product modulo two random 61-bit primes; total = "
+      "bfly::bigmul from text to text; GMP mul = mpz_mul alone; GMP conv = mpz_set_str twice and mpz_get_str; "
+      "GMP/bfly = GMP mul / bfly mul; medians\n");
   return status;
 }
 

@@ -51,13 +51,19 @@ class Direct {
       return impl.compile(codegen::generate_direct_convolution(impl.dialect(), precision), name).kernel;
     });
   }
-  void run(const Buffer& out, const Buffer& image, const Buffer& kernel, std::int64_t h, std::int64_t w, std::int64_t k) const {
+  void run(const Buffer& out, const Buffer& image, const Buffer& kernel, std::int64_t h, std::int64_t w,
+           std::int64_t k) const {
     using Arg = detail::KernelArg;
-    const std::vector<Arg> args{Arg::of(out.impl()), Arg::of(image.impl()), Arg::of(kernel.impl()),
-                                Arg::of_u64(static_cast<std::uint64_t>(h)), Arg::of_u64(static_cast<std::uint64_t>(w)),
-                                Arg::of_u64(static_cast<std::uint64_t>(k)), Arg::of_u64(static_cast<std::uint64_t>(k))};
+    const std::vector<Arg> args{Arg::of(out.impl()),
+                                Arg::of(image.impl()),
+                                Arg::of(kernel.impl()),
+                                Arg::of_u64(static_cast<std::uint64_t>(h)),
+                                Arg::of_u64(static_cast<std::uint64_t>(w)),
+                                Arg::of_u64(static_cast<std::uint64_t>(k)),
+                                Arg::of_u64(static_cast<std::uint64_t>(k))};
     const std::int64_t threads = h * ((w + codegen::kDirectOutputs - 1) / codegen::kDirectOutputs);
-    const std::size_t groups = static_cast<std::size_t>((threads + codegen::kDirectGroupSize - 1) / codegen::kDirectGroupSize);
+    const std::size_t groups =
+        static_cast<std::size_t>((threads + codegen::kDirectGroupSize - 1) / codegen::kDirectGroupSize);
     device_.impl()->launch(*kernel_, groups, codegen::kDirectGroupSize, 0, args);
   }
 
@@ -83,7 +89,7 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
   int status = 0;
   const Direct direct(device, sizeof(T) == 8 ? Precision::Double : Precision::Single);
   Buffer direct_out(device, image.size() * sizeof(T));
-  std::int64_t crossover = 0;   // the narrowest kernel from which the FFT won every wider one
+  std::int64_t crossover = 0;  // the narrowest kernel from which the FFT won every wider one
   bool direct_measured = false;
   for (std::int64_t k : o.kernel_sizes) {
     std::vector<T> kernel(static_cast<std::size_t>(k * k));
@@ -155,16 +161,22 @@ int run_typed(const Device& device, const ConvolveBenchOptions& o) {
       if (d > f && crossover == 0) crossover = k;
       if (d <= f) crossover = 0;  // the direct one won again: the crossover lies further on
     }
-    std::printf("%-10s %-14s %-7s %10.1f %12.3f %12.3f %12s %9s %12.2e%s\n", (std::to_string(k) + "x" + std::to_string(k)).c_str(),
-                shape, conv.product_placement() == "inverse's first loads" ? "loads" : conv.product_fused() ? "stores" : "pass", plan_ms, median(execute), median(once), direct_text, ratio,
-                worst, worst <= limit ? "" : "  (above the limit)");
+    std::printf("%-10s %-14s %-7s %10.1f %12.3f %12.3f %12s %9s %12.2e%s\n",
+                (std::to_string(k) + "x" + std::to_string(k)).c_str(), shape,
+                conv.product_placement() == "inverse's first loads" ? "loads"
+                : conv.product_fused()                              ? "stores"
+                                                                    : "pass",
+                plan_ms, median(execute), median(once), direct_text, ratio, worst,
+                worst <= limit ? "" : "  (above the limit)");
   }
-  std::printf("execute = the convolution on device buffers with the kernel's spectrum kept (pad, R2C, product, C2R, "
-              "cut);\none-shot = set_kernel from host memory (its FFT) and execute; medians of %d; rel.err = "
-              "|result - exact| / sum |terms| over 64 sampled pixels of both (exact: direct sums in double on the host);\n"
-              "direct = a direct convolution on the device (4 outputs a thread, a sliding window), skipped on a CPU past "
-              "%.0e multiply-adds; product = fused into the inverse FFT's first loads or the forward's last stores, or a pass of its own\n",
-              o.repetitions, kDirectCpuLimit);
+  std::printf(
+      "execute = the convolution on device buffers with the kernel's spectrum kept (pad, R2C, product, C2R, "
+      "cut);\none-shot = set_kernel from host memory (its FFT) and execute; medians of %d; rel.err = "
+      "|result - exact| / sum |terms| over 64 sampled pixels of both (exact: direct sums in double on the host);\n"
+      "direct = a direct convolution on the device (4 outputs a thread, a sliding window), skipped on a CPU past "
+      "%.0e multiply-adds; product = fused into the inverse FFT's first loads or the forward's last stores, or a pass "
+      "of its own\n",
+      o.repetitions, kDirectCpuLimit);
   if (direct_measured) {
     if (crossover > 0)
       std::printf("crossover: the FFT convolution is faster than the direct one from %lldx%lld kernels on\n",
@@ -185,11 +197,13 @@ int run_convolve_bench(const Device& device, const ConvolveBenchOptions& o) {
     if (k < 1) throw Error(ErrorCode::InvalidArgument, "kernel size " + std::to_string(k) + " (at least 1)");
   // The image, on the host and the device, before anything is allocated.
   const std::int64_t h = o.shape[0], w = o.shape[1];
-  if (h < 1 || w < 1) throw Error(ErrorCode::InvalidArgument, "bench --app convolve: image shape " + text::shape(o.shape));
+  if (h < 1 || w < 1)
+    throw Error(ErrorCode::InvalidArgument, "bench --app convolve: image shape " + text::shape(o.shape));
   io::MemoryNeeds needs;
   needs.what = "bench --app convolve of a " + text::shape(o.shape) + " image";
-  const std::uint64_t image = io::saturating_product(io::saturating_product(static_cast<std::uint64_t>(h), static_cast<std::uint64_t>(w)),
-                                                     o.precision == Precision::Double ? 8 : 4);
+  const std::uint64_t image =
+      io::saturating_product(io::saturating_product(static_cast<std::uint64_t>(h), static_cast<std::uint64_t>(w)),
+                             o.precision == Precision::Double ? 8 : 4);
   needs.at(image, image, image);
   io::check_memory(needs, io::host_memory(), &device.info());
   return o.precision == Precision::Double ? run_typed<double>(device, o) : run_typed<float>(device, o);

@@ -19,12 +19,12 @@ std::string format(const char* f, double v) {
   return buffer;
 }
 
-
 }  // namespace
 
 std::string table_header(const CaseResult& first) {
   std::ostringstream out;
-  out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  first ms  copy GB/s  floor";
+  out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  first ms  "
+         "copy GB/s  floor";
   if (first.bench_case.real()) out << "    c2c ms real/c2c";
   for (const PeerResult& p : first.peers) {
     out << " | " << p.name << " ms (bfly speed-up)";
@@ -43,13 +43,17 @@ std::string table_row(const CaseResult& r) {
                   r.error, r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.first_result_ms, r.copy_gbytes(),
                   100 * r.floor_fraction());
   else  // bfly's columns blank, the copy and the peers still measured; why at the end of the line
-    std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %9s %10.1f %6s", r.bench_case.label().c_str(),
-                  "-", "unsupported", "-", "-", "-", "-", "", "-", "-", r.copy_gbytes(), "-");
+    std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %9s %10.1f %6s",
+                  r.bench_case.label().c_str(), "-", "unsupported", "-", "-", "-", "-", "", "-", "-", r.copy_gbytes(),
+                  "-");
   out << line;
   if (r.bench_case.real()) {
-    if (r.c2c_ms > 0 && r.median_ms > 0) std::snprintf(line, sizeof line, " %9.3f %8.2f", r.c2c_ms, r.real_over_c2c());
-    else if (r.c2c_ms > 0) std::snprintf(line, sizeof line, " %9.3f %8s", r.c2c_ms, "-");
-    else std::snprintf(line, sizeof line, " %9s %8s", "unsupp.", "-");
+    if (r.c2c_ms > 0 && r.median_ms > 0)
+      std::snprintf(line, sizeof line, " %9.3f %8.2f", r.c2c_ms, r.real_over_c2c());
+    else if (r.c2c_ms > 0)
+      std::snprintf(line, sizeof line, " %9.3f %8s", r.c2c_ms, "-");
+    else
+      std::snprintf(line, sizeof line, " %9s %8s", "unsupp.", "-");
     out << line;
   }
   const double limit = error_limit(r.bench_case.precision);
@@ -64,8 +68,7 @@ std::string table_row(const CaseResult& r) {
     }
     out << " | " << format("%.3f", p.median_ms);
     if (r.median_ms > 0) out << " (" << format("%.2fx", p.median_ms / r.median_ms) << ")";
-    if (p.passes > 0)
-      out << ' ' << p.passes << ' ' << format("%.0f%%", 100 * r.floor_fraction(p.passes, p.median_ms));
+    if (p.passes > 0) out << ' ' << p.passes << ' ' << format("%.0f%%", 100 * r.floor_fraction(p.passes, p.median_ms));
     if (p.error > limit) out << " err " << format("%.1e", p.error);
   }
   if (!r.unsupported.empty()) {
@@ -83,18 +86,20 @@ std::string table_footer(Precision precision, Kind kind) {
     const std::string real = fp64 ? "float64" : "float32", complex = fp64 ? "complex128" : "complex64";
     const bool r2c = kind == Kind::R2C;
     return "speed-up = peer time / bfly time (above 1: bfly is faster; the cuFFT column is the ratio to cuFFT's " +
-           std::string(r2c ? (fp64 ? "D2Z" : "R2C") : (fp64 ? "Z2D" : "C2R")) +
-           ");\nrel.err = relative L2 error vs " + reference_name(precision) + " " + (r2c ? "r2c" : "c2r") +
+           std::string(r2c ? (fp64 ? "D2Z" : "R2C") : (fp64 ? "Z2D" : "C2R")) + ");\nrel.err = relative L2 error vs " +
+           reference_name(precision) + " " + (r2c ? "r2c" : "c2r") +
            " (a peer's error is shown beside its time when above " + error_limit_text(precision) +
            ");\nGFLOP/s counts 2.5 N log2 N per real transform of N points (half the complex convention);\n"
-           "GB/s counts the bytes read and written once: " + (fp64 ? "8" : "4") + " per " + real +
-           " of the real side, " + (fp64 ? "16" : "8") + " per " + complex + " point of the half spectrum\n"
+           "GB/s counts the bytes read and written once: " +
+           (fp64 ? "8" : "4") + " per " + real + " of the real side, " + (fp64 ? "16" : "8") + " per " + complex +
+           " point of the half spectrum\n"
            "(n/2 + 1 points along the halved axis)" +
            (r2c ? "" : "; the inputs are half spectra of real arrays (Hermitian where it matters)") +
            ";\nc2c ms = bfly's complex (C2C) transform of the same shape, axes, batch and direction, timed in the same "
            "run;\nreal/c2c = bfly ms / c2c ms (issue 7: at most 0.6 for even sizes);\n"
            "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache; warm ms = the same plan "
-           "again on a new device context;\nfirst ms = plan ms plus the first execution, waited for;\ncopy GB/s = a plain copy kernel on the same buffers in the same run; "
+           "again on a new device context;\nfirst ms = plan ms plus the first execution, waited for;\ncopy GB/s = a "
+           "plain copy kernel on the same buffers in the same run; "
            "floor = passes x copy time of those bytes / bfly time;\n"
            "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
   }
@@ -102,13 +107,16 @@ std::string table_footer(Precision precision, Kind kind) {
          reference_name(precision) + "\n(a peer's error is shown beside its time when above " +
          error_limit_text(precision) +
          "); GFLOP/s counts 5 N log2 N per transform of N points;\n"
-         "GB/s counts " + (fp64 ? "32 bytes per point (one read, one write of a complex128)"
-                                : "16 bytes per point (one read, one write of a complex64)") +
+         "GB/s counts " +
+         (fp64 ? "32 bytes per point (one read, one write of a complex128)"
+               : "16 bytes per point (one read, one write of a complex64)") +
          "; plan ms = first plan in this process, (cached/kernels)\n"
          "loaded from the disk cache; warm ms = the same plan again on a new device context (disk cache warm);\n"
          "first ms = plan ms plus the first execution, waited for (a new size's first answer);\n"
-         "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly time;\n"
-         "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its passes and floor;\n"
+         "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly "
+         "time;\n"
+         "bfly (transpose) = bfly with --strategy transpose (rows between explicit blocked transposes), with its "
+         "passes and floor;\n"
          "unsupported = could not run that case (the reasons are in --out FILE.json).\n";
 }
 
@@ -136,8 +144,7 @@ std::string table_summary(const std::vector<CaseResult>& results) {
     }
     if (count == 0) continue;
     out << "geometric mean vs " << name << ": " << format("%.3fx", std::exp(log_sum / count)) << " over " << count
-        << " case" << (count == 1 ? "" : "s") << "; lowest " << format("%.2fx", worst) << " at " << worst_case
-        << '\n';
+        << " case" << (count == 1 ? "" : "s") << "; lowest " << format("%.2fx", worst) << " at " << worst_case << '\n';
   }
   return out.str();
 }
@@ -168,9 +175,9 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
       // Rows only for what ran, as for the peers: bfly's reason is in the JSON.
       const std::string kind = to_string(c.kind);
       if (r.unsupported.empty()) {
-        text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms)
-             << ',' << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms
-             << ',' << r.floor_fraction() << ',' << kind << ',';
+        text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms) << ','
+             << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms << ','
+             << r.floor_fraction() << ',' << kind << ',';
         if (r.c2c_ms > 0) text << r.c2c_ms;
         text << ',' << r.first_result_ms << '\n';
       }
@@ -178,8 +185,10 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
         if (p.unsupported.empty()) {
           text << head << '"' << p.name << "\"," << p.median_ms << ',' << r.gflops(p.median_ms) << ','
                << r.gbytes(p.median_ms) << ',' << p.error << ',' << p.plan_ms << ',';
-          if (p.passes > 0) text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
-          else text << ",,,";
+          if (p.passes > 0)
+            text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
+          else
+            text << ",,,";
           text << ',' << kind << ",,\n";
         }
     }
@@ -196,14 +205,23 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
       doc["error_limit"] = error_limit(precision);
     }
     for (const CaseResult& r : results) {
-      nlohmann::json c = {{"shape", r.bench_case.shape}, {"length", r.bench_case.length()},
-                          {"batch", r.bench_case.batch}, {"precision", precision_name(r.bench_case.precision)},
-                          {"inverse", r.bench_case.inverse}, {"passes", r.passes},
-                          {"median_ms", r.median_ms}, {"min_ms", r.min_ms},
-                          {"gflops", r.gflops(r.median_ms)}, {"gbytes_per_s", r.gbytes(r.median_ms)},
-                          {"relative_error", r.error}, {"plan_ms", r.plan_ms},
-                          {"kernels", r.kernels}, {"cache_hits", r.cache_hits},
-                          {"warm_plan_ms", r.warm_plan_ms}, {"first_result_ms", r.first_result_ms}, {"copy_ms", r.copy_ms},
+      nlohmann::json c = {{"shape", r.bench_case.shape},
+                          {"length", r.bench_case.length()},
+                          {"batch", r.bench_case.batch},
+                          {"precision", precision_name(r.bench_case.precision)},
+                          {"inverse", r.bench_case.inverse},
+                          {"passes", r.passes},
+                          {"median_ms", r.median_ms},
+                          {"min_ms", r.min_ms},
+                          {"gflops", r.gflops(r.median_ms)},
+                          {"gbytes_per_s", r.gbytes(r.median_ms)},
+                          {"relative_error", r.error},
+                          {"plan_ms", r.plan_ms},
+                          {"kernels", r.kernels},
+                          {"cache_hits", r.cache_hits},
+                          {"warm_plan_ms", r.warm_plan_ms},
+                          {"first_result_ms", r.first_result_ms},
+                          {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
       if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
       c["kind"] = to_string(r.bench_case.kind);
@@ -216,8 +234,10 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
       if (!r.unsupported.empty()) c["unsupported"] = r.unsupported;
       for (const PeerResult& p : r.peers) {
         nlohmann::json peer = {{"name", p.name}};
-        if (!p.unsupported.empty()) peer["unsupported"] = p.unsupported;
-        else peer.update({{"median_ms", p.median_ms}, {"plan_ms", p.plan_ms}, {"relative_error", p.error}});
+        if (!p.unsupported.empty())
+          peer["unsupported"] = p.unsupported;
+        else
+          peer.update({{"median_ms", p.median_ms}, {"plan_ms", p.plan_ms}, {"relative_error", p.error}});
         if (p.unsupported.empty() && p.passes > 0)
           peer.update({{"passes", p.passes}, {"floor_fraction", r.floor_fraction(p.passes, p.median_ms)}});
         c["peers"].push_back(peer);

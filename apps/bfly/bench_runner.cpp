@@ -85,8 +85,10 @@ void fill_random(HostData& data) {
 // precision: `scalars` of them (two per complex point).
 HostData random_scalars(std::size_t scalars, Precision precision) {
   HostData data(scalars * real_bytes(precision));
-  if (precision == Precision::Double) fill_random<double>(data);
-  else fill_random<float>(data);
+  if (precision == Precision::Double)
+    fill_random<double>(data);
+  else
+    fill_random<float>(data);
   return data;
 }
 
@@ -149,8 +151,10 @@ HostData random_input(const BenchCase& c) {
   const std::size_t scalars = c.input_bytes() / real_bytes(c.precision);
   HostData data = random_scalars(scalars, c.precision);
   if (c.kind == Kind::C2R) {
-    if (c.precision == Precision::Double) make_hermitian_as<double>(data, p);
-    else make_hermitian_as<float>(data, p);
+    if (c.precision == Precision::Double)
+      make_hermitian_as<double>(data, p);
+    else
+      make_hermitian_as<float>(data, p);
   }
   return data;
 }
@@ -190,8 +194,8 @@ bool fftw_transform(Kind kind, const std::vector<fftw_iodim64>& dims, const std:
     plan = fftwl_plan_guru64_dft_r2c(rank, dims.data(), loop_rank, loops.data(), in,
                                      reinterpret_cast<fftwl_complex*>(out), FFTW_ESTIMATE);
   else
-    plan = fftwl_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(),
-                                     reinterpret_cast<fftwl_complex*>(in), out, FFTW_ESTIMATE);
+    plan = fftwl_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftwl_complex*>(in),
+                                     out, FFTW_ESTIMATE);
   if (!plan) return false;
   fftwl_execute(plan);
   fftwl_destroy_plan(plan);
@@ -206,8 +210,10 @@ std::vector<long double> reference_in(const HostData& input, Precision precision
                                       std::size_t out_scalars, Kind kind, const std::vector<fftw_iodim64>& dims,
                                       const std::vector<fftw_iodim64>& loops, int sign) {
   std::vector<Wide> in(in_scalars), out(out_scalars);
-  if (precision == Precision::Double) std::copy_n(reinterpret_cast<const double*>(input.data()), in_scalars, in.begin());
-  else std::copy_n(reinterpret_cast<const float*>(input.data()), in_scalars, in.begin());  // exact
+  if (precision == Precision::Double)
+    std::copy_n(reinterpret_cast<const double*>(input.data()), in_scalars, in.begin());
+  else
+    std::copy_n(reinterpret_cast<const float*>(input.data()), in_scalars, in.begin());  // exact
   if (!fftw_transform(kind, dims, loops, in.data(), out.data(), sign)) return {};
   return std::vector<long double>(out.begin(), out.end());
 }
@@ -233,9 +239,12 @@ std::vector<long double> reference(const HostData& input, const BenchCase& c, st
   for (int k = 0; k < static_cast<int>(c.shape.size()); ++k) {
     const fftw_iodim64 d{static_cast<ptrdiff_t>(c.shape[k]), static_cast<ptrdiff_t>(in_strides[k]),
                          static_cast<ptrdiff_t>(out_strides[k])};
-    if (k == real_axis) real_dim = d;
-    else if (std::find(axes.begin(), axes.end(), k) != axes.end()) dims.push_back(d);
-    else loops.push_back(d);
+    if (k == real_axis)
+      real_dim = d;
+    else if (std::find(axes.begin(), axes.end(), k) != axes.end())
+      dims.push_back(d);
+    else
+      loops.push_back(d);
   }
   if (real_axis >= 0) dims.push_back(real_dim);
   const std::int64_t in_array = product(in_shape), out_array = product(out_shape);
@@ -307,9 +316,8 @@ std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::
 // The copy kernel every case is measured against, compiled once per device.
 std::shared_ptr<detail::KernelImpl> copy_kernel(const Device& device) {
   detail::DeviceImpl& impl = *device.impl();
-  return impl.memo<detail::KernelImpl>("kernel:bfly_copy", [&] {
-    return impl.compile(codegen::generate_copy(impl.dialect()), "bfly_copy").kernel;
-  });
+  return impl.memo<detail::KernelImpl>(
+      "kernel:bfly_copy", [&] { return impl.compile(codegen::generate_copy(impl.dialect()), "bfly_copy").kernel; });
 }
 
 }  // namespace
@@ -392,8 +400,8 @@ std::string error_limit_text(Precision precision) {
 const char* precision_name(Precision precision) { return precision == Precision::Double ? "double" : "single"; }
 
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
-                                  const BenchSettings& settings, const Progress& progress,
-                                  const OnResult& on_result, std::vector<std::string>* notes) {
+                                  const BenchSettings& settings, const Progress& progress, const OnResult& on_result,
+                                  std::vector<std::string>* notes) {
   // A case whose data the host or the device cannot hold (its input and
   // output, on each) is refused before anything is allocated.
   const io::HostMemory host = io::host_memory();
@@ -474,10 +482,11 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     r.copy_bytes = static_cast<double>(std::min(in_bytes, out_bytes));
     const std::uint64_t wide_elements = std::min(in_bytes, out_bytes) / 16;
     Contender copying{[&] {
-                        device.impl()->launch(*copy, (wide_elements + codegen::kCopyGroupSize - 1) / codegen::kCopyGroupSize,
-                                              codegen::kCopyGroupSize, 0,
-                                              {detail::KernelArg::of(ins[0].impl()), detail::KernelArg::of(outs[0].impl()),
-                                               detail::KernelArg::of_u64(wide_elements)});
+                        device.impl()->launch(
+                            *copy, (wide_elements + codegen::kCopyGroupSize - 1) / codegen::kCopyGroupSize,
+                            codegen::kCopyGroupSize, 0,
+                            {detail::KernelArg::of(ins[0].impl()), detail::KernelArg::of(outs[0].impl()),
+                             detail::KernelArg::of_u64(wide_elements)});
                       },
                       [&] { device.synchronize(); }};
     std::vector<Contender*> contenders{&copying};
@@ -641,7 +650,8 @@ std::vector<BenchCase> suite(const std::string& name, std::int64_t points) {
   if (shapes.empty()) {
     std::string names;
     const std::vector<std::string> known = suite_names();
-    for (std::size_t i = 0; i < known.size(); ++i) names += (i == 0 ? "" : i + 1 == known.size() ? " or " : ", ") + known[i];
+    for (std::size_t i = 0; i < known.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == known.size() ? " or " : ", ") + known[i];
     throw Error(ErrorCode::InvalidArgument, "unknown suite '" + name + "' (expected " + names + ")");
   }
   std::vector<BenchCase> cases;

@@ -30,18 +30,18 @@ struct BenchCase {
   // real side, complex points (n/2 + 1 along the real axis) on the other.
   std::size_t input_bytes() const;
   std::size_t output_bytes() const;
-  std::int64_t length() const;        // points per transform: product of the transformed axes
-  int transformed_axes() const;       // how many axes are transformed
-  Problem problem() const;            // out of place, unnormalised
-  std::string label() const;          // "1000x1000 b4", "64x64x64 ax0.1 b1 inv", "4096 b1024 r2c"
+  std::int64_t length() const;   // points per transform: product of the transformed axes
+  int transformed_axes() const;  // how many axes are transformed
+  Problem problem() const;       // out of place, unnormalised
+  std::string label() const;     // "1000x1000 b4", "64x64x64 ax0.1 b1 inv", "4096 b1024 r2c"
 };
 
 struct BenchSettings {
   int warmup = 2;
   int repetitions = 7;
-  int buffers = 3;       // input/output pairs rotated so caches start cold-ish
+  int buffers = 3;  // input/output pairs rotated so caches start cold-ish
   bool peers = true;
-  bool check = true;     // compare every output with reference_name(precision)
+  bool check = true;  // compare every output with reference_name(precision)
   // The strategy of the bfly row. Under Auto, cases of two or more axes are
   // also timed with Strategy::Transpose, reported as the peer "bfly (transpose)".
   Strategy strategy = Strategy::Auto;
@@ -55,8 +55,8 @@ struct PeerResult {
   std::string unsupported;  // non-empty: why the peer did not run this case
   double median_ms = 0;
   double plan_ms = 0;
-  double error = -1;        // relative L2 vs reference_name(precision) (-1: not checked)
-  int passes = 0;           // for bfly's own strategies: trips over device memory (0: unknown)
+  double error = -1;  // relative L2 vs reference_name(precision) (-1: not checked)
+  int passes = 0;     // for bfly's own strategies: trips over device memory (0: unknown)
 };
 
 // The name of the peer entry timing bfly's explicit-transpose strategy.
@@ -68,13 +68,13 @@ struct CaseResult {
   int passes = 0;
   double median_ms = 0;
   double min_ms = 0;
-  double plan_ms = 0;       // first Plan construction in this process
+  double plan_ms = 0;  // first Plan construction in this process
   int kernels = 0;
-  int cache_hits = 0;       // kernels of that first construction loaded from the disk cache
-  double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
+  int cache_hits = 0;          // kernels of that first construction loaded from the disk cache
+  double warm_plan_ms = 0;     // the same Plan on a new device context: kernels from the disk cache
   double first_result_ms = 0;  // plan_ms plus the first execution and its wait: a new size's first answer
-  double copy_ms = 0;       // a plain copy of copy_bytes on the same device
-  double copy_bytes = 0;    // what the copy read (and wrote): the smaller of the input and the output
+  double copy_ms = 0;          // a plain copy of copy_bytes on the same device
+  double copy_bytes = 0;       // what the copy read (and wrote): the smaller of the input and the output
   // Real cases: bfly's complex (C2C) transform of the same shape, axes,
   // batch and direction, timed in the same run (0: not run; why in
   // c2c_unsupported), and the ratio real / complex time (issue 7: <= 0.6 for even sizes).
@@ -103,9 +103,9 @@ struct CaseResult {
 // What results of `precision` are checked against, and the relative L2 error
 // they must stay under (DESIGN.md "Accuracy": fp32 at the best peers' level,
 // fp64 at about 1e-15).
-std::string reference_name(Precision precision);  // "FFTW double", "FFTW long double"
-const char* precision_name(Precision precision);  // "single", "double", as --precision
-double error_limit(Precision precision);          // 5e-7, 2e-15
+std::string reference_name(Precision precision);    // "FFTW double", "FFTW long double"
+const char* precision_name(Precision precision);    // "single", "double", as --precision
+double error_limit(Precision precision);            // 5e-7, 2e-15
 std::string error_limit_text(Precision precision);  // "5e-7", "2e-15"
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
@@ -113,8 +113,8 @@ using OnResult = std::function<void(const CaseResult& result)>;
 
 // `notes` receives why peers expected on this device are missing.
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
-                                  const BenchSettings& settings, const Progress& progress,
-                                  const OnResult& on_result, std::vector<std::string>* notes = nullptr);
+                                  const BenchSettings& settings, const Progress& progress, const OnResult& on_result,
+                                  std::vector<std::string>* notes = nullptr);
 
 // Named suites: "pocl" (the sizes of the core issue), "gpu" (the CUDA
 // issue's), "demo" (a short tour), "2d" and "3d" (the multi-dimensional

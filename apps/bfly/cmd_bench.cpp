@@ -32,10 +32,10 @@ struct BenchOptions {
   bool cold = false;
   std::string tuning;  // "", "off" or a table file
   BenchSettings settings;
-  std::string app;           // "convolve": bench_convolve.cpp instead of transforms
-  std::string kernel_sizes;  // --kernel-sizes for --app convolve
+  std::string app;               // "convolve": bench_convolve.cpp instead of transforms
+  std::string kernel_sizes;      // --kernel-sizes for --app convolve
   std::string product = "auto";  // --product for --app convolve
-  std::string digits;        // --digits for --app bigmul
+  std::string digits;            // --digits for --app bigmul
 };
 
 Progress progress_for(bool quiet) {
@@ -73,7 +73,8 @@ std::vector<std::int64_t> parse_counts(const std::string& text, const char* what
     const std::string item = text.substr(at, comma - at);
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || !(v >= -9e18 && v <= 9e18) || v != static_cast<double>(static_cast<std::int64_t>(v)))
+    if (item.empty() || *end != '\0' || !(v >= -9e18 && v <= 9e18) ||
+        v != static_cast<double>(static_cast<std::int64_t>(v)))
       throw Error(ErrorCode::InvalidArgument, std::string("invalid ") + what + " '" + item + "' (expected an integer)");
     out.push_back(static_cast<std::int64_t>(v));
     at = comma + 1;
@@ -105,7 +106,7 @@ int run(BenchOptions& o, bool demo) {
     return run_convolve_bench(o.device.open(), c);
   }
   // --kind for every case; the real suite is real (r2c) unless told otherwise.
-  const Kind kind = !o.problem.kind.empty() ? parse_kind(o.problem.kind)
+  const Kind kind = !o.problem.kind.empty()  ? parse_kind(o.problem.kind)
                     : o.suite_name == "real" ? Kind::R2C
                                              : Kind::C2C;
   std::vector<BenchCase> cases;
@@ -163,7 +164,8 @@ int run(BenchOptions& o, bool demo) {
   const bool fp64 = precision == Precision::Double;
   if (kind == Kind::C2C)
     std::printf("  %s precision (%s), checked against %s (relative L2 error <= %s)\n", precision_name(precision),
-                fp64 ? "complex128" : "complex64", reference_name(precision).c_str(), error_limit_text(precision).c_str());
+                fp64 ? "complex128" : "complex64", reference_name(precision).c_str(),
+                error_limit_text(precision).c_str());
   else
     std::printf("  %s %s precision (%s to %s), checked against %s (relative L2 error <= %s)\n", to_string(kind),
                 precision_name(precision),
@@ -202,8 +204,8 @@ int run(BenchOptions& o, bool demo) {
         if (p.name == kTransposePeer && p.unsupported.empty()) errors.push_back({p.name, p.error});
       for (const auto& [who, error] : errors)
         if (!(error >= 0 && error <= limit)) {
-          std::fprintf(stderr, "bfly: error: %s of %s has relative error %.3g against %s (limit %s)\n",
-                       who.c_str(), r.bench_case.label().c_str(), error, reference_name(precision).c_str(),
+          std::fprintf(stderr, "bfly: error: %s of %s has relative error %.3g against %s (limit %s)\n", who.c_str(),
+                       r.bench_case.label().c_str(), error, reference_name(precision).c_str(),
                        error_limit_text(precision).c_str());
           return 1;
         }
@@ -224,8 +226,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
         name, demo ? "transform generated data, check it against FFTW and time bfly beside its peers"
                    : "time transforms beside FFTW, clFFT, VkFFT and cuFFT on the same data and device");
     if (!demo)
-      command->footer("Shapes as --shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with "
-                      "bfly's complex transform of the same shape beside.");
+      command->footer(
+          "Shapes as --shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with "
+          "bfly's complex transform of the same shape beside.");
     o->device.add_to(*command);
     command->add_flag("--quiet", o->quiet, "no progress display");
     command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");
@@ -233,8 +236,11 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     if (!demo) {
       o->problem.add_to(*command, false);
       command->add_option("--suite", o->suite_name,
-                          "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning table), large (20 lengths from 2^15 to 2^26 in no other suite), tune (the tuned lengths), demo (1D), 2d, 3d, prime (Bluestein lengths beside "
-                          "powers of two, 1D), prime-extra (15 primes and awkward lengths in no other suite), prime-nd (prime axes in 2D and 3D), real (real-transform sizes, 1D "
+                          "named case list: pocl, gpu, smooth (30 smooth lengths in no other suite and no tuning "
+                          "table), large (20 lengths from 2^15 to 2^26 in no other suite), tune (the tuned lengths), "
+                          "demo (1D), 2d, 3d, prime (Bluestein lengths beside "
+                          "powers of two, 1D), prime-extra (15 primes and awkward lengths in no other suite), prime-nd "
+                          "(prime axes in 2D and 3D), real (real-transform sizes, 1D "
                           "to 3D, even and odd; r2c unless --kind says otherwise)");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
@@ -248,8 +254,11 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--product", o->product,
                           "--app convolve: where the spectra's product runs: auto (default), loads (the inverse's "
                           "first), stores (the forward's last) or pass (one of its own), to measure the difference");
-      command->add_option("--digits", o->digits, "--app bigmul: decimal digits of each factor, e.g. 1e4,1e5,1e6,1e7,1e8");
-      command->add_flag("--cold", o->cold, "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan times include compilation");
+      command->add_option("--digits", o->digits,
+                          "--app bigmul: decimal digits of each factor, e.g. 1e4,1e5,1e6,1e7,1e8");
+      command->add_flag("--cold", o->cold,
+                        "start from empty caches (bfly's kernel cache, NVRTC's CUDA compute cache, PoCL's), so plan "
+                        "times include compilation");
       command->add_option("--tuning", o->tuning,
                           "the tuning table bfly plans with: device (the device's, default), off (the planner's "
                           "model alone) or FILE (a table bfly tune wrote)");

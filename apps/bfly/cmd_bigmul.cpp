@@ -30,7 +30,8 @@ bool is_literal(const std::string& arg) {
   if (hex) at += 2;
   bool literal = at < arg.size();
   for (std::size_t i = at; i < arg.size() && literal; ++i)
-    literal = std::isdigit(static_cast<unsigned char>(arg[i])) || (hex && std::isxdigit(static_cast<unsigned char>(arg[i])));
+    literal =
+        std::isdigit(static_cast<unsigned char>(arg[i])) || (hex && std::isxdigit(static_cast<unsigned char>(arg[i])));
   return literal;
 }
 
@@ -39,8 +40,8 @@ std::string number_or_file(const std::string& arg) {
   if (is_literal(arg)) return arg;
   std::ifstream in(arg, std::ios::binary);
   if (!in)
-    throw Error(ErrorCode::InvalidArgument, "'" + arg + "' is neither a number nor a readable file (" +
-                                                std::strerror(errno) + ")");
+    throw Error(ErrorCode::InvalidArgument,
+                "'" + arg + "' is neither a number nor a readable file (" + std::strerror(errno) + ")");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw Error(ErrorCode::Io, "cannot read '" + arg + "'");

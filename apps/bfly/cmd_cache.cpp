@@ -39,7 +39,8 @@ int show_info() {
   std::printf("  %zu entries, %s of a %s cap (BFLY_CACHE_MAX_BYTES; least recently used go first)\n", info.entries,
               mib(info.bytes).c_str(), mib(info.cap_bytes).c_str());
   for (const detail::CacheDevice& d : info.devices)
-    std::printf("  %zu entries, %s: %s, bfly %s\n", d.entries, mib(d.bytes).c_str(), d.identity.c_str(), d.version.c_str());
+    std::printf("  %zu entries, %s: %s, bfly %s\n", d.entries, mib(d.bytes).c_str(), d.identity.c_str(),
+                d.version.c_str());
   return 0;
 }
 
@@ -49,7 +50,8 @@ std::vector<std::vector<std::int64_t>> shapes_of(const WarmOptions& o) {
     for (const BenchCase& c : suite(o.suite, 1)) shapes.push_back(c.shape);
   for (const std::string& item : text::split(o.shape, ','))
     if (!item.empty()) shapes.push_back(text::parse_shape(item));
-  if (shapes.empty()) throw Error(ErrorCode::InvalidArgument, "cache warm needs --shape N[xM...][,...] or --suite NAME");
+  if (shapes.empty())
+    throw Error(ErrorCode::InvalidArgument, "cache warm needs --shape N[xM...][,...] or --suite NAME");
   return shapes;
 }
 
@@ -58,14 +60,19 @@ int warm(const WarmOptions& o) {
   if (o.precision == "single" || o.precision == "both") precisions.push_back(Precision::Single);
   if (o.precision == "double" || o.precision == "both") precisions.push_back(Precision::Double);
   if (precisions.empty())
-    throw Error(ErrorCode::InvalidArgument, "invalid precision '" + o.precision + "' (expected single, double or both)");
+    throw Error(ErrorCode::InvalidArgument,
+                "invalid precision '" + o.precision + "' (expected single, double or both)");
   Kind kind = Kind::C2C;
-  if (o.kind == "r2c") kind = Kind::R2C;
-  else if (o.kind == "c2r") kind = Kind::C2R;
-  else if (o.kind != "c2c") throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
+  if (o.kind == "r2c")
+    kind = Kind::R2C;
+  else if (o.kind == "c2r")
+    kind = Kind::C2R;
+  else if (o.kind != "c2c")
+    throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
   const std::vector<std::vector<std::int64_t>> shapes = shapes_of(o);
   const detail::KernelCache cache;
-  if (!cache.enabled()) throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
+  if (!cache.enabled())
+    throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
   const Device device = o.device.open();
   std::printf("warming %s/kernels for %s\n", cache.directory().c_str(), device.info().name.c_str());
   int kernels = 0, compiled = 0;
@@ -94,9 +101,11 @@ int warm(const WarmOptions& o) {
 
 void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
   CLI::App* cache = app.add_subcommand(
-      "cache", "the on-disk kernel cache ($BFLY_CACHE_DIR, else ~/.cache/bfly; capped by BFLY_CACHE_MAX_BYTES, default 1G)");
+      "cache",
+      "the on-disk kernel cache ($BFLY_CACHE_DIR, else ~/.cache/bfly; capped by BFLY_CACHE_MAX_BYTES, default 1G)");
   cache->require_subcommand(1);
-  CLI::App* info = cache->add_subcommand("info", "where the cache is, its size and entries, and the devices and bfly versions they are for");
+  CLI::App* info = cache->add_subcommand(
+      "info", "where the cache is, its size and entries, and the devices and bfly versions they are for");
   actions.emplace_back(info, [] { return show_info(); });
   CLI::App* clear = cache->add_subcommand("clear", "remove every cached kernel (the tuning tables stay)");
   actions.emplace_back(clear, [] {
@@ -111,11 +120,14 @@ void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   });
   auto o = std::make_shared<WarmOptions>();
   CLI::App* warm_command = cache->add_subcommand(
-      "warm", "compile and cache the kernels of a list of problems ahead of use (one plan per shape and precision serves "
-              "both directions, every batch and normalisation)");
+      "warm",
+      "compile and cache the kernels of a list of problems ahead of use (one plan per shape and precision serves "
+      "both directions, every batch and normalisation)");
   o->device.add_to(*warm_command);
   warm_command->add_option("--shape", o->shape, "shapes, comma-separated: 1024,1000x1000,64x64x64");
-  warm_command->add_option("--suite", o->suite, "a bench suite's shapes (pocl, gpu, smooth, large, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
+  warm_command->add_option(
+      "--suite", o->suite,
+      "a bench suite's shapes (pocl, gpu, smooth, large, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
   warm_command->add_option("--precision", o->precision, "single, double or both");
   warm_command->add_option("--kind", o->kind, "c2c, r2c or c2r");
   actions.emplace_back(warm_command, [o] { return warm(*o); });

@@ -68,11 +68,15 @@ int run(const ConvolveOptions& o) {
     std::memcpy(result.data.data(), out.data(), result.data.size());
   };
   if (c.complex) {
-    if (c.precision == Precision::Double) compute(std::complex<double>{});
-    else compute(std::complex<float>{});
+    if (c.precision == Precision::Double)
+      compute(std::complex<double>{});
+    else
+      compute(std::complex<float>{});
   } else {
-    if (c.precision == Precision::Double) compute(double{});
-    else compute(float{});
+    if (c.precision == Precision::Double)
+      compute(double{});
+    else
+      compute(float{});
   }
   io::write_npy(output, result);
   return 0;

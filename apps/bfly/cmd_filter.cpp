@@ -62,17 +62,22 @@ bool is_positive_finite(double v) { return v > 0 && std::isfinite(v); }
 // The one operation the options ask for (exactly one must be given).
 FrequencyFilter parse_filter(const FilterOptions& o) {
   if (o.operations.size() != 1)
-    throw Error(ErrorCode::InvalidArgument, "filter needs exactly one of --lowpass, --highpass, --bandpass, --blur, "
-                                            "--kernel, --edges, --spectrum (" +
-                                                std::to_string(o.operations.size()) + " given)");
+    throw Error(ErrorCode::InvalidArgument,
+                "filter needs exactly one of --lowpass, --highpass, --bandpass, --blur, "
+                "--kernel, --edges, --spectrum (" +
+                    std::to_string(o.operations.size()) + " given)");
   FrequencyFilter f;
   f.padding = parse_padding(o.pad);
   const std::string kind = o.mask.substr(0, o.mask.find(':'));
   const char* const masks = "ideal, gaussian or butterworth[:ORDER], ORDER a positive finite number";
-  if (kind == "ideal") f.mask = FilterMask::Ideal;
-  else if (kind == "gaussian") f.mask = FilterMask::Gaussian;
-  else if (kind == "butterworth") f.mask = FilterMask::Butterworth;
-  else refuse("--mask", masks, o.mask);
+  if (kind == "ideal")
+    f.mask = FilterMask::Ideal;
+  else if (kind == "gaussian")
+    f.mask = FilterMask::Gaussian;
+  else if (kind == "butterworth")
+    f.mask = FilterMask::Butterworth;
+  else
+    refuse("--mask", masks, o.mask);
   if (o.mask.find(':') != std::string::npos) {
     const std::optional<double> order = number_in(o.mask.substr(o.mask.find(':') + 1), &is_positive_finite);
     if (kind != "butterworth" || !order) refuse("--mask", masks, o.mask);
@@ -219,7 +224,8 @@ int run_png(const FilterOptions& o, const FrequencyFilter& f, io::OutputFile& ou
     for (std::int64_t k = 0; k < colours; ++k)
       image.samples[i * c + k] =
           static_cast<std::uint16_t>(std::clamp(std::nearbyint(planes[k * h * w + i] * scale + offset), 0.0, top));
-    if (o.operation() == "--spectrum" && image.has_alpha()) image.samples[i * c + c - 1] = static_cast<std::uint16_t>(top);
+    if (o.operation() == "--spectrum" && image.has_alpha())
+      image.samples[i * c + c - 1] = static_cast<std::uint16_t>(top);
   }
   io::write_png(output, image);
   return 0;
@@ -231,8 +237,9 @@ int run(const FilterOptions& o) {
   io::OutputFile output(o.output, {o.input, o.kernel});
   const bool npy_in = io::is_npy_file(o.input);
   if (o.output != "-" && npy_in != ends_with(o.output, ".npy"))
-    throw Error(ErrorCode::InvalidArgument, std::string("output '") + o.output + "': " +
-                                                (npy_in ? "a .npy image is written as .npy" : "a PNG image is written as .png"));
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("output '") + o.output +
+                    "': " + (npy_in ? "a .npy image is written as .npy" : "a PNG image is written as .png"));
   check_memory(o.device, filter_needs(o.device.open(), o.input, o.kernel, f, o.operation() == "--spectrum"));
   if (npy_in) return run_npy(o, f, output);
 #ifdef BFLY_HAVE_PNG
@@ -261,17 +268,19 @@ void add_filter_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   const std::vector<CLI::Option*> operations = {
       command->add_option("--lowpass", o->lowpass, "keep frequencies below F (a fraction of Nyquist, 0 < F <= 1)")
           ->type_name("F"),
-      command->add_option("--highpass", o->highpass,
-                          "keep frequencies above F (a PNG result: offset by mid-grey, as above)")
+      command
+          ->add_option("--highpass", o->highpass,
+                       "keep frequencies above F (a PNG result: offset by mid-grey, as above)")
           ->type_name("F"),
-      command->add_option("--bandpass", o->band,
-                          "keep frequencies between F1 and F2 (a PNG result: offset by mid-grey, as above)")
+      command
+          ->add_option("--bandpass", o->band,
+                       "keep frequencies between F1 and F2 (a PNG result: offset by mid-grey, as above)")
           ->type_name("F1,F2"),
-      command->add_option("--blur", o->blur, "Gaussian blur of SIGMA pixels (SIGMA > 0)")
-          ->type_name("SIGMA"),
-      command->add_option("--kernel", o->kernel,
-                          "convolve with a kernel: K.npy (2-D real, as it is; summing to 0, a PNG result is offset "
-                          "by mid-grey) or K.png (its first channel, scaled to sum 1); the borders per --pad")
+      command->add_option("--blur", o->blur, "Gaussian blur of SIGMA pixels (SIGMA > 0)")->type_name("SIGMA"),
+      command
+          ->add_option("--kernel", o->kernel,
+                       "convolve with a kernel: K.npy (2-D real, as it is; summing to 0, a PNG result is offset "
+                       "by mid-grey) or K.png (its first channel, scaled to sum 1); the borders per --pad")
           ->type_name("K"),
       command->add_flag("--edges", o->edges,
                         "the edge picture: a Butterworth high-pass at 0.1 Nyquist, its magnitude stretched"),

@@ -71,8 +71,8 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
       std::snprintf(line, sizeof line,
                     "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes, "
                     "compiled in %.0f ms (%zu lines)\n",
-                    k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes, k.static_shared_bytes,
-                    ms, lines);
+                    k.name.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, k.stack_bytes,
+                    k.static_shared_bytes, ms, lines);
       out += line;
     }
   }
@@ -88,7 +88,8 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const PlanCommandOptions& o,
   if (!option.empty()) return std::make_shared<plan::TuningTable>(plan::parse_tuning(option, o.tuning));
   if (hopper) {
     for (const plan::TuningTable& t : detail::shipped_tuning_tables())
-      if (t.device.find("H100") != std::string::npos && t.version == version()) return std::make_shared<plan::TuningTable>(t);
+      if (t.device.find("H100") != std::string::npos && t.version == version())
+        return std::make_shared<plan::TuningTable>(t);
     return nullptr;
   }
   if (o.limits == "auto") return detail::tuning_for(o.device.open().info());
@@ -97,7 +98,8 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const PlanCommandOptions& o,
 
 plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind dialect) {
   // The CUDA dialect plans for Hopper, as the CUDA backend does there.
-  if (o.limits == "auto" && dialect == codegen::DialectKind::Cuda) return plan::limits_for(plan::named_device("hopper"));
+  if (o.limits == "auto" && dialect == codegen::DialectKind::Cuda)
+    return plan::limits_for(plan::named_device("hopper"));
   if (o.limits != "auto") return plan::limits_for(plan::named_device(o.limits));
   // (The device held while its info is read: info() is a reference into it.)
   const Device device = o.device.open();
@@ -114,7 +116,8 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
                                                      : "print the plan (passes and kernels) of a problem");
     o->problem.add_to(*command);
     o->device.add_to(*command);
-    command->add_option("--limits", o->limits, "plan for: auto (the device's), cpu, gpu (48 KiB local) or hopper (227 KiB)");
+    command->add_option("--limits", o->limits,
+                        "plan for: auto (the device's), cpu, gpu (48 KiB local) or hopper (227 KiB)");
     if (gen) command->add_option("--dialect", o->dialect, "opencl or cuda");
     if (!gen)
       command->add_option("--nvrtc", o->nvrtc,
@@ -126,8 +129,10 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
     actions.emplace_back(command, [o, gen] {
       const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
       // As the device plans: the override (BFLY_LIMITS) applies.
-      plan::DeviceLimits limits = plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
-      limits.tuning = tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
+      plan::DeviceLimits limits =
+          plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
+      limits.tuning =
+          tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         // Compiled first, so an error prints nothing else.

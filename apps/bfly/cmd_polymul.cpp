@@ -86,8 +86,10 @@ void add_polymul_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>
                    "floats are refused, not rounded), or text, one integer a line, lowest degree first, no blank lines")
       ->required();
   command->add_option("b", o->b, "second polynomial, the same forms")->required();
-  command->add_option("output", o->output,
-                      "result: .npy (int64; a coefficient beyond int64 is an error) or text (exact, any size; - for standard output)")
+  command
+      ->add_option("output", o->output,
+                   "result: .npy (int64; a coefficient beyond int64 is an error) or text (exact, any size; - for "
+                   "standard output)")
       ->required();
   command->add_flag("--verbose", o->verbose, "report the digit width and the checks on stderr");
   o->device.add_to(*command);

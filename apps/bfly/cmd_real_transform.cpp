@@ -26,31 +26,51 @@ constexpr const char* kOneAxis =
     "the axis to transform (numpy's axis; one, negatives counting from the end; default: the last)";
 
 const NumpyVerb kVerbs[] = {
-    {"rfft", "numpy.fft.rfftn of a real .npy file over --axes (default: the last axis, as numpy.fft.rfft)",
-     kRealInput, kSpectrumOutput,
+    {"rfft",
+     "numpy.fft.rfftn of a real .npy file over --axes (default: the last axis, as numpy.fft.rfft)",
+     kRealInput,
+     kSpectrumOutput,
      "axes to transform, A[,B,...], negatives counting from the end (default: the last axis); the LAST one as "
      "typed is halved, as numpy.fft.rfftn's axes; an axis listed twice is transformed twice, as in NumPy 2",
      "length of the one transformed axis (numpy's n): the input cropped or zero-padded to n, n // 2 + 1 points out",
-     Kind::R2C, Direction::Forward, false, {}},
-    {"irfft", "numpy.fft.irfftn of an .npy half spectrum over --axes (default: the last axis, as numpy.fft.irfft)",
-     kSpectrumInput, kRealOutput,
+     Kind::R2C,
+     Direction::Forward,
+     false,
+     {}},
+    {"irfft",
+     "numpy.fft.irfftn of an .npy half spectrum over --axes (default: the last axis, as numpy.fft.irfft)",
+     kSpectrumInput,
+     kRealOutput,
      "axes to transform, A[,B,...], negatives counting from the end (default: the last axis); the LAST one as "
      "typed is the real one, as numpy.fft.irfftn's axes; an axis listed twice is transformed twice, as in NumPy 2",
      "output length on the last transformed axis (numpy's n, or s[-1] of irfftn): the input there cropped or "
      "zero-padded to n // 2 + 1 points; default 2*(m-1) for m points",
-     Kind::C2R, Direction::Inverse, false, {false, true, true}},
+     Kind::C2R,
+     Direction::Inverse,
+     false,
+     {false, true, true}},
     {"hfft",
      "numpy.fft.hfft: the real spectrum of a Hermitian-symmetric signal given by its first half, along one axis "
      "(irfft of the conjugate, numpy's norm swapped)",
-     kSpectrumInput, kRealOutput, kOneAxis,
+     kSpectrumInput,
+     kRealOutput,
+     kOneAxis,
      "output length (numpy's n): the input cropped or zero-padded to n // 2 + 1 points; default 2*(m-1) for m points",
-     Kind::C2R, Direction::Inverse, true, {true, true, false}},
+     Kind::C2R,
+     Direction::Inverse,
+     true,
+     {true, true, false}},
     {"ihfft",
      "numpy.fft.ihfft: the half spectrum of the inverse transform of a real signal, along one axis (the conjugate "
      "of rfft, numpy's norm swapped)",
-     kRealInput, kSpectrumOutput, kOneAxis,
-     "length of the axis (numpy's n): the input cropped or zero-padded to n, n // 2 + 1 points out", Kind::R2C,
-     Direction::Forward, true, {true, false, false}},
+     kRealInput,
+     kSpectrumOutput,
+     kOneAxis,
+     "length of the axis (numpy's n): the input cropped or zero-padded to n, n // 2 + 1 points out",
+     Kind::R2C,
+     Direction::Forward,
+     true,
+     {true, false, false}},
 };
 
 }  // namespace

@@ -15,14 +15,29 @@ constexpr const char* kOutput =
 constexpr const char* kAxes =
     "axes to transform, A[,B,...], negatives counting from the end (default: the last axis), as numpy.fft.fftn's "
     "axes; an axis listed twice is transformed twice, as in NumPy 2";
-constexpr const char* kN =
-    "length of the one transformed axis (numpy's n): the input cropped or zero-padded to it";
+constexpr const char* kN = "length of the one transformed axis (numpy's n): the input cropped or zero-padded to it";
 
 const NumpyVerb kVerbs[] = {
-    {"fft", "numpy.fft.fftn of an .npy file over --axes (default: the last axis, as numpy.fft.fft)", kInput, kOutput,
-     kAxes, kN, Kind::C2C, Direction::Forward, false, {}},
-    {"ifft", "numpy.fft.ifftn of an .npy file over --axes (default: the last axis, as numpy.fft.ifft)", kInput,
-     kOutput, kAxes, kN, Kind::C2C, Direction::Inverse, false, {}},
+    {"fft",
+     "numpy.fft.fftn of an .npy file over --axes (default: the last axis, as numpy.fft.fft)",
+     kInput,
+     kOutput,
+     kAxes,
+     kN,
+     Kind::C2C,
+     Direction::Forward,
+     false,
+     {}},
+    {"ifft",
+     "numpy.fft.ifftn of an .npy file over --axes (default: the last axis, as numpy.fft.ifft)",
+     kInput,
+     kOutput,
+     kAxes,
+     kN,
+     Kind::C2C,
+     Direction::Inverse,
+     false,
+     {}},
 };
 
 }  // namespace

@@ -21,10 +21,10 @@ namespace {
 
 struct TuneOptions {
   DeviceOptions device;
-  std::string shape;            // lengths, comma-separated
-  std::string suite;            // "tune": the shipped tables' lengths
+  std::string shape;  // lengths, comma-separated
+  std::string suite;  // "tune": the shipped tables' lengths
   std::string precision = "single";
-  std::string out;              // empty: the user's table for the device
+  std::string out;  // empty: the user's table for the device
   bool quiet = false;
   TuneSettings settings;
 };
@@ -32,7 +32,8 @@ struct TuneOptions {
 std::vector<std::int64_t> lengths_of(const TuneOptions& o) {
   std::vector<std::int64_t> lengths;
   if (!o.suite.empty()) {
-    if (o.suite != "tune") throw Error(ErrorCode::InvalidArgument, "unknown tune suite '" + o.suite + "' (expected tune)");
+    if (o.suite != "tune")
+      throw Error(ErrorCode::InvalidArgument, "unknown tune suite '" + o.suite + "' (expected tune)");
     lengths = tune_suite();
   }
   for (const std::string& item : text::split(o.shape, ',')) {
@@ -40,7 +41,8 @@ std::vector<std::int64_t> lengths_of(const TuneOptions& o) {
     char* end = nullptr;
     const long long n = std::strtoll(item.c_str(), &end, 10);
     if (*end != '\0' || n < 2)
-      throw Error(ErrorCode::InvalidArgument, "invalid length '" + item + "' (bfly tune takes 1D lengths >= 2, as 1024,6144)");
+      throw Error(ErrorCode::InvalidArgument,
+                  "invalid length '" + item + "' (bfly tune takes 1D lengths >= 2, as 1024,6144)");
     lengths.push_back(n);
   }
   if (lengths.empty()) throw Error(ErrorCode::InvalidArgument, "tune needs --shape N[,M...] or --suite tune");
@@ -70,7 +72,8 @@ int run(const TuneOptions& o) {
   const Device device = o.device.open();
   const DeviceInfo& info = device.info();
   const std::string path = o.out.empty() ? detail::user_tuning_path(info) : o.out;
-  if (path.empty()) throw Error(ErrorCode::InvalidArgument, "no cache directory for the tuning table: name one with --out FILE");
+  if (path.empty())
+    throw Error(ErrorCode::InvalidArgument, "no cache directory for the tuning table: name one with --out FILE");
   // Entries already in the file stay unless this run measures them again.
   plan::TuningTable table;
   if (std::filesystem::exists(path)) {
@@ -87,8 +90,8 @@ int run(const TuneOptions& o) {
   table.device = info.name;
   table.compute_capability = info.compute_capability;
   table.version = version();
-  table.note = "bfly tune on " + info.name + " (" + info.driver + "), " + today() + ", " + std::to_string(o.settings.points) +
-               " points per case";
+  table.note = "bfly tune on " + info.name + " (" + info.driver + "), " + today() + ", " +
+               std::to_string(o.settings.points) + " points per case";
   std::printf("bfly %s tune on %s: %s\n  driver %s\n  table %s\n", version(), info.spec.c_str(), info.name.c_str(),
               info.driver.c_str(), path.c_str());
   std::printf("%-8s %-7s %-9s %10s %10s %8s %6s  %s\n", "length", "prec", "model", "model ms", "best ms", "speed-up",
@@ -127,8 +130,9 @@ int run(const TuneOptions& o) {
 void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions) {
   auto o = std::make_shared<TuneOptions>();
   CLI::App* command = app.add_subcommand(
-      "tune", "measure the launch choices of each length's one-pass kernel on the device and write the fastest "
-              "to a tuning table");
+      "tune",
+      "measure the launch choices of each length's one-pass kernel on the device and write the fastest "
+      "to a tuning table");
   command->footer(
       "The choices: threads per transform, transforms per group, blocks per multiprocessor asked of the "
       "compiler, the shared-memory exchange in halves, staging (persistent blocks that copy the next "
@@ -147,8 +151,9 @@ void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   command->add_option("--points", o->settings.points, "points per timed case (batch = points / length; default 2^26)");
   command->add_option("--repetitions", o->settings.repetitions, "timed samples per variant, median kept (default 5)");
   command->add_option("--rounds", o->settings.rounds, "rounds of the coordinate search (default 2)");
-  command->add_option("--out", o->out, "the table to write (default: the user's table for this device under the cache directory); "
-                                       "entries of other lengths already in it are kept");
+  command->add_option("--out", o->out,
+                      "the table to write (default: the user's table for this device under the cache directory); "
+                      "entries of other lengths already in it are kept");
   command->add_flag("--quiet", o->quiet, "no progress display");
   actions.emplace_back(command, [o] { return run(*o); });
 }

@@ -116,8 +116,8 @@ const Promotion kPromotions[] = {
     integer_type<std::uint16_t>(DType::UInt16),
     integer_type<std::uint32_t>(DType::UInt32),
     integer_type<std::uint64_t>(DType::UInt64),  // exact: read_exact_integers first refuses values above 2^63 - 1
-    {DType::Float16, DType::Float32, [](const io::NpyArray& a) { return convert<std::uint16_t, float>(a, &half_to_float); },
-     nullptr},
+    {DType::Float16, DType::Float32,
+     [](const io::NpyArray& a) { return convert<std::uint16_t, float>(a, &half_to_float); }, nullptr},
     {DType::Float32, DType::Float32, nullptr, nullptr},
     {DType::Float64, DType::Float64, nullptr, nullptr},
     {DType::Complex64, DType::Complex64, nullptr, nullptr},

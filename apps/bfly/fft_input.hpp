@@ -15,8 +15,8 @@
 namespace bfly::cli {
 
 struct FftInput {
-  io::NpyArray array;     // complex64, complex128, float32 or float64: the promoted input
-  io::DType file_dtype;   // what the file held
+  io::NpyArray array;    // complex64, complex128, float32 or float64: the promoted input
+  io::DType file_dtype;  // what the file held
 };
 
 // The dtypes the transform verbs read: numpy's numeric types (not float128).

@@ -31,7 +31,9 @@ std::uint64_t count(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-std::uint64_t elements_of(std::int64_t elements) { return static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0)); }
+std::uint64_t elements_of(std::int64_t elements) {
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0));
+}
 
 // Balanced digits of `bits` bits the widest of `p` takes (polymul's digit_count).
 std::uint64_t digits(const std::vector<std::int64_t>& p, int bits) {
@@ -48,9 +50,11 @@ std::uint64_t digits(const std::vector<std::int64_t>& p, int bits) {
 // The planner's workspace for `problem` on `device` (make_plan with the
 // device's limits; a tuning table moves launches, not buffers).
 DeviceBytes workspace(const Device& device, const Problem& problem) {
-  const plan::PlanTree tree = plan::make_plan(problem, plan::with_override(device.impl()->limits(), plan::override_text({})));
+  const plan::PlanTree tree =
+      plan::make_plan(problem, plan::with_override(device.impl()->limits(), plan::override_text({})));
   const std::uint64_t each = static_cast<std::uint64_t>(std::max<std::int64_t>(tree.workspace_bytes, 0));
-  return {saturating_product(static_cast<std::uint64_t>(tree.workspace_buffers), each), tree.workspace_buffers > 0 ? each : 0};
+  return {saturating_product(static_cast<std::uint64_t>(tree.workspace_buffers), each),
+          tree.workspace_buffers > 0 ? each : 0};
 }
 
 }  // namespace
@@ -88,10 +92,13 @@ DeviceBytes convolver_bytes(const Device& device, const Convolution& c) {
   const Problem signal = problem(true, l.blocks ? blocks : l.signal_padded), kernel = problem(true, l.kernel_padded),
                 inverse = problem(false, l.blocks ? blocks : l.product);
   const std::uint64_t real = c.precision == Precision::Double ? 8 : 4, point = c.complex ? 2 * real : real;
-  auto bytes = [](std::uint64_t elements, std::uint64_t size) { return saturating_product(std::max<std::uint64_t>(elements, 1), size); };
+  auto bytes = [](std::uint64_t elements, std::uint64_t size) {
+    return saturating_product(std::max<std::uint64_t>(elements, 1), size);
+  };
   // Buffers it keeps, workspace included.
   const std::uint64_t buffers[] = {
-      bytes(elements_of(signal.input_extent()), point), bytes(elements_of(signal.output_extent()), 2 * real),
+      bytes(elements_of(signal.input_extent()), point),
+      bytes(elements_of(signal.output_extent()), 2 * real),
       bytes(elements_of(kernel.output_extent()), 2 * real),
       inverse.input_shape() != signal.output_shape() ? bytes(elements_of(inverse.input_extent()), 2 * real) : 0,
       bytes(elements_of(inverse.output_extent()), point),
@@ -108,7 +115,8 @@ DeviceBytes convolver_bytes(const Device& device, const Convolution& c) {
   const bool wrapped = c.circular && c.correlate;
   const std::uint64_t staging = bytes(count(wrapped ? l.kernel_padded : c.kernel_shape), point);
   const std::uint64_t padded = wrapped ? 0 : bytes(count(l.kernel_padded), point);
-  const std::uint64_t copies = sum({bytes(elements_of(c.signal_elements()), point), bytes(elements_of(c.output_elements()), point)});
+  const std::uint64_t copies =
+      sum({bytes(elements_of(c.signal_elements()), point), bytes(elements_of(c.output_elements()), point)});
   return {sum({kept.total, std::max(sum({staging, padded}), copies)}), std::max({kept.largest, staging, padded})};
 }
 
@@ -120,9 +128,9 @@ io::MemoryNeeds convolve_needs(const Device& device, const Convolution& c, const
   // cmd_convolve: both as read and as the result's type; bfly::convolve's
   // arranged kernel (padded for a circular correlation) while the
   // Convolver is set, then the result, then its bytes for the writer.
-  const std::uint64_t held = sum({signal.data.size(), kernel.data.size(),
-                                  saturating_product(elements_of(c.signal_elements()), element),
-                                  saturating_product(elements_of(c.kernel_elements()), element)});
+  const std::uint64_t held =
+      sum({signal.data.size(), kernel.data.size(), saturating_product(elements_of(c.signal_elements()), element),
+           saturating_product(elements_of(c.kernel_elements()), element)});
   const std::uint64_t arranged = saturating_product(
       c.circular && c.correlate ? count(ops::layout(c).kernel_padded) : elements_of(c.kernel_elements()), element);
   const std::uint64_t out = saturating_product(elements_of(c.output_elements()), element);
@@ -207,8 +215,8 @@ io::MemoryNeeds filter_needs(const Device& device, const std::string& input, con
     c.signal_shape = {planes, zero ? h : h + k[0] - 1, zero ? w : w + k[1] - 1};
     c.mode = zero ? ConvolveMode::Same : ConvolveMode::Valid;
     const DeviceBytes d = convolver_bytes(device, c);
-    needs.at(sum({held, read, doubles({k[0], k[1]}), zero ? 0 : doubles({planes, c.signal_shape[1], c.signal_shape[2]}), doubles({k[0], k[1]}),
-                  doubles({planes, h, w})}),
+    needs.at(sum({held, read, doubles({k[0], k[1]}), zero ? 0 : doubles({planes, c.signal_shape[1], c.signal_shape[2]}),
+                  doubles({k[0], k[1]}), doubles({planes, h, w})}),
              d.total, d.largest);
   } else if (spectrum) {
     // bfly::log_spectrum: the planes as complex, their transform and the
@@ -248,9 +256,10 @@ io::MemoryNeeds polymul_needs(const Device& device, const std::vector<std::int64
   const DeviceBytes d = convolver_bytes(device, c);
   const std::uint64_t coefficients = saturating_product(static_cast<std::uint64_t>(n + m), 8);
   const std::uint64_t terms = static_cast<std::uint64_t>(n + m - 1);
-  needs.at(sum({coefficients, saturating_product(static_cast<std::uint64_t>(n * da + m * db), 8),
-                saturating_product(terms, static_cast<std::uint64_t>(8 * (da + db - 1))), saturating_product(terms, 32)}),
-           d.total, d.largest);
+  needs.at(
+      sum({coefficients, saturating_product(static_cast<std::uint64_t>(n * da + m * db), 8),
+           saturating_product(terms, static_cast<std::uint64_t>(8 * (da + db - 1))), saturating_product(terms, 32)}),
+      d.total, d.largest);
   needs.at(sum({coefficients, saturating_product(terms, 32 + 79)}));
   return needs;
 }

@@ -88,8 +88,9 @@ StageShapes shapes_of(const std::vector<std::int64_t>& shape, const Stage& stage
 std::vector<Problem> stage_problems(const NumpyTransform& t, const Stage& stage, const StageShapes& s,
                                     Precision precision) {
   // fftn's or ifftn's direction; rfftn's complex stages run forward, irfftn's backward.
-  const Direction complex_direction =
-      t.kind == Kind::C2C ? t.direction : t.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+  const Direction complex_direction = t.kind == Kind::C2C   ? t.direction
+                                      : t.kind == Kind::C2R ? Direction::Inverse
+                                                            : Direction::Forward;
   auto with = [&](Problem p, Kind kind, Direction direction, Placement placement) {
     p.kind = kind;
     p.precision = precision;
@@ -168,7 +169,8 @@ class Runner {
     // A zero-length batch axis: nothing to transform, the output is as empty.
     const bool empty = elements(s.in) == 0;
     const std::vector<Problem> problems =
-        empty ? std::vector<Problem>{} : stage_problems(t_, stage, s, sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single);
+        empty ? std::vector<Problem>{}
+              : stage_problems(t_, stage, s, sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single);
     auto run = [&](const Problem& p, const auto* in, auto* out) { Plan(*device_, p).execute_host(in, out); };
     if (stage.kind == Kind::C2C) {
       a.bytes = crop_or_pad<C>(std::move(a.bytes), a.shape, s.in);
@@ -177,15 +179,19 @@ class Runner {
       Array input{s.in, crop_or_pad<T>(std::move(a.bytes), a.shape, s.in)};
       a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(C), 0);
       for (const Problem& p : problems) {
-        if (p.kind == Kind::R2C) run(p, input.as<T>(), a.as<C>());
-        else run(p, a.as<C>(), a.as<C>());
+        if (p.kind == Kind::R2C)
+          run(p, input.as<T>(), a.as<C>());
+        else
+          run(p, a.as<C>(), a.as<C>());
       }
     } else {
       Array input{s.in, crop_or_pad<C>(std::move(a.bytes), a.shape, s.in)};
       a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(T), 0);
       for (const Problem& p : problems) {
-        if (p.kind == Kind::C2R) run(p, input.as<C>(), a.as<T>());
-        else run(p, input.as<C>(), input.as<C>());
+        if (p.kind == Kind::C2R)
+          run(p, input.as<C>(), a.as<T>());
+        else
+          run(p, input.as<C>(), input.as<C>());
       }
     }
     a.shape = s.out;
@@ -221,8 +227,10 @@ io::NpyArray run(io::NpyArray input, const NumpyTransform& t, const Device* devi
   const bool f64 = sizeof(T) == sizeof(double);
   io::NpyArray out;
   out.shape = a.shape;
-  if (t.kind == Kind::C2R) out.dtype = f64 ? io::DType::Float64 : io::DType::Float32;
-  else out.dtype = f64 ? io::DType::Complex128 : io::DType::Complex64;
+  if (t.kind == Kind::C2R)
+    out.dtype = f64 ? io::DType::Float64 : io::DType::Float32;
+  else
+    out.dtype = f64 ? io::DType::Complex128 : io::DType::Complex64;
   out.data = std::move(a.bytes);
   return out;
 }
@@ -313,8 +321,8 @@ io::MemoryNeeds transform_needs(const io::NpyHeader& file, const NumpyTransform&
   }
   // real_output_for: a float16 file's real result, converted.
   if (t.kind == Kind::C2R && file.dtype == io::DType::Float16) needs.at(sum(held, bytes(now, 2)));
-  needs.what = what + " (shape " + text::shape(file.shape) + ", " + io::to_string(file.dtype) + ") to shape " +
-               text::shape(now);
+  needs.what =
+      what + " (shape " + text::shape(file.shape) + ", " + io::to_string(file.dtype) + ") to shape " + text::shape(now);
   return needs;
 }
 

@@ -19,10 +19,10 @@
 namespace bfly::cli {
 
 struct NumpyTransform {
-  Kind kind = Kind::C2C;                      // R2C: numpy's rfftn; C2R: irfftn
-  Direction direction = Direction::Forward;   // C2C: fftn or ifftn
-  std::vector<int> axes;                      // as typed, repeats allowed; R2C and C2R halve the last
-  std::vector<std::int64_t> lengths;          // numpy's s, one per axis
+  Kind kind = Kind::C2C;                     // R2C: numpy's rfftn; C2R: irfftn
+  Direction direction = Direction::Forward;  // C2C: fftn or ifftn
+  std::vector<int> axes;                     // as typed, repeats allowed; R2C and C2R halve the last
+  std::vector<std::int64_t> lengths;         // numpy's s, one per axis
   Norm norm = Norm::Backward;
   bool conjugate_input = false;   // hfft: irfft of conj(a)
   bool conjugate_output = false;  // ihfft: conj(rfft(a))

@@ -33,8 +33,8 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   if (header.shape.empty())
     throw Error(ErrorCode::InvalidArgument, o.input + ": a 0-dimensional array has no axis to transform");
   if (verb.kind == Kind::R2C && is_complex(header.dtype))
-    throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(header.dtype) + " data: " +
-                                                verb.name + " takes real input (bool, integers, float16 to float64); "
+    throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(header.dtype) + " data: " + verb.name +
+                                                " takes real input (bool, integers, float16 to float64); "
                                                 "use bfly fft for complex data");
   const AxesAndLengths resolved = resolve_lengths(o.lengths, verb.lengths, header.shape, o.input);
   NumpyTransform t;
@@ -49,8 +49,10 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   if (transforms_anything(header.shape, t)) opened = o.device.open();
   const Device* device = opened ? &*opened : nullptr;
   const io::MemoryNeeds needs = transform_needs(header, t, device, std::string(verb.name) + " of " + o.input);
-  if (device) check_memory(o.device, needs);
-  else check_host_memory(needs);
+  if (device)
+    check_memory(o.device, needs);
+  else
+    check_host_memory(needs);
   FftInput input = promote(io::read_npy(o.input, fft_input_dtypes()));
   const io::DType file_dtype = input.file_dtype;
   io::write_npy(output, real_output_for(run_numpy_transform(std::move(input.array), t, device), file_dtype));
@@ -68,9 +70,10 @@ void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& ac
   CLI::Option* n = command->add_option("--n", o->lengths.n, verb.n_help);
   CLI::Option* s = nullptr;
   if (!verb.lengths.one_axis)
-    s = command->add_option("--s", o->lengths.s,
-                            "lengths N[,M,...], one per transformed axis, as numpy's s: each axis cropped or "
-                            "zero-padded to its length (irfft's last: n reals out); without --axes the last len(s) axes");
+    s = command->add_option(
+        "--s", o->lengths.s,
+        "lengths N[,M,...], one per transformed axis, as numpy's s: each axis cropped or "
+        "zero-padded to its length (irfft's last: n reals out); without --axes the last len(s) axes");
   command->add_option("--norm", o->norm, "backward (default), ortho or forward, as numpy.fft");
   o->device.add_to(*command);
   actions.emplace_back(command, [o, verb, axes, n, s] {

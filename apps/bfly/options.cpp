@@ -51,7 +51,8 @@ Problem ProblemOptions::problem() const {
   if (!token.empty()) {
     if (!shape.empty()) throw Error(ErrorCode::InvalidArgument, "give either a token or --shape, not both");
     if (!axes.empty()) throw Error(ErrorCode::InvalidArgument, "give the axes in the token (_axA.B), not with --axes");
-    if (!kind.empty()) throw Error(ErrorCode::InvalidArgument, "give the kind in the token (r2c_..., c2r_...), not with --kind");
+    if (!kind.empty())
+      throw Error(ErrorCode::InvalidArgument, "give the kind in the token (r2c_..., c2r_...), not with --kind");
     return Problem::parse(token);
   }
   if (shape.empty()) throw Error(ErrorCode::InvalidArgument, "no problem given: pass a token or --shape N[xM...]");
@@ -64,9 +65,12 @@ Problem ProblemOptions::problem() const {
   // --inverse is refused by validate(), naming both.
   p.direction = inverse || p.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
   p.placement = in_place ? Placement::InPlace : Placement::OutOfPlace;
-  if (precision == "single") p.precision = Precision::Single;
-  else if (precision == "double") p.precision = Precision::Double;
-  else throw Error(ErrorCode::InvalidArgument, "invalid precision '" + precision + "' (expected single or double)");
+  if (precision == "single")
+    p.precision = Precision::Single;
+  else if (precision == "double")
+    p.precision = Precision::Double;
+  else
+    throw Error(ErrorCode::InvalidArgument, "invalid precision '" + precision + "' (expected single or double)");
   p.norm = parse_norm(norm);
   p.validate();
   return p;

@@ -26,9 +26,9 @@ Kind parse_kind(const std::string& text);
 
 struct ProblemOptions {
   std::string token;
-  std::string kind;       // c2c, r2c or c2r; empty: c2c (a token carries its own)
+  std::string kind;  // c2c, r2c or c2r; empty: c2c (a token carries its own)
   std::string shape;
-  std::string axes;       // "A[,B,...]"; empty: every axis
+  std::string axes;  // "A[,B,...]"; empty: every axis
   std::int64_t batch = 1;
   bool inverse = false;
   bool in_place = false;

@@ -11,16 +11,16 @@ namespace bfly::cli {
 // powers of two to 32768, the gpu suite's one-kernel smooth sizes, and the
 // sizes issue 13 names (6144, 20000, 3*5*7*8 = 840).
 inline std::vector<std::int64_t> tune_suite() {
-  return {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 120, 840, 1000, 1536,
-          2187, 2401, 3000, 3125, 4000, 6144, 10000, 20000};
+  return {64,  128,  256,  512,  1024, 2048, 4096, 8192, 16384, 32768, 120,
+          840, 1000, 1536, 2187, 2401, 3000, 3125, 4000, 6144,  10000, 20000};
 }
 
 // 30 smooth lengths in no other suite and in no tuning table (`bfly bench
 // --suite smooth`): they show how the planner generalises between tuned
 // sizes (a table's neighbours, else the model). 3*5*7*2^k among them.
 inline std::vector<std::int64_t> smooth_suite_lengths() {
-  return {96,   160,  243,  360,  448,  600,  729,   768,   896,   1280,  1400,  1680,  1800,  2160,  2560,
-          3360, 3840, 4800, 5120, 6000, 6720, 7680,  9000,  9600,  12000, 12288, 13440, 15000, 18000, 24000};
+  return {96,   160,  243,  360,  448,  600,  729,  768,  896,  1280,  1400,  1680,  1800,  2160,  2560,
+          3360, 3840, 4800, 5120, 6000, 6720, 7680, 9000, 9600, 12000, 12288, 13440, 15000, 18000, 24000};
 }
 
 // 20 lengths from 2^15 to 2^26 in no other suite (`bfly bench --suite
@@ -28,8 +28,8 @@ inline std::vector<std::int64_t> smooth_suite_lengths() {
 // passes chained through L2 or not, smooth and 3*2^k ones between the
 // powers of two, and 2^25, 2^26 (unbatched at 2^26 points a case).
 inline std::vector<std::int64_t> large_suite_lengths() {
-  return {36864,   40000,   49152,   81920,   98304,   147456,  196608,   250000,   327680,   393216,
-          500000,  786432,  1000000, 1572864, 2000000, 3145728, 5000000, 12582912, 33554432, 67108864};
+  return {36864,  40000,  49152,   81920,   98304,   147456,  196608,  250000,   327680,   393216,
+          500000, 786432, 1000000, 1572864, 2000000, 3145728, 5000000, 12582912, 33554432, 67108864};
 }
 
 // The names `bfly bench --suite` takes.
@@ -63,8 +63,8 @@ inline std::vector<std::vector<std::int64_t>> suite_shapes(const std::string& na
     for (std::int64_t n : tune_suite()) shapes.push_back({n});
   } else if (name == "2d") {
     // The multi-dimensional issue's 2D sizes: the seeds' images, non-square ones, 4096^2.
-    shapes = {{120, 120},   {512, 512}, {1000, 1000}, {2048, 2048}, {3000, 3000},
-              {480, 640},   {7, 4096},  {4096, 7},    {4096, 4096}};
+    shapes = {{120, 120}, {512, 512}, {1000, 1000}, {2048, 2048}, {3000, 3000},
+              {480, 640}, {7, 4096},  {4096, 7},    {4096, 4096}};
   } else if (name == "3d") {
     shapes = {{64, 64, 64}, {100, 100, 100}, {96, 128, 80}, {7, 5, 3}, {128, 128, 128}, {256, 256, 256}};
   } else if (name == "prime") {
@@ -73,8 +73,8 @@ inline std::vector<std::vector<std::int64_t>> suite_shapes(const std::string& na
     // power of two of about its size, so the rows show Bluestein's cost over a
     // fast length (DESIGN.md: cuFFT moves 65537 at 0.19 TB/s, two-pass powers of
     // two at 0.94-1.41).
-    for (std::int64_t n : {17, 127, 1024, 1009, 2039, 4096, 4093, 4097, 10403, 65536, 65521, 65537, 1 << 20, 1000003,
-                           (1 << 20) + 1})
+    for (std::int64_t n :
+         {17, 127, 1024, 1009, 2039, 4096, 4093, 4097, 10403, 65536, 65521, 65537, 1 << 20, 1000003, (1 << 20) + 1})
       shapes.push_back({n});
   } else if (name == "prime-extra") {
     // Primes and awkward lengths in no other suite (the primes issue's own

@@ -44,13 +44,15 @@ std::vector<std::int64_t> parse_lengths(const std::string& text) {
 }
 
 // The axes when --axes is not given: numpy's last len(s) axes, else the last.
-std::vector<int> default_axes(const LengthOptions& o, const std::vector<std::int64_t>& shape, const std::string& array) {
+std::vector<int> default_axes(const LengthOptions& o, const std::vector<std::int64_t>& shape,
+                              const std::string& array) {
   const int rank = static_cast<int>(shape.size());
   if (!o.s_given) return {rank - 1};
   const int count = static_cast<int>(text::split(o.s, ',').size());
   if (count > rank)
     throw Error(ErrorCode::InvalidArgument, "--s " + o.s + " gives " + std::to_string(count) +
-                                                " lengths, more than the " + std::to_string(rank) + " axes of " + array);
+                                                " lengths, more than the " + std::to_string(rank) + " axes of " +
+                                                array);
   std::vector<int> axes;
   for (int k = rank - count; k < rank; ++k) axes.push_back(k);
   return axes;
@@ -67,8 +69,8 @@ void check_size(const AxesAndLengths& r, const std::vector<std::int64_t>& shape,
   for (std::int64_t n : box) {
     if (n == 0) continue;
     if (elements > kCap / n)
-      throw Error(ErrorCode::InvalidArgument, "the lengths would make " + array + " as large as " + text::shape(box) +
-                                                  ", more than 2^58 elements");
+      throw Error(ErrorCode::InvalidArgument,
+                  "the lengths would make " + array + " as large as " + text::shape(box) + ", more than 2^58 elements");
     elements *= n;
   }
 }
@@ -87,9 +89,9 @@ AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules,
   if (o.s_given) {
     r.lengths = parse_lengths(o.s);
     if (r.lengths.size() != r.axes.size())
-      throw Error(ErrorCode::InvalidArgument, "--s " + o.s + " gives " + std::to_string(r.lengths.size()) +
-                                                  " lengths, but --axes " + o.axes + " names " +
-                                                  std::to_string(r.axes.size()) + " (one length per axis, as numpy's s)");
+      throw Error(ErrorCode::InvalidArgument,
+                  "--s " + o.s + " gives " + std::to_string(r.lengths.size()) + " lengths, but --axes " + o.axes +
+                      " names " + std::to_string(r.axes.size()) + " (one length per axis, as numpy's s)");
     for (std::size_t i = 0; i < r.lengths.size(); ++i)
       if (r.lengths[i] == -1) r.lengths[i] = shape[r.axes[i]];
     check_size(r, shape, array);
@@ -101,16 +103,18 @@ AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules,
   for (int k : r.axes) r.lengths.push_back(shape[k]);
   if (o.n_given) {
     if (o.n < 1)
-      throw Error(ErrorCode::InvalidArgument, "invalid --n " + std::to_string(o.n) +
-                                                  ": the number of data points must be at least 1");
+      throw Error(ErrorCode::InvalidArgument,
+                  "invalid --n " + std::to_string(o.n) + ": the number of data points must be at least 1");
     if (r.axes.size() > 1 && !rules.n_is_last_length)
       throw Error(ErrorCode::InvalidArgument, "--n " + std::to_string(o.n) + " gives the length of one axis, but " +
                                                   "--axes " + o.axes + " names " + std::to_string(r.axes.size()) +
                                                   "; give --s with one length per axis");
     r.lengths.back() = o.n;
   } else if (rules.half_spectrum_input && shape[last] == 1) {
-    throw Error(ErrorCode::InvalidArgument, "invalid number of data points (0): the default --n 2*(m-1) is 0 for m = 1 "
-                                            "point on axis " + std::to_string(last) + " of " + array + "; give --n");
+    throw Error(ErrorCode::InvalidArgument,
+                "invalid number of data points (0): the default --n 2*(m-1) is 0 for m = 1 "
+                "point on axis " +
+                    std::to_string(last) + " of " + array + "; give --n");
   } else if (rules.half_spectrum_input && shape[last] > 1) {
     r.lengths.back() = 2 * (shape[last] - 1);
   }

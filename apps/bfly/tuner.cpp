@@ -24,9 +24,9 @@ using plan::LaunchChoice;
 // One candidate: the table entry that asks for it, its plan, its samples.
 struct Variant {
   LaunchChoice launch;
-  bool single = true;  // one pass (else the model's split)
-  std::string kernel;  // the one-pass kernel's name (dedupes choices that plan alike)
-  std::string json;    // PlanOptions::tuning
+  bool single = true;     // one pass (else the model's split)
+  std::string kernel;     // the one-pass kernel's name (dedupes choices that plan alike)
+  std::string json;       // PlanOptions::tuning
   plan::KernelSpec spec;  // its one-pass kernel, as planned
   std::unique_ptr<Plan> plan;
   std::string error;
@@ -91,7 +91,8 @@ class Tuner {
     model.single = model_tree.passes.size() == 1;
     const std::size_t model_passes = model_tree.passes.size();
     result.model_plan = std::to_string(model_passes) + (model_passes == 1 ? " pass" : " passes");
-    if (!build(model)) throw Error(ErrorCode::Device, "the model's plan of " + std::to_string(length_) + " failed: " + model.error);
+    if (!build(model))
+      throw Error(ErrorCode::Device, "the model's plan of " + std::to_string(length_) + " failed: " + model.error);
     reference_ = output_of(model);
     std::vector<Variant*> field{&model};
     time(field);
@@ -123,7 +124,8 @@ class Tuner {
     Variant best = std::move(start);
     for (int round = 0; round < settings_.rounds; ++round) {
       bool moved = false;
-      for (const char* dimension : {"threads", "group", "occupancy", "halves", "staged", "padding", "two_level", "radices"}) {
+      for (const char* dimension :
+           {"threads", "group", "occupancy", "halves", "staged", "padding", "two_level", "radices"}) {
         std::vector<LaunchChoice> choices = neighbours(best.launch, dimension);
         std::vector<std::unique_ptr<Variant>> candidates;
         std::map<std::string, bool> seen{{best.kernel, true}};
@@ -138,7 +140,8 @@ class Tuner {
           candidates.push_back(std::move(v));
         }
         if (candidates.empty()) continue;
-        if (progress_) progress_(std::to_string(length_) + " " + dimension + " (" + std::to_string(candidates.size()) + ")");
+        if (progress_)
+          progress_(std::to_string(length_) + " " + dimension + " (" + std::to_string(candidates.size()) + ")");
         build_all(candidates, result);
         std::vector<Variant*> timed{&best};
         for (auto& v : candidates)
@@ -258,7 +261,6 @@ class Tuner {
         } catch (const std::exception&) {
           // build() below reports it.
         }
-
       }));
       if (compiling.size() >= threads) {
         for (auto& f : compiling) f.get();
@@ -313,7 +315,8 @@ class Tuner {
     return out;
   }
 
-  static double relative_error(const std::vector<std::complex<double>>& y, const std::vector<std::complex<double>>& ref) {
+  static double relative_error(const std::vector<std::complex<double>>& y,
+                               const std::vector<std::complex<double>>& ref) {
     double num = 0, den = 0;
     for (std::size_t i = 0; i < y.size(); ++i) {
       num += std::norm(y[i] - ref[i]);
@@ -340,7 +343,8 @@ class Tuner {
         const auto start = Clock::now();
         for (int i = 0; i < calls[k]; ++i) variants[k]->plan->execute(*in_, *out_);
         device_.synchronize();
-        variants[k]->samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() / calls[k]);
+        variants[k]->samples.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count() /
+                                       calls[k]);
       }
   }
 
@@ -364,14 +368,22 @@ class Tuner {
       }
     } else if (dimension == "group") {
       for (int g : {64, 128, 256, 512, 1024})
-        if (g > best.threads) with([&](LaunchChoice& c) { c.group_threads = g; c.occupancy = -1; });
+        if (g > best.threads)
+          with([&](LaunchChoice& c) {
+            c.group_threads = g;
+            c.occupancy = -1;
+          });
     } else if (dimension == "occupancy") {
       for (int o : {1, 2, 3, 4, 6, 8}) with([&](LaunchChoice& c) { c.occupancy = o; });
     } else if (dimension == "halves") {
       with([&](LaunchChoice& c) { c.halves = 1 - std::max(0, best.halves); });
     } else if (dimension == "staged") {
       for (int mode : {0, 1, 2})
-        if (mode != std::max(0, best.staged)) with([&](LaunchChoice& c) { c.staged = mode; c.occupancy = -1; });
+        if (mode != std::max(0, best.staged))
+          with([&](LaunchChoice& c) {
+            c.staged = mode;
+            c.occupancy = -1;
+          });
     } else if (dimension == "padding") {
       with([&](LaunchChoice& c) { c.padding = 1 - std::max(0, best.padding); });
     } else if (dimension == "two_level") {

@@ -19,18 +19,18 @@ namespace bfly::cli {
 
 struct TuneSettings {
   std::int64_t points = std::int64_t{1} << 26;  // per case: batch = points / length
-  int repetitions = 5;                           // timed samples per variant (median)
-  int rounds = 2;                                // passes of the coordinate search
-  int compile_threads = 0;                       // 0: the machine's cores
+  int repetitions = 5;                          // timed samples per variant (median)
+  int rounds = 2;                               // passes of the coordinate search
+  int compile_threads = 0;                      // 0: the machine's cores
 };
 
 struct TuneResult {
-  plan::TuningEntry entry;   // what goes in the table
-  double model_ms = 0;       // the model's plan (no table)
+  plan::TuningEntry entry;  // what goes in the table
+  double model_ms = 0;      // the model's plan (no table)
   double best_ms = 0;
-  int variants = 0;          // timed
-  int rejected = 0;          // did not build or disagreed with the model's output
-  std::string model_plan;    // "1 pass", "2 passes"
+  int variants = 0;                // timed
+  int rejected = 0;                // did not build or disagreed with the model's output
+  std::string model_plan;          // "1 pass", "2 passes"
   std::vector<std::string> notes;  // why variants were rejected
 };
 

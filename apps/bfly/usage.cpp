@@ -160,8 +160,8 @@ std::string unknown_command(const CLI::App* app, const std::string& name, const 
 }
 
 std::string no_command(const CLI::App* app, const std::string& name) {
-  return "no command given" + (name.empty() ? "" : " after '" + name + "'") + " (commands: " +
-         join(command_names(app), ", ") + "; bfly " + then(name, " ") + "--help describes them)";
+  return "no command given" + (name.empty() ? "" : " after '" + name + "'") +
+         " (commands: " + join(command_names(app), ", ") + "; bfly " + then(name, " ") + "--help describes them)";
 }
 
 // `word` as --name=value, --name or -n; the value is not named back.

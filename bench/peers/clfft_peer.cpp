@@ -17,15 +17,32 @@ namespace {
 std::string status_text(const char* call, clfftStatus s) {
   const char* name = nullptr;
   switch (s) {
-    case CLFFT_NOTIMPLEMENTED: name = "CLFFT_NOTIMPLEMENTED"; break;
-    case CLFFT_INVALID_VALUE: name = "CLFFT_INVALID_VALUE"; break;
-    case CLFFT_INVALID_PLAN: name = "CLFFT_INVALID_PLAN"; break;
-    case CLFFT_BUGCHECK: name = "CLFFT_BUGCHECK"; break;
-    case CLFFT_BUILD_PROGRAM_FAILURE: name = "CLFFT_BUILD_PROGRAM_FAILURE"; break;
-    case CLFFT_OUT_OF_RESOURCES: name = "CLFFT_OUT_OF_RESOURCES"; break;
-    case CLFFT_MEM_OBJECT_ALLOCATION_FAILURE: name = "CLFFT_MEM_OBJECT_ALLOCATION_FAILURE"; break;
-    case CLFFT_INVALID_BUFFER_SIZE: name = "CLFFT_INVALID_BUFFER_SIZE"; break;
-    default: break;
+    case CLFFT_NOTIMPLEMENTED:
+      name = "CLFFT_NOTIMPLEMENTED";
+      break;
+    case CLFFT_INVALID_VALUE:
+      name = "CLFFT_INVALID_VALUE";
+      break;
+    case CLFFT_INVALID_PLAN:
+      name = "CLFFT_INVALID_PLAN";
+      break;
+    case CLFFT_BUGCHECK:
+      name = "CLFFT_BUGCHECK";
+      break;
+    case CLFFT_BUILD_PROGRAM_FAILURE:
+      name = "CLFFT_BUILD_PROGRAM_FAILURE";
+      break;
+    case CLFFT_OUT_OF_RESOURCES:
+      name = "CLFFT_OUT_OF_RESOURCES";
+      break;
+    case CLFFT_MEM_OBJECT_ALLOCATION_FAILURE:
+      name = "CLFFT_MEM_OBJECT_ALLOCATION_FAILURE";
+      break;
+    case CLFFT_INVALID_BUFFER_SIZE:
+      name = "CLFFT_INVALID_BUFFER_SIZE";
+      break;
+    default:
+      break;
   }
   std::string text = std::string(call) + " failed: status " + std::to_string(static_cast<int>(s));
   return name ? text + " (" + name + ")" : text;
@@ -41,8 +58,8 @@ std::string unsupported_axis(std::int64_t n, bool radix_11_13) {
     while (m % p == 0) m /= p;
   }
   if (m == 1) return "";
-  return "axis " + std::to_string(n) + (radix_11_13 ? ": clFFT needs factors 2,3,5,7,11,13"
-                                                    : ": clFFT needs factors 2,3,5,7");
+  return "axis " + std::to_string(n) +
+         (radix_11_13 ? ": clFFT needs factors 2,3,5,7,11,13" : ": clFFT needs factors 2,3,5,7");
 }
 
 class ClfftPeer final : public Peer {
@@ -117,42 +134,82 @@ class ClfftPeer final : public Peer {
     size_t* in_strides = real_in ? real_strides : spectrum_strides;
     size_t* out_strides = real_out ? real_strides : spectrum_strides;
     const size_t in_dist = real_in ? real_dist : spectrum_dist, out_dist = real_out ? real_dist : spectrum_dist;
-    const clfftLayout in_layout = real_in ? CLFFT_REAL : c.real() ? CLFFT_HERMITIAN_INTERLEAVED : CLFFT_COMPLEX_INTERLEAVED;
-    const clfftLayout out_layout = real_out ? CLFFT_REAL : c.real() ? CLFFT_HERMITIAN_INTERLEAVED : CLFFT_COMPLEX_INTERLEAVED;
+    const clfftLayout in_layout = real_in    ? CLFFT_REAL
+                                  : c.real() ? CLFFT_HERMITIAN_INTERLEAVED
+                                             : CLFFT_COMPLEX_INTERLEAVED;
+    const clfftLayout out_layout = real_out   ? CLFFT_REAL
+                                   : c.real() ? CLFFT_HERMITIAN_INTERLEAVED
+                                              : CLFFT_COMPLEX_INTERLEAVED;
     const clfftDim dim = rank == 1 ? CLFFT_1D : rank == 2 ? CLFFT_2D : CLFFT_3D;
     const auto t0 = std::chrono::steady_clock::now();
     clfftStatus s = clfftCreateDefaultPlan(&plan_, cl_.context, dim, lens);
-    if (s != CLFFT_SUCCESS) { release(); return status_text("clfftCreateDefaultPlan", s); }
+    if (s != CLFFT_SUCCESS) {
+      release();
+      return status_text("clfftCreateDefaultPlan", s);
+    }
     have_plan_ = true;
     const char* call = "clfftSetPlanPrecision";
     s = clfftSetPlanPrecision(plan_, c.double_precision ? CLFFT_DOUBLE : CLFFT_SINGLE);
-    if (s == CLFFT_SUCCESS) { call = "clfftSetLayout"; s = clfftSetLayout(plan_, in_layout, out_layout); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetResultLocation"; s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanBatchSize"; s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch)); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanInStride"; s = clfftSetPlanInStride(plan_, dim, in_strides); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanOutStride"; s = clfftSetPlanOutStride(plan_, dim, out_strides); }
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanDistance"; s = clfftSetPlanDistance(plan_, in_dist, out_dist); }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetLayout";
+      s = clfftSetLayout(plan_, in_layout, out_layout);
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetResultLocation";
+      s = clfftSetResultLocation(plan_, CLFFT_OUTOFPLACE);
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetPlanBatchSize";
+      s = clfftSetPlanBatchSize(plan_, static_cast<size_t>(c.batch));
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetPlanInStride";
+      s = clfftSetPlanInStride(plan_, dim, in_strides);
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetPlanOutStride";
+      s = clfftSetPlanOutStride(plan_, dim, out_strides);
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetPlanDistance";
+      s = clfftSetPlanDistance(plan_, in_dist, out_dist);
+    }
     // clFFT scales the backward transform by 1/N by default; peers are unnormalised.
-    if (s == CLFFT_SUCCESS) { call = "clfftSetPlanScale"; s = clfftSetPlanScale(plan_, CLFFT_BACKWARD, 1.0f); }
-    if (s == CLFFT_SUCCESS) { call = "clfftBakePlan"; s = clfftBakePlan(plan_, 1, &cl_.queue, nullptr, nullptr); }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftSetPlanScale";
+      s = clfftSetPlanScale(plan_, CLFFT_BACKWARD, 1.0f);
+    }
+    if (s == CLFFT_SUCCESS) {
+      call = "clfftBakePlan";
+      s = clfftBakePlan(plan_, 1, &cl_.queue, nullptr, nullptr);
+    }
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (s != CLFFT_SUCCESS) { release(); return status_text(call, s); }
+    if (s != CLFFT_SUCCESS) {
+      release();
+      return status_text(call, s);
+    }
 
     // Allocate the scratch buffer now so run() never allocates inside the timing.
     size_t tmp_bytes = 0;
     s = clfftGetTmpBufSize(plan_, &tmp_bytes);
-    if (s != CLFFT_SUCCESS) { release(); return status_text("clfftGetTmpBufSize", s); }
+    if (s != CLFFT_SUCCESS) {
+      release();
+      return status_text("clfftGetTmpBufSize", s);
+    }
     if (tmp_bytes > 0) {
       tmp_ = clCreateBuffer(cl_.context, CL_MEM_READ_WRITE, tmp_bytes, nullptr, &err);
-      if (err != CL_SUCCESS) { release(); return "OpenCL scratch buffer failed: " + std::to_string(err); }
+      if (err != CL_SUCCESS) {
+        release();
+        return "OpenCL scratch buffer failed: " + std::to_string(err);
+      }
     }
     return "";
   }
 
   void run() override {
     // CLFFT_FORWARD is -1: exp(-2 pi i n k / N), the same as FFTW.
-    const clfftStatus s = clfftEnqueueTransform(plan_, inverse_ ? CLFFT_BACKWARD : CLFFT_FORWARD, 1,
-                                                &cl_.queue, 0, nullptr, nullptr, &in_, &out_, tmp_);
+    const clfftStatus s = clfftEnqueueTransform(plan_, inverse_ ? CLFFT_BACKWARD : CLFFT_FORWARD, 1, &cl_.queue, 0,
+                                                nullptr, nullptr, &in_, &out_, tmp_);
     if (s != CLFFT_SUCCESS) throw std::runtime_error(status_text("clfftEnqueueTransform", s));
   }
   void finish() override { clFinish(cl_.queue); }
@@ -178,9 +235,18 @@ class ClfftPeer final : public Peer {
   }
 
  private:
-  static std::mutex& runtime_mutex() { static std::mutex m; return m; }
-  static int& live_peers() { static int n = 0; return n; }
-  static clfftStatus& runtime_status() { static clfftStatus s = CLFFT_SUCCESS; return s; }
+  static std::mutex& runtime_mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static int& live_peers() {
+    static int n = 0;
+    return n;
+  }
+  static clfftStatus& runtime_status() {
+    static clfftStatus s = CLFFT_SUCCESS;
+    return s;
+  }
 
   OpenCLHandles cl_;
   clfftStatus setup_status_ = CLFFT_SUCCESS;
@@ -189,8 +255,8 @@ class ClfftPeer final : public Peer {
   bool radix_11_13_ = false;
   bool inverse_ = false;
   cl_mem in_ = nullptr, out_ = nullptr, tmp_ = nullptr;
-  size_t bytes_ = 0;     // of the output
-  size_t in_bytes_ = 0;  // of the input
+  size_t bytes_ = 0;                     // of the output
+  size_t in_bytes_ = 0;                  // of the input
   std::vector<unsigned char> pristine_;  // the input of a C2R case, for refresh()
   double plan_ms_ = 0;
 };

@@ -22,8 +22,8 @@ extern "C" {
 // (its primary context). Returns nullptr and writes a NUL-terminated reason
 // into why[0..why_size) when it is unavailable (no driver, no device, not
 // built in). Never throws. Delete the result through Peer*.
-BFLY_CUDA_PEERS_EXPORT bfly::bench::Peer* bfly_cuda_peer_create(const char* which, int device_ordinal,
-                                                                 char* why, unsigned long why_size);
+BFLY_CUDA_PEERS_EXPORT bfly::bench::Peer* bfly_cuda_peer_create(const char* which, int device_ordinal, char* why,
+                                                                unsigned long why_size);
 
 // Returns BFLY_CUDA_PEERS_ABI as the plugin was built.
 BFLY_CUDA_PEERS_EXPORT int bfly_cuda_peers_abi(void);

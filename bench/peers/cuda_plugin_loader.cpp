@@ -70,8 +70,8 @@ void* open_plugin(std::string* why) {
   if (!tried) {
     handle = ::dlopen(kCudaPeersPlugin, RTLD_NOW | RTLD_LOCAL);
     if (!handle)
-      error = std::string(kCudaPeersPlugin) + " not found (looked at " + looked + "then the loader path: " +
-              ::dlerror() + ")";
+      error = std::string(kCudaPeersPlugin) + " not found (looked at " + looked +
+              "then the loader path: " + ::dlerror() + ")";
   }
   if (handle) {
     auto abi = reinterpret_cast<CudaPeersAbiFn>(::dlsym(handle, "bfly_cuda_peers_abi"));

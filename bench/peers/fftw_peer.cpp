@@ -107,7 +107,10 @@ class FftwPeer final : public Peer {
     const std::size_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
     in_ = api.alloc((in_bytes + c.point_bytes() - 1) / c.point_bytes());
     out_ = api.alloc((out_bytes + c.point_bytes() - 1) / c.point_bytes());
-    if (!in_ || !out_) { release(); return "out of host memory"; }
+    if (!in_ || !out_) {
+      release();
+      return "out of host memory";
+    }
     in_bytes_ = in_bytes;
     bytes_ = out_bytes;
 
@@ -128,18 +131,20 @@ class FftwPeer final : public Peer {
                               c.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
         break;
       case Transform::R2C:
-        plan_ = api.plan_many_r2c(rank, n, batch, in_, out_, static_cast<int>(length), static_cast<int>(spectrum), flags);
+        plan_ =
+            api.plan_many_r2c(rank, n, batch, in_, out_, static_cast<int>(length), static_cast<int>(spectrum), flags);
         break;
       case Transform::C2R:
-        plan_ = api.plan_many_c2r(rank, n, batch, in_, out_, static_cast<int>(spectrum), static_cast<int>(length), flags);
+        plan_ =
+            api.plan_many_c2r(rank, n, batch, in_, out_, static_cast<int>(spectrum), static_cast<int>(length), flags);
         break;
     }
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!plan_) {
       release();
-      return c.transform == Transform::C2C ? "fftw_plan_many_dft failed"
-                                           : c.transform == Transform::R2C ? "fftw_plan_many_dft_r2c failed"
-                                                                           : "fftw_plan_many_dft_c2r failed";
+      return c.transform == Transform::C2C   ? "fftw_plan_many_dft failed"
+             : c.transform == Transform::R2C ? "fftw_plan_many_dft_r2c failed"
+                                             : "fftw_plan_many_dft_c2r failed";
     }
     // Copy after planning: MEASURE overwrites the arrays while it plans.
     // Out-of-place complex and r2c transforms leave the input intact, so
@@ -178,8 +183,8 @@ class FftwPeer final : public Peer {
   void* plan_ = nullptr;
   void* in_ = nullptr;
   void* out_ = nullptr;
-  std::size_t bytes_ = 0;     // of the output
-  std::size_t in_bytes_ = 0;  // of the input
+  std::size_t bytes_ = 0;                // of the output
+  std::size_t in_bytes_ = 0;             // of the input
   std::vector<unsigned char> pristine_;  // the input of a c2r case, for refresh()
   double plan_ms_ = 0;
 };

@@ -30,8 +30,7 @@ struct OpenCLHandles {
 inline std::string precision_unsupported(const PeerCase& c, cl_device_id device) {
   if (!c.double_precision) return "";
   cl_device_fp_config config = 0;
-  if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr) != CL_SUCCESS ||
-      config == 0)
+  if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof config, &config, nullptr) != CL_SUCCESS || config == 0)
     return "no fp64 on this OpenCL device (cl_khr_fp64)";
   return "";
 }

@@ -29,7 +29,7 @@ enum class Transform { C2C, R2C, C2R };
 struct PeerCase {
   std::vector<std::int64_t> shape;  // outermost first, as NumPy; the real shape for R2C / C2R
   std::int64_t batch = 1;
-  bool inverse = false;             // true for C2R
+  bool inverse = false;  // true for C2R
   bool double_precision = false;
   Transform transform = Transform::C2C;
 
@@ -55,14 +55,14 @@ struct PeerCase {
   }
   // Bytes of all batch arrays on the input and the output side.
   std::size_t input_bytes() const {
-    return static_cast<std::size_t>(batch) *
-           (transform == Transform::R2C ? static_cast<std::size_t>(length()) * real_bytes()
-                                        : static_cast<std::size_t>(complex_length()) * point_bytes());
+    return static_cast<std::size_t>(batch) * (transform == Transform::R2C
+                                                  ? static_cast<std::size_t>(length()) * real_bytes()
+                                                  : static_cast<std::size_t>(complex_length()) * point_bytes());
   }
   std::size_t output_bytes() const {
-    return static_cast<std::size_t>(batch) *
-           (transform == Transform::C2R ? static_cast<std::size_t>(length()) * real_bytes()
-                                        : static_cast<std::size_t>(complex_length()) * point_bytes());
+    return static_cast<std::size_t>(batch) * (transform == Transform::C2R
+                                                  ? static_cast<std::size_t>(length()) * real_bytes()
+                                                  : static_cast<std::size_t>(complex_length()) * point_bytes());
   }
   // "" when the case is well formed: 1 to 3 axes, every axis and batch >= 1,
   // and length()*batch points (in bytes) fit int64, so peers may multiply

@@ -79,8 +79,8 @@ std::vector<cd> naive_dft(const std::vector<cf>& x, const std::vector<std::int64
 #ifdef BFLY_SELFTEST_FFTW_DOUBLE
 // Double FFTW over every axis (n[] row-major as the shape), contiguous batches.
 // False when the sizes do not fit FFTW's ints.
-bool fftw_double(const std::vector<cf>& x, const std::vector<std::int64_t>& shape, std::int64_t batch,
-                 bool inverse, std::vector<cd>& ref) {
+bool fftw_double(const std::vector<cf>& x, const std::vector<std::int64_t>& shape, std::int64_t batch, bool inverse,
+                 std::vector<cd>& ref) {
   const std::int64_t length = static_cast<std::int64_t>(x.size()) / batch;
   if (length > INT32_MAX || batch > INT32_MAX) return false;
   int n[3];
@@ -90,8 +90,8 @@ bool fftw_double(const std::vector<cf>& x, const std::vector<std::int64_t>& shap
   ref.assign(x.size(), 0);
   const int dist = static_cast<int>(length);
   fftw_plan plan = fftw_plan_many_dft(rank, n, static_cast<int>(batch), reinterpret_cast<fftw_complex*>(in.data()),
-                                      nullptr, 1, dist, reinterpret_cast<fftw_complex*>(ref.data()), nullptr, 1,
-                                      dist, inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
+                                      nullptr, 1, dist, reinterpret_cast<fftw_complex*>(ref.data()), nullptr, 1, dist,
+                                      inverse ? FFTW_BACKWARD : FFTW_FORWARD, FFTW_ESTIMATE);
   if (!plan) return false;
   fftw_execute(plan);
   fftw_destroy_plan(plan);
@@ -193,7 +193,10 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       shape.push_back(std::strtoll(p, &end, 10));
       if (end == p || shape.back() < 1) break;
-      if (*end == 'x') { p = end + 1; continue; }
+      if (*end == 'x') {
+        p = end + 1;
+        continue;
+      }
       if (*end != '\0') shape.back() = 0;
       break;
     }
@@ -295,8 +298,8 @@ int main(int argc, char** argv) {
         // Both references ran: they must agree far below the peers' bound.
         const bool ok = cross <= 1e-12;
         failed |= !ok;
-        std::printf("%-18s %-10s %5lld %-8s %12.3e %10s  %s\n", "(ref: naive/FFTW)", shape.c_str(),
-                    (long long)batch, dir, cross, "-", ok ? "ok" : "FAIL (> 1e-12)");
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10s  %s\n", "(ref: naive/FFTW)", shape.c_str(), (long long)batch,
+                    dir, cross, "-", ok ? "ok" : "FAIL (> 1e-12)");
       }
       for (auto& p : peers) {
         std::string why, status;
@@ -314,8 +317,8 @@ int main(int argc, char** argv) {
         }
         if (status.empty()) status = err <= 1e-5 ? "ok" : "FAIL (> 1e-5)";  // NaN fails too
         failed |= status != "ok";
-        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(),
-                    (long long)batch, dir, err, p->plan_ms(), status.c_str());
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(), (long long)batch,
+                    dir, err, p->plan_ms(), status.c_str());
         std::fflush(stdout);
         p->release();
       }
@@ -371,8 +374,8 @@ int main(int argc, char** argv) {
         }
         if (status.empty()) status = err <= 1e-5 ? "ok" : "FAIL (> 1e-5)";
         failed |= status != "ok";
-        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(),
-                    (long long)batch, dir, err, p->plan_ms(), status.c_str());
+        std::printf("%-18s %-10s %5lld %-8s %12.3e %10.1f  %s\n", p->name().c_str(), shape.c_str(), (long long)batch,
+                    dir, err, p->plan_ms(), status.c_str());
         std::fflush(stdout);
         p->release();
       }

@@ -22,8 +22,7 @@ namespace {
 
 class VkfftPeer final : public Peer {
  public:
-  explicit VkfftPeer(const OpenCLHandles& cl)
-      : context_(cl.context), queue_(cl.queue), device_(cl.device) {}
+  explicit VkfftPeer(const OpenCLHandles& cl) : context_(cl.context), queue_(cl.queue), device_(cl.device) {}
   ~VkfftPeer() override { release(); }
 
   std::string name() const override { return "VkFFT"; }
@@ -49,8 +48,7 @@ class VkfftPeer final : public Peer {
     cl_int err = CL_SUCCESS;
     in_ = clCreateBuffer(context_, CL_MEM_READ_WRITE, in_bytes_, nullptr, &err);
     if (err == CL_SUCCESS) out_ = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
-    if (err == CL_SUCCESS)
-      err = clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, in_bytes_, input, 0, nullptr, nullptr);
+    if (err == CL_SUCCESS) err = clEnqueueWriteBuffer(queue_, in_, CL_TRUE, 0, in_bytes_, input, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) {
       release();
       return "OpenCL buffer setup failed: " + std::to_string(err);
@@ -87,10 +85,13 @@ class VkfftPeer final : public Peer {
       config.inputBufferStride[0] = axes[0];
       config.inverseReturnToInputBuffer = c2r ? 1 : 0;
     }
-    config.normalize = 0;  // the default: inverse without 1/N, like FFTW
+    config.normalize = 0;                                 // the default: inverse without 1/N, like FFTW
     config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels PoCL/the driver must compile.
-    if (c.inverse) config.makeInversePlanOnly = 1; else config.makeForwardPlanOnly = 1;
+    if (c.inverse)
+      config.makeInversePlanOnly = 1;
+    else
+      config.makeForwardPlanOnly = 1;
 
     app_ = new VkFFTApplication();  // value-initialised: VkFFT requires a zeroed app
     const auto t0 = std::chrono::steady_clock::now();
@@ -110,7 +111,8 @@ class VkfftPeer final : public Peer {
     launch.inputBuffer = &input_buffer_;
     // VkFFT: -1 is forward, exp(-2 pi i n k / N); 1 is inverse.
     const VkFFTResult r = VkFFTAppend(app_, inverse_ ? 1 : -1, &launch);
-    if (r != VKFFT_SUCCESS) throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(static_cast<int>(r)));
+    if (r != VKFFT_SUCCESS)
+      throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(static_cast<int>(r)));
   }
   void finish() override { clFinish(queue_); }
   void refresh() override {

@@ -38,8 +38,7 @@ const char* to_string(ErrorCode code);
 // names the bad value.
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ErrorCode code() const { return code_; }
 
  private:
@@ -98,7 +97,7 @@ struct Problem {
   std::vector<std::int64_t> shape{1};  // array shape, outermost first (rank 1..4); the real shape for R2C / C2R
   std::vector<int> axes;               // axes to transform (1..3 of them); empty: all; negative counts from the end
   std::int64_t batch = 1;
-  Layout input, output;                // in place: output must be default or equal input
+  Layout input, output;  // in place: output must be default or equal input
   Precision precision = Precision::Single;
   Direction direction = Direction::Forward;
   Placement placement = Placement::OutOfPlace;
@@ -112,10 +111,10 @@ struct Problem {
   int rank() const { return static_cast<int>(shape.size()); }
   // The transformed axes, ascending, negatives resolved (validate() first).
   std::vector<int> transform_axes() const;
-  std::int64_t length() const;    // points per transform (product of the transformed lengths)
-  std::int64_t elements() const;  // points of all arrays: product of shape * batch
+  std::int64_t length() const;        // points per transform (product of the transformed lengths)
+  std::int64_t elements() const;      // points of all arrays: product of shape * batch
   std::size_t element_bytes() const;  // of a complex point: 8 (f32) or 16 (f64)
-  std::size_t bytes() const;      // elements() * element_bytes(): the contiguous complex size
+  std::size_t bytes() const;          // elements() * element_bytes(): the contiguous complex size
   // Real transforms: whether this is one, and the axis whose length the
   // complex side halves (-1 for C2C; validate() first).
   bool is_real() const { return kind != Kind::C2C; }
@@ -171,7 +170,7 @@ struct DeviceInfo {
   std::string backend;  // "opencl", "cuda"
   std::string name;
   std::string vendor;
-  std::string driver;   // driver / runtime version string
+  std::string driver;  // driver / runtime version string
   bool is_gpu = false;
   bool is_cpu = false;
   std::size_t compute_units = 0;
@@ -247,8 +246,8 @@ struct BuildStats {
   double compile_ms = 0;  // compiling or loading kernels
   double twiddle_ms = 0;  // computing and uploading twiddle tables
   int kernels = 0;
-  int built = 0;          // kernels this plan generated and compiled or loaded (the rest were shared in memory)
-  int cache_hits = 0;     // kernels loaded from the on-disk binary cache
+  int built = 0;       // kernels this plan generated and compiled or loaded (the rest were shared in memory)
+  int cache_hits = 0;  // kernels loaded from the on-disk binary cache
 };
 
 class Plan {
@@ -260,7 +259,7 @@ class Plan {
   Plan& operator=(Plan&&) noexcept;
 
   const Problem& problem() const;
-  std::string describe() const;        // the printed plan tree
+  std::string describe() const;  // the printed plan tree
   // Device memory the plan holds for intermediate results (0 for most
   // one-pass plans) on ONE queue or stream: a plan executed on several
   // holds this much for each (made on its first execution there and kept
@@ -268,7 +267,7 @@ class Plan {
   // it.
   std::size_t workspace_bytes() const;
   const BuildStats& build_stats() const;
-  int passes() const;                  // trips over device memory
+  int passes() const;  // trips over device memory
 
   // A built plan may be executed from many threads at once, on one queue or
   // on several (each an in-order queue or a stream); executions on one queue

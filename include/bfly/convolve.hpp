@@ -51,7 +51,7 @@
 namespace bfly {
 
 enum class ConvolveMode { Full, Same, Valid };
-const char* to_string(ConvolveMode mode);                // "full", "same", "valid"
+const char* to_string(ConvolveMode mode);                   // "full", "same", "valid"
 ConvolveMode parse_convolve_mode(const std::string& text);  // throws Error naming the text
 
 // Where the pointwise product of the two spectra runs (Convolver::product_fused):
@@ -69,10 +69,10 @@ struct Convolution {
   std::vector<int> axes;                      // convolved axes; empty: all; negative counts from the end
   ConvolveMode mode = ConvolveMode::Full;
   bool correlate = false;
-  bool circular = false;                      // period: the signal's length on each convolved axis
+  bool circular = false;  // period: the signal's length on each convolved axis
   Precision precision = Precision::Single;
-  bool complex = false;                       // complex arrays (else real)
-  ProductAt product = ProductAt::Auto;        // where the spectra's product may run
+  bool complex = false;                 // complex arrays (else real)
+  ProductAt product = ProductAt::Auto;  // where the spectra's product may run
 
   // Throws Error(InvalidArgument) naming the bad value: ranks, lengths,
   // axes, shapes that do not broadcast, a valid mode where neither array

@@ -44,9 +44,9 @@ class WideInt {
 };
 
 struct ExactStats {
-  int limb_bits = 0;          // polymul: digit width (bits) of the attempt that passed
-  int limb_digits = 0;        // bigmul: decimal or hex digits a limb of the attempt that passed
-  int attempts = 0;           // 1 unless the check sent it back
+  int limb_bits = 0;                          // polymul: digit width (bits) of the attempt that passed
+  int limb_digits = 0;                        // bigmul: decimal or hex digits a limb of the attempt that passed
+  int attempts = 0;                           // 1 unless the check sent it back
   std::vector<std::int64_t> transform_shape;  // the 2D convolution's padded shape
   // bigmul's time by part (all attempts), in milliseconds: the digits into
   // limbs and the product's limbs back into digits; the convolution

@@ -34,11 +34,11 @@ Padding parse_padding(const std::string& text);  // zero, reflect, wrap; throws 
 
 struct FrequencyFilter {
   enum class Pass { Low, High, Band, Blur } pass = Pass::Low;
-  double low = 0;     // Low, High: the cutoff; Band: the lower edge (fractions of Nyquist)
-  double high = 0;    // Band: the upper edge
-  double sigma = 0;   // Blur: the Gaussian's sigma in pixels
+  double low = 0;    // Low, High: the cutoff; Band: the lower edge (fractions of Nyquist)
+  double high = 0;   // Band: the upper edge
+  double sigma = 0;  // Blur: the Gaussian's sigma in pixels
   FilterMask mask = FilterMask::Butterworth;
-  double order = 2;   // Butterworth
+  double order = 2;  // Butterworth
   Padding padding = Padding::Reflect;
 
   void validate() const;  // throws Error(InvalidArgument) naming the bad value
@@ -55,9 +55,8 @@ void filter_images(const Device& device, const FrequencyFilter& filter, double* 
 // image beyond its borders is zero, its mirror (Reflect) or its periodic
 // repetition (Wrap). Through bfly::Convolver (fp64, the planes a broadcast
 // axis).
-void convolve_images(const Device& device, const double* kernel, std::int64_t kernel_height,
-                     std::int64_t kernel_width, Padding padding, double* data, std::int64_t planes,
-                     std::int64_t height, std::int64_t width);
+void convolve_images(const Device& device, const double* kernel, std::int64_t kernel_height, std::int64_t kernel_width,
+                     Padding padding, double* data, std::int64_t planes, std::int64_t height, std::int64_t width);
 
 // log(1 + |F|) of each plane, centred (the zero frequency in the middle, as
 // numpy.fft.fftshift), height x width values a plane.

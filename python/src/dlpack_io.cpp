@@ -16,13 +16,20 @@ namespace {
 std::string dtype_name(const dlpack::DataType& t) {
   if (t.lanes != 1) return "lanes" + std::to_string(t.lanes);
   switch (t.code) {
-    case dlpack::kBool: return "bool";
-    case dlpack::kInt: return "int" + std::to_string(t.bits);
-    case dlpack::kUInt: return "uint" + std::to_string(t.bits);
-    case dlpack::kFloat: return "float" + std::to_string(t.bits);
-    case dlpack::kBfloat: return "bfloat" + std::to_string(t.bits);
-    case dlpack::kComplex: return "complex" + std::to_string(t.bits);
-    default: return "dlpack-code" + std::to_string(t.code);
+    case dlpack::kBool:
+      return "bool";
+    case dlpack::kInt:
+      return "int" + std::to_string(t.bits);
+    case dlpack::kUInt:
+      return "uint" + std::to_string(t.bits);
+    case dlpack::kFloat:
+      return "float" + std::to_string(t.bits);
+    case dlpack::kBfloat:
+      return "bfloat" + std::to_string(t.bits);
+    case dlpack::kComplex:
+      return "complex" + std::to_string(t.bits);
+    default:
+      return "dlpack-code" + std::to_string(t.code);
   }
 }
 
@@ -82,8 +89,7 @@ nb::tuple dlpack_info(nb::handle capsule) {
 }
 
 nb::object export_dlpack(std::shared_ptr<Buffer> owner, std::uintptr_t pointer, int device_id,
-                         std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
-                         const std::string& dtype) {
+                         std::vector<std::int64_t> shape, std::vector<std::int64_t> strides, const std::string& dtype) {
   auto* e = new Export;
   e->owner = std::move(owner);
   e->shape = std::move(shape);

@@ -10,7 +10,6 @@
 
 #include <bfly/bfly.hpp>
 
-
 #include <complex>
 #include <cstdint>
 #include <cstdlib>
@@ -40,9 +39,10 @@ class CorePlan {
            const std::string& norm, std::vector<std::int64_t> shape, std::vector<int> axes, std::int64_t batch,
            std::vector<std::int64_t> in_strides, std::int64_t in_distance, std::vector<std::int64_t> out_strides,
            std::int64_t out_distance, bool in_place)
-      : device_(device.device), plan_(device_, make_problem(kind, precision, inverse, norm, std::move(shape),
-                                                            std::move(axes), batch, std::move(in_strides), in_distance,
-                                                            std::move(out_strides), out_distance, in_place)) {
+      : device_(device.device),
+        plan_(device_,
+              make_problem(kind, precision, inverse, norm, std::move(shape), std::move(axes), batch,
+                           std::move(in_strides), in_distance, std::move(out_strides), out_distance, in_place)) {
     const Problem& p = plan_.problem();
     in_bytes_ = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     out_bytes_ = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
@@ -69,16 +69,22 @@ class CorePlan {
     const bool single = p.precision == Precision::Single;
     switch (p.kind) {
       case Kind::C2C:
-        if (single) plan_.execute_host(ptr<std::complex<float>>(in), ptr<std::complex<float>>(out));
-        else plan_.execute_host(ptr<std::complex<double>>(in), ptr<std::complex<double>>(out));
+        if (single)
+          plan_.execute_host(ptr<std::complex<float>>(in), ptr<std::complex<float>>(out));
+        else
+          plan_.execute_host(ptr<std::complex<double>>(in), ptr<std::complex<double>>(out));
         break;
       case Kind::R2C:
-        if (single) plan_.execute_host(ptr<float>(in), ptr<std::complex<float>>(out));
-        else plan_.execute_host(ptr<double>(in), ptr<std::complex<double>>(out));
+        if (single)
+          plan_.execute_host(ptr<float>(in), ptr<std::complex<float>>(out));
+        else
+          plan_.execute_host(ptr<double>(in), ptr<std::complex<double>>(out));
         break;
       case Kind::C2R:
-        if (single) plan_.execute_host(ptr<std::complex<float>>(in), ptr<float>(out));
-        else plan_.execute_host(ptr<std::complex<double>>(in), ptr<double>(out));
+        if (single)
+          plan_.execute_host(ptr<std::complex<float>>(in), ptr<float>(out));
+        else
+          plan_.execute_host(ptr<std::complex<double>>(in), ptr<double>(out));
         break;
     }
   }
@@ -89,20 +95,29 @@ class CorePlan {
 
  private:
   template <class T>
-  static T* ptr(std::uintptr_t address) { return reinterpret_cast<T*>(address); }
+  static T* ptr(std::uintptr_t address) {
+    return reinterpret_cast<T*>(address);
+  }
 
   static Problem make_problem(const std::string& kind, const std::string& precision, bool inverse,
                               const std::string& norm, std::vector<std::int64_t> shape, std::vector<int> axes,
                               std::int64_t batch, std::vector<std::int64_t> in_strides, std::int64_t in_distance,
                               std::vector<std::int64_t> out_strides, std::int64_t out_distance, bool in_place) {
     Problem p;
-    if (kind == "c2c") p.kind = Kind::C2C;
-    else if (kind == "r2c") p.kind = Kind::R2C;
-    else if (kind == "c2r") p.kind = Kind::C2R;
-    else throw Error(ErrorCode::InvalidArgument, "kind '" + kind + "' is not c2c, r2c or c2r");
-    if (precision == "single") p.precision = Precision::Single;
-    else if (precision == "double") p.precision = Precision::Double;
-    else throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
+    if (kind == "c2c")
+      p.kind = Kind::C2C;
+    else if (kind == "r2c")
+      p.kind = Kind::R2C;
+    else if (kind == "c2r")
+      p.kind = Kind::C2R;
+    else
+      throw Error(ErrorCode::InvalidArgument, "kind '" + kind + "' is not c2c, r2c or c2r");
+    if (precision == "single")
+      p.precision = Precision::Single;
+    else if (precision == "double")
+      p.precision = Precision::Double;
+    else
+      throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
     p.direction = inverse ? Direction::Inverse : Direction::Forward;
     p.norm = parse_norm(norm);
     p.shape = std::move(shape);
@@ -136,9 +151,15 @@ struct DeviceMemory {
 // by the next translator, which is how MemoryError once read.)
 void set_python_error(const Error& e) {
   switch (e.code()) {
-    case ErrorCode::InvalidArgument: PyErr_SetString(PyExc_ValueError, e.what()); return;
-    case ErrorCode::Unsupported: PyErr_SetString(PyExc_NotImplementedError, e.what()); return;
-    case ErrorCode::OutOfMemory: PyErr_SetString(PyExc_MemoryError, e.what()); return;
+    case ErrorCode::InvalidArgument:
+      PyErr_SetString(PyExc_ValueError, e.what());
+      return;
+    case ErrorCode::Unsupported:
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+      return;
+    case ErrorCode::OutOfMemory:
+      PyErr_SetString(PyExc_MemoryError, e.what());
+      return;
     default:
       PyErr_SetString(PyExc_RuntimeError, (std::string(to_string(e.code())) + " error: " + e.what()).c_str());
   }
@@ -194,22 +215,19 @@ NB_MODULE(_core, m) {
       .def_prop_ro("is_cpu", [](const CoreDevice& d) { return d.device.info().is_cpu; })
       .def_prop_ro("global_memory_bytes", [](const CoreDevice& d) { return d.device.info().global_memory_bytes; })
       .def_prop_ro("max_allocation_bytes", [](const CoreDevice& d) { return d.device.info().max_allocation_bytes; })
-      .def("synchronize", [](const CoreDevice& d) { d.device.synchronize(); },
-           nb::call_guard<nb::gil_scoped_release>());
+      .def(
+          "synchronize", [](const CoreDevice& d) { d.device.synchronize(); }, nb::call_guard<nb::gil_scoped_release>());
 
   nb::class_<CorePlan>(m, "CorePlan")
       .def(nb::init<const CoreDevice&, const std::string&, const std::string&, bool, const std::string&,
-                    std::vector<std::int64_t>, std::vector<int>, std::int64_t, std::vector<std::int64_t>,
-                    std::int64_t, std::vector<std::int64_t>, std::int64_t, bool>(),
-           "device"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "batch"_a,
-           "in_strides"_a, "in_distance"_a, "out_strides"_a, "out_distance"_a, "in_place"_a,
-           nb::call_guard<nb::gil_scoped_release>())
-      .def("execute", &CorePlan::execute, "input"_a, "output"_a, "stream"_a,
-           nb::call_guard<nb::gil_scoped_release>())
+                    std::vector<std::int64_t>, std::vector<int>, std::int64_t, std::vector<std::int64_t>, std::int64_t,
+                    std::vector<std::int64_t>, std::int64_t, bool>(),
+           "device"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "batch"_a, "in_strides"_a,
+           "in_distance"_a, "out_strides"_a, "out_distance"_a, "in_place"_a, nb::call_guard<nb::gil_scoped_release>())
+      .def("execute", &CorePlan::execute, "input"_a, "output"_a, "stream"_a, nb::call_guard<nb::gil_scoped_release>())
       .def("execute_blocking", &CorePlan::execute_blocking, "input"_a, "output"_a, "stream"_a,
            nb::call_guard<nb::gil_scoped_release>())
-      .def("execute_host", &CorePlan::execute_host, "input"_a, "output"_a,
-           nb::call_guard<nb::gil_scoped_release>())
+      .def("execute_host", &CorePlan::execute_host, "input"_a, "output"_a, nb::call_guard<nb::gil_scoped_release>())
       .def_prop_ro("token", [](const CorePlan& p) { return p.plan().problem().token(); })
       .def_prop_ro("passes", [](const CorePlan& p) { return p.plan().passes(); })
       .def_prop_ro("input_bytes", &CorePlan::input_bytes)
@@ -220,11 +238,14 @@ NB_MODULE(_core, m) {
   nb::class_<DeviceMemory>(m, "DeviceMemory")
       .def(nb::init<const CoreDevice&, std::size_t, int>(), "device"_a, "bytes"_a, "device_id"_a)
       .def_prop_ro("pointer", &DeviceMemory::pointer)
-      .def("dlpack", [](const DeviceMemory& memory, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
-                        const std::string& dtype) {
-        return export_dlpack(memory.buffer, memory.pointer(), memory.device_id, std::move(shape), std::move(strides),
-                             dtype);
-      }, "shape"_a, "strides"_a, "dtype"_a);
+      .def(
+          "dlpack",
+          [](const DeviceMemory& memory, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+             const std::string& dtype) {
+            return export_dlpack(memory.buffer, memory.pointer(), memory.device_id, std::move(shape),
+                                 std::move(strides), dtype);
+          },
+          "shape"_a, "strides"_a, "dtype"_a);
 
   m.def("dlpack_info", &dlpack_info, "capsule"_a,
         "(pointer, shape, strides in elements or None, dtype string, device type, device id, read-only) of a "

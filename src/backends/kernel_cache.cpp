@@ -36,7 +36,9 @@ std::uint64_t fnv1a(const unsigned char* data, std::size_t size) {
   return h;
 }
 
-std::uint64_t fnv1a(const std::string& text) { return fnv1a(reinterpret_cast<const unsigned char*>(text.data()), text.size()); }
+std::uint64_t fnv1a(const std::string& text) {
+  return fnv1a(reinterpret_cast<const unsigned char*>(text.data()), text.size());
+}
 
 std::string hex(std::uint64_t v) {
   char buffer[17];
@@ -158,9 +160,12 @@ std::vector<Entry> entries_in(const std::string& directory) {
 KernelCache::KernelCache() {
   const char* env = std::getenv("BFLY_CACHE_DIR");
   if (env && std::string(env) == "off") return;
-  if (env && *env) directory_ = env;
-  else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) directory_ = std::string(xdg) + "/bfly";
-  else if (const char* home = std::getenv("HOME"); home && *home) directory_ = std::string(home) + "/.cache/bfly";
+  if (env && *env)
+    directory_ = env;
+  else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    directory_ = std::string(xdg) + "/bfly";
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    directory_ = std::string(home) + "/.cache/bfly";
   if (directory_.empty()) return;
   std::error_code ec;
   fs::create_directories(kernels() + "/devices", ec);
@@ -189,13 +194,16 @@ std::uintmax_t KernelCache::cap_bytes() {
   const unsigned long long value = std::strtoull(text, &end, 10);
   const bool out_of_range = errno == ERANGE;
   std::uintmax_t scale = 1;
-  if (*end == 'K' || *end == 'k') scale = 1024, ++end;
-  else if (*end == 'M' || *end == 'm') scale = 1024 * 1024, ++end;
-  else if (*end == 'G' || *end == 'g') scale = 1024 * 1024 * 1024, ++end;
+  if (*end == 'K' || *end == 'k')
+    scale = 1024, ++end;
+  else if (*end == 'M' || *end == 'm')
+    scale = 1024 * 1024, ++end;
+  else if (*end == 'G' || *end == 'g')
+    scale = 1024 * 1024 * 1024, ++end;
   // Digits first: strtoull would take blanks, a sign, and wrap "-5".
   if (!(text[0] >= '0' && text[0] <= '9') || *end != '\0')
-    throw Error(ErrorCode::InvalidArgument,
-                std::string("invalid BFLY_CACHE_MAX_BYTES '") + text + "' (expected bytes, optionally with K, M or G: 512M)");
+    throw Error(ErrorCode::InvalidArgument, std::string("invalid BFLY_CACHE_MAX_BYTES '") + text +
+                                                "' (expected bytes, optionally with K, M or G: 512M)");
   if (out_of_range || value > std::numeric_limits<std::uintmax_t>::max() / scale)
     throw Error(ErrorCode::InvalidArgument,
                 std::string("invalid BFLY_CACHE_MAX_BYTES '") + text + "' (more than 2^64 bytes)");
@@ -285,7 +293,8 @@ std::optional<std::vector<unsigned char>> KernelCache::load(const std::string& k
   return data;
 }
 
-void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const {
+void KernelCache::store(const std::string& key, const std::vector<unsigned char>& binary,
+                        const std::string& device_identity) const {
   if (!enabled() || binary.empty() || stores_off) return;
   std::vector<unsigned char> entry(kMagic, kMagic + 8);
   put64(entry, binary.size());
@@ -343,7 +352,8 @@ CacheInfo KernelCache::info() const {
   }
   for (auto& [hash, d] : by_device) {
     std::ifstream in(kernels() + "/devices/" + hash + ".txt");
-    if (!in || !std::getline(in, d.identity) || !std::getline(in, d.version)) d.identity = "unknown", d.version = "unknown";
+    if (!in || !std::getline(in, d.identity) || !std::getline(in, d.version))
+      d.identity = "unknown", d.version = "unknown";
     info.devices.push_back(d);
   }
   return info;

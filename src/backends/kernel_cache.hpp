@@ -50,8 +50,7 @@ class KernelCache {
   bool enabled() const { return !directory_.empty(); }
   const std::string& directory() const { return directory_; }
 
-  static std::string key(const std::string& kernel_name, const std::string& source,
-                         const std::string& device_identity);
+  static std::string key(const std::string& kernel_name, const std::string& source, const std::string& device_identity);
   // The size cap: $BFLY_CACHE_MAX_BYTES (bytes, or with a K, M or G
   // suffix), else 1 GiB. Throws Error(InvalidArgument) naming a bad value.
   static std::uintmax_t cap_bytes();
@@ -66,7 +65,8 @@ class KernelCache {
   class Mapping {
    public:
     Mapping() = default;
-    Mapping(void* address, std::size_t length, std::size_t offset) : address_(address), length_(length), offset_(offset) {}
+    Mapping(void* address, std::size_t length, std::size_t offset)
+        : address_(address), length_(length), offset_(offset) {}
     Mapping(Mapping&& o) noexcept { *this = std::move(o); }
     Mapping& operator=(Mapping&& o) noexcept;
     ~Mapping();
@@ -80,7 +80,8 @@ class KernelCache {
   };
   Mapping map(const std::string& key) const;
   // A failure to store warns once and stops further stores in this process.
-  void store(const std::string& key, const std::vector<unsigned char>& binary, const std::string& device_identity) const;
+  void store(const std::string& key, const std::vector<unsigned char>& binary,
+             const std::string& device_identity) const;
 
   // Tests: the next failure to write warns again, and stores resume.
   static void reset_warning();

@@ -13,15 +13,14 @@ std::string generate_box_copy(DialectKind kind, int bytes) {
   const std::string g = d.global, u = d.u64;
   const bool cl = kind == DialectKind::OpenCL;
   // Opaque elements of the right size: the copy never looks inside them.
-  std::string s = bytes == 4    ? "typedef unsigned int elem;\n"
-                  : bytes == 8  ? std::string("typedef ") + u + " elem;\n"
-                  : cl          ? "typedef uint4 elem;\n"
-                                : "struct alignas(16) elem { unsigned int x, y, z, w; };\n";
+  std::string s = bytes == 4   ? "typedef unsigned int elem;\n"
+                  : bytes == 8 ? std::string("typedef ") + u + " elem;\n"
+                  : cl         ? "typedef uint4 elem;\n"
+                               : "struct alignas(16) elem { unsigned int x, y, z, w; };\n";
   const std::string zero = bytes == 16 ? (cl ? "(uint4)(0)" : "elem{0, 0, 0, 0}") : "0";
   s += d.kernel_head(box_copy_kernel_name(bytes), kBoxCopyGroupSize) + g + "elem* dst, " + g + "const elem* src, " + u +
        " count, " + u + " d1, " + u + " d2, " + u + " d3, " + u + " n0, " + u + " n1, " + u + " n2, " + u + " n3, " +
-       u + " o0, " + u + " o1, " + u + " o2, " + u + " o3, " + u + " s0, " + u + " s1, " + u + " s2, " + u +
-       " s3) {\n";
+       u + " o0, " + u + " o1, " + u + " o2, " + u + " o3, " + u + " s0, " + u + " s1, " + u + " s2, " + u + " s3) {\n";
   s += "  const " + u + " i = (" + u + ")" + d.group_id + " * " + std::to_string(kBoxCopyGroupSize) + " + " +
        d.local_id + ";\n";
   s += "  if (i >= count) return;\n";

@@ -11,8 +11,15 @@ namespace {
 // constant twiddles, then DFT_r2 (one Cooley-Tukey step inside registers).
 const std::map<int, std::pair<int, int>>& compositions() {
   static const std::map<int, std::pair<int, int>> table{
-      {8, {2, 4}}, {16, {4, 4}}, {9, {3, 3}}, {6, {2, 3}}, {10, {2, 5}}, {12, {4, 3}},
-      {14, {2, 7}}, {15, {3, 5}}, {25, {5, 5}},
+      {8, {2, 4}},
+      {16, {4, 4}},
+      {9, {3, 3}},
+      {6, {2, 3}},
+      {10, {2, 5}},
+      {12, {4, 3}},
+      {14, {2, 7}},
+      {15, {3, 5}},
+      {25, {5, 5}},
       // Only where a tuning table asks for it (plan/factorize.hpp,
       // tunable_radices): 32 points a thread for long powers of two, one
       // exchange fewer (16384 = 32 x 32 x 16).
@@ -94,13 +101,20 @@ std::string emit_constant_twiddle(Emitter& e, const std::string& v, long long ex
   if ((8 * exponent) % n == 0) {
     const std::string h = e.real(0.707106781186547524400844362104849039L);
     switch ((8 * exponent) / n) {
-      case 2: return e.temp("crot_mi(" + v + ")");                       // -i
-      case 4: return e.temp("cmake(-" + v + ".x, -" + v + ".y)");        // -1
-      case 6: return e.temp("cmake(-" + v + ".y, " + v + ".x)");         // +i
-      case 1: return e.temp("cscale(cmake(" + v + ".x + " + v + ".y, " + v + ".y - " + v + ".x), " + h + ")");
-      case 3: return e.temp("cscale(cmake(" + v + ".y - " + v + ".x, -" + v + ".x - " + v + ".y), " + h + ")");
-      case 5: return e.temp("cscale(cmake(-" + v + ".x - " + v + ".y, " + v + ".x - " + v + ".y), " + h + ")");
-      case 7: return e.temp("cscale(cmake(" + v + ".x - " + v + ".y, " + v + ".x + " + v + ".y), " + h + ")");
+      case 2:
+        return e.temp("crot_mi(" + v + ")");  // -i
+      case 4:
+        return e.temp("cmake(-" + v + ".x, -" + v + ".y)");  // -1
+      case 6:
+        return e.temp("cmake(-" + v + ".y, " + v + ".x)");  // +i
+      case 1:
+        return e.temp("cscale(cmake(" + v + ".x + " + v + ".y, " + v + ".y - " + v + ".x), " + h + ")");
+      case 3:
+        return e.temp("cscale(cmake(" + v + ".y - " + v + ".x, -" + v + ".x - " + v + ".y), " + h + ")");
+      case 5:
+        return e.temp("cscale(cmake(-" + v + ".x - " + v + ".y, " + v + ".x - " + v + ".y), " + h + ")");
+      case 7:
+        return e.temp("cscale(cmake(" + v + ".x - " + v + ".y, " + v + ".x + " + v + ".y), " + h + ")");
     }
   }
   const auto w = twiddle::root(exponent, n);

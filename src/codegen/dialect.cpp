@@ -32,12 +32,12 @@ std::string Dialect::kernel_head(const std::string& name, int group_size, int mi
     return "__device__ __forceinline__ void " + name + "(unsigned long long bfly_group, ";
   }
   if (cluster > 1)
-    return "extern \"C\" __global__ void __cluster_dims__(" + std::to_string(cluster) + ", 1, 1) __launch_bounds__(" + g +
-           ", " + std::to_string(std::max(1, min_groups_per_unit)) + ") " + name + "(";
+    return "extern \"C\" __global__ void __cluster_dims__(" + std::to_string(cluster) + ", 1, 1) __launch_bounds__(" +
+           g + ", " + std::to_string(std::max(1, min_groups_per_unit)) + ") " + name + "(";
   // Always name the blocks per SM: without it ptxas (CUDA 13, sm_90) squeezed
   // some mixed-radix kernels to ~40 registers and spilled.
-  return "extern \"C\" __global__ void __launch_bounds__(" + g + ", " + std::to_string(std::max(1, min_groups_per_unit)) +
-         ") " + name + "(";
+  return "extern \"C\" __global__ void __launch_bounds__(" + g + ", " +
+         std::to_string(std::max(1, min_groups_per_unit)) + ") " + name + "(";
 }
 
 std::string Dialect::local_array(const std::string& name, std::size_t elements, std::size_t element_bytes,
@@ -45,7 +45,8 @@ std::string Dialect::local_array(const std::string& name, std::size_t elements, 
   const std::string n = std::to_string(elements);
   if (kind == DialectKind::OpenCL) return "__local " + type + " " + name + "[" + n + "];";
   // (16-byte aligned: a bulk copy's destination must be.)
-  if (elements * element_bytes + beside <= static_local_limit) return "__shared__ __align__(16) " + type + " " + name + "[" + n + "];";
+  if (elements * element_bytes + beside <= static_local_limit)
+    return "__shared__ __align__(16) " + type + " " + name + "[" + n + "];";
   // Dynamic shared memory is one array per kernel: declare it with the
   // widest alignment and view it as `type`.
   if (type == "cpx") return "extern __shared__ cpx " + name + "[];  // " + n + " points, dynamic shared memory";
@@ -70,17 +71,23 @@ std::string Dialect::stage_setup(bool bulk) const {
 
 std::string Dialect::stage_copy(const std::string& to, const std::string& from, std::int64_t count, int group_size,
                                 Precision precision, bool bulk) const {
-  if (kind == DialectKind::OpenCL) return "stage_event = async_work_group_copy(" + to + ", " + from + ", " + std::to_string(count) + ", 0);";
+  if (kind == DialectKind::OpenCL)
+    return "stage_event = async_work_group_copy(" + to + ", " + from + ", " + std::to_string(count) + ", 0);";
   // cp.async: each thread copies its points (adjacent threads adjacent
   // points) without waiting for them; .cg (L2 only) takes 16 bytes alone.
   const std::string bytes = precision == Precision::Single ? "8" : "16";
   const std::string op = precision == Precision::Single ? "cp.async.ca.shared.global" : "cp.async.cg.shared.global";
   const std::string threads =
       "{\n"
-      "  const unsigned base = (unsigned)__cvta_generic_to_shared(" + to + ");\n"
+      "  const unsigned base = (unsigned)__cvta_generic_to_shared(" +
+      to +
+      ");\n"
       "  #pragma unroll 1\n"
-      "  for (unsigned i = threadIdx.x; i < " + std::to_string(count) + "u; i += " + std::to_string(group_size) + "u)\n"
-      "    asm volatile(\"" + op + " [%0], [%1], " + bytes + ";\" :: \"r\"(base + i * " + bytes + "u), \"l\"(" + from +
+      "  for (unsigned i = threadIdx.x; i < " +
+      std::to_string(count) + "u; i += " + std::to_string(group_size) +
+      "u)\n"
+      "    asm volatile(\"" +
+      op + " [%0], [%1], " + bytes + ";\" :: \"r\"(base + i * " + bytes + "u), \"l\"(" + from +
       " + i) : \"memory\");\n"
       "  asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
       "}";
@@ -91,13 +98,17 @@ std::string Dialect::stage_copy(const std::string& to, const std::string& from, 
   return "if (stage_bulk) {\n"
          "  if (threadIdx.x == 0) {\n"
          "    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
-         "    asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(stage_bar), \"r\"(" + total +
+         "    asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\" :: \"r\"(stage_bar), \"r\"(" +
+         total +
          "u) : \"memory\");\n"
-         "    asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\" :: "
-         "\"r\"((unsigned)__cvta_generic_to_shared(" + to + ")), \"l\"(" + from + "), \"r\"(" + total +
+         "    asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\" "
+         ":: "
+         "\"r\"((unsigned)__cvta_generic_to_shared(" +
+         to + ")), \"l\"(" + from + "), \"r\"(" + total +
          "u), \"r\"(stage_bar) : \"memory\");\n"
          "  }\n"
-         "} else " + threads;
+         "} else " +
+         threads;
 }
 
 std::string Dialect::stage_wait(bool bulk) const {
@@ -107,11 +118,14 @@ std::string Dialect::stage_wait(bool bulk) const {
   return "if (stage_bulk) {\n"
          "  unsigned done = 0;\n"
          "  while (!done)\n"
-         "    asm volatile(\"{\\n .reg .pred p;\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n selp.u32 %0, 1, 0, p;\\n}\" "
+         "    asm volatile(\"{\\n .reg .pred p;\\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n selp.u32 "
+         "%0, 1, 0, p;\\n}\" "
          ": \"=r\"(done) : \"r\"(stage_bar), \"r\"(stage_phase) : \"memory\");\n"
          "  stage_phase ^= 1;\n"
          "} else {\n"
-         "  " + threads + "\n"
+         "  " +
+         threads +
+         "\n"
          "}";
 }
 

@@ -16,13 +16,13 @@ DialectKind parse_dialect(const std::string& text);  // throws Error naming the 
 
 struct Dialect {
   DialectKind kind;
-  const char* global;        // pointer address-space qualifier
-  const char* function;      // qualifier of helper functions
-  const char* barrier;       // group-wide barrier on local memory
-  const char* local_id;      // this thread's index in its group (unsigned)
-  const char* group_id;      // this group's index
-  const char* group_count;   // the launch's number of groups
-  const char* local_pointer; // qualifier of a pointer into local memory
+  const char* global;         // pointer address-space qualifier
+  const char* function;       // qualifier of helper functions
+  const char* barrier;        // group-wide barrier on local memory
+  const char* local_id;       // this thread's index in its group (unsigned)
+  const char* group_id;       // this group's index
+  const char* group_count;    // the launch's number of groups
+  const char* local_pointer;  // qualifier of a pointer into local memory
   const char* u32;
   const char* u64;
   const char* fma_single;

@@ -12,7 +12,8 @@ std::string generate_direct_convolution(DialectKind kind, Precision precision) {
   std::string s = d.types(precision);
   s += d.kernel_head(direct_convolution_kernel_name(precision), kDirectGroupSize) + g + "real* out, " + g +
        "const real* image, " + g + "const real* weights, " + u + " h, " + u + " w, " + u + " kh, " + u + " kw) {\n";
-  s += "  const " + u + " i = (" + u + ")" + d.group_id + " * " + std::to_string(kDirectGroupSize) + " + " + d.local_id + ";\n";
+  s += "  const " + u + " i = (" + u + ")" + d.group_id + " * " + std::to_string(kDirectGroupSize) + " + " +
+       d.local_id + ";\n";
   s += "  const " + u + " quads = (w + " + q + " - 1) / " + q + ";\n";
   s += "  if (i >= h * quads) return;\n";
   s += "  const long y = (long)(i / quads), x0 = (long)(i % quads) * " + q + ";\n";
@@ -39,13 +40,15 @@ std::string generate_direct_convolution(DialectKind kind, Precision precision) {
   for (int c = 0; c < kDirectOutputs; ++c)
     s += "      acc" + std::to_string(c) + " += kv * a" + std::to_string(c) + ";\n";
   s += "      // kernel column j + 1 reads one image column further left\n";
-  for (int c = kDirectOutputs - 1; c > 0; --c) s += "      a" + std::to_string(c) + " = a" + std::to_string(c - 1) + ";\n";
+  for (int c = kDirectOutputs - 1; c > 0; --c)
+    s += "      a" + std::to_string(c) + " = a" + std::to_string(c - 1) + ";\n";
   s += "      const long next = base - j - 1;\n";
   s += "      a0 = next >= 0 && next < W ? row[next] : (real)0;\n";
   s += "    }\n";
   s += "  }\n";
   for (int c = 0; c < kDirectOutputs; ++c)
-    s += "  if (x0 + " + std::to_string(c) + " < W) out[y * W + x0 + " + std::to_string(c) + "] = acc" + std::to_string(c) + ";\n";
+    s += "  if (x0 + " + std::to_string(c) + " < W) out[y * W + x0 + " + std::to_string(c) + "] = acc" +
+         std::to_string(c) + ";\n";
   s += "}\n";
   return s;
 }

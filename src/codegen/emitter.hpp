@@ -16,7 +16,7 @@ class Emitter {
   explicit Emitter(Precision precision) : precision_(precision) {}
 
   void line(const std::string& text);
-  void open(const std::string& text);   // "text {" and indent
+  void open(const std::string& text);        // "text {" and indent
   void close(const std::string& tail = "");  // dedent and "}" + tail
   // Emits `const cpx tN = expr;` and returns "tN".
   std::string temp(const std::string& expr);

@@ -11,8 +11,8 @@ std::string generate_multiply(DialectKind kind, Precision precision) {
   const std::string g = d.global, u = d.u64;
   std::string s = d.types(precision);
   s += d.kernel_head(multiply_kernel_name(precision), kMultiplyGroupSize) + g + "cpx* out, " + g + "const cpx* a, " +
-       g + "const cpx* k, " + u + " count, " + u + " d1, " + u + " d2, " + u + " d3, " + u + " a0, " + u + " a1, " +
-       u + " a2, " + u + " a3, " + u + " k0, " + u + " k1, " + u + " k2, " + u + " k3, real scale) {\n";
+       g + "const cpx* k, " + u + " count, " + u + " d1, " + u + " d2, " + u + " d3, " + u + " a0, " + u + " a1, " + u +
+       " a2, " + u + " a3, " + u + " k0, " + u + " k1, " + u + " k2, " + u + " k3, real scale) {\n";
   s += "  const " + u + " i = (" + u + ")" + d.group_id + " * " + std::to_string(kMultiplyGroupSize) + " + " +
        d.local_id + ";\n";
   s += "  if (i >= count) return;\n";

@@ -19,7 +19,8 @@ void PassWriter::emit_chirp_store(int r) {
       e_.line("const " + idx() + " e = " + k + point + " * " + str(s_.stride_product) + ";");
       if (kernel) {
         e_.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
-        e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        e_.line("dst[" + point + " * " + str(s_.out_point_stride) +
+                "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
       } else {
         // A real axis: the half spectrum e <= N/2, or the real parts.
         const bool half = s_.real_store == RealStore::Half;

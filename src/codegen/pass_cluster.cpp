@@ -34,8 +34,8 @@ void PassWriter::emit_cluster_store(int r) {
   e_.open("");
   e_.line("const " + u32() + " rank = " + d_.group_id + " % " + std::to_string(C) + ";");
   for (int c = 0; c < C; ++c)
-    e_.line("const cpx* peer" + std::to_string(c) + " = (const cpx*)__cluster_map_shared_rank((void*)lds, " + std::to_string(c) +
-            ");");
+    e_.line("const cpx* peer" + std::to_string(c) + " = (const cpx*)__cluster_map_shared_rank((void*)lds, " +
+            std::to_string(c) + ");");
   emit_offsets("(" + u64() + ")(" + d_.group_id + " / " + std::to_string(C) + ") * " + str(W), "r", false, true, false);
   e_.line(d_.global + std::string("cpx* row = out + out_offr;"));
   // One q_b at a time: unrolled, W more points would stay live.
@@ -56,14 +56,14 @@ void PassWriter::emit_cluster_store(int r) {
     if (n1 == 0) continue;
     e_.open("");
     e_.line("const " + u32() + " e = qb * " + str(n1) + ";");
-    e_.line(y + " = cmul(" + y + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) + " + (e >> " +
-            std::to_string(s_.twiddle_fine_bits) + ")]));");
+    e_.line(y + " = cmul(" + y + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) +
+            " + (e >> " + std::to_string(s_.twiddle_fine_bits) + ")]));");
     e_.close();
   }
   const std::vector<std::string> outputs = emit_dft(e_, inputs);
   for (std::int64_t a = 0; a < W; ++a)
-    e_.line("row[(" + idx() + ")(qb + " + str(a * L) + ") * " + str(s_.out_point_stride) + "] = " +
-            scaled(outputs[static_cast<std::size_t>(a)]) + ";");
+    e_.line("row[(" + idx() + ")(qb + " + str(a * L) + ") * " + str(s_.out_point_stride) +
+            "] = " + scaled(outputs[static_cast<std::size_t>(a)]) + ";");
   if (share * C != L) e_.close();
   e_.close();
   e_.close();

@@ -46,8 +46,8 @@ void PassWriter::emit_load(int r) {
       } else if (s_.has_pass_twiddles()) {
         e_.open("");
         e_.line("const " + idx() + " e = (" + idx() + ")" + n + " * k;");
-        e_.line(v + " = cmul(" + v + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" +
-                str(mask + 1) + " + (e >> " + std::to_string(s_.twiddle_fine_bits) + ")]));");
+        e_.line(v + " = cmul(" + v + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) +
+                " + (e >> " + std::to_string(s_.twiddle_fine_bits) + ")]));");
         e_.close();
       }
     }
@@ -69,8 +69,10 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
       e_.line(v + " = cmake(src[" + at + "], 0);");
       return;
     case RealLoad::Pairs:
-      if (s_.real_pairs_aligned) e_.line(v + " = ((" + d_.global + " const cpx*)src)[" + n + "];");
-      else e_.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
+      if (s_.real_pairs_aligned)
+        e_.line(v + " = ((" + d_.global + " const cpx*)src)[" + n + "];");
+      else
+        e_.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
       return;
     case RealLoad::Hermitian:
       // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
@@ -83,11 +85,14 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
       e_.close();
       return;
     default:
-      if (s_.staged) e_.line(v + " = stage[" + n + "];");
+      if (s_.staged)
+        e_.line(v + " = stage[" + n + "];");
       else if (s_.multiply_load) {
         const std::string o = "(" + idx() + ")(in_off + " + at + ")";
-        e_.line(v + " = cmul(src[" + at + "], mul[" + (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "]);");
-      } else e_.line(v + " = src[" + at + "];");
+        e_.line(v + " = cmul(src[" + at + "], mul[" +
+                (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "]);");
+      } else
+        e_.line(v + " = src[" + at + "];");
   }
 }
 
@@ -127,8 +132,7 @@ void PassWriter::emit_store(int r) {
   }
   if (!s_.store_via_local()) {
     for_each_butterfly(R / r, "valid", [&](int j) {
-      for (int t = 0; t < r; ++t)
-{
+      for (int t = 0; t < r; ++t) {
         const std::string at = "(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride);
         e_.line("dst[" + at + "] = " + product(scaled(x(j * r + t)), "out_off + " + at) + ";");
       }

@@ -46,8 +46,10 @@ std::string PassWriter::write(bool preamble) {
     emit_staged();
   } else {
     emit_indexing();
-    if (s_.identity) emit_copy();
-    else emit_stages();
+    if (s_.identity)
+      emit_copy();
+    else
+      emit_stages();
   }
   e_.close();
   return e_.text();
@@ -89,8 +91,8 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
       break;
     }
     index[d] = "c" + std::to_string(d) + sfx;
-    e_.line("const " + idx() + " " + index[d] + " = " + rest + " % " + str(dims[d].extent) + "; " + rest + " /= " +
-            str(dims[d].extent) + ";");
+    e_.line("const " + idx() + " " + index[d] + " = " + rest + " % " + str(dims[d].extent) + "; " + rest +
+            " /= " + str(dims[d].extent) + ";");
   }
   auto sum = [&](bool input) {
     std::string out;
@@ -113,8 +115,8 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
       if (dims[d].caller_in) in += (in.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_in);
       if (dims[d].caller_out) out += (out.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_out);
     }
-    e_.line("const " + idx() + " rader_in_off = " + (in.empty() ? "0" : in) + ", rader_out_off = " + (out.empty() ? "0" : out) +
-            ";");
+    e_.line("const " + idx() + " rader_in_off = " + (in.empty() ? "0" : in) +
+            ", rader_out_off = " + (out.empty() ? "0" : out) + ";");
   }
   if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
   if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
@@ -122,7 +124,8 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
   if (want_k && (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror || s_.rader_gather)) {
     // Where the axis's point 0 is: the mirror X[n - j] is read from there.
     const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
-    e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") + ";");
+    e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") +
+            ";");
   }
   e_.line("(void)" + rest + ";");
 }
@@ -132,10 +135,13 @@ void PassWriter::emit_indexing() {
   e_.line("// " + s_.geometry());
   const std::size_t point_bytes = (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1);
   if (s_.local_bytes() > 0)
-    e_.line(d_.local_array("lds", s_.plane() ? s_.local_bytes() / point_bytes
-                                  : static_cast<std::size_t>(s_.clustered() ? std::max(s_.local_row(), s_.cluster_pitch()) : s_.local_row()) * M,
-                           (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1),
-                           s_.local_halves ? "real" : "cpx"));
+    e_.line(d_.local_array(
+        "lds",
+        s_.plane()
+            ? s_.local_bytes() / point_bytes
+            : static_cast<std::size_t>(s_.clustered() ? std::max(s_.local_row(), s_.cluster_pitch()) : s_.local_row()) *
+                  M,
+        (s_.precision == Precision::Single ? 8 : 16) / (s_.local_halves ? 2 : 1), s_.local_halves ? "real" : "cpx"));
   e_.line("const " + u32() + " lid = " + d_.local_id + ";");
   if (column_major()) {
     e_.line("const " + u32() + " m = lid % " + str(M) + ", t = lid / " + str(M) + ";");
@@ -146,7 +152,8 @@ void PassWriter::emit_indexing() {
     // Transform m < M/2 of the group is sub-transform k = q of pair q of a
     // row, m + M/2 its partner P - q (none for q = 0 and q = P/2).
     const std::int64_t P = s_.stride_product, half = M / 2;
-    e_.line("const " + u64() + " pair = (" + u64() + ")" + d_.group_id + " * " + str(half) + " + m % " + str(half) + ";");
+    e_.line("const " + u64() + " pair = (" + u64() + ")" + d_.group_id + " * " + str(half) + " + m % " + str(half) +
+            ";");
     e_.line("const " + u64() + " q = pair % " + str(P / 2 + 1) + ";");
     e_.line("const bool partner = m >= " + str(half) + ";");
     e_.line("const " + u64() + " kq = partner ? " + str(P) + " - q : q;");
@@ -228,7 +235,8 @@ void PassWriter::emit_exchange_halves(int r, std::int64_t Ps, int next) {
   const std::int64_t R = s_.length;
   e_.open("");
   std::string decl = "real";
-  for (int v = 0; v < s_.points_per_thread(); ++v) decl += std::string(v ? "," : "") + " h" + std::to_string(v) + " = 0";
+  for (int v = 0; v < s_.points_per_thread(); ++v)
+    decl += std::string(v ? "," : "") + " h" + std::to_string(v) + " = 0";
   e_.line(decl + ";");
   for (const char* part : {"x", "y"}) {
     const std::string field = std::string(".") + part;
@@ -242,8 +250,10 @@ void PassWriter::emit_exchange_halves(int r, std::int64_t Ps, int next) {
       for (int t = 0; t < next; ++t) {
         const int v = j * next + t;
         const std::string at = local("m", "b + " + str(t * (R / next)));
-        if (real_part) e_.line("h" + std::to_string(v) + " = " + at + ";");
-        else e_.line(x(v) + " = cmake(h" + std::to_string(v) + ", " + at + ");");
+        if (real_part)
+          e_.line("h" + std::to_string(v) + " = " + at + ";");
+        else
+          e_.line(x(v) + " = cmake(h" + std::to_string(v) + ", " + at + ");");
       }
     });
     // The imaginary parts overwrite what others may still be reading.
@@ -293,8 +303,8 @@ void PassWriter::emit_store_from_local() {
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "t2 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
-      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "row[" + n + "] = " +
-              product(scaled(local("m2", n)), "out_off2 + " + n) + ";");
+      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "row[" + n +
+              "] = " + product(scaled(local("m2", n)), "out_off2 + " + n) + ";");
     }
   } else {
     // Adjacent transforms adjacent in the output (a transpose): each point
@@ -310,8 +320,8 @@ void PassWriter::emit_store_from_local() {
       const std::string n = "n0 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
       const std::string at = "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride);
-      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "column[" + at + "] = " +
-              product(scaled(local("m2", n)), "out_off2 + m2 + " + at) + ";");
+      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "column[" + at +
+              "] = " + product(scaled(local("m2", n)), "out_off2 + m2 + " + at) + ";");
     }
   }
   e_.close();
@@ -329,8 +339,10 @@ void PassWriter::emit_copy() {
     e_.open("if (valid" + (guard ? " && " + n + " < " + str(R) : std::string()) + ")");
     e_.line(x(j) + " = src[(" + idx() + ")(" + n + ") * " + str(s_.in_point_stride) + "];");
     e_.line(x(j) + ".y *= in_sign;");
-    if (s_.store_via_local()) e_.line(local("m", n) + " = " + x(j) + ";");
-    else e_.line("dst[(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride) + "] = " + scaled(x(j)) + ";");
+    if (s_.store_via_local())
+      e_.line(local("m", n) + " = " + x(j) + ";");
+    else
+      e_.line("dst[(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride) + "] = " + scaled(x(j)) + ";");
     e_.close();
   }
   if (s_.store_via_local()) {
@@ -394,16 +406,20 @@ void PassWriter::emit_fft(bool from_global, bool to_global) {
     const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
     // Block rows' first stage reads the block from the array the exchange reuses.
     const bool read_array = reads_local || (stage == 0 && s_.block_rows);
-    if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered() || plane_block_store_))
+    if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered() ||
+                       plane_block_store_))
       barrier();
     // In place, a real axis's outputs overlap inputs of other threads
     // (reals and complex points differ in size): with one stage, nothing
     // else orders this thread's stores after their loads.
     if (!reads_local && last && to_global && s_.real() && !split) e_.line(d_.barrier);
     if (last) {
-      if (to_global) emit_store(r);
-      else if (s_.plane()) emit_plane_turn(r);
-      else emit_convolve_turn(r);
+      if (to_global)
+        emit_store(r);
+      else if (s_.plane())
+        emit_plane_turn(r);
+      else
+        emit_convolve_turn(r);
     } else if (s_.local_halves) {
       emit_exchange_halves(r, Ps, radices_[stage + 1]);
     } else {

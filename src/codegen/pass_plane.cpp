@@ -21,8 +21,8 @@ void PassWriter::emit_plane() {
   e_.line("const " + u32() + " m = lid / " + std::to_string(T2) + ", t = lid % " + std::to_string(T2) + ";");
   e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(planes * R) + " + m;");
   // (The launch's transforms count the first phase's columns.)
-  e_.line("const bool valid = (" + u64() + ")" + d_.group_id + " * " + str(planes) + " + m / " + str(R) + " < transforms / " +
-          str(C) + " && m < " + str(planes * R) + ";");
+  e_.line("const bool valid = (" + u64() + ")" + d_.group_id + " * " + str(planes) + " + m / " + str(R) +
+          " < transforms / " + str(C) + " && m < " + str(planes * R) + ";");
   PassWriter second(rows, d_, e_);
   second.twiddle_table_ = "pass_twiddles";
   second.plane_block_store_ = s_.plane_block_store;
@@ -70,8 +70,8 @@ void PassWriter::emit_plane_turn(int r) {
   const std::int64_t C = s_.plane_columns, R = s_.length;
   for_each_butterfly(R / r, "", [&](int j) {
     for (int t = 0; t < r; ++t)
-      e_.line(second.local("((m / " + str(C) + ") * " + str(R) + " + b + " + str(t * (R / r)) + ")", "m % " + str(C)) + " = " +
-              x(j * r + t) + ";");
+      e_.line(second.local("((m / " + str(C) + ") * " + str(R) + " + b + " + str(t * (R / r)) + ")", "m % " + str(C)) +
+              " = " + x(j * r + t) + ";");
   });
   e_.line(d_.barrier);
 }

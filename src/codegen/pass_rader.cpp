@@ -35,11 +35,12 @@ void PassWriter::emit_rader_pass_store(int r) {
         } else {
           e_.line(v + " = cmul(" + v + ", tables[" + str(L) + " + e]);");
         }
-        e_.line("dst[" + point + " * " + str(s_.out_point_stride) + "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        e_.line("dst[" + point + " * " + str(s_.out_point_stride) +
+                "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
       } else {
         e_.line("const " + idx() + " at = (" + idx() + ")tables[e].y;");
-        e_.line("out[out_off" + std::string(P > 1 ? " - k * " + str(A) : "") + " + at * " + str(A) + "] = " +
-                scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        e_.line("out[out_off" + std::string(P > 1 ? " - k * " + str(A) : "") + " + at * " + str(A) +
+                "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
       }
       e_.close();
     }
@@ -104,8 +105,10 @@ void PassWriter::emit_rader_store(int r) {
     if (s_.real_store == RealStore::Half) guard += " && i < " + str(p / 2);
     e_.open("if (" + guard + ")");
     const std::string at = "dst[(" + idx() + ")(i + 1) * " + str(S) + "]";
-    if (s_.real_store == RealStore::Real) e_.line(at + " = " + local("m", "i") + ".x * out_re;");
-    else e_.line(at + " = " + scaled(local("m", "i")) + ";");
+    if (s_.real_store == RealStore::Real)
+      e_.line(at + " = " + local("m", "i") + ".x * out_re;");
+    else
+      e_.line(at + " = " + scaled(local("m", "i")) + ";");
     e_.close();
     e_.close();
   }

@@ -46,8 +46,8 @@ void PassWriter::emit_real_store(int r) {
       const std::string v = x(j * r + t), at = point + " * " + str(S);
       switch (s_.real_store) {
         case RealStore::Half:
-          e_.line("if (" + k + point + " * " + str(s_.stride_product) + " <= " + str(s_.real_length / 2) + ") dst[" + at +
-                  "] = " + product(scaled(v), "out_off + " + at) + ";");
+          e_.line("if (" + k + point + " * " + str(s_.stride_product) + " <= " + str(s_.real_length / 2) + ") dst[" +
+                  at + "] = " + product(scaled(v), "out_off + " + at) + ";");
           break;
         case RealStore::Real:
           e_.line("dst[" + at + "] = " + v + ".x * out_re;");
@@ -84,7 +84,8 @@ void PassWriter::emit_split_store(int r) {
     e_.line(d_.global + out_type() + "* block = out + g0 * " + str(row) + ";");
     for (std::int64_t q = 0; q * G < block; ++q) {
       e_.open("");
-      e_.line("const " + u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) + ";");
+      e_.line("const " + u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) +
+              ";");
       e_.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g0 + m2 < transforms)");
       e_.line("const cpx a = " + local("m2", "(kk == " + str(R) + " ? 0 : kk)") + ";");
       e_.line("const cpx c = " + local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
@@ -138,9 +139,11 @@ void PassWriter::emit_split_paired_store(int r) {
     e_.line("const " + idx() + " e = (" + idx() + ")kq + (" + idx() + ")kp * " + str(P) + ";");
     const std::string at = "(" + idx() + ")kp * " + str(s_.out_point_stride);
     const std::string last = "(" + idx() + ")" + str(L) + " * " + str(s_.out_point_stride);
-    e_.line("dst[" + at + "] = " + product(scaled("cadd(even, cmul(" + real_twiddle("e") + ", odd))"), "out_off + " + at) + ";");
+    e_.line("dst[" + at +
+            "] = " + product(scaled("cadd(even, cmul(" + real_twiddle("e") + ", odd))"), "out_off + " + at) + ";");
     e_.open("if (kq == 0 && kp == 0)");
-    e_.line("dst[" + last + "] = " + product(scaled("cmake(even.x - odd.x, even.y - odd.y)"), "out_off + " + last) + ";");
+    e_.line("dst[" + last + "] = " + product(scaled("cmake(even.x - odd.x, even.y - odd.y)"), "out_off + " + last) +
+            ";");
     e_.close();
     e_.close();
     e_.close();

@@ -24,8 +24,10 @@ void PassWriter::emit_pass_sincos(const std::string& v, const std::string& n) {
   std::snprintf(scale, sizeof scale, "%.17g", 2.0 / static_cast<double>(N));
   e_.line("const real a = (real)(-f) * (real)" + std::string(scale) + ";");
   e_.line("real sn, cs;");
-  if (d_.kind == DialectKind::Cuda) e_.line(std::string(f64 ? "sincospi" : "sincospif") + "(a, &sn, &cs);");
-  else e_.line("sn = sinpi(a); cs = cospi(a);");
+  if (d_.kind == DialectKind::Cuda)
+    e_.line(std::string(f64 ? "sincospi" : "sincospif") + "(a, &sn, &cs);");
+  else
+    e_.line("sn = sinpi(a); cs = cospi(a);");
   e_.line(v + " = cmul(" + v + ", cmake(cs, sn));");
   e_.close();
 }
@@ -47,7 +49,8 @@ void PassWriter::emit_pass_sincos_pow2(const std::string& v, const std::string& 
   std::snprintf(scale, sizeof scale, "%.17g", 2.0 / static_cast<double>(N));
   e_.open("");
   // e = n k < N: the pass's twiddle exponents are below its point count.
-  const std::string word = N <= (std::int64_t{1} << 31) ? "unsigned int" : (d_.kind == DialectKind::Cuda ? "unsigned long long" : "ulong");
+  const std::string word =
+      N <= (std::int64_t{1} << 31) ? "unsigned int" : (d_.kind == DialectKind::Cuda ? "unsigned long long" : "ulong");
   e_.line("const " + word + " e = (" + word + ")" + n + " * (" + word + ")k;");
   e_.line("const unsigned int q = (unsigned int)(e >> " + str(bits - 2) + ");");
   e_.line("const " + word + " r = e & (" + quarter + " - 1);");
@@ -58,8 +61,12 @@ void PassWriter::emit_pass_sincos_pow2(const std::string& v, const std::string& 
     e_.line("const real s0 = x * " + horner(taylor_sinpi_cospi(1, 9)) + ";");
     e_.line("const real c0 = " + horner(taylor_sinpi_cospi(0, 9)) + ";");
   } else {
-    e_.line("const real s0 = x * (((-5.881837606e-01f * u + 2.549676657e+00f) * u - 5.167705536e+00f) * u + 3.141592741e+00f);");
-    e_.line("const real c0 = (((2.311453223e-01f * u - 1.335022926e+00f) * u + 4.058706760e+00f) * u - 4.934802055e+00f) * u + 1.0f;");
+    e_.line(
+        "const real s0 = x * (((-5.881837606e-01f * u + 2.549676657e+00f) * u - 5.167705536e+00f) * u + "
+        "3.141592741e+00f);");
+    e_.line(
+        "const real c0 = (((2.311453223e-01f * u - 1.335022926e+00f) * u + 4.058706760e+00f) * u - 4.934802055e+00f) * "
+        "u + 1.0f;");
   }
   // The angle is q pi/2 + t, t in [0, pi/2) (the fold swapped sine and
   // cosine past pi/4): odd quadrants swap them again, the signs follow q.

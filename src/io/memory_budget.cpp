@@ -63,9 +63,7 @@ std::string cgroup_directory(bool* v2) {
 
 }  // namespace
 
-std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) {
-  return a != 0 && b > kNone / a ? kNone : a * b;
-}
+std::uint64_t saturating_product(std::uint64_t a, std::uint64_t b) { return a != 0 && b > kNone / a ? kNone : a * b; }
 
 std::uint64_t saturating_sum(std::uint64_t a, std::uint64_t b) { return b > kNone - a ? kNone : a + b; }
 
@@ -118,7 +116,9 @@ HostMemory host_memory(const HostFacts& f) {
   auto bound_by = [&](std::uint64_t available, const std::string& why) {
     if (available < host.available) host = {available, why};
   };
-  auto left = [](std::uint64_t limit, std::optional<std::uint64_t> used) { return limit - std::min(limit, used.value_or(0)); };
+  auto left = [](std::uint64_t limit, std::optional<std::uint64_t> used) {
+    return limit - std::min(limit, used.value_or(0));
+  };
   auto of = [](std::uint64_t limit, std::optional<std::uint64_t> used) {
     return std::to_string(limit) + " bytes, " + std::to_string(used.value_or(0)) + " of them in use";
   };
@@ -129,7 +129,8 @@ HostMemory host_memory(const HostFacts& f) {
   if (f.data_limit)
     bound_by(left(*f.data_limit, f.data_used), "the data limit, ulimit -d, of " + of(*f.data_limit, f.data_used));
   if (f.cgroup_limit)
-    bound_by(left(*f.cgroup_limit, f.cgroup_used), "the cgroup's memory limit of " + of(*f.cgroup_limit, f.cgroup_used));
+    bound_by(left(*f.cgroup_limit, f.cgroup_used),
+             "the cgroup's memory limit of " + of(*f.cgroup_limit, f.cgroup_used));
   return host;
 }
 
@@ -149,8 +150,9 @@ void check_memory(const MemoryNeeds& needs, const HostMemory& host, const Device
   if (on_host > host.available) {
     std::string parts;
     if (device != nullptr)
-      parts = " (its arrays " + std::string(shared ? "and the buffers of " + device->spec + ", which are host memory, " : "") +
-              "and " + std::to_string(runtime) + " for the device's runtime)";
+      parts = " (its arrays " +
+              std::string(shared ? "and the buffers of " + device->spec + ", which are host memory, " : "") + "and " +
+              std::to_string(runtime) + " for the device's runtime)";
     fail(std::to_string(on_host) + " bytes" + parts + ", more than the " + std::to_string(host.available) +
          " bytes available (" + host.bound + ")");
   }

@@ -41,10 +41,10 @@ struct MemoryNeeds {
 
 // What bounds the host's memory, as read (bytes; empty: none or unknown).
 struct HostFacts {
-  std::optional<std::uint64_t> mem_available;                      // /proc/meminfo MemAvailable
+  std::optional<std::uint64_t> mem_available;                            // /proc/meminfo MemAvailable
   std::optional<std::uint64_t> address_space_limit, address_space_used;  // RLIMIT_AS, VmSize
-  std::optional<std::uint64_t> data_limit, data_used;              // RLIMIT_DATA, VmData
-  std::optional<std::uint64_t> cgroup_limit, cgroup_used;          // memory.max, memory.current less inactive files
+  std::optional<std::uint64_t> data_limit, data_used;                    // RLIMIT_DATA, VmData
+  std::optional<std::uint64_t> cgroup_limit, cgroup_used;  // memory.max, memory.current less inactive files
 };
 
 // The host's memory a process may still take, and what bounds it.

@@ -41,20 +41,13 @@ struct DTypeInfo {
 };
 
 constexpr DTypeInfo kDTypes[] = {
-    {DType::Complex64, "c8", "complex64", 8, 4},
-    {DType::Complex128, "c16", "complex128", 16, 8},
-    {DType::Float16, "f2", "float16", 2, 2},
-    {DType::Float32, "f4", "float32", 4, 4},
-    {DType::Float64, "f8", "float64", 8, 8},
-    {DType::Bool, "b1", "bool", 1, 1},
-    {DType::Int8, "i1", "int8", 1, 1},
-    {DType::Int16, "i2", "int16", 2, 2},
-    {DType::Int32, "i4", "int32", 4, 4},
-    {DType::Int64, "i8", "int64", 8, 8},
-    {DType::UInt8, "u1", "uint8", 1, 1},
-    {DType::UInt16, "u2", "uint16", 2, 2},
-    {DType::UInt32, "u4", "uint32", 4, 4},
-    {DType::UInt64, "u8", "uint64", 8, 8},
+    {DType::Complex64, "c8", "complex64", 8, 4}, {DType::Complex128, "c16", "complex128", 16, 8},
+    {DType::Float16, "f2", "float16", 2, 2},     {DType::Float32, "f4", "float32", 4, 4},
+    {DType::Float64, "f8", "float64", 8, 8},     {DType::Bool, "b1", "bool", 1, 1},
+    {DType::Int8, "i1", "int8", 1, 1},           {DType::Int16, "i2", "int16", 2, 2},
+    {DType::Int32, "i4", "int32", 4, 4},         {DType::Int64, "i8", "int64", 8, 8},
+    {DType::UInt8, "u1", "uint8", 1, 1},         {DType::UInt16, "u2", "uint16", 2, 2},
+    {DType::UInt32, "u4", "uint32", 4, 4},       {DType::UInt64, "u8", "uint64", 8, 8},
 };
 
 const DTypeInfo* find_dtype(DType dtype) {
@@ -133,9 +126,8 @@ std::int64_t checked_elements(const std::vector<std::int64_t>& shape) {
 // Byte count of elements * item, or false when it does not fit.
 bool checked_bytes(std::int64_t elements, std::size_t item, std::size_t* bytes) {
   const auto count = static_cast<std::uint64_t>(elements);
-  const std::uint64_t limit =
-      std::min<std::uint64_t>(std::numeric_limits<std::size_t>::max(),
-                              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+  const std::uint64_t limit = std::min<std::uint64_t>(
+      std::numeric_limits<std::size_t>::max(), static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
   if (item != 0 && count > limit / item) return false;
   *bytes = static_cast<std::size_t>(count * item);
   return true;
@@ -156,8 +148,7 @@ class File {
 };
 
 // Reads up to `count` bytes; returns how many arrived before end of file.
-std::size_t read_some(std::FILE* file, const std::string& path, unsigned char* buffer,
-                      std::size_t count) {
+std::size_t read_some(std::FILE* file, const std::string& path, unsigned char* buffer, std::size_t count) {
   errno = 0;
   const std::size_t got = std::fread(buffer, 1, count, file);
   if (got < count && std::ferror(file)) {
@@ -299,8 +290,7 @@ class HeaderParser {
     while (!at_end() && peek() >= '0' && peek() <= '9') {
       const int digit = peek() - '0';
       if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10) {
-        fail_header("dimension in 'shape' " + quote_text(text_.substr(pos_)) +
-                    " does not fit in 64 bits");
+        fail_header("dimension in 'shape' " + quote_text(text_.substr(pos_)) + " does not fit in 64 bits");
       }
       value = value * 10 + digit;
       ++pos_;
@@ -335,13 +325,11 @@ class HeaderParser {
 
   [[noreturn]] void fail_at(const std::string& what) {
     fail(ErrorCode::Io, path_,
-         "malformed .npy header: " + what + " at byte " + std::to_string(pos_) + " of \"" +
-             quote_text(text_) + "\"");
+         "malformed .npy header: " + what + " at byte " + std::to_string(pos_) + " of \"" + quote_text(text_) + "\"");
   }
 
   [[noreturn]] void fail_header(const std::string& what) {
-    fail(ErrorCode::Io, path_,
-         "malformed .npy header: " + what + " in \"" + quote_text(text_) + "\"");
+    fail(ErrorCode::Io, path_, "malformed .npy header: " + what + " in \"" + quote_text(text_) + "\"");
   }
 
   const std::string& path_;
@@ -376,8 +364,7 @@ ElementType element_type(const std::string& path, const Header& header, const st
       return {&info, swapped};
     }
   }
-  fail(ErrorCode::Unsupported, path,
-       "unsupported dtype '" + quote_text(descr) + "' (" + supported + ")");
+  fail(ErrorCode::Unsupported, path, "unsupported dtype '" + quote_text(descr) + "' (" + supported + ")");
 }
 
 // Reverses the bytes of every `unit`-byte piece: the array in the other byte order.
@@ -450,8 +437,7 @@ const char* to_string(DType dtype) {
 std::size_t dtype_bytes(DType dtype) {
   const DTypeInfo* info = find_dtype(dtype);
   if (info == nullptr) {
-    throw Error(ErrorCode::InvalidArgument,
-                "unknown dtype value " + std::to_string(static_cast<int>(dtype)));
+    throw Error(ErrorCode::InvalidArgument, "unknown dtype value " + std::to_string(static_cast<int>(dtype)));
   }
   return info->bytes;
 }
@@ -500,8 +486,7 @@ Opened read_header(std::FILE* file, const std::string& path, const std::vector<D
     fail(ErrorCode::Io, path, "not a .npy file (it does not start with \"\\x93NUMPY\")");
   }
   if (got < 8) {
-    fail(ErrorCode::Io, path,
-         "truncated .npy header: the file ends after " + std::to_string(got) + " bytes");
+    fail(ErrorCode::Io, path, "truncated .npy header: the file ends after " + std::to_string(got) + " bytes");
   }
   const unsigned major = prelude[6], minor = prelude[7];
   if (!(major >= 1 && major <= 3 && minor == 0)) {
@@ -525,8 +510,7 @@ Opened read_header(std::FILE* file, const std::string& path, const std::vector<D
   // Versions 1.0 and 2.0 are latin-1 and 3.0 is utf-8: the keys and the
   // values bfly accepts are ASCII either way, so the bytes are parsed as is.
   std::string text(header_bytes, '\0');
-  const std::size_t header_got =
-      read_some(file, path, reinterpret_cast<unsigned char*>(&text[0]), header_bytes);
+  const std::size_t header_got = read_some(file, path, reinterpret_cast<unsigned char*>(&text[0]), header_bytes);
   if (header_got < header_bytes) {
     fail(ErrorCode::Io, path,
          "truncated .npy header: expected " + std::to_string(header_bytes) + " bytes, found " +
@@ -598,8 +582,8 @@ NpyArray read_npy(const std::string& path, const std::vector<DType>& accepted) {
   }
   if (extra > 0) {
     fail(ErrorCode::Io, path,
-         std::to_string(extra) + " unexpected bytes after the data (" + what + " needs " +
-             std::to_string(data_bytes) + " bytes)");
+         std::to_string(extra) + " unexpected bytes after the data (" + what + " needs " + std::to_string(data_bytes) +
+             " bytes)");
   }
   if (element.swapped) swap_bytes(array.data, element.info->swap_bytes);
   // Rank 0 and 1 are the same in either order.
@@ -612,8 +596,7 @@ void write_npy(OutputFile& output, const NpyArray& array) {
   const std::string& path = output.path();
   const DTypeInfo* info = find_dtype(array.dtype);
   if (info == nullptr) {
-    fail(ErrorCode::InvalidArgument, path,
-         "unknown dtype value " + std::to_string(static_cast<int>(array.dtype)));
+    fail(ErrorCode::InvalidArgument, path, "unknown dtype value " + std::to_string(static_cast<int>(array.dtype)));
   }
   const std::int64_t elements = checked_elements(array.shape);
   std::size_t data_bytes = 0;
@@ -623,9 +606,8 @@ void write_npy(OutputFile& output, const NpyArray& array) {
   }
   if (array.data.size() != data_bytes) {
     fail(ErrorCode::InvalidArgument, path,
-         "shape " + shape_text(array.shape) + " of " + info->name + " needs " +
-             std::to_string(data_bytes) + " bytes of data, got " +
-             std::to_string(array.data.size()));
+         "shape " + shape_text(array.shape) + " of " + info->name + " needs " + std::to_string(data_bytes) +
+             " bytes of data, got " + std::to_string(array.data.size()));
   }
   const std::vector<unsigned char> prefix = make_prefix(make_header(array, *info));
   output.write(prefix.data(), prefix.size());

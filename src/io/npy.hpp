@@ -24,8 +24,20 @@
 namespace bfly::io {
 
 enum class DType {
-  Complex64, Complex128, Float32, Float64, Int64,
-  Bool, Int8, Int16, Int32, UInt8, UInt16, UInt32, UInt64, Float16,
+  Complex64,
+  Complex128,
+  Float32,
+  Float64,
+  Int64,
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
 };
 
 const char* to_string(DType dtype);  // numpy's name: "complex64", "float16", "uint8", "bool", ...

@@ -83,8 +83,9 @@ OutputFile::OutputFile(std::string path, const std::vector<std::string>& inputs)
     const std::optional<Identity> read = input.empty() ? std::nullopt : regular_file(input);
     if (!read || !(*read == *output)) continue;
     const std::string what = path_ == "-" ? "standard output" : "the output '" + path_ + "'";
-    throw Error(ErrorCode::InvalidArgument, what + " is the input '" + input +
-                                                "': the result would replace what it is computed from; name another output");
+    throw Error(
+        ErrorCode::InvalidArgument,
+        what + " is the input '" + input + "': the result would replace what it is computed from; name another output");
   }
 }
 

@@ -138,7 +138,8 @@ std::optional<Refusal> refusal(const Declared& d, std::FILE* file) {
 
 PngHeader read_png_header(const std::string& path) {
   Reader r(path);
-  if (setjmp(png_jmpbuf(r.png))) throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
+  if (setjmp(png_jmpbuf(r.png)))
+    throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
   const Declared d = read_declared(r.png, r.info, r.file.f);
   if (const auto refused = refusal(d, r.file.f)) throw Error(refused->code, path + ": " + refused->why);
   return {static_cast<std::int64_t>(d.width), static_cast<std::int64_t>(d.height), d.channels, d.bits};
@@ -161,7 +162,8 @@ Image read_png(const std::string& path) {
   Image& image = decoded->image;
   std::vector<png_bytep>& rows = decoded->rows;
   std::vector<unsigned char>& bytes = decoded->bytes;
-  if (setjmp(png_jmpbuf(png))) throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
+  if (setjmp(png_jmpbuf(png)))
+    throw Error(ErrorCode::Io, path + ": malformed or truncated PNG (" + r.state.message + ")");
   const Declared d = read_declared(png, info, r.file.f);
   image.width = static_cast<std::int64_t>(d.width);
   image.height = static_cast<std::int64_t>(d.height);
@@ -176,7 +178,8 @@ Image read_png(const std::string& path) {
   png_read_image(png, rows.data());
   png_read_end(png, nullptr);
   if (image.bits != 8 && image.bits != 16)
-    throw Error(ErrorCode::Unsupported, path + ": " + std::to_string(image.bits) + "-bit samples (bfly takes 8 and 16)");
+    throw Error(ErrorCode::Unsupported,
+                path + ": " + std::to_string(image.bits) + "-bit samples (bfly takes 8 and 16)");
   const std::size_t count = static_cast<std::size_t>(image.width * image.height) * image.channels;
   image.samples.resize(count);
   if (image.bits == 8) {

@@ -30,7 +30,8 @@ std::vector<std::int64_t> read_integer_lines(const std::string& path) {
       if (magnitude > static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()) + 1) break;
     }
     const bool negative = item[0] == '-';
-    const unsigned __int128 limit = static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
+    const unsigned __int128 limit =
+        static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max()) + (negative ? 1 : 0);
     if (!ok)
       throw Error(ErrorCode::InvalidArgument,
                   path + ": line " + std::to_string(number) + ": '" + item.substr(0, 60) + "' is not an integer");

@@ -39,13 +39,14 @@ BigText parse_big_text(const std::string& text, const char* which) {
   if (t.compare(at, 2, "0x") == 0 || t.compare(at, 2, "0X") == 0) p.hex = true, at += 2;
   auto quote = [&] { return "'" + (t.size() > 40 ? t.substr(0, 37) + "..." : t) + "'"; };
   if (at == t.size())
-    throw Error(ErrorCode::InvalidArgument, std::string("bigmul: the ") + which + " number " + quote() + " has no digits");
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("bigmul: the ") + which + " number " + quote() + " has no digits");
   for (std::size_t i = at; i < t.size(); ++i)
     if (digit_value(t[i], p.hex) < 0)
-      throw Error(ErrorCode::InvalidArgument, std::string("bigmul: the ") + which + " number " + quote() +
-                                                  " has '" + std::string(1, t[i]) + "' at character " +
-                                                  std::to_string(i + 1) + " (expected " +
-                                                  (p.hex ? "hex digits" : "decimal digits, or 0x and hex digits") + ")");
+      throw Error(ErrorCode::InvalidArgument,
+                  std::string("bigmul: the ") + which + " number " + quote() + " has '" + std::string(1, t[i]) +
+                      "' at character " + std::to_string(i + 1) + " (expected " +
+                      (p.hex ? "hex digits" : "decimal digits, or 0x and hex digits") + ")");
   const std::size_t nonzero = t.find_first_not_of('0', at);
   p.digits = nonzero == std::string::npos ? "0" : t.substr(nonzero);
   if (p.digits == "0") p.negative = false;
@@ -54,7 +55,8 @@ BigText parse_big_text(const std::string& text, const char* which) {
 
 // Limbs of k digits, least significant first, balanced: each in [-B/2, B/2).
 std::vector<double> balanced_limbs(const std::string& digits, int k, bool hex) {
-  const std::int64_t base = hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
+  const std::int64_t base =
+      hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
   const std::int64_t n = static_cast<std::int64_t>(digits.size());
   std::vector<std::int64_t> limbs(static_cast<std::size_t>((n + k - 1) / k));
   std::size_t at = 0;
@@ -92,9 +94,11 @@ std::uint64_t residue(const std::string& digits, bool hex, std::uint64_t p) {
     const std::size_t end = std::min(digits.size(), at + 15);
     std::uint64_t chunk = 0, scale = 1;
     if (hex) {
-      for (std::size_t i = at; i < end; ++i) chunk = chunk * 16 + static_cast<std::uint64_t>(digit_value(digits[i], true)), scale *= 16;
+      for (std::size_t i = at; i < end; ++i)
+        chunk = chunk * 16 + static_cast<std::uint64_t>(digit_value(digits[i], true)), scale *= 16;
     } else {
-      for (std::size_t i = at; i < end; ++i) chunk = chunk * 10 + static_cast<std::uint64_t>(digits[i] - '0'), scale *= 10;
+      for (std::size_t i = at; i < end; ++i)
+        chunk = chunk * 10 + static_cast<std::uint64_t>(digits[i] - '0'), scale *= 10;
     }
     v = ops::mul_mod(v, end - at == 15 ? full_scale : scale % p, p) + chunk % p;
     if (v >= p) v -= p;
@@ -129,7 +133,8 @@ std::string attempt(const Device& device, const BigText& x, const BigText& y, in
   c.kernel_shape = {static_cast<std::int64_t>(b.size())};
   c.precision = Precision::Double;
   std::vector<double> sums = convolve(device, c, a.data(), b.data());
-  const std::int64_t base = x.hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
+  const std::int64_t base =
+      x.hex ? std::int64_t{1} << (4 * k) : static_cast<std::int64_t>(std::llround(std::pow(10.0, k)));
   // Carry into limbs in [0, base); the product of magnitudes is not
   // negative. Sums past 2^62 cannot be right (the error model keeps them
   // below 2^53), and below that the carries stay within 64 bits.
@@ -151,12 +156,23 @@ std::string attempt(const Device& device, const BigText& x, const BigText& y, in
     }
   };
   switch (x.hex ? 0 : k) {
-    case 1: carry_with(std::integral_constant<std::int64_t, 10>{}); break;
-    case 2: carry_with(std::integral_constant<std::int64_t, 100>{}); break;
-    case 3: carry_with(std::integral_constant<std::int64_t, 1000>{}); break;
-    case 4: carry_with(std::integral_constant<std::int64_t, 10000>{}); break;
-    case 5: carry_with(std::integral_constant<std::int64_t, 100000>{}); break;
-    default: carry_with(base);
+    case 1:
+      carry_with(std::integral_constant<std::int64_t, 10>{});
+      break;
+    case 2:
+      carry_with(std::integral_constant<std::int64_t, 100>{});
+      break;
+    case 3:
+      carry_with(std::integral_constant<std::int64_t, 1000>{});
+      break;
+    case 4:
+      carry_with(std::integral_constant<std::int64_t, 10000>{});
+      break;
+    case 5:
+      carry_with(std::integral_constant<std::int64_t, 100000>{});
+      break;
+    default:
+      carry_with(base);
   }
   if (!sane) return {};
   while (carry > 0) {
@@ -190,8 +206,8 @@ std::string bigmul(const Device& device, const std::string& x_text, const std::s
   return detail::bigmul_from(device, x_text, y_text, 0, stats);
 }
 
-std::string detail::bigmul_from(const Device& device, const std::string& x_text, const std::string& y_text, int start_digits,
-                                ExactStats* stats) {
+std::string detail::bigmul_from(const Device& device, const std::string& x_text, const std::string& y_text,
+                                int start_digits, ExactStats* stats) {
   const BigText x = ops::parse_big_text(x_text, "first"), y = ops::parse_big_text(y_text, "second");
   if (x.hex != y.hex)
     throw Error(ErrorCode::InvalidArgument, "bigmul: one number is hex and the other decimal (write both in one base)");
@@ -223,8 +239,9 @@ std::string detail::bigmul_from(const Device& device, const std::string& x_text,
     s.check_ms += ms_since(start);
     if (ok) return prefix + product;
     if (k == 1)
-      throw Error(ErrorCode::Device, "bigmul: the product failed its modular check even with one digit a limb "
-                                     "(the device's fp64 convolution is wrong)");
+      throw Error(ErrorCode::Device,
+                  "bigmul: the product failed its modular check even with one digit a limb "
+                  "(the device's fp64 convolution is wrong)");
     --k;
   }
 }

@@ -12,9 +12,12 @@ namespace bfly {
 
 const char* to_string(ConvolveMode mode) {
   switch (mode) {
-    case ConvolveMode::Full: return "full";
-    case ConvolveMode::Same: return "same";
-    case ConvolveMode::Valid: return "valid";
+    case ConvolveMode::Full:
+      return "full";
+    case ConvolveMode::Same:
+      return "same";
+    case ConvolveMode::Valid:
+      return "valid";
   }
   return "?";
 }
@@ -31,7 +34,8 @@ ProductAt parse_product_at(const std::string& text) {
   if (text == "loads") return ProductAt::InverseLoads;
   if (text == "stores") return ProductAt::ForwardStores;
   if (text == "pass") return ProductAt::OwnPass;
-  throw Error(ErrorCode::InvalidArgument, "unknown product placement '" + text + "' (expected auto, loads, stores or pass)");
+  throw Error(ErrorCode::InvalidArgument,
+              "unknown product placement '" + text + "' (expected auto, loads, stores or pass)");
 }
 
 void Convolution::validate() const { ops::layout(*this); }
@@ -131,8 +135,8 @@ ConvolutionLayout layout(const Convolution& c) {
     for (int a : c.axes) {
       const int r = a < 0 ? a + rank : a;
       if (r < 0 || r >= rank)
-        throw Error(ErrorCode::InvalidArgument, "convolution: axis " + std::to_string(a) + " is out of range for rank " +
-                                                    std::to_string(rank));
+        throw Error(ErrorCode::InvalidArgument,
+                    "convolution: axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
       if (std::find(requested.begin(), requested.end(), r) != requested.end())
         throw Error(ErrorCode::InvalidArgument, "convolution: axis " + std::to_string(a) + " is repeated");
       requested.push_back(r);
@@ -157,9 +161,9 @@ ConvolutionLayout layout(const Convolution& c) {
                                                   to_string(c.mode) + "' (its result has the signal's shape)");
     for (int a : l.axes)
       if (s2[a] > s1[a])
-        throw Error(ErrorCode::InvalidArgument,
-                    "convolution: circular, the kernel's length " + std::to_string(s2[a]) + " on axis " +
-                        std::to_string(a) + " exceeds the signal's " + std::to_string(s1[a]));
+        throw Error(ErrorCode::InvalidArgument, "convolution: circular, the kernel's length " + std::to_string(s2[a]) +
+                                                    " on axis " + std::to_string(a) + " exceeds the signal's " +
+                                                    std::to_string(s1[a]));
   }
   if (c.mode == ConvolveMode::Valid) {
     bool ok1 = true, ok2 = true;

@@ -37,8 +37,10 @@ struct Traits<std::complex<R>> {
 
 template <class T>
 T conj_of(const T& v) {
-  if constexpr (Traits<T>::complex) return std::conj(v);
-  else return v;
+  if constexpr (Traits<T>::complex)
+    return std::conj(v);
+  else
+    return v;
 }
 
 using ops::product_of;
@@ -62,8 +64,7 @@ void for_each_index(const std::vector<std::int64_t>& extent, F&& f) {
 
 class ConvolverImpl {
  public:
-  ConvolverImpl(const Device& device, const Convolution& c)
-      : device_(device), c_(c), l_(ops::layout(c)) {
+  ConvolverImpl(const Device& device, const Convolution& c) : device_(device), c_(c), l_(ops::layout(c)) {
     if (l_.axes.empty()) return;  // a broadcast product: no transform (run on the host)
     const Kind forward = c.complex ? Kind::C2C : Kind::R2C, inverse = c.complex ? Kind::C2C : Kind::C2R;
     auto problem = [&](Kind kind, const std::vector<std::int64_t>& shape, Direction direction, Norm norm = Norm::None) {
@@ -118,14 +119,11 @@ class ConvolverImpl {
     });
     const int bytes = static_cast<int>(point);
     const std::string copy = codegen::box_copy_kernel_name(bytes);
-    box_copy_ = impl.memo<KernelImpl>("kernel:" + copy, [&] {
-      return impl.compile(codegen::generate_box_copy(impl.dialect(), bytes), copy).kernel;
-    });
+    box_copy_ = impl.memo<KernelImpl>(
+        "kernel:" + copy, [&] { return impl.compile(codegen::generate_box_copy(impl.dialect(), bytes), copy).kernel; });
   }
 
-  std::size_t element_bytes() const {
-    return (c_.precision == Precision::Double ? 8 : 4) * (c_.complex ? 2 : 1);
-  }
+  std::size_t element_bytes() const { return (c_.precision == Precision::Double ? 8 : 4) * (c_.complex ? 2 : 1); }
 
   const Convolution& convolution() const { return c_; }
   bool fused() const { return (signal_plan_ && signal_plan_->fused()) || (inverse_plan_ && inverse_plan_->fused()); }
@@ -158,10 +156,10 @@ class ConvolverImpl {
   template <class T>
   void check_type(const char* what) const {
     if (Traits<T>::complex != c_.complex || Traits<T>::precision != c_.precision)
-      throw Error(ErrorCode::InvalidArgument,
-                  std::string("Convolver::") + what + ": the elements' type (" + (Traits<T>::complex ? "complex " : "real ") +
-                      to_string(Traits<T>::precision) + ") is not the convolution's (" +
-                      (c_.complex ? "complex " : "real ") + to_string(c_.precision) + ")");
+      throw Error(ErrorCode::InvalidArgument, std::string("Convolver::") + what + ": the elements' type (" +
+                                                  (Traits<T>::complex ? "complex " : "real ") +
+                                                  to_string(Traits<T>::precision) + ") is not the convolution's (" +
+                                                  (c_.complex ? "complex " : "real ") + to_string(c_.precision) + ")");
   }
 
   template <class T>
@@ -197,7 +195,8 @@ class ConvolverImpl {
   template <class T>
   void execute_host(const T* signal, T* out) const {
     check_type<T>("execute_host");
-    if (!has_kernel_) throw Error(ErrorCode::InvalidArgument, "Convolver::execute_host: no kernel (call set_kernel first)");
+    if (!has_kernel_)
+      throw Error(ErrorCode::InvalidArgument, "Convolver::execute_host: no kernel (call set_kernel first)");
     if (l_.axes.empty()) return broadcast_product(signal, out);
     if (!host_signal_) {
       host_signal_.emplace(device_, static_cast<std::size_t>(c_.signal_elements()) * sizeof(T));
@@ -214,10 +213,10 @@ class ConvolverImpl {
     const std::size_t in_bytes = static_cast<std::size_t>(c_.signal_elements()) * element_bytes();
     const std::size_t out_bytes = static_cast<std::size_t>(c_.output_elements()) * element_bytes();
     if (signal.bytes() < in_bytes || out.bytes() < out_bytes)
-      throw Error(ErrorCode::InvalidArgument,
-                  "Convolver::execute: buffers of " + std::to_string(signal.bytes()) + " and " +
-                      std::to_string(out.bytes()) + " bytes; the signal needs " + std::to_string(in_bytes) +
-                      " and the result " + std::to_string(out_bytes));
+      throw Error(ErrorCode::InvalidArgument, "Convolver::execute: buffers of " + std::to_string(signal.bytes()) +
+                                                  " and " + std::to_string(out.bytes()) + " bytes; the signal needs " +
+                                                  std::to_string(in_bytes) + " and the result " +
+                                                  std::to_string(out_bytes));
     if (l_.axes.empty()) {
       // No transform: the broadcast product, on the host (nothing to gain).
       std::vector<unsigned char> s(in_bytes), o(out_bytes);
@@ -290,12 +289,13 @@ class ConvolverImpl {
       d4[pad + a] = to[a], n4[pad + a] = from[a], o4[pad + a] = offset[a], s4[pad + a] = source_strides[a];
     const std::int64_t count = product_of(to);
     using Arg = KernelArg;
-    std::vector<Arg> args{Arg::of(dst.impl()), Arg::of(src.impl()), Arg::of_u64(count), Arg::of_u64(d4[1]),
-                          Arg::of_u64(d4[2]), Arg::of_u64(d4[3])};
+    std::vector<Arg> args{Arg::of(dst.impl()), Arg::of(src.impl()), Arg::of_u64(count),
+                          Arg::of_u64(d4[1]),  Arg::of_u64(d4[2]),  Arg::of_u64(d4[3])};
     for (std::int64_t v : n4) args.push_back(Arg::of_u64(v));
     for (std::int64_t v : o4) args.push_back(Arg::of_u64(static_cast<std::uint64_t>(v)));
     for (std::int64_t v : s4) args.push_back(Arg::of_u64(v));
-    const std::size_t groups = static_cast<std::size_t>((count + codegen::kBoxCopyGroupSize - 1) / codegen::kBoxCopyGroupSize);
+    const std::size_t groups =
+        static_cast<std::size_t>((count + codegen::kBoxCopyGroupSize - 1) / codegen::kBoxCopyGroupSize);
     device_.impl()->launch(*box_copy_, groups, codegen::kBoxCopyGroupSize, 0, args);
   }
 
@@ -313,7 +313,7 @@ class ConvolverImpl {
   }
 
   void multiply() const {
-    const auto& a_shape = signal_plan_->problem().output_shape();   // complex spectra: halved real axis
+    const auto& a_shape = signal_plan_->problem().output_shape();  // complex spectra: halved real axis
     const auto& k_shape = kernel_plan_->problem().output_shape();
     const auto& o_shape = inverse_plan_->problem().input_shape();
     // Broadcast strides, padded to rank 4 with leading unit axes.
@@ -330,12 +330,18 @@ class ConvolverImpl {
     const Buffer& out = product_spectrum_ ? *product_spectrum_ : *signal_spectrum_;
     using Arg = KernelArg;
     const double scale = 1.0;  // the inverse's 1/N is in the kernel's spectrum
-    std::vector<Arg> args{Arg::of(out.impl()), Arg::of(signal_spectrum_->impl()), Arg::of(kernel_spectrum_->impl()),
-                          Arg::of_u64(count), Arg::of_u64(o4[1]), Arg::of_u64(o4[2]), Arg::of_u64(o4[3])};
+    std::vector<Arg> args{Arg::of(out.impl()),
+                          Arg::of(signal_spectrum_->impl()),
+                          Arg::of(kernel_spectrum_->impl()),
+                          Arg::of_u64(count),
+                          Arg::of_u64(o4[1]),
+                          Arg::of_u64(o4[2]),
+                          Arg::of_u64(o4[3])};
     for (std::int64_t s : a4) args.push_back(Arg::of_u64(s));
     for (std::int64_t s : k4) args.push_back(Arg::of_u64(s));
     args.push_back(c_.precision == Precision::Double ? Arg::of_f64(scale) : Arg::of_f32(scale));
-    const std::size_t groups = static_cast<std::size_t>((count + codegen::kMultiplyGroupSize - 1) / codegen::kMultiplyGroupSize);
+    const std::size_t groups =
+        static_cast<std::size_t>((count + codegen::kMultiplyGroupSize - 1) / codegen::kMultiplyGroupSize);
     device_.impl()->launch(*multiply_, groups, codegen::kMultiplyGroupSize, 0, args);
   }
 
@@ -365,8 +371,8 @@ class ConvolverImpl {
   mutable std::optional<Buffer> signal_in_, signal_spectrum_, kernel_spectrum_, product_spectrum_, result_;
   std::shared_ptr<KernelImpl> multiply_, box_copy_;
   mutable std::optional<Buffer> host_signal_, host_out_;  // execute_host's device copies
-  std::optional<Buffer> extended_, linear_;                  // overlap-save's zero-extended signal and joined blocks
-  std::vector<unsigned char> host_kernel_;  // the broadcast product's kernel
+  std::optional<Buffer> extended_, linear_;               // overlap-save's zero-extended signal and joined blocks
+  std::vector<unsigned char> host_kernel_;                // the broadcast product's kernel
   bool has_kernel_ = false;
 };
 
@@ -392,7 +398,9 @@ void Convolver::execute(const Buffer& signal, const Buffer& out) const { impl_->
 void Convolver::execute_host(const float* s, float* o) const { impl_->execute_host(s, o); }
 void Convolver::execute_host(const double* s, double* o) const { impl_->execute_host(s, o); }
 void Convolver::execute_host(const std::complex<float>* s, std::complex<float>* o) const { impl_->execute_host(s, o); }
-void Convolver::execute_host(const std::complex<double>* s, std::complex<double>* o) const { impl_->execute_host(s, o); }
+void Convolver::execute_host(const std::complex<double>* s, std::complex<double>* o) const {
+  impl_->execute_host(s, o);
+}
 
 template <class T>
 std::vector<T> convolve(const Device& device, Convolution convolution, const T* signal, const T* kernel) {
@@ -409,8 +417,8 @@ std::vector<T> correlate(const Device& device, Convolution convolution, const T*
   return convolve(device, convolution, signal, kernel);
 }
 
-#define BFLY_CONVOLVE_TYPE(T)                                                                   \
-  template std::vector<T> convolve<T>(const Device&, Convolution, const T*, const T*);         \
+#define BFLY_CONVOLVE_TYPE(T)                                                          \
+  template std::vector<T> convolve<T>(const Device&, Convolution, const T*, const T*); \
   template std::vector<T> correlate<T>(const Device&, Convolution, const T*, const T*);
 BFLY_CONVOLVE_TYPE(float)
 BFLY_CONVOLVE_TYPE(double)

@@ -17,6 +17,7 @@ std::vector<WideInt> polymul_from(const Device& device, const std::vector<std::i
                                   const std::vector<std::int64_t>& b, int bits, ExactStats* stats);
 
 // `digits`: the first attempt's digits a limb (1..9 decimal, 1..7 hex), 0 the model's.
-std::string bigmul_from(const Device& device, const std::string& x, const std::string& y, int digits, ExactStats* stats);
+std::string bigmul_from(const Device& device, const std::string& x, const std::string& y, int digits,
+                        ExactStats* stats);
 
 }  // namespace bfly::detail

@@ -38,13 +38,15 @@ void FrequencyFilter::validate() const {
   };
   switch (pass) {
     case Pass::Low:
-    case Pass::High: fraction(low, "cutoff"); break;
+    case Pass::High:
+      fraction(low, "cutoff");
+      break;
     case Pass::Band:
       fraction(low, "band edge");
       fraction(high, "band edge");
       if (!(low < high))
-        throw Error(ErrorCode::InvalidArgument, "band " + number(low) + "," + number(high) +
-                                                    ": the lower edge must be below the upper");
+        throw Error(ErrorCode::InvalidArgument,
+                    "band " + number(low) + "," + number(high) + ": the lower edge must be below the upper");
       break;
     case Pass::Blur:
       if (!(sigma > 0 && std::isfinite(sigma)))
@@ -59,9 +61,12 @@ namespace {
 
 double low_pass(FilterMask mask, double order, double cutoff, double rho) {
   switch (mask) {
-    case FilterMask::Ideal: return rho <= cutoff ? 1.0 : 0.0;
-    case FilterMask::Gaussian: return std::exp(-rho * rho / (2 * cutoff * cutoff));
-    case FilterMask::Butterworth: return 1.0 / (1.0 + std::pow(rho / cutoff, 2 * order));
+    case FilterMask::Ideal:
+      return rho <= cutoff ? 1.0 : 0.0;
+    case FilterMask::Gaussian:
+      return std::exp(-rho * rho / (2 * cutoff * cutoff));
+    case FilterMask::Butterworth:
+      return 1.0 / (1.0 + std::pow(rho / cutoff, 2 * order));
   }
   return 1.0;
 }
@@ -85,9 +90,12 @@ std::int64_t reflect(std::int64_t i, std::int64_t n) {
 
 double FrequencyFilter::response(double rho) const {
   switch (pass) {
-    case Pass::Low: return low_pass(mask, order, low, rho);
-    case Pass::High: return 1.0 - low_pass(mask, order, low, rho);
-    case Pass::Band: return low_pass(mask, order, high, rho) * (1.0 - low_pass(mask, order, low, rho));
+    case Pass::Low:
+      return low_pass(mask, order, low, rho);
+    case Pass::High:
+      return 1.0 - low_pass(mask, order, low, rho);
+    case Pass::Band:
+      return low_pass(mask, order, high, rho) * (1.0 - low_pass(mask, order, low, rho));
     case Pass::Blur: {
       const double r = 0.5 * rho;  // cycles a pixel
       return std::exp(-2.0 * M_PI * M_PI * sigma * sigma * r * r);
@@ -147,7 +155,8 @@ void filter_images(const Device& device, const FrequencyFilter& filter, double* 
 void convolve_images(const Device& device, const double* kernel, std::int64_t kh, std::int64_t kw, Padding padding,
                      double* data, std::int64_t planes, std::int64_t height, std::int64_t width) {
   if (kh < 1 || kw < 1)
-    throw Error(ErrorCode::InvalidArgument, "filter: an empty kernel (" + std::to_string(kh) + "x" + std::to_string(kw) + ")");
+    throw Error(ErrorCode::InvalidArgument,
+                "filter: an empty kernel (" + std::to_string(kh) + "x" + std::to_string(kw) + ")");
   Convolution c;
   c.kernel_shape = {1, kh, kw};
   c.axes = {1, 2};
@@ -170,7 +179,8 @@ void convolve_images(const Device& device, const double* kernel, std::int64_t kh
   for (std::int64_t p = 0; p < planes; ++p)
     for (std::int64_t y = 0; y < eh; ++y)
       for (std::int64_t x = 0; x < ew; ++x)
-        extended[(p * eh + y) * ew + x] = data[(p * height + source(y - top, height)) * width + source(x - left, width)];
+        extended[(p * eh + y) * ew + x] =
+            data[(p * height + source(y - top, height)) * width + source(x - left, width)];
   c.signal_shape = {planes, eh, ew};
   c.mode = ConvolveMode::Valid;
   const std::vector<double> out = convolve(device, c, extended.data(), kernel);

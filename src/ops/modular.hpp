@@ -31,11 +31,13 @@ inline std::uint64_t mul_mod_wide(std::uint64_t a, std::uint64_t b, std::uint64_
 // bigmul check takes one per 15 digits.
 inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t p) {
   // (Through int64: the unsigned conversions to and from long double are library calls.)
-  const std::uint64_t q = static_cast<std::uint64_t>(static_cast<std::int64_t>(
-      static_cast<long double>(static_cast<std::int64_t>(a)) * static_cast<std::int64_t>(b) / static_cast<std::int64_t>(p)));
+  const std::uint64_t q = static_cast<std::uint64_t>(
+      static_cast<std::int64_t>(static_cast<long double>(static_cast<std::int64_t>(a)) * static_cast<std::int64_t>(b) /
+                                static_cast<std::int64_t>(p)));
   const std::int64_t r = static_cast<std::int64_t>(a * b - q * p);
-  return static_cast<std::uint64_t>(r < 0 ? r + static_cast<std::int64_t>(p)
-                                          : r >= static_cast<std::int64_t>(p) ? r - static_cast<std::int64_t>(p) : r);
+  return static_cast<std::uint64_t>(r < 0                               ? r + static_cast<std::int64_t>(p)
+                                    : r >= static_cast<std::int64_t>(p) ? r - static_cast<std::int64_t>(p)
+                                                                        : r);
 }
 
 inline std::uint64_t pow_mod(std::uint64_t a, std::uint64_t e, std::uint64_t p) {

@@ -34,7 +34,8 @@ int digit_count(const std::vector<std::int64_t>& p, int bits) {
   // The widest coefficient needs the most digits; INT64_MIN and INT64_MAX
   // bound it, so only the extreme values need trying.
   const auto [lo, hi] = std::minmax_element(p.begin(), p.end());
-  return std::max<int>(1, static_cast<int>(std::max(balanced_digits(*lo, bits).size(), balanced_digits(*hi, bits).size())));
+  return std::max<int>(
+      1, static_cast<int>(std::max(balanced_digits(*lo, bits).size(), balanced_digits(*hi, bits).size())));
 }
 
 // b-bit balanced digits: the largest sum of the digit convolution is at
@@ -103,8 +104,8 @@ std::vector<WideInt> polymul(const Device& device, const std::vector<std::int64_
 std::vector<WideInt> detail::polymul_from(const Device& device, const std::vector<std::int64_t>& a,
                                           const std::vector<std::int64_t>& b, int start_bits, ExactStats* stats) {
   if (a.empty() || b.empty())
-    throw Error(ErrorCode::InvalidArgument, std::string("polymul: the ") + (a.empty() ? "first" : "second") +
-                                                " polynomial has no coefficients");
+    throw Error(ErrorCode::InvalidArgument,
+                std::string("polymul: the ") + (a.empty() ? "first" : "second") + " polynomial has no coefficients");
   const std::int64_t shorter = static_cast<std::int64_t>(std::min(a.size(), b.size()));
   const std::int64_t points = static_cast<std::int64_t>(a.size() + b.size()) * 16;
   int bits = 24;
@@ -128,8 +129,9 @@ std::vector<WideInt> detail::polymul_from(const Device& device, const std::vecto
       if (ok) return c;
     }
     if (bits == 1)
-      throw Error(ErrorCode::Device, "polymul: the product failed its modular check even with 1-bit digits "
-                                     "(the device's fp64 convolution is wrong)");
+      throw Error(ErrorCode::Device,
+                  "polymul: the product failed its modular check even with 1-bit digits "
+                  "(the device's fp64 convolution is wrong)");
     bits = std::max(1, bits - 3);
   }
 }

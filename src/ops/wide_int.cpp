@@ -18,10 +18,14 @@ void WideInt::add_shifted(std::int64_t v, int shift) {
   const int word = shift / 64, bit = shift % 64;
   const unsigned __int128 wide = static_cast<unsigned __int128>(static_cast<__int128>(v)) << bit;
   for (int w = 0; w < 4; ++w) {
-    if (w < word) addend[w] = 0;
-    else if (w == word) addend[w] = static_cast<std::uint64_t>(wide);
-    else if (w == word + 1) addend[w] = static_cast<std::uint64_t>(wide >> 64);
-    else addend[w] = fill;
+    if (w < word)
+      addend[w] = 0;
+    else if (w == word)
+      addend[w] = static_cast<std::uint64_t>(wide);
+    else if (w == word + 1)
+      addend[w] = static_cast<std::uint64_t>(wide >> 64);
+    else
+      addend[w] = fill;
   }
   unsigned __int128 carry = 0;
   for (int w = 0; w < 4; ++w) {

@@ -72,9 +72,11 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 21600 spilled 160 and at 27648 1140, and still beat two passes).
   // Smaller blocks keep the powers of two.
   const bool large_blocks = local_memory_bytes >= 128 * 1024;
-  limits.max_row_length = large_blocks ? std::min<std::int64_t>(limits.max_tuned_row_length, 24576) : limits.max_single_pass_length;
-  limits.max_row_length_double =
-      large_blocks ? std::min<std::int64_t>(static_cast<std::int64_t>(local_memory_bytes) / 8, 12800) : limits.max_single_pass_length / 2;
+  limits.max_row_length =
+      large_blocks ? std::min<std::int64_t>(limits.max_tuned_row_length, 24576) : limits.max_single_pass_length;
+  limits.max_row_length_double = large_blocks
+                                     ? std::min<std::int64_t>(static_cast<std::int64_t>(local_memory_bytes) / 8, 12800)
+                                     : limits.max_single_pass_length / 2;
   // Strided passes need several columns of a sub-transform in one group:
   // past 1024 points, 48 KiB holds only 1-2 columns and the reads shrink to
   // 8-16 bytes (H100, OpenCL-sized groups: 2^22..2^24 as 2048^2..4096^2 ran
@@ -83,8 +85,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // at ~64 points per thread (complete_spec), two passes beat three (H100,
   // 2^27 points, ms: 2^21 1.91 vs 2.20, 2^22 2.06 vs 2.26, 2^23 2.22 vs
   // 2.35, 2^24 2.33 vs 2.48; pass_length=4096 vs 1024).
-  limits.max_pass_length = std::min<std::int64_t>(limits.max_single_pass_length,
-                                                  local_memory_bytes >= 4 * 4096 * 8 ? 4096 : 1024);
+  limits.max_pass_length =
+      std::min<std::int64_t>(limits.max_single_pass_length, local_memory_bytes >= 4 * 4096 * 8 ? 4096 : 1024);
   limits.preferred_pass_length = limits.max_pass_length;
   // Measured on an H100 (bfly bench --no-peers, 2^26 points, 2026-11-22):
   // 8 columns moved 16384 and 65536 from 84% to 93-96% of the two-pass floor
@@ -145,10 +147,13 @@ DeviceLimits for_precision(DeviceLimits limits, Precision precision) {
   // Rows: the model's as the single passes; a table's what fits 8 bytes a
   // point (a double in halves).
   const std::int64_t local = static_cast<std::int64_t>(limits.local_memory_bytes);
-  limits.max_tuned_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_tuned_row_length, local / 8));
-  limits.max_row_length = std::max(limits.max_single_pass_length, std::min(limits.max_row_length_double, limits.max_tuned_row_length));
+  limits.max_tuned_row_length =
+      std::max(limits.max_single_pass_length, std::min(limits.max_tuned_row_length, local / 8));
+  limits.max_row_length =
+      std::max(limits.max_single_pass_length, std::min(limits.max_row_length_double, limits.max_tuned_row_length));
   // Multi-pass sub-transforms: four columns of them must fit (device_limits.cpp).
-  while (limits.max_pass_length > 1024 && 4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
+  while (limits.max_pass_length > 1024 &&
+         4 * limits.max_pass_length * 16 > static_cast<std::int64_t>(limits.local_memory_bytes))
     limits.max_pass_length /= 2;
   limits.max_pass_length = std::min(limits.max_pass_length, limits.max_single_pass_length);
   limits.staged_min_length = limits.staged_min_length_double;

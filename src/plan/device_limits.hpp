@@ -68,7 +68,7 @@ struct DeviceLimits {
   // (KernelSpec::staged) where input and exchange fit local memory; 0: never.
   std::int64_t staged_min_length = 0;
   std::int64_t staged_min_length_double = 0;  // the same for doubles (for_precision takes it)
-  int staged_copy = 2;  // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
+  int staged_copy = 2;                        // how (KernelSpec::staged): 1 by threads, 2 one bulk copy
   // Blocks a thread-block cluster may have (KernelSpec::cluster); 1: no
   // clusters (OpenCL, CUDA before Hopper, or BFLY_LIMITS=cluster=1). Contiguous
   // rows past max_row_length whose columns fit two blocks a multiprocessor

@@ -10,21 +10,26 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return !clustered() && !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None &&
+         !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 &&
+         transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve && real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
-         dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
+  return !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve &&
+         real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 &&
+         transforms_per_group > 1 && dims.size() > 1 && dims.front().out_stride == 1 &&
+         dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
 
 bool KernelSpec::block_rows_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !plane() && !staged && !local_halves && !wide &&
-         mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 && out_point_stride == 1 &&
-         transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length && dims[0].out_stride == length;
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !plane() && !staged &&
+         !local_halves && !wide && mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 &&
+         out_point_stride == 1 && transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length &&
+         dims[0].out_stride == length;
 }
 
 // The store paths of pass_kernel.cpp that index the output buffer by o:
@@ -48,12 +53,17 @@ std::string KernelSpec::geometry() const {
   out << "points " << in_point_stride << "/" << out_point_stride << ", dims";
   for (std::size_t d = 0; d < dims.size(); ++d) {
     out << ' ';
-    if (d + 1 < dims.size()) out << dims[d].extent;
-    else out << '*';  // open: the run-time transform count
+    if (d + 1 < dims.size())
+      out << dims[d].extent;
+    else
+      out << '*';  // open: the run-time transform count
     // Bluestein's kernels take the open dim's strides at run time.
-    if (d + 1 == dims.size() && bluestein()) out << ":?/?";
-    else out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
-    if (dims[d].caller_in != 0 || dims[d].caller_out != 0) out << '[' << dims[d].caller_in << '/' << dims[d].caller_out << ']';
+    if (d + 1 == dims.size() && bluestein())
+      out << ":?/?";
+    else
+      out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
+    if (dims[d].caller_in != 0 || dims[d].caller_out != 0)
+      out << '[' << dims[d].caller_in << '/' << dims[d].caller_out << ']';
     if (static_cast<int>(d) == twiddle_dim) out << "(k)";
     if (static_cast<int>(d) == axis_dim) out << "(i)";
   }
@@ -82,7 +92,8 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 && !clustered() && !plane();
+  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 &&
+         !clustered() && !plane();
 }
 
 KernelSpec KernelSpec::plane_row_spec() const {
@@ -120,11 +131,12 @@ std::size_t KernelSpec::exchange_bytes() const {
   const std::size_t point = (precision == Precision::Single ? 8 : 16) / (local_halves ? 2 : 1);
   // A length-1 or single-stage transform with direct store needs no exchange.
   // (A cluster's blocks leave their outputs there for the others.)
-  if (clustered()) return point * static_cast<std::size_t>(std::max(local_row(), cluster_pitch())) * transforms_per_group;
+  if (clustered())
+    return point * static_cast<std::size_t>(std::max(local_row(), cluster_pitch())) * transforms_per_group;
   // A plane's rows, as the second phase lays them out.
   if (plane()) return point * static_cast<std::size_t>(plane_row_spec().local_row() * planes_per_group() * length);
-  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve || real_store == RealStore::Split ||
-                         real_store == RealStore::SplitPaired;
+  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve ||
+                         real_store == RealStore::Split || real_store == RealStore::SplitPaired;
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
@@ -134,8 +146,9 @@ std::size_t KernelSpec::stage_bytes() const {
 }
 
 bool KernelSpec::staged_allowed() const {
-  return !clustered() && !plane() && !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
-         in_point_stride == 1 && !dims.empty();
+  return !clustered() && !plane() && !identity && !bluestein() && !rader() && !convolve && !real() &&
+         !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 && in_point_stride == 1 &&
+         !dims.empty();
 }
 
 std::int64_t KernelSpec::local_row() const {
@@ -169,17 +182,23 @@ std::string KernelSpec::name() const {
   out << "bfly_" << (precision == Precision::Single ? "f32" : "f64") << "_n" << length << "_r";
   for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
   if (identity) out << "_copy";
-  if (rader_fused()) out << "_rader";
-  else if (rader()) out << "_raderpass";
-  else if (convolve) out << "_bluestein";
-  else if (bluestein()) out << "_chirp";
-  if (packed()) out << "_packed";
-  else if (real()) out << "_real";
+  if (rader_fused())
+    out << "_rader";
+  else if (rader())
+    out << "_raderpass";
+  else if (convolve)
+    out << "_bluestein";
+  else if (bluestein())
+    out << "_chirp";
+  if (packed())
+    out << "_packed";
+  else if (real())
+    out << "_real";
   // The geometry as a short hash: the full text is in the source's comment.
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  out << "_g" << std::hex << (h & 0xffffffffffull) << std::dec << "_p" << stride_product << "_T" << threads_per_transform << "_M"
-      << transforms_per_group << '_' << to_string(mapping);
+  out << "_g" << std::hex << (h & 0xffffffffffull) << std::dec << "_p" << stride_product << "_T"
+      << threads_per_transform << "_M" << transforms_per_group << '_' << to_string(mapping);
   if (reads_pass_twiddles()) out << "_tw" << (pass_sincos ? "sc" : std::to_string(twiddle_fine_bits));
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
   if (local_padding) out << "_pad";

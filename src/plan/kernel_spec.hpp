@@ -52,19 +52,19 @@ struct IndexDim {
 // the row-column strategy.
 struct KernelSpec {
   Precision precision = Precision::Single;
-  std::int64_t length = 1;           // points per sub-transform in this pass
-  std::vector<int> radices;          // butterfly stages in order; product == length
-  bool identity = false;             // copy (transpose) pass: no butterflies
+  std::int64_t length = 1;   // points per sub-transform in this pass
+  std::vector<int> radices;  // butterfly stages in order; product == length
+  bool identity = false;     // copy (transpose) pass: no butterflies
   std::int64_t in_point_stride = 1;
   std::int64_t out_point_stride = 1;
-  std::vector<IndexDim> dims;        // innermost first
-  int twiddle_dim = -1;              // index into dims; -1 when stride_product == 1
-  std::int64_t stride_product = 1;   // P
-  bool wide = false;                 // 64-bit offsets (the buffers reach 2^31 elements)
-  int threads_per_transform = 1;     // T
-  int transforms_per_group = 1;      // M
+  std::vector<IndexDim> dims;       // innermost first
+  int twiddle_dim = -1;             // index into dims; -1 when stride_product == 1
+  std::int64_t stride_product = 1;  // P
+  bool wide = false;                // 64-bit offsets (the buffers reach 2^31 elements)
+  int threads_per_transform = 1;    // T
+  int transforms_per_group = 1;     // M
   Mapping mapping = Mapping::TransformMajor;
-  int twiddle_fine_bits = 0;         // pass twiddles: w^e = fine[e & mask] * coarse[e >> bits]
+  int twiddle_fine_bits = 0;  // pass twiddles: w^e = fine[e & mask] * coarse[e >> bits]
   // Pass twiddles computed (sinpi/cospi of 2e/N) instead of read from the
   // two-level table: two gathered loads a point fewer.
   bool pass_sincos = false;
@@ -84,7 +84,7 @@ struct KernelSpec {
   // Bluestein's chirp-z (any length N, through an FFT of a power of two M >=
   // 2N - 1; plan/solvers/bluestein.cpp). The tables argument holds the chirp
   // c[j] (N entries) then the convolution kernel K = FFT_M(conj c) / M.
-  std::int64_t chirp_length = 0;     // N; 0: not part of a Bluestein transform
+  std::int64_t chirp_length = 0;  // N; 0: not part of a Bluestein transform
   // Loads: point j of the N-point axis is x[j] * c[j], zero for j >= N.
   bool chirp_load = false;
   // Where a load depends on the point's index j along the transformed axis
@@ -281,8 +281,8 @@ struct KernelSpec {
   bool store_columns_via_local() const;  // transform-major group, adjacent transforms adjacent
   // The geometry (strides, dims) as text, for comments and the name's hash.
   std::string geometry() const;
-  std::size_t local_bytes() const;   // local / shared memory per group
-  std::int64_t local_row() const;    // local elements one transform occupies
+  std::size_t local_bytes() const;  // local / shared memory per group
+  std::int64_t local_row() const;   // local elements one transform occupies
   // Registers' worth of complex points a thread holds (the widest stage).
   int points_per_thread() const;
   // The kernel's name encodes every parameter above.

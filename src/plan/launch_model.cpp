@@ -88,10 +88,10 @@ int register_estimate(const KernelSpec& spec) {
   if (spec.points_per_thread() >= 32)
     for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
       odd_extents = odd_extents || (spec.dims[d].extent & (spec.dims[d].extent - 1)) != 0;
-  const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 + (spec.stage_twiddle_bits > 0 ? 48 : 0) +
-                           (spec.wide ? 16 : 0) + (spec.reads_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) +
-                           (odd_extents ? 8 : 0) + (real_extra ? 16 : 0) +
-                           (spec.local_halves ? words * spec.points_per_thread() : 0);
+  const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 +
+                        (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
+                        (spec.reads_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) + (odd_extents ? 8 : 0) +
+                        (real_extra ? 16 : 0) + (spec.local_halves ? words * spec.points_per_thread() : 0);
   return std::min(255, registers);
 }
 
@@ -101,7 +101,8 @@ std::int64_t warps_of(std::int64_t threads) { return (threads + 31) / 32 * 32; }
 // compiler is asked to fit them: __launch_bounds__).
 int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
   const int group = static_cast<int>(warps_of(spec.group_size()));
-  const int groups = std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * register_estimate(spec)));
+  const int groups =
+      std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * register_estimate(spec)));
   return std::max(1, groups);
 }
 
@@ -125,8 +126,9 @@ int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
 // kernel of contiguous points of a complex transform (what `bfly tune` times).
 bool tunable(const KernelSpec& spec) {
-  return !spec.identity && !spec.bluestein() && !spec.rader() && !spec.convolve && !spec.real() && spec.mapping == Mapping::TransformMajor &&
-         spec.stride_product == 1 && spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
+  return !spec.identity && !spec.bluestein() && !spec.rader() && !spec.convolve && !spec.real() &&
+         spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 && spec.in_point_stride == 1 &&
+         spec.out_point_stride == 1 && spec.length > 1;
 }
 
 // Fits `s` to the device after a choice: fewer transforms a group while the
@@ -176,10 +178,12 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
     s.threads_per_transform = static_cast<int>(std::min<std::int64_t>(s.threads_per_transform, s.length / widest));
   }
   if (choice.two_level >= 0)
-    s.stage_twiddle_bits = choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+    s.stage_twiddle_bits =
+        choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
   if (choice.padding >= 0) s.local_padding = choice.padding == 1;
   if (choice.threads > 0)
-    s.threads_per_transform = static_cast<int>(std::clamp<std::int64_t>(choice.threads, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2)));
+    s.threads_per_transform = static_cast<int>(
+        std::clamp<std::int64_t>(choice.threads, 1, std::min<std::int64_t>(limits.max_group_size, s.length / 2)));
   if (choice.group_threads > 0 || choice.threads > 0) {
     const std::int64_t aim = choice.group_threads > 0 ? choice.group_threads : limits.target_group_size;
     s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, aim / s.threads_per_transform));
@@ -189,7 +193,8 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
   if (limits.registers_per_unit > 0) {
     s.min_groups_per_unit = choice.occupancy >= 0 ? choice.occupancy : groups_per_unit(s, limits);
     // A group of 1024 threads can keep at most 64 registers each.
-    s.min_groups_per_unit = std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
+    s.min_groups_per_unit =
+        std::min(s.min_groups_per_unit, static_cast<int>(limits.threads_per_unit / warps_of(s.group_size())));
   }
   // (An entry that does not say was measured unstaged.)
   set_staged(s, std::max(0, choice.staged), limits);
@@ -213,7 +218,9 @@ bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const Devic
   const int their_points = theirs.points_per_thread();
   const std::int64_t their_group = std::max(c.threads, c.group_threads);
   const std::int64_t their_registers =
-      limits.registers_per_unit > 0 ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group))) : 0;
+      limits.registers_per_unit > 0
+          ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group)))
+          : 0;
   KernelSpec s = spec;
   s.staged = 0;
   const std::int64_t most = std::min<std::int64_t>(limits.max_group_size, s.length);
@@ -280,9 +287,12 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
   };
   std::int64_t columns_threads = (R + widest(spec.radices) - 1) / widest(spec.radices);
   std::int64_t rows_threads = (C + widest(spec.plane_radices) - 1) / widest(spec.plane_radices);
-  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size && (columns_threads > 1 || rows_threads > 1)) {
-    if (columns_threads * C >= rows_threads * R) columns_threads = (columns_threads + 1) / 2;
-    else rows_threads = (rows_threads + 1) / 2;
+  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size &&
+         (columns_threads > 1 || rows_threads > 1)) {
+    if (columns_threads * C >= rows_threads * R)
+      columns_threads = (columns_threads + 1) / 2;
+    else
+      rows_threads = (rows_threads + 1) / 2;
   }
   // The phase with more threads takes fewer (more points each) while it
   // then holds no more points a thread than the other: the group has the
@@ -296,7 +306,8 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
     return phase.points_per_thread();
   };
   for (;;) {
-    const int columns_points = points(spec.radices, R, columns_threads), rows_points = points(spec.plane_radices, C, rows_threads);
+    const int columns_points = points(spec.radices, R, columns_threads),
+              rows_points = points(spec.plane_radices, C, rows_threads);
     if (columns_threads * C > rows_threads * R && columns_threads > 1 &&
         points(spec.radices, R, (columns_threads + 1) / 2) <= rows_points)
       columns_threads = (columns_threads + 1) / 2;
@@ -362,7 +373,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // Points of a transform apart in memory: adjacent work-items take adjacent
   // transforms (columns), so reads coalesce across the group.
   // (A packed real axis reads two reals a point: contiguous at stride 2.)
-  const std::int64_t point_stride = spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
+  const std::int64_t point_stride =
+      spec.real_load == KernelSpec::RealLoad::Pairs ? spec.in_point_stride / 2 : spec.in_point_stride;
   const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
@@ -377,9 +389,9 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // Two-level inner twiddles: a must for powers of two past 1024 and for
   // anything past 4096 (H100: 4096 70% -> 98%, 8192 66 -> 78, 10000 53 -> 67),
   // a loss for mixed lengths up to 4096 (2187 92 -> 84, 3000 90 -> 83).
-  const bool long_table = length > 4 * limits.max_direct_twiddles || (power_of_two && length > limits.max_direct_twiddles);
-  if (long_table)
-    spec.stage_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(length)) / 2));
+  const bool long_table =
+      length > 4 * limits.max_direct_twiddles || (power_of_two && length > limits.max_direct_twiddles);
+  if (long_table) spec.stage_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(length)) / 2));
 
   // One widest butterfly per thread per stage.
   std::int64_t threads = (length + widest - 1) / widest;
@@ -429,7 +441,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // estimate says; a double's column is twice as wide, so half as many
   // fill the same 64 bytes a row (H100, fp64, 2^26 points, ms, compact at
   // 8 vs 4 columns: 2^20 1.80 vs 1.71, 2^21 1.84 vs 1.87, 2^22 1.95 vs 1.94).
-  const bool compact_double = spec.precision == Precision::Double && 2 * per_thread <= limits.strided_compact_words_double;
+  const bool compact_double =
+      spec.precision == Precision::Double && 2 * per_thread <= limits.strided_compact_words_double;
   if (long_strided && compact_double && !spec.convolve) per_group = std::max(1, limits.min_columns / 2);
   if (length == 1) per_group = limits.target_group_size;
   if (spec.clustered()) {
@@ -440,8 +453,9 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     // threads of 64 registers spilled 200-800 bytes). Two blocks of 256
     // threads a multiprocessor beat one of 512 (DeviceLimits::cluster_*).
     per_group = spec.in_point_stride / spec.cluster;
-    threads = std::clamp<std::int64_t>((length + limits.cluster_points_per_thread - 1) / limits.cluster_points_per_thread, 1,
-                                       (length + widest - 1) / widest);
+    threads =
+        std::clamp<std::int64_t>((length + limits.cluster_points_per_thread - 1) / limits.cluster_points_per_thread, 1,
+                                 (length + widest - 1) / widest);
     while (threads * per_group > std::min(512, limits.max_group_size) && threads > 1) threads = (threads + 1) / 2;
   }
   // Keep the group within the device's limits: fewer threads per transform
@@ -476,16 +490,18 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     // of 128 registers: H100, 2^26 points, ms, compact vs columns halved
     // to 2: 2^21 2.03 -> 1.87, 2^22 2.42 -> 1.94, 2048x2048 1.68 -> 1.60.)
     const int words = spec.precision == Precision::Double ? 2 : 1;
-    const bool compact = long_strided && spec.points_per_thread() * words <= (words == 1 ? 32 : limits.strided_compact_words_double);
-    while (per_group > 1 && !spec.clustered() && !compact && warps_of(threads * per_group) * registers > limits.registers_per_unit)
+    const bool compact =
+        long_strided && spec.points_per_thread() * words <= (words == 1 ? 32 : limits.strided_compact_words_double);
+    while (per_group > 1 && !spec.clustered() && !compact &&
+           warps_of(threads * per_group) * registers > limits.registers_per_unit)
       per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     if (compact && limits.strided_groups_per_unit > 0) {
       const int group = static_cast<int>(warps_of(threads * per_group));
       const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
-      spec.min_groups_per_unit =
-          std::max(1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group, static_cast<int>(fit)}));
+      spec.min_groups_per_unit = std::max(
+          1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group, static_cast<int>(fit)}));
     }
     // Clusters: as many blocks as asked where their local memory fits (a
     // multiprocessor has 1 KiB a block more) and their points leave the
@@ -515,7 +531,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     // 100000's short passes (250 points after 400) ran 0.762 -> 0.968 ms
     // computing them with a division (H100, 2026-11-23).
     const std::int64_t points = spec.pass_twiddle_points();
-    spec.pass_sincos = limits.pass_sincos && spec.has_pass_twiddles() && !spec.clustered() && (points & (points - 1)) == 0;
+    spec.pass_sincos =
+        limits.pass_sincos && spec.has_pass_twiddles() && !spec.clustered() && (points & (points - 1)) == 0;
   }
 }
 
@@ -524,7 +541,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
 // where its local array fits.
 void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
   const int point = spec.precision == Precision::Single ? 8 : 16;
-  if (limits.block_rows_bytes <= 0 || spec.threads_per_transform * point >= limits.block_rows_bytes || !spec.block_rows_allowed())
+  if (limits.block_rows_bytes <= 0 || spec.threads_per_transform * point >= limits.block_rows_bytes ||
+      !spec.block_rows_allowed())
     return;
   if (limits.is_gpu && spec.precision == Precision::Double && wide_codelet(spec.length)) return;
   spec.block_rows = true;
@@ -565,7 +583,8 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   set_staged(spec, model_stages(spec, limits), limits);
   if (!limits.tuning) return "model";
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
-    return apply_launch(spec, tuned->launch, limits) ? "table" : "model (the table's " + tuned->launch.text() + " does not fit)";
+    return apply_launch(spec, tuned->launch, limits) ? "table"
+                                                     : "model (the table's " + tuned->launch.text() + " does not fit)";
   // Rows past the single-pass length keep the model's long-row launch: the
   // tuner's winners there are that launch (17280, 22500) or near it, and a
   // neighbour's stages carried over spilled 300-1000 bytes a thread (NVRTC:

@@ -12,8 +12,8 @@ namespace {
 
 struct Key {
   const char* name;
-  const char* what;      // the field it sets, and how
-  long long min, max;    // the values it takes
+  const char* what;    // the field it sets, and how
+  long long min, max;  // the values it takes
   void (*apply)(DeviceLimits&, long long);
 };
 
@@ -28,13 +28,18 @@ const std::vector<Key>& keys() {
       {"local_memory", "local_memory_bytes, at most the device's", 1024, kAny,
        [](DeviceLimits& l, long long v) { l.local_memory_bytes = std::min<std::size_t>(l.local_memory_bytes, v); }},
       {"columns", "min_columns", 1, 1024, [](DeviceLimits& l, long long v) { l.min_columns = static_cast<int>(v); }},
-      {"group", "target_group_size", 1, 4096, [](DeviceLimits& l, long long v) { l.target_group_size = static_cast<int>(v); }},
+      {"group", "target_group_size", 1, 4096,
+       [](DeviceLimits& l, long long v) { l.target_group_size = static_cast<int>(v); }},
       {"occupancy", "0: no blocks-a-multiprocessor hint (registers_per_unit = 0)", 0, 1,
-       [](DeviceLimits& l, long long v) { if (v == 0) l.registers_per_unit = 0; }},
-      {"direct_twiddles", "max_direct_twiddles", 0, kAny, [](DeviceLimits& l, long long v) { l.max_direct_twiddles = v; }},
+       [](DeviceLimits& l, long long v) {
+         if (v == 0) l.registers_per_unit = 0;
+       }},
+      {"direct_twiddles", "max_direct_twiddles", 0, kAny,
+       [](DeviceLimits& l, long long v) { l.max_direct_twiddles = v; }},
       {"staged", "staged_min_length, both precisions (0: no staging)", 0, kAny,
        [](DeviceLimits& l, long long v) { l.staged_min_length = l.staged_min_length_double = v; }},
-      {"staged_copy", "staged_copy (1 or 2)", 1, 2, [](DeviceLimits& l, long long v) { l.staged_copy = static_cast<int>(v); }},
+      {"staged_copy", "staged_copy (1 or 2)", 1, 2,
+       [](DeviceLimits& l, long long v) { l.staged_copy = static_cast<int>(v); }},
       {"single_pass", "max_single_pass_length, raising the row and pass limits to it", 2, kAny,
        [](DeviceLimits& l, long long v) {
          l.max_single_pass_length = v;
@@ -69,7 +74,9 @@ const std::vector<Key>& keys() {
       {"pass_sincos", "pass_sincos (0 or 1): pass twiddles computed in the kernel", 0, 1,
        [](DeviceLimits& l, long long v) { l.pass_sincos = v != 0; }},
       {"l2_chain", "l2_chain_bytes in MiB, where the device chains (0: no chains)", 0, 1 << 20,
-       [](DeviceLimits& l, long long v) { if (l.l2_chain_bytes > 0) l.l2_chain_bytes = v << 20; }},
+       [](DeviceLimits& l, long long v) {
+         if (l.l2_chain_bytes > 0) l.l2_chain_bytes = v << 20;
+       }},
       {"chain_unequal", "chain_unequal_groups (0 or 1)", 0, 1,
        [](DeviceLimits& l, long long v) { l.chain_unequal_groups = v != 0; }},
       {"chain_occ", "chain_groups_per_unit: a chained kernel's blocks a multiprocessor (0: the model's)", 0, 64,
@@ -78,8 +85,9 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) {
          l.max_pass_length = l.preferred_pass_length = std::min<std::int64_t>(v, l.max_single_pass_length);
        }},
-      {"max_pass_length", "lowers max_single_pass_length, the row and pass limits to it, and takes no clusters or planes", 2,
-       kAny, [](DeviceLimits& l, long long v) {
+      {"max_pass_length",
+       "lowers max_single_pass_length, the row and pass limits to it, and takes no clusters or planes", 2, kAny,
+       [](DeviceLimits& l, long long v) {
          l.max_single_pass_length = std::min<std::int64_t>(l.max_single_pass_length, v);
          l.max_tuned_row_length = std::min<std::int64_t>(l.max_tuned_row_length, v);
          l.max_row_length = std::min<std::int64_t>(l.max_row_length, v);
@@ -110,7 +118,8 @@ DeviceLimits with_override(DeviceLimits limits, const std::string& text) {
     const std::string where = "in the limits override '" + text + "'";
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos)
-      throw Error(ErrorCode::InvalidArgument, "'" + item + "' " + where + " is not key=value (keys: " + key_list() + ")");
+      throw Error(ErrorCode::InvalidArgument,
+                  "'" + item + "' " + where + " is not key=value (keys: " + key_list() + ")");
     const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
     const auto key = std::find_if(keys().begin(), keys().end(), [&](const Key& k) { return name == k.name; });
     if (key == keys().end())
@@ -119,8 +128,9 @@ DeviceLimits with_override(DeviceLimits limits, const std::string& text) {
     char* end = nullptr;
     const long long v = value.empty() ? 0 : std::strtoll(value.c_str(), &end, 10);
     if (value.empty() || *end != '\0' || v < key->min || v > key->max)
-      throw Error(ErrorCode::InvalidArgument, "invalid value '" + value + "' for " + name + " " + where + " (expected an integer " +
-                                                  std::to_string(key->min) + " to " + std::to_string(key->max) + ")");
+      throw Error(ErrorCode::InvalidArgument, "invalid value '" + value + "' for " + name + " " + where +
+                                                  " (expected an integer " + std::to_string(key->min) + " to " +
+                                                  std::to_string(key->max) + ")");
     given[name] = v;
   }
   for (const Key& k : keys())

@@ -15,17 +15,19 @@ namespace bfly::plan {
 
 const char* to_string(Slot s) {
   switch (s) {
-    case Slot::Input: return "input";
-    case Slot::Output: return "output";
-    case Slot::Work0: return "work0";
-    case Slot::Work1: return "work1";
+    case Slot::Input:
+      return "input";
+    case Slot::Output:
+      return "output";
+    case Slot::Work0:
+      return "work0";
+    case Slot::Work1:
+      return "work1";
   }
   return "?";
 }
 
-std::int64_t Pass::groups() const {
-  return (transforms + spec.transforms_per_group - 1) / spec.transforms_per_group;
-}
+std::int64_t Pass::groups() const { return (transforms + spec.transforms_per_group - 1) / spec.transforms_per_group; }
 
 namespace {
 
@@ -236,8 +238,9 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   pass.what = step.what;
   pass.launch_from = launch_from;
   pass.spec = spec;
-  pass.transforms = rader && step.prime > 0 ? elements / step.prime
-                    : fused || (step.packed && !packed_passes) ? elements / n : elements / spec.length;
+  pass.transforms = rader && step.prime > 0                    ? elements / step.prime
+                    : fused || (step.packed && !packed_passes) ? elements / n
+                                                               : elements / spec.length;
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Pairs (k, P - k) of the P sub-transforms of each row: P/2 + 1 of them,
     // counted twice (a group runs M/2 pairs).
@@ -281,9 +284,12 @@ std::vector<std::pair<Slot, Slot>> assign_slots(const Problem& p, const std::vec
     const Step& step = steps[j];
     const bool last = j + 1 == steps.size();
     std::vector<Slot> candidates;
-    if (last) candidates = {Slot::Output};
-    else if (step.work_only) candidates = {Slot::Work0, Slot::Work1};
-    else candidates = {source, Slot::Output, Slot::Work0, Slot::Work1};
+    if (last)
+      candidates = {Slot::Output};
+    else if (step.work_only)
+      candidates = {Slot::Work0, Slot::Work1};
+    else
+      candidates = {source, Slot::Output, Slot::Work0, Slot::Work1};
     for (Slot dest : candidates) {
       if (dest == Slot::Input) continue;
       if (!holds(dest, step.to)) continue;
@@ -332,7 +338,8 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
   if (limits.l2_chain_bytes <= 0 || p.batch < 2) return;
   const std::int64_t element_bytes = p.elements() / p.batch * static_cast<std::int64_t>(p.element_bytes());
   if (2 * element_bytes > limits.l2_chain_bytes) return;
-  const std::int64_t lookahead = std::min<std::int64_t>(p.batch - 1, std::max<std::int64_t>(1, limits.l2_chain_bytes / element_bytes));
+  const std::int64_t lookahead =
+      std::min<std::int64_t>(p.batch - 1, std::max<std::int64_t>(1, limits.l2_chain_bytes / element_bytes));
   for (std::size_t j = 0; j + 1 < tree.passes.size(); ++j) {
     Pass& a = tree.passes[j];
     const Pass& b = tree.passes[j + 1];
@@ -387,7 +394,8 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   std::int64_t work_elements = problem.elements();
   for (const Step& s : steps)
     if (s.padded > 0) work_elements = std::max(work_elements, problem.elements() / problem.shape[s.dim - 1] * s.padded);
-  tree.workspace_bytes = tree.workspace_buffers > 0 ? work_elements * static_cast<std::int64_t>(problem.element_bytes()) : 0;
+  tree.workspace_bytes =
+      tree.workspace_buffers > 0 ? work_elements * static_cast<std::int64_t>(problem.element_bytes()) : 0;
   const View input = layout_view(problem.input_layout()), output = layout_view(problem.output_layout());
   // A real problem's steps see its complex side (the half spectrum) or, on
   // the real axis, the real shape; in place, its one buffer holds either side.
@@ -404,11 +412,15 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
         for (std::size_t d = 0; d < v.size(); ++d) v[d] = static_cast<int>(d) == steps[j].dim ? 1 : v[d] / 2;
         return v;
       }
-      if (in_place_real && (s == Slot::Input || s == Slot::Output)) return side == Step::Side::Real ? real_side : complex_view;
+      if (in_place_real && (s == Slot::Input || s == Slot::Output))
+        return side == Step::Side::Real ? real_side : complex_view;
       switch (s) {
-        case Slot::Input: return input;
-        case Slot::Output: return output;
-        default: return work_view(side == Step::Side::Full ? problem : complex, o, steps[j].dim, padded ? steps[j].padded : 0);
+        case Slot::Input:
+          return input;
+        case Slot::Output:
+          return output;
+        default:
+          return work_view(side == Step::Side::Full ? problem : complex, o, steps[j].dim, padded ? steps[j].padded : 0);
       }
     };
     sources.push_back(view(slots[j].first, steps[j].from, order, steps[j].padded_source()));
@@ -420,13 +432,16 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
     // Rader's kernel store reaches its convolution's source (x[0]) and
     // final destination (X[0]): the first and last steps of its group.
     std::size_t first = j, last = j;
-    const bool rader_store = steps[j].rader && (steps[j].chirp == Step::Chirp::KernelStore || steps[j].chirp == Step::Chirp::LoadKernelStore);
+    const bool rader_store = steps[j].rader && (steps[j].chirp == Step::Chirp::KernelStore ||
+                                                steps[j].chirp == Step::Chirp::LoadKernelStore);
     if (rader_store) {
-      while (first > 0 && !(steps[first].chirp == Step::Chirp::Load || steps[first].chirp == Step::Chirp::LoadKernelStore)) --first;
+      while (first > 0 &&
+             !(steps[first].chirp == Step::Chirp::Load || steps[first].chirp == Step::Chirp::LoadKernelStore))
+        --first;
       while (last + 1 < steps.size() && steps[last].chirp != Step::Chirp::ChirpStore) ++last;
     }
-    Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], sources[j], destinations[j], limits, sources[first],
-                          destinations[last]);
+    Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], sources[j], destinations[j], limits,
+                          sources[first], destinations[last]);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
     pass.rader_source = slots[first].first;
@@ -443,9 +458,8 @@ std::string PlanTree::print() const {
   std::ostringstream out;
   out << "plan " << problem.token() << "\n  solver " << solver;
   if (!tuning.empty()) out << ", tuning " << tuning;
-  out << ", " << passes.size()
-      << (passes.size() == 1 ? " pass" : " passes") << ", workspace " << workspace_buffers << " x "
-      << (workspace_buffers > 0 ? workspace_bytes : problem.bytes()) << " bytes\n";
+  out << ", " << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ", workspace " << workspace_buffers
+      << " x " << (workspace_buffers > 0 ? workspace_bytes : problem.bytes()) << " bytes\n";
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const Pass& pass = passes[i];
     const KernelSpec& s = pass.spec;
@@ -460,14 +474,17 @@ std::string PlanTree::print() const {
     }
     out << ", " << s.geometry() << (s.has_pass_twiddles() ? ", pass twiddles" : "") << "\n    " << pass.transforms
         << " transforms in " << pass.groups() << " groups of " << s.transforms_per_group << " x "
-        << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, "
-        << s.local_bytes() << " bytes local" << (s.local_halves ? " (exchanged in halves)" : "") << ", "
-        << (s.block_rows ? "rows load and store as one block through local memory"
-            : s.store_via_local() ? "store via local" : "direct store")
-        << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local memory during this one)"
-            : s.staged == 2 ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)" : "");
-    if (s.plane())
-      out << ", " << s.planes_per_group() << " planes a group: then " << s.plane_columns << " = ";
+        << s.threads_per_transform << " threads, " << s.points_per_thread() << " points per thread, " << s.local_bytes()
+        << " bytes local" << (s.local_halves ? " (exchanged in halves)" : "") << ", "
+        << (s.block_rows          ? "rows load and store as one block through local memory"
+            : s.store_via_local() ? "store via local"
+                                  : "direct store")
+        << (s.staged == 1 ? ", staged (persistent groups; each thread copies its share of the next input to local "
+                            "memory during this one)"
+            : s.staged == 2
+                ? ", staged (persistent groups; one bulk copy of the next input to local memory during this one)"
+                : "");
+    if (s.plane()) out << ", " << s.planes_per_group() << " planes a group: then " << s.plane_columns << " = ";
     for (std::size_t r = 0; s.plane() && r < s.plane_radices.size(); ++r) out << (r ? " x " : "") << s.plane_radices[r];
     if (s.plane()) out << " along the rows, " << s.plane_threads << " threads a row";
     if (s.clustered())

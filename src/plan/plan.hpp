@@ -17,7 +17,7 @@ enum class Slot { Input, Output, Work0, Work1 };
 const char* to_string(Slot s);
 
 struct Pass {
-  std::string what;             // e.g. "axis 1, pass 2 of 2", "transpose"
+  std::string what;  // e.g. "axis 1, pass 2 of 2", "transpose"
   KernelSpec spec;
   Slot source = Slot::Input;
   Slot destination = Slot::Output;
@@ -45,8 +45,8 @@ struct Pass {
 
 struct PlanTree {
   Problem problem;
-  std::string solver;           // which decomposition produced it
-  std::string tuning;           // the tuning table's source, empty without one
+  std::string solver;  // which decomposition produced it
+  std::string tuning;  // the tuning table's source, empty without one
   std::vector<Pass> passes;
   int workspace_buffers = 0;
   std::int64_t workspace_bytes = 0;  // each: problem.bytes(), or more for Bluestein's padding
@@ -57,6 +57,5 @@ struct PlanTree {
 // Chooses the decomposition for `problem` on a device with `limits`.
 // Throws Error(Unsupported) naming the length when none applies.
 PlanTree make_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options = {});
-
 
 }  // namespace bfly::plan

@@ -113,7 +113,8 @@ std::int64_t integer(const json& value, const std::string& what, std::int64_t lo
                                   (low <= 0 || value.get<std::uint64_t>() >= static_cast<std::uint64_t>(low))
                             : value.get<std::int64_t>() >= low && value.get<std::int64_t>() <= high;
   if (!in_range)
-    bad(source, what + " " + shown(value) + " is out of range (" + std::to_string(low) + " to " + std::to_string(high) + ")");
+    bad(source,
+        what + " " + shown(value) + " is out of range (" + std::to_string(low) + " to " + std::to_string(high) + ")");
   return value.get<std::int64_t>();
 }
 
@@ -162,7 +163,8 @@ TuningTable parse_tuning(const std::string& text, const std::string& source) {
       if (!e.is_object()) bad(source, "entry " + shown(e) + " is not an object");
       TuningEntry entry;
       const std::string precision = e.at("precision").get<std::string>();
-      if (precision != "single" && precision != "double") bad(source, "precision '" + precision + "' (expected single or double)");
+      if (precision != "single" && precision != "double")
+        bad(source, "precision '" + precision + "' (expected single or double)");
       entry.precision = precision == "single" ? Precision::Single : Precision::Double;
       entry.length = integer(e.at("length"), "length", 1, kInt64Max, source);
       if (e.contains("passes")) entry.passes = integer_list<std::int64_t>(e["passes"], "passes", 1, kInt64Max, source);
@@ -221,7 +223,8 @@ std::string to_json(const TuningTable& table) {
 bool tuning_tables_supported() { return false; }
 
 TuningTable parse_tuning(const std::string&, const std::string& source) {
-  throw Error(ErrorCode::Unsupported, "tuning table " + source + ": bfly was built without nlohmann-json, which reads tables");
+  throw Error(ErrorCode::Unsupported,
+              "tuning table " + source + ": bfly was built without nlohmann-json, which reads tables");
 }
 
 std::string to_json(const TuningTable&) {

@@ -18,13 +18,13 @@ namespace bfly::plan {
 // the innermost axis of an array): what `bfly tune` varies. A field at its
 // "unset" value keeps the model's choice.
 struct LaunchChoice {
-  int threads = 0;           // threads per transform; 0: the model's
-  int group_threads = 0;     // threads a group aims for (transforms per group = group_threads / threads); 0: the model's
-  int padding = -1;          // pad local rows against bank conflicts: 0/1; -1: the model's
-  int halves = -1;           // exchange real and imaginary parts in two rounds: 0/1; -1: the model's
-  int two_level = -1;        // inner twiddles from a two-level table: 0/1; -1: the model's
-  int occupancy = -1;        // groups per multiprocessor asked of the compiler; -1: the model's
-  int staged = -1;           // persistent groups staging the next input (KernelSpec::staged): 0/1/2; -1: the model's
+  int threads = 0;        // threads per transform; 0: the model's
+  int group_threads = 0;  // threads a group aims for (transforms per group = group_threads / threads); 0: the model's
+  int padding = -1;       // pad local rows against bank conflicts: 0/1; -1: the model's
+  int halves = -1;        // exchange real and imaginary parts in two rounds: 0/1; -1: the model's
+  int two_level = -1;     // inner twiddles from a two-level table: 0/1; -1: the model's
+  int occupancy = -1;     // groups per multiprocessor asked of the compiler; -1: the model's
+  int staged = -1;        // persistent groups staging the next input (KernelSpec::staged): 0/1/2; -1: the model's
   std::vector<int> radices;  // the stages; empty: the model's
 
   // "T512 G512 pad0 half0 tw1 occ2 r16x8x8x8", unset fields left out; "model" when all are.

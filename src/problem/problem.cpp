@@ -11,21 +11,30 @@ namespace bfly {
 
 const char* to_string(ErrorCode code) {
   switch (code) {
-    case ErrorCode::InvalidArgument: return "invalid argument";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::Device: return "device error";
-    case ErrorCode::Build: return "kernel build failed";
-    case ErrorCode::OutOfMemory: return "out of memory";
-    case ErrorCode::Io: return "I/O error";
+    case ErrorCode::InvalidArgument:
+      return "invalid argument";
+    case ErrorCode::Unsupported:
+      return "unsupported";
+    case ErrorCode::Device:
+      return "device error";
+    case ErrorCode::Build:
+      return "kernel build failed";
+    case ErrorCode::OutOfMemory:
+      return "out of memory";
+    case ErrorCode::Io:
+      return "I/O error";
   }
   return "error";
 }
 
 const char* to_string(Kind k) {
   switch (k) {
-    case Kind::C2C: return "c2c";
-    case Kind::R2C: return "r2c";
-    case Kind::C2R: return "c2r";
+    case Kind::C2C:
+      return "c2c";
+    case Kind::R2C:
+      return "r2c";
+    case Kind::C2R:
+      return "c2r";
   }
   return "c2c";
 }
@@ -36,10 +45,14 @@ const char* to_string(Placement p) { return p == Placement::OutOfPlace ? "oop" :
 
 const char* to_string(Norm n) {
   switch (n) {
-    case Norm::None: return "none";
-    case Norm::Backward: return "backward";
-    case Norm::Ortho: return "ortho";
-    case Norm::Forward: return "forward";
+    case Norm::None:
+      return "none";
+    case Norm::Backward:
+      return "backward";
+    case Norm::Ortho:
+      return "ortho";
+    case Norm::Forward:
+      return "forward";
   }
   return "none";
 }
@@ -47,8 +60,7 @@ const char* to_string(Norm n) {
 Norm parse_norm(const std::string& text) {
   for (Norm n : {Norm::None, Norm::Backward, Norm::Ortho, Norm::Forward})
     if (text == to_string(n)) return n;
-  throw Error(ErrorCode::InvalidArgument,
-              "invalid norm '" + text + "' (expected none, backward, ortho or forward)");
+  throw Error(ErrorCode::InvalidArgument, "invalid norm '" + text + "' (expected none, backward, ortho or forward)");
 }
 
 const char* to_string(Strategy s) { return s == Strategy::Auto ? "auto" : "transpose"; }
@@ -151,13 +163,9 @@ std::int64_t Problem::elements() const {
   return n;
 }
 
-std::size_t Problem::element_bytes() const {
-  return precision == Precision::Single ? 8 : 16;
-}
+std::size_t Problem::element_bytes() const { return precision == Precision::Single ? 8 : 16; }
 
-std::size_t Problem::bytes() const {
-  return static_cast<std::size_t>(elements()) * element_bytes();
-}
+std::size_t Problem::bytes() const { return static_cast<std::size_t>(elements()) * element_bytes(); }
 
 namespace {
 
@@ -236,43 +244,41 @@ std::int64_t Problem::output_extent() const {
 }
 
 void Problem::validate() const {
-  if (shape.empty())
-    throw Error(ErrorCode::InvalidArgument, "problem shape is empty");
+  if (shape.empty()) throw Error(ErrorCode::InvalidArgument, "problem shape is empty");
   if (shape.size() > 4)
-    throw invalid("shape " + text::shape(shape) + " has rank " + std::to_string(shape.size()) + "; at most 4 axes are supported");
+    throw invalid("shape " + text::shape(shape) + " has rank " + std::to_string(shape.size()) +
+                  "; at most 4 axes are supported");
   // Element counts must fit comfortably in int64 bytes: cap at 2^58 points.
   const std::int64_t cap = std::int64_t{1} << 58;
   std::int64_t total = 1;
   for (std::size_t axis = 0; axis < shape.size(); ++axis) {
     if (shape[axis] <= 0)
       throw Error(ErrorCode::InvalidArgument,
-                  "length " + std::to_string(shape[axis]) + " on axis " + std::to_string(axis) +
-                      " must be positive");
+                  "length " + std::to_string(shape[axis]) + " on axis " + std::to_string(axis) + " must be positive");
     if (total > cap / shape[axis])
-      throw Error(ErrorCode::InvalidArgument, "shape " + text::shape(shape) + " has too many elements: " +
-                                                  text::product(shape) + ", past the limit of 2^58 = " +
-                                                  std::to_string(cap));
+      throw Error(ErrorCode::InvalidArgument, "shape " + text::shape(shape) +
+                                                  " has too many elements: " + text::product(shape) +
+                                                  ", past the limit of 2^58 = " + std::to_string(cap));
     total *= shape[axis];
   }
-  if (batch <= 0)
-    throw Error(ErrorCode::InvalidArgument, "batch " + std::to_string(batch) + " must be positive");
+  if (batch <= 0) throw Error(ErrorCode::InvalidArgument, "batch " + std::to_string(batch) + " must be positive");
   if (total > cap / batch) {
     std::vector<std::int64_t> factors = shape;
     factors.push_back(batch);
-    throw Error(ErrorCode::InvalidArgument,
-                "shape " + text::shape(shape) + " times batch " + std::to_string(batch) + " has too many elements: " +
-                    text::product(factors) + ", past the limit of 2^58 = " + std::to_string(cap));
+    throw Error(ErrorCode::InvalidArgument, "shape " + text::shape(shape) + " times batch " + std::to_string(batch) +
+                                                " has too many elements: " + text::product(factors) +
+                                                ", past the limit of 2^58 = " + std::to_string(cap));
   }
   std::vector<bool> seen(shape.size(), false);
   for (int a : axes) {
     if (a < -rank() || a >= rank())
-      throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank()) + " shape " +
-                    text::shape(shape));
+      throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank()) +
+                    " shape " + text::shape(shape));
     const int k = a < 0 ? a + rank() : a;
     if (seen[k])
       throw invalid("axis " + std::to_string(a) + " is repeated" +
-                    (a < 0 ? " (it is axis " + std::to_string(k) + " of the rank-" + std::to_string(rank()) + " shape " +
-                                 text::shape(shape) + ")"
+                    (a < 0 ? " (it is axis " + std::to_string(k) + " of the rank-" + std::to_string(rank()) +
+                                 " shape " + text::shape(shape) + ")"
                            : ""));
     seen[k] = true;
   }
@@ -285,12 +291,13 @@ void Problem::validate() const {
     throw invalid("a c2r transform is inverse (got direction fwd); r2c is the forward one");
   if (is_real() && placement == Placement::InPlace) {
     if (!input.is_default() || !output.is_default())
-      throw invalid("in-place " + std::string(to_string(kind)) +
-                    " problems take the default padded layout only (FFTW's and cuFFT's); drop the strides or go out of place");
+      throw invalid(
+          "in-place " + std::string(to_string(kind)) +
+          " problems take the default padded layout only (FFTW's and cuFFT's); drop the strides or go out of place");
     if (real_axis() != rank() - 1)
       throw invalid("in-place " + std::string(to_string(kind)) + " needs the real axis innermost: axis " +
-                    std::to_string(real_axis()) + " of the rank-" + std::to_string(rank()) + " shape " + text::shape(shape) +
-                    " is not (go out of place)");
+                    std::to_string(real_axis()) + " of the rank-" + std::to_string(rank()) + " shape " +
+                    text::shape(shape) + " is not (go out of place)");
   }
   input_extent();
   if (placement == Placement::InPlace && !output.is_default() && output != input)
@@ -303,10 +310,14 @@ double Problem::scale() const {
   const double n = static_cast<double>(length());
   const bool forward = direction == Direction::Forward;
   switch (norm) {
-    case Norm::None: return 1.0;
-    case Norm::Backward: return forward ? 1.0 : 1.0 / n;
-    case Norm::Forward: return forward ? 1.0 / n : 1.0;
-    case Norm::Ortho: return 1.0 / std::sqrt(n);
+    case Norm::None:
+      return 1.0;
+    case Norm::Backward:
+      return forward ? 1.0 : 1.0 / n;
+    case Norm::Forward:
+      return forward ? 1.0 / n : 1.0;
+    case Norm::Ortho:
+      return 1.0 / std::sqrt(n);
   }
   return 1.0;
 }
@@ -331,25 +342,37 @@ Problem Problem::parse(const std::string& token) {
   auto bad = [&](const std::string& why) {
     return Error(ErrorCode::InvalidArgument, "malformed problem token '" + token + "': " + why);
   };
-  if (f.size() < 7)
-    throw bad("expected 7 fields kind_precision_direction_shape_bBATCH_placement_norm");
+  if (f.size() < 7) throw bad("expected 7 fields kind_precision_direction_shape_bBATCH_placement_norm");
   Problem p;
-  if (f[0] == "c2c") p.kind = Kind::C2C;
-  else if (f[0] == "r2c") p.kind = Kind::R2C;
-  else if (f[0] == "c2r") p.kind = Kind::C2R;
-  else throw bad("unknown kind '" + f[0] + "' (expected c2c, r2c or c2r)");
-  if (f[1] == "f32") p.precision = Precision::Single;
-  else if (f[1] == "f64") p.precision = Precision::Double;
-  else throw bad("unknown precision '" + f[1] + "' (expected f32 or f64)");
-  if (f[2] == "fwd") p.direction = Direction::Forward;
-  else if (f[2] == "inv") p.direction = Direction::Inverse;
-  else throw bad("unknown direction '" + f[2] + "' (expected fwd or inv)");
+  if (f[0] == "c2c")
+    p.kind = Kind::C2C;
+  else if (f[0] == "r2c")
+    p.kind = Kind::R2C;
+  else if (f[0] == "c2r")
+    p.kind = Kind::C2R;
+  else
+    throw bad("unknown kind '" + f[0] + "' (expected c2c, r2c or c2r)");
+  if (f[1] == "f32")
+    p.precision = Precision::Single;
+  else if (f[1] == "f64")
+    p.precision = Precision::Double;
+  else
+    throw bad("unknown precision '" + f[1] + "' (expected f32 or f64)");
+  if (f[2] == "fwd")
+    p.direction = Direction::Forward;
+  else if (f[2] == "inv")
+    p.direction = Direction::Inverse;
+  else
+    throw bad("unknown direction '" + f[2] + "' (expected fwd or inv)");
   p.shape = text::parse_shape(f[3]);
   if (f[4].size() < 2 || f[4][0] != 'b') throw bad("batch field '" + f[4] + "' must look like b8");
   p.batch = text::parse_int(f[4].substr(1), "batch");
-  if (f[5] == "oop") p.placement = Placement::OutOfPlace;
-  else if (f[5] == "ip") p.placement = Placement::InPlace;
-  else throw bad("unknown placement '" + f[5] + "' (expected oop or ip)");
+  if (f[5] == "oop")
+    p.placement = Placement::OutOfPlace;
+  else if (f[5] == "ip")
+    p.placement = Placement::InPlace;
+  else
+    throw bad("unknown placement '" + f[5] + "' (expected oop or ip)");
   p.norm = parse_norm(f[6]);
   auto numbers = [&](const std::string& s, const std::string& what) {
     std::vector<std::int64_t> v;
@@ -382,8 +405,9 @@ Problem Problem::parse(const std::string& token) {
 }
 
 bool Problem::operator==(const Problem& o) const {
-  return kind == o.kind && shape == o.shape && axes == o.axes && batch == o.batch && input == o.input && output == o.output &&
-         precision == o.precision && direction == o.direction && placement == o.placement && norm == o.norm;
+  return kind == o.kind && shape == o.shape && axes == o.axes && batch == o.batch && input == o.input &&
+         output == o.output && precision == o.precision && direction == o.direction && placement == o.placement &&
+         norm == o.norm;
 }
 
 }  // namespace bfly

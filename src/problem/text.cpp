@@ -27,8 +27,7 @@ std::int64_t parse_int(const std::string& s, const std::string& what) {
   const long long v = std::strtoll(s.c_str(), &end, 10);
   if (*end != '\0')  // a sign inside, or nothing but one
     throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (expected an integer)");
-  if (errno == ERANGE)
-    throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (out of range)");
+  if (errno == ERANGE) throw Error(ErrorCode::InvalidArgument, "invalid " + what + " '" + s + "' (out of range)");
   return v;
 }
 

@@ -78,8 +78,10 @@ std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
     for (const auto& v : values) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
   };
   append(twiddle::chirp(n, n));
-  if constexpr (std::is_same<T, float>::value) append(twiddle::bluestein_kernel_f64(n, m));
-  else append(twiddle::bluestein_kernel(n, m));
+  if constexpr (std::is_same<T, float>::value)
+    append(twiddle::bluestein_kernel_f64(n, m));
+  else
+    append(twiddle::bluestein_kernel(n, m));
   return out;
 }
 
@@ -90,14 +92,16 @@ std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
 template <class T>
 std::vector<std::complex<T>> rader_tables(std::int64_t p) {
   if (p > (std::int64_t{1} << 24))
-    throw Error(ErrorCode::Unsupported, "Rader's permutations of " + std::to_string(p) + " points are not exact in single precision");
+    throw Error(ErrorCode::Unsupported,
+                "Rader's permutations of " + std::to_string(p) + " points are not exact in single precision");
   const std::vector<std::int64_t> powers = twiddle::rader_powers(p);
   const std::vector<std::complex<long double>> k = twiddle::rader_kernel(p);
   const std::int64_t L = p - 1;
   std::vector<std::complex<T>> out;
   out.reserve(2 * static_cast<std::size_t>(L));
   for (std::int64_t m = 0; m < L; ++m)
-    out.emplace_back(static_cast<T>(powers[static_cast<std::size_t>(m)]), static_cast<T>(powers[static_cast<std::size_t>((L - m) % L)]));
+    out.emplace_back(static_cast<T>(powers[static_cast<std::size_t>(m)]),
+                     static_cast<T>(powers[static_cast<std::size_t>((L - m) % L)]));
   for (const auto& v : k) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
   return out;
 }
@@ -147,9 +151,8 @@ class PlanImpl {
     plan::DeviceLimits limits = plan::with_override(device_->limits(), plan::override_text(options));
     if (options.tuning.empty()) {
       // The device's table, read once per device.
-      limits.tuning = device_->memo<plan::TuningTable>("tuning", [&] {
-        return std::const_pointer_cast<plan::TuningTable>(tuning_for(device_->info()));
-      });
+      limits.tuning = device_->memo<plan::TuningTable>(
+          "tuning", [&] { return std::const_pointer_cast<plan::TuningTable>(tuning_for(device_->info())); });
     } else {
       limits.tuning = tuning_from_options(options.tuning, device_->info());
     }
@@ -158,7 +161,8 @@ class PlanImpl {
     if (multiply_period >= 0 && !tree_.passes.empty()) {
       if (at == FuseAt::LastStores) {
         plan::Pass& last = tree_.passes.back();
-        if (!chained(tree_.passes.size() - 1) && last.destination == plan::Slot::Output && last.spec.can_fuse_multiply()) {
+        if (!chained(tree_.passes.size() - 1) && last.destination == plan::Slot::Output &&
+            last.spec.can_fuse_multiply()) {
           last.spec.multiply = true;
           last.spec.multiply_period = multiply_period;
         }
@@ -181,7 +185,8 @@ class PlanImpl {
     if (tree_.passes.size() > 1)
       for (std::size_t i = 0; i < tree_.passes.size(); ++i)
         if (!device_->has_memo("kernel:" + tree_.passes[i].spec.name()))
-          builds[i] = std::async(std::launch::async, [this, pass = tree_.passes[i], c = chained(i)] { return build(pass, !c); });
+          builds[i] = std::async(std::launch::async,
+                                 [this, pass = tree_.passes[i], c = chained(i)] { return build(pass, !c); });
     for (std::size_t i = 0; i < tree_.passes.size(); ++i) {
       passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i], !chained(i)));
       tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
@@ -190,7 +195,8 @@ class PlanImpl {
     fused_ = !passes_.empty() && (passes_.back().pass.spec.multiply || passes_.front().pass.spec.multiply_load);
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
-    per_queue_ = tree_.workspace_buffers > 0 || std::any_of(passes_.begin(), passes_.end(), [](const CompiledPass& c) { return c.chain != nullptr; });
+    per_queue_ = tree_.workspace_buffers > 0 ||
+                 std::any_of(passes_.begin(), passes_.end(), [](const CompiledPass& c) { return c.chain != nullptr; });
     // One queue's set now, so a plan that cannot have it fails here.
     if (per_queue_) make(*spare_);
   }
@@ -219,7 +225,8 @@ class PlanImpl {
   Queue& queue_of(void* stream) const {
     // A handle that names another stream on every thread (CUDA's per-thread
     // default stream) is a queue per thread.
-    const std::thread::id thread = device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
+    const std::thread::id thread =
+        device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
     std::lock_guard<std::mutex> lock(queues_mutex_);
     std::unique_ptr<Queue>& queue = queues_[{stream, thread}];
     if (!queue) queue = spare_ ? std::move(spare_) : std::make_unique<Queue>();
@@ -246,12 +253,15 @@ class PlanImpl {
   // The chained kernel of passes a and b (codegen/chain_kernel.hpp).
   void build_chain(CompiledPass& a, const CompiledPass& b) {
     const std::int64_t elements = a.pass.chain_elements;
-    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements, a.pass.chain_groups_per_unit};
+    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements,
+                                    a.pass.chain_groups_per_unit};
     const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
     a.chain = make_kernel(name, [&] { return codegen::generate_chain(a.pass.spec, b.pass.spec, shape); });
     const std::size_t total = static_cast<std::size_t>(elements * (shape.groups_a + shape.groups_b));
-    a.chain_groups = std::min(total, device_->resident_groups(*a.chain, static_cast<std::size_t>(codegen::chain_group_size(a.pass.spec, b.pass.spec)),
-                                                              chain_local_bytes(a.pass.spec, b.pass.spec), true));
+    a.chain_groups =
+        std::min(total, device_->resident_groups(
+                            *a.chain, static_cast<std::size_t>(codegen::chain_group_size(a.pass.spec, b.pass.spec)),
+                            chain_local_bytes(a.pass.spec, b.pass.spec), true));
   }
 
   // The two bodies share one dynamic array (codegen/chain_kernel.hpp).
@@ -286,7 +296,8 @@ class PlanImpl {
   CompiledPass build(const plan::Pass& pass, bool compile = true) {
     CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0};
     const plan::KernelSpec& spec = pass.spec;
-    if (compile) compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
+    if (compile)
+      compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
       // The loop over transforms costs registers; where the compiler
       // spilled many for them (the NVRTC sweep lists such kernels), the
@@ -313,17 +324,21 @@ class PlanImpl {
       ++stats_.kernels;
     }
     if (spec.staged)
-      compiled.resident_groups = device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()),
-                                                          spec.local_bytes());
+      compiled.resident_groups =
+          device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()), spec.local_bytes());
     auto start = Clock::now();
     const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
     const int split = spec.stage_twiddle_bits;
     const bool f64 = spec.precision == Precision::Double;
     const std::string kind = f64 ? "f64:" : "f32:";
-    compiled.twiddles = device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(length) + ":" + std::to_string(split), [&] {
-      if (f64) return upload(*device_, split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
-      return upload(*device_, split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
-    });
+    compiled.twiddles =
+        device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(length) + ":" + std::to_string(split), [&] {
+          if (f64)
+            return upload(*device_,
+                          split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
+          return upload(*device_,
+                        split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
+        });
     if (spec.reads_pass_twiddles() && !spec.pass_sincos) {  // (computed ones need no table)
       const std::int64_t n = spec.pass_twiddle_points();
       compiled.pass_twiddles = device_->memo<BufferImpl>(
@@ -346,7 +361,8 @@ class PlanImpl {
       compiled.tables = device_->memo<BufferImpl>("bluestein:" + kind + std::to_string(n), [&] {
         const std::string name = std::string("bluestein_") + (f64 ? "f64_" : "f32_") + std::to_string(n);
         const std::string format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(plan::bluestein_length(n));
-        if (f64) return upload(*device_, cached_table<double>(name, format, [&] { return bluestein_tables<double>(n); }));
+        if (f64)
+          return upload(*device_, cached_table<double>(name, format, [&] { return bluestein_tables<double>(n); }));
         return upload(*device_, cached_table<float>(name, format, [&] { return bluestein_tables<float>(n); }));
       });
     } else if (spec.rader()) {
@@ -378,18 +394,22 @@ class PlanImpl {
                const BufferImpl* multiplier = nullptr) const {
     const Problem& p = tree_.problem;
     if (fused_ != (multiplier != nullptr))
-      throw Error(ErrorCode::InvalidArgument, fused_ ? "fused plan executed without its multiplier" : "multiplier given to an unfused plan");
+      throw Error(ErrorCode::InvalidArgument,
+                  fused_ ? "fused plan executed without its multiplier" : "multiplier given to an unfused plan");
     const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
     if (in.bytes() < in_need)
-      throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) + " bytes is smaller than the " +
-                                                  std::to_string(in_need) + " bytes of " + p.token());
+      throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) +
+                                                  " bytes is smaller than the " + std::to_string(in_need) +
+                                                  " bytes of " + p.token());
     if (out.bytes() < out_need)
-      throw Error(ErrorCode::InvalidArgument, "output buffer of " + std::to_string(out.bytes()) + " bytes is smaller than the " +
-                                                  std::to_string(out_need) + " bytes of " + p.token());
+      throw Error(ErrorCode::InvalidArgument, "output buffer of " + std::to_string(out.bytes()) +
+                                                  " bytes is smaller than the " + std::to_string(out_need) +
+                                                  " bytes of " + p.token());
     const bool same = in.identity() == out.identity();
     if (p.placement == Placement::InPlace && !same)
-      throw Error(ErrorCode::InvalidArgument, "in-place plan " + p.token() + " needs the same buffer as input and output");
+      throw Error(ErrorCode::InvalidArgument,
+                  "in-place plan " + p.token() + " needs the same buffer as input and output");
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
@@ -419,27 +439,63 @@ class PlanImpl {
       std::vector<KernelArg> args;
       for (codegen::Param param : codegen::pass_params(spec)) {
         switch (param) {
-          case codegen::Param::In: args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue))); break;
-          case codegen::Param::Out: args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue))); break;
-          case codegen::Param::Twiddles: args.push_back(KernelArg::of(*c.twiddles)); break;
-          case codegen::Param::PassTwiddles: args.push_back(KernelArg::of(*c.pass_twiddles)); break;
-          case codegen::Param::Transforms: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms))); break;
-          case codegen::Param::InSign: args.push_back(real(first && inverse ? -1.0 : 1.0)); break;
-          case codegen::Param::OutRe: args.push_back(real(last ? scale : 1.0)); break;
-          case codegen::Param::OutIm: args.push_back(real(last ? (inverse ? -scale : scale) : 1.0)); break;
-          case codegen::Param::Tables: args.push_back(KernelArg::of(*c.tables)); break;
+          case codegen::Param::In:
+            args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue)));
+            break;
+          case codegen::Param::Out:
+            args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue)));
+            break;
+          case codegen::Param::Twiddles:
+            args.push_back(KernelArg::of(*c.twiddles));
+            break;
+          case codegen::Param::PassTwiddles:
+            args.push_back(KernelArg::of(*c.pass_twiddles));
+            break;
+          case codegen::Param::Transforms:
+            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)));
+            break;
+          case codegen::Param::InSign:
+            args.push_back(real(first && inverse ? -1.0 : 1.0));
+            break;
+          case codegen::Param::OutRe:
+            args.push_back(real(last ? scale : 1.0));
+            break;
+          case codegen::Param::OutIm:
+            args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
+            break;
+          case codegen::Param::Tables:
+            args.push_back(KernelArg::of(*c.tables));
+            break;
           // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
           // convolution's first pass read and its last pass writes.
-          case codegen::Param::RaderIn: args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue))); break;
-          case codegen::Param::RaderOut: args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue))); break;
+          case codegen::Param::RaderIn:
+            args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue)));
+            break;
+          case codegen::Param::RaderOut:
+            args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue)));
+            break;
           // (Between passes the data of an inverse is conjugated and unscaled.)
-          case codegen::Param::RaderSign: args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0)); break;
-          case codegen::Param::RaderRe: args.push_back(real(c.pass.rader_last ? scale : 1.0)); break;
-          case codegen::Param::RaderIm: args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale)); break;
-          case codegen::Param::ChirpN: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length))); break;
-          case codegen::Param::OpenIn: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride))); break;
-          case codegen::Param::OpenOut: args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride))); break;
-          case codegen::Param::Multiplier: args.push_back(KernelArg::of(*multiplier)); break;
+          case codegen::Param::RaderSign:
+            args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0));
+            break;
+          case codegen::Param::RaderRe:
+            args.push_back(real(c.pass.rader_last ? scale : 1.0));
+            break;
+          case codegen::Param::RaderIm:
+            args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale));
+            break;
+          case codegen::Param::ChirpN:
+            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
+            break;
+          case codegen::Param::OpenIn:
+            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
+            break;
+          case codegen::Param::OpenOut:
+            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
+            break;
+          case codegen::Param::Multiplier:
+            args.push_back(KernelArg::of(*multiplier));
+            break;
         }
       }
       return args;
@@ -453,7 +509,8 @@ class PlanImpl {
         args.push_back(KernelArg::of(*queue->chain_counters.at(j)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_elements)));
         args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.chain_lookahead)));
-        device_->launch(*c.chain, c.chain_groups, static_cast<std::size_t>(codegen::chain_group_size(c.pass.spec, passes_[j + 1].pass.spec)),
+        device_->launch(*c.chain, c.chain_groups,
+                        static_cast<std::size_t>(codegen::chain_group_size(c.pass.spec, passes_[j + 1].pass.spec)),
                         chain_local_bytes(c.pass.spec, passes_[j + 1].pass.spec), args, stream, true);
         ++j;
         continue;
@@ -462,8 +519,8 @@ class PlanImpl {
       const plan::KernelSpec& spec = c.pass.spec;
       std::size_t groups = static_cast<std::size_t>(c.pass.groups());
       if (spec.staged && c.resident_groups > 0) groups = std::min(groups, c.resident_groups);
-      device_->launch(*c.kernel, groups,
-                      static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(), args, stream);
+      device_->launch(*c.kernel, groups, static_cast<std::size_t>(c.pass.spec.group_size()), c.pass.spec.local_bytes(),
+                      args, stream);
     }
   }
 
@@ -481,8 +538,9 @@ class PlanImpl {
     const bool want_single = p.precision == Precision::Single;
     if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
       throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
-                                                  type(out_real, is_single) + " output on plan " + p.token() + ", which takes " +
-                                                  type(want_in_real, want_single) + " and " + type(want_out_real, want_single));
+                                                  type(out_real, is_single) + " output on plan " + p.token() +
+                                                  ", which takes " + type(want_in_real, want_single) + " and " +
+                                                  type(want_out_real, want_single));
     std::lock_guard<std::mutex> lock(host_mutex_);
     const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
@@ -513,10 +571,14 @@ class PlanImpl {
  private:
   const BufferImpl& slot(plan::Slot s, const BufferImpl& in, const BufferImpl& out, const Queue* queue) const {
     switch (s) {
-      case plan::Slot::Input: return in;
-      case plan::Slot::Output: return out;
-      case plan::Slot::Work0: return *queue->workspace.at(0);
-      case plan::Slot::Work1: return *queue->workspace.at(1);
+      case plan::Slot::Input:
+        return in;
+      case plan::Slot::Output:
+        return out;
+      case plan::Slot::Work0:
+        return *queue->workspace.at(0);
+      case plan::Slot::Work1:
+        return *queue->workspace.at(1);
     }
     return out;
   }
@@ -573,9 +635,7 @@ void Plan::execute(const Buffer& in, const Buffer& out, void* stream) const {
   impl_->execute(in.impl(), out.impl(), stream);
 }
 
-void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out) const {
-  impl_->execute_host(in, out);
-}
+void Plan::execute_host(const std::complex<float>* in, std::complex<float>* out) const { impl_->execute_host(in, out); }
 
 void Plan::execute_host(const std::complex<double>* in, std::complex<double>* out) const {
   impl_->execute_host(in, out);

@@ -28,8 +28,10 @@ std::string read_file(const std::string& path) {
 std::string slug(const DeviceInfo& info) {
   std::string out;
   for (char c : info.name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   std::string capability;
@@ -64,10 +66,9 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const DeviceInfo& info) {
     if (t.matches(info.name, info.compute_capability)) table->merge(t);
   // None measured on this device: the first shipped table (in file-name
   // order) of its compute capability, whose multiprocessors are the same
-  // (an H800 takes the H100's; the H200 has its own since 2026-11-23). The launches it chose spend less of a multiprocessor's time
-  // than the model's (1.15-1.44x on the H100 at 120, 1536, 3000, 4000,
-  // docs/PERF.md "tuning tables"), which a device with more bandwidth a
-  // multiprocessor needs more: on an H200 (2026-11-23, the model alone)
+  // (an H800 takes the H100's; the H200 has its own since 2026-11-23). The launches it chose spend less of a
+  // multiprocessor's time than the model's (1.15-1.44x on the H100 at 120, 1536, 3000, 4000, docs/PERF.md "tuning
+  // tables"), which a device with more bandwidth a multiprocessor needs more: on an H200 (2026-11-23, the model alone)
   // those lengths ran at 0.66-0.88x cuFFT.
   if (table->entries.empty())
     for (const plan::TuningTable& t : shipped)

@@ -35,7 +35,8 @@ std::vector<std::complex<T>> kernel_input(std::int64_t n, std::int64_t m) {
   const std::vector<std::complex<long double>> c = chirp(n, n);
   std::vector<std::complex<T>> b(static_cast<std::size_t>(m));
   for (std::int64_t j = 0; j < n; ++j) {
-    const std::complex<T> v(static_cast<T>(c[static_cast<std::size_t>(j)].real()), -static_cast<T>(c[static_cast<std::size_t>(j)].imag()));
+    const std::complex<T> v(static_cast<T>(c[static_cast<std::size_t>(j)].real()),
+                            -static_cast<T>(c[static_cast<std::size_t>(j)].imag()));
     b[static_cast<std::size_t>(j)] = v;
     if (j > 0) b[static_cast<std::size_t>(m - j)] = v;
   }

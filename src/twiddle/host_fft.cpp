@@ -42,7 +42,8 @@ std::vector<std::complex<T>> stockham(std::vector<std::complex<T>> x, const Root
     const std::int64_t per_lr = total / static_cast<std::int64_t>(l * r);
     twiddled.resize(r);
     rotation.resize(r);
-    for (std::size_t q = 0; q < r; ++q) rotation[q] = w(static_cast<std::int64_t>(q) * (total / static_cast<std::int64_t>(r)));
+    for (std::size_t q = 0; q < r; ++q)
+      rotation[q] = w(static_cast<std::int64_t>(q) * (total / static_cast<std::int64_t>(r)));
     // This stage's w_(l r)^(q k), k < l, 0 < q < r, laid out in the order
     // the butterflies use them: l (r - 1) lookups a stage instead of n (r -
     // 1) / r, and read in sequence (the whole table's strided reads missed
@@ -68,7 +69,8 @@ std::vector<std::complex<T>> stockham(std::vector<std::complex<T>> x, const Root
           const Complex& a1 = twiddled[1];
           const Complex& a2 = twiddled[2];
           const Complex& a3 = twiddled[3];
-          const Complex t0{a0.real() + a2.real(), a0.imag() + a2.imag()}, t1{a0.real() - a2.real(), a0.imag() - a2.imag()};
+          const Complex t0{a0.real() + a2.real(), a0.imag() + a2.imag()},
+              t1{a0.real() - a2.real(), a0.imag() - a2.imag()};
           const Complex t2{a1.real() + a3.real(), a1.imag() + a3.imag()};
           const Complex t3{a1.imag() - a3.imag(), a3.real() - a1.real()};  // -i (a1 - a3)
           y[out] = {t0.real() + t2.real(), t0.imag() + t2.imag()};
@@ -142,9 +144,12 @@ std::vector<Wide> dft_long_double(std::vector<Wide> x) {
   const std::vector<Wide> c = chirp(n, n);
   const std::vector<Wide> kernel = bluestein_kernel(n, m);
   std::vector<Wide> a(static_cast<std::size_t>(m));
-  for (std::int64_t j = 0; j < n; ++j) a[static_cast<std::size_t>(j)] = times(x[static_cast<std::size_t>(j)], c[static_cast<std::size_t>(j)]);
+  for (std::int64_t j = 0; j < n; ++j)
+    a[static_cast<std::size_t>(j)] = times(x[static_cast<std::size_t>(j)], c[static_cast<std::size_t>(j)]);
   fft_long_double(a);
-  for (std::int64_t k = 0; k < m; ++k) a[static_cast<std::size_t>(k)] = std::conj(times(a[static_cast<std::size_t>(k)], kernel[static_cast<std::size_t>(k)]));
+  for (std::int64_t k = 0; k < m; ++k)
+    a[static_cast<std::size_t>(k)] =
+        std::conj(times(a[static_cast<std::size_t>(k)], kernel[static_cast<std::size_t>(k)]));
   fft_long_double(a);
   for (std::int64_t k = 0; k < n; ++k)
     x[static_cast<std::size_t>(k)] = times(std::conj(a[static_cast<std::size_t>(k)]), c[static_cast<std::size_t>(k)]);

@@ -29,11 +29,22 @@ std::complex<long double> root(std::int64_t e, std::int64_t n) {
   // the fraction e/n (kept as num/den); each step records how cos and sin map.
   bool conj = false;  // theta in (pi, 2 pi): cos(theta) = cos(2pi - theta), sin negated
   std::int64_t num = e, den = n;
-  if (2 * num > den) { num = den - num; conj = true; }
+  if (2 * num > den) {
+    num = den - num;
+    conj = true;
+  }
   bool reflect_half = false;  // theta in (pi/2, pi]: cos negated, sin kept
-  if (4 * num > den) { num = den - 2 * num; den *= 2; reflect_half = true; }
-  bool swap = false;          // theta in (pi/4, pi/2]: cos and sin swap
-  if (8 * num > den) { num = den - 4 * num; den *= 4; swap = true; }
+  if (4 * num > den) {
+    num = den - 2 * num;
+    den *= 2;
+    reflect_half = true;
+  }
+  bool swap = false;  // theta in (pi/4, pi/2]: cos and sin swap
+  if (8 * num > den) {
+    num = den - 4 * num;
+    den *= 4;
+    swap = true;
+  }
   std::complex<long double> v = first_octant(num, den);
   long double c = v.real(), s = v.imag();
   if (swap) std::swap(c, s);

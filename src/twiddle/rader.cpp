@@ -32,7 +32,8 @@ bool is_prime(std::int64_t n) {
 }  // namespace
 
 std::int64_t primitive_root(std::int64_t p) {
-  if (!is_prime(p)) throw Error(ErrorCode::InvalidArgument, "Rader's algorithm needs a prime length, not " + std::to_string(p));
+  if (!is_prime(p))
+    throw Error(ErrorCode::InvalidArgument, "Rader's algorithm needs a prime length, not " + std::to_string(p));
   if (p == 2) return 1;
   // g generates the group exactly when g^((p-1)/q) != 1 for every prime q | p-1.
   std::vector<std::int64_t> factors;
@@ -67,7 +68,8 @@ std::vector<Wide> rader_kernel(std::int64_t p) {
   const Roots w(p);
   std::vector<Wide> b(static_cast<std::size_t>(L));
   // g^-j = g^(L - j)
-  for (std::int64_t j = 0; j < L; ++j) b[static_cast<std::size_t>(j)] = w(powers[static_cast<std::size_t>((L - j) % L)]);
+  for (std::int64_t j = 0; j < L; ++j)
+    b[static_cast<std::size_t>(j)] = w(powers[static_cast<std::size_t>((L - j) % L)]);
   b = dft_long_double(std::move(b));
   for (auto& v : b) v /= static_cast<long double>(L);
   return b;

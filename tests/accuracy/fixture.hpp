@@ -26,7 +26,6 @@ constexpr double kToleranceF64 = 2e-15;
 
 class Accuracy : public BackendTest {
  protected:
-
   // Runs one problem on fresh data and returns its error against FFTW (in
   // long double for double precision). The elements an output layout skips
   // must keep their (poisoned) values.
@@ -55,9 +54,12 @@ class Accuracy : public BackendTest {
   template <class T>
   Errors run(const Problem& p, const PlanOptions& options) const {
     switch (p.kind) {
-      case Kind::R2C: return run<T, std::complex<T>>(p, options);
-      case Kind::C2R: return run<std::complex<T>, T>(p, options);
-      case Kind::C2C: break;
+      case Kind::R2C:
+        return run<T, std::complex<T>>(p, options);
+      case Kind::C2R:
+        return run<std::complex<T>, T>(p, options);
+      case Kind::C2C:
+        break;
     }
     return run<std::complex<T>, std::complex<T>>(p, options);
   }
@@ -110,15 +112,23 @@ class Accuracy : public BackendTest {
 
   template <class V>
   static std::vector<V> fresh(std::size_t count) {
-    if constexpr (std::is_same<V, float>::value) return random_real_data(count);
-    else if constexpr (std::is_same<V, double>::value) return random_real_data_f64(count);
-    else if constexpr (std::is_same<V, std::complex<float>>::value) return random_data(count);
-    else return random_data_f64(count);
+    if constexpr (std::is_same<V, float>::value)
+      return random_real_data(count);
+    else if constexpr (std::is_same<V, double>::value)
+      return random_real_data_f64(count);
+    else if constexpr (std::is_same<V, std::complex<float>>::value)
+      return random_data(count);
+    else
+      return random_data_f64(count);
   }
   template <class T>
-  static bool is_nan(const std::complex<T>& v) { return std::isnan(v.real()); }
+  static bool is_nan(const std::complex<T>& v) {
+    return std::isnan(v.real());
+  }
   template <class T>
-  static bool is_nan(T v) { return std::isnan(v); }
+  static bool is_nan(T v) {
+    return std::isnan(v);
+  }
 };
 
 }  // namespace bfly::test

@@ -100,7 +100,8 @@ TEST_P(Accuracy, Radices29And31) {
       p.precision = precision;
       codelets.push_back(p);
     }
-    for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{{31, 31}, {62, 29, 3}, {29, 4096}}) {
+    for (const std::vector<std::int64_t>& shape :
+         std::vector<std::vector<std::int64_t>>{{31, 31}, {62, 29, 3}, {29, 4096}}) {
       Problem p = make(1, 2, Direction::Inverse, Placement::OutOfPlace);
       p.shape = shape;
       p.precision = precision;
@@ -108,10 +109,12 @@ TEST_P(Accuracy, Radices29And31) {
     }
   }
   for (const Problem& p : sample("radix 29 and 31 codelets", codelets, 6, [](const Problem& q) {
-         return std::string(q.precision == Precision::Double ? "fp64" : "fp32") + (q.shape[0] <= 4096 ? " one pass" : " passes");
+         return std::string(q.precision == Precision::Double ? "fp64" : "fp32") +
+                (q.shape[0] <= 4096 ? " one pass" : " passes");
        }))
     expect_accurate(p);
-  for (const Problem& p : sample("radix 29 and 31 arrays", arrays, 2, [](const Problem& q) { return q.token().substr(0, 7); }))
+  for (const Problem& p :
+       sample("radix 29 and 31 arrays", arrays, 2, [](const Problem& q) { return q.token().substr(0, 7); }))
     expect_accurate(p);
 }
 
@@ -121,19 +124,35 @@ TEST_P(Accuracy, LargeSmoothLengths) {
   };
   // Powers of each radix, mixed codelets from the Mali seed, single-pass
   // limits and multi-pass sizes up to 2^24.
-  const Case cases[] = {{8192, 3},    {16384, 2},    {16807, 1},   {19683, 2},       {65536, 2},
-                        {78125, 1},   {248832, 1},   {390625, 1},  {531441, 1},      {823543, 1},
-                        {1 << 20, 1}, {3000 * 7, 2}, {1000000, 1}, {1 << 24, 1},
-                        {18000, 2},   {24000, 1},    {24576, 1},   // one pass past 16384 on Hopper
-                        {14641, 2} /* 11^4 */, {28561, 1} /* 13^4 */, {161051, 1} /* 11^5 */,
-                        {371293, 1} /* 13^5 */, {11 * 13 * 4096, 1}};
+  const Case cases[] = {{8192, 3},
+                        {16384, 2},
+                        {16807, 1},
+                        {19683, 2},
+                        {65536, 2},
+                        {78125, 1},
+                        {248832, 1},
+                        {390625, 1},
+                        {531441, 1},
+                        {823543, 1},
+                        {1 << 20, 1},
+                        {3000 * 7, 2},
+                        {1000000, 1},
+                        {1 << 24, 1},
+                        {18000, 2},
+                        {24000, 1},
+                        {24576, 1},  // one pass past 16384 on Hopper
+                        {14641, 2} /* 11^4 */,
+                        {28561, 1} /* 13^4 */,
+                        {161051, 1} /* 11^5 */,
+                        {371293, 1} /* 13^5 */,
+                        {11 * 13 * 4096, 1}};
   // The quick tier: 6 of them, each size range (one pass, two, more) with
   // and without radices past 7.
-  const std::vector<Case> chosen = sample("large smooth lengths", std::vector<Case>(std::begin(cases), std::end(cases)), 6,
-                                          [](const Case& c) {
-                                            const char* size = c.n <= 32768 ? "one pass" : c.n <= (1 << 20) ? "two" : "more";
-                                            return std::string(size) + (plan::largest_prime_factor(c.n) > 7 ? " wide" : "");
-                                          });
+  const std::vector<Case> chosen =
+      sample("large smooth lengths", std::vector<Case>(std::begin(cases), std::end(cases)), 6, [](const Case& c) {
+        const char* size = c.n <= 32768 ? "one pass" : c.n <= (1 << 20) ? "two" : "more";
+        return std::string(size) + (plan::largest_prime_factor(c.n) > 7 ? " wide" : "");
+      });
   int i = 0;
   for (const Case& c : chosen) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
@@ -186,7 +205,8 @@ TEST_P(Accuracy, PlansFromManyThreads) {
           std::vector<std::complex<float>> output(static_cast<std::size_t>(problems[which].output_extent()));
           poison(output);
           if (problems[which].placement == Placement::InPlace) output = inputs[which];
-          plan.execute_host(problems[which].placement == Placement::InPlace ? output.data() : inputs[which].data(), output.data());
+          plan.execute_host(problems[which].placement == Placement::InPlace ? output.data() : inputs[which].data(),
+                            output.data());
           if (round == 0) {
             results[t].resize(problems.size());
             results[t][which] = output;
@@ -201,7 +221,8 @@ TEST_P(Accuracy, PlansFromManyThreads) {
     const Plan alone(device(), problems[i]);
     std::vector<std::complex<float>> expected(static_cast<std::size_t>(problems[i].output_extent()));
     if (problems[i].placement == Placement::InPlace) expected = inputs[i];
-    alone.execute_host(problems[i].placement == Placement::InPlace ? expected.data() : inputs[i].data(), expected.data());
+    alone.execute_host(problems[i].placement == Placement::InPlace ? expected.data() : inputs[i].data(),
+                       expected.data());
     for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(results[t][i] == expected) << problems[i].token() << " thread " << t;
   }
 }
@@ -254,9 +275,9 @@ TEST_P(Accuracy, ChainedPasses) {
   };
   const Precision f32 = Precision::Single, f64 = Precision::Double;
   int i = 0;
-  for (const Case c : {Case{4096, 2, f32, true}, Case{16384, 9, f32, true}, Case{65536, 3, f32, true}, Case{8192, 17, f32, true},
-                       Case{1000, 40, f32, false}, Case{65536, 2, f64, true}, Case{12288, 7, f64, false},
-                       Case{4096, 33, f64, true}}) {
+  for (const Case c :
+       {Case{4096, 2, f32, true}, Case{16384, 9, f32, true}, Case{65536, 3, f32, true}, Case{8192, 17, f32, true},
+        Case{1000, 40, f32, false}, Case{65536, 2, f64, true}, Case{12288, 7, f64, false}, Case{4096, 33, f64, true}}) {
     Problem p = make(c.n, c.batch, i % 2 ? Direction::Inverse : Direction::Forward,
                      (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
     p.precision = c.precision;
@@ -282,7 +303,8 @@ TEST_P(Accuracy, ComputedPassTwiddles) {
   forced.limits = "pass_sincos=1,max_pass_length=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288}, std::int64_t{65536}, std::int64_t{1} << 20}) {
+    for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288},
+                           std::int64_t{65536}, std::int64_t{1} << 20}) {
       if (!draw.take(precision)) continue;
       Problem p = make(n, n > 65536 ? 1 : 3, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
@@ -304,7 +326,8 @@ TEST_P(Accuracy, BlockRows) {
   int i = 0;
   std::vector<Problem> problems;
   for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 27, 32, 48}) {
+    for (std::int64_t n :
+         {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 27, 32, 48}) {
       Problem p = make(n, 1 + 37 * (i % 5), i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
       p.precision = precision;
@@ -317,15 +340,17 @@ TEST_P(Accuracy, BlockRows) {
          return q.token().substr(0, 12) + (q.placement == Placement::InPlace ? " ip" : " oop") +
                 (q.batch == 1 ? " one" : " many");
        })) {
-      const std::int64_t n = p.shape[0];
-      const Plan plan(device(), p, forced);
-      // (Not where a launch exchanges in halves or is staged, as a tuning
-      // table may ask for 32 on an H100: KernelSpec::block_rows_allowed.)
-      const std::string text = plan.describe();
-      const bool other_form = text.find("exchanged in halves") != std::string::npos || text.find("staged") != std::string::npos;
-      if (p.batch > 1 && plan::is_supported_length(n) && !other_form) EXPECT_NE(text.find("one block"), std::string::npos) << p.token();
-      expect_accurate(p, forced);
-    }
+    const std::int64_t n = p.shape[0];
+    const Plan plan(device(), p, forced);
+    // (Not where a launch exchanges in halves or is staged, as a tuning
+    // table may ask for 32 on an H100: KernelSpec::block_rows_allowed.)
+    const std::string text = plan.describe();
+    const bool other_form =
+        text.find("exchanged in halves") != std::string::npos || text.find("staged") != std::string::npos;
+    if (p.batch > 1 && plan::is_supported_length(n) && !other_form)
+      EXPECT_NE(text.find("one block"), std::string::npos) << p.token();
+    expect_accurate(p, forced);
+  }
 }
 
 // Rows past one block: on a CUDA device of compute capability 9.0 and up,

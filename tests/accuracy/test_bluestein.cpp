@@ -46,7 +46,8 @@ void Bluestein::every_length(Precision precision) {
   std::vector<std::int64_t> all;
   for (std::int64_t n = 1; n <= 2048; ++n)
     // (fp32 keeps Bluestein's one kernel to 2048 on every device.)
-    if (precision != Precision::Double || length_class(n) != "rader-factor" || rader_factors++ % 8 == 0) all.push_back(n);
+    if (precision != Precision::Double || length_class(n) != "rader-factor" || rader_factors++ % 8 == 0)
+      all.push_back(n);
   const bool single = precision == Precision::Single;
   for (std::int64_t n : sample_lengths(single ? "fp32 lengths 1..2048" : "fp64 lengths 1..2048", all, 20)) {
     for (Direction d : {Direction::Forward, Direction::Inverse}) {

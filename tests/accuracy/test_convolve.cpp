@@ -49,12 +49,15 @@ std::vector<std::complex<long double>> direct(const Case& c, const std::vector<T
     start[d] = 0;
     if (c.circular) continue;
     if (c.mode == ConvolveMode::Same) out[d] = n, start[d] = (full[d] - n) / 2;
-    if (c.mode == ConvolveMode::Valid && summed) out[d] = std::max(n, m) - std::min(n, m) + 1, start[d] = std::min(n, m) - 1;
+    if (c.mode == ConvolveMode::Valid && summed)
+      out[d] = std::max(n, m) - std::min(n, m) + 1, start[d] = std::min(n, m) - 1;
   }
   *out_shape = out;
   auto value = [](const T& v) {
-    if constexpr (std::is_floating_point<T>::value) return std::complex<long double>(v, 0);
-    else return std::complex<long double>(v.real(), v.imag());
+    if constexpr (std::is_floating_point<T>::value)
+      return std::complex<long double>(v, 0);
+    else
+      return std::complex<long double>(v.real(), v.imag());
   };
   std::vector<std::complex<long double>> result(static_cast<std::size_t>(count(out)));
   Shape o(rank, 0);
@@ -99,10 +102,14 @@ std::vector<std::complex<long double>> direct(const Case& c, const std::vector<T
 
 template <class T>
 std::vector<T> fresh_values(std::size_t n) {
-  if constexpr (std::is_same<T, float>::value) return random_real_data(n);
-  else if constexpr (std::is_same<T, double>::value) return random_real_data_f64(n);
-  else if constexpr (std::is_same<T, std::complex<float>>::value) return random_data(n);
-  else return random_data_f64(n);
+  if constexpr (std::is_same<T, float>::value)
+    return random_real_data(n);
+  else if constexpr (std::is_same<T, double>::value)
+    return random_real_data_f64(n);
+  else if constexpr (std::is_same<T, std::complex<float>>::value)
+    return random_data(n);
+  else
+    return random_data_f64(n);
 }
 
 template <class T>
@@ -111,8 +118,10 @@ double relative_error(const std::vector<T>& got, const std::vector<std::complex<
   *finite = true;
   for (std::size_t i = 0; i < want.size(); ++i) {
     std::complex<long double> g;
-    if constexpr (std::is_floating_point<T>::value) g = {got[i], 0};
-    else g = {got[i].real(), got[i].imag()};
+    if constexpr (std::is_floating_point<T>::value)
+      g = {got[i], 0};
+    else
+      g = {got[i].real(), got[i].imag()};
     if (!std::isfinite(static_cast<double>(g.real())) || !std::isfinite(static_cast<double>(g.imag()))) *finite = false;
     err += std::norm(g - want[i]);
     norm += std::norm(want[i]);
@@ -167,18 +176,32 @@ void expect_matches(const Device& device, const Case& c, ProductAt product = Pro
 const std::vector<Case>& cases() {
   using M = ConvolveMode;
   static const std::vector<Case> all = {
-      {{100}, {7}, {}, M::Full}, {{100}, {7}, {}, M::Same}, {{100}, {8}, {}, M::Same}, {{101}, {8}, {}, M::Valid},
+      {{100}, {7}, {}, M::Full},
+      {{100}, {7}, {}, M::Same},
+      {{100}, {8}, {}, M::Same},
+      {{101}, {8}, {}, M::Valid},
       {{7}, {100}, {}, M::Valid},  // SciPy swaps: the kernel is the larger
-      {{7}, {100}, {}, M::Same}, {{1}, {1}, {}, M::Full}, {{1000}, {1}, {}, M::Full}, {{97}, {97}, {}, M::Full},
-      {{100}, {7}, {}, M::Full, true}, {{64}, {9}, {}, M::Valid, true}, {{64}, {10}, {}, M::Full, false, true},
-      {{63}, {10}, {}, M::Full, true, true}, {{37, 64}, {5, 8}, {}, M::Full}, {{37, 64}, {5, 8}, {}, M::Same},
-      {{37, 64}, {5, 8}, {}, M::Valid}, {{37, 64}, {5, 8}, {}, M::Same, true}, {{37, 64}, {1, 9}, {1}, M::Same},
+      {{7}, {100}, {}, M::Same},
+      {{1}, {1}, {}, M::Full},
+      {{1000}, {1}, {}, M::Full},
+      {{97}, {97}, {}, M::Full},
+      {{100}, {7}, {}, M::Full, true},
+      {{64}, {9}, {}, M::Valid, true},
+      {{64}, {10}, {}, M::Full, false, true},
+      {{63}, {10}, {}, M::Full, true, true},
+      {{37, 64}, {5, 8}, {}, M::Full},
+      {{37, 64}, {5, 8}, {}, M::Same},
+      {{37, 64}, {5, 8}, {}, M::Valid},
+      {{37, 64}, {5, 8}, {}, M::Same, true},
+      {{37, 64}, {1, 9}, {1}, M::Same},
       {{1, 50}, {6, 7}, {1}, M::Full},   // the signal broadcast over the kernel's rows
       {{6, 50}, {6, 7}, {1}, M::Valid},  // rows convolved pairwise
       {{5, 1}, {1, 6}, {}, M::Same},     // no axis transformed: a broadcast product
       {{50, 6}, {7, 1}, {0}, M::Full},   // the kernel broadcast along an inner axis (product unfused)
-      {{9, 10, 11}, {3, 4, 2}, {}, M::Full}, {{9, 10, 11}, {3, 4, 2}, {}, M::Same, true},
-      {{4, 16, 12}, {4, 5, 5}, {1, 2}, M::Same}, {{16, 12}, {5, 5}, {}, M::Full, true, true},
+      {{9, 10, 11}, {3, 4, 2}, {}, M::Full},
+      {{9, 10, 11}, {3, 4, 2}, {}, M::Same, true},
+      {{4, 16, 12}, {4, 5, 5}, {1, 2}, M::Same},
+      {{16, 12}, {5, 5}, {}, M::Full, true, true},
   };
   return all;
 }
@@ -189,8 +212,8 @@ const std::vector<Case>& cases() {
 // tests together meet most cases every run).
 std::vector<Case> cases_for(const std::string& type) {
   return sample("convolution cases, " + type, cases(), 13, [](const Case& c) {
-    return std::string(to_string(c.mode)) + (c.correlate ? " correlate" : "") +
-           (c.circular ? " circular" : "") + (c.a.size() > 1 ? " nd" : " 1d");
+    return std::string(to_string(c.mode)) + (c.correlate ? " correlate" : "") + (c.circular ? " circular" : "") +
+           (c.a.size() > 1 ? " nd" : " 1d");
   });
 }
 
@@ -219,12 +242,12 @@ TEST_P(Convolve, ProductFused) {
   };
   using M = ConvolveMode;
   const std::vector<Fused> all = {
-      {{{3000}, {31}, {}, M::Same}, true},                   // one real transform
-      {{{120, 90}, {9, 9}, {}, M::Same}, true},              // an image
-      {{{30000}, {15}, {}, M::Full}, true},                  // overlap-save blocks
-      {{{8, 1000}, {1, 63}, {1}, M::Full}, true},            // the kernel broadcast over rows
-      {{{1, 1000}, {4, 63}, {1}, M::Full}, false},           // one signal against four kernels
-      {{{1000, 3}, {63, 1}, {0}, M::Full}, false},           // the kernel broadcast along the inner axis
+      {{{3000}, {31}, {}, M::Same}, true},          // one real transform
+      {{{120, 90}, {9, 9}, {}, M::Same}, true},     // an image
+      {{{30000}, {15}, {}, M::Full}, true},         // overlap-save blocks
+      {{{8, 1000}, {1, 63}, {1}, M::Full}, true},   // the kernel broadcast over rows
+      {{{1, 1000}, {4, 63}, {1}, M::Full}, false},  // one signal against four kernels
+      {{{1000, 3}, {63, 1}, {0}, M::Full}, false},  // the kernel broadcast along the inner axis
   };
   for (const Fused& f : all) {
     Convolution conv;
@@ -326,10 +349,13 @@ void expect_overlap_save(const Device& device, std::int64_t n, std::int64_t m, C
   conv.precision = is_double ? Precision::Double : Precision::Single;
   conv.complex = !std::is_floating_point<T>::value;
   ASSERT_NE(conv.describe().find("overlap-save"), std::string::npos) << conv.describe();
-  const std::vector<T> a = fresh_values<T>(static_cast<std::size_t>(n)), k = fresh_values<T>(static_cast<std::size_t>(m));
+  const std::vector<T> a = fresh_values<T>(static_cast<std::size_t>(n)),
+                       k = fresh_values<T>(static_cast<std::size_t>(m));
   auto value = [](const T& v) {
-    if constexpr (std::is_floating_point<T>::value) return std::complex<long double>(v, 0);
-    else return std::complex<long double>(v.real(), v.imag());
+    if constexpr (std::is_floating_point<T>::value)
+      return std::complex<long double>(v, 0);
+    else
+      return std::complex<long double>(v.real(), v.imag());
   };
   // full[i] = sum_j a[j] k'[i - j], k' = k, or conj(k) reversed.
   std::vector<std::complex<long double>> full(static_cast<std::size_t>(n + m - 1));

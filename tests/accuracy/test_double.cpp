@@ -48,7 +48,8 @@ TEST_P(Double, LargeAndMultiDimensional) {
   int i = 0;
   // (9000 and 12000: one pass past 8192 on Hopper.) The quick tier: 5 of
   // the 9, each class to 65536 and past it.
-  for (std::int64_t n : sample_lengths("fp64 large lengths", {8192, 9000, 12000, 16384, 65536, 100000, 1 << 20, 371293 /* 13^5 */, 1 << 22}, 5)) {
+  for (std::int64_t n : sample_lengths(
+           "fp64 large lengths", {8192, 9000, 12000, 16384, 65536, 100000, 1 << 20, 371293 /* 13^5 */, 1 << 22}, 5)) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
     expect_accurate(make({n}, 1, d, (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace));
     ++i;
@@ -69,7 +70,8 @@ TEST_P(Double, LargeAndMultiDimensional) {
 
 TEST_P(Double, NormsAndRoundTrip) {
   for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward})
-    for (Direction d : {Direction::Forward, Direction::Inverse}) expect_accurate(make({1000}, 2, d, Placement::OutOfPlace, norm));
+    for (Direction d : {Direction::Forward, Direction::Inverse})
+      expect_accurate(make({1000}, 2, d, Placement::OutOfPlace, norm));
   const Plan forward(device(), make({4096}, 1, Direction::Forward, Placement::OutOfPlace, Norm::Backward));
   const Plan inverse(device(), make({4096}, 1, Direction::Inverse, Placement::OutOfPlace, Norm::Backward));
   const auto x = random_data_f64(4096);

@@ -67,10 +67,12 @@ void expect_exact(const Device& device, const std::vector<std::int64_t>& a, cons
     if (c[k].to_string() != want[k] && wrong++ == 0) first = k;
   EXPECT_EQ(wrong, 0u) << what << ": coefficient " << first << " is " << c[first].to_string() << ", GMP's "
                        << want[first];
-  std::printf("[ exact    ] %-60s %zu x %zu: %d-bit digits, %d attempt(s), convolution %s\n", what.c_str(), a.size(),
-              b.size(), stats.limb_bits, stats.attempts,
-              stats.transform_shape.empty() ? "-" : (std::to_string(stats.transform_shape[0]) + "x" +
-                                                     std::to_string(stats.transform_shape[1])).c_str());
+  std::printf(
+      "[ exact    ] %-60s %zu x %zu: %d-bit digits, %d attempt(s), convolution %s\n", what.c_str(), a.size(), b.size(),
+      stats.limb_bits, stats.attempts,
+      stats.transform_shape.empty()
+          ? "-"
+          : (std::to_string(stats.transform_shape[0]) + "x" + std::to_string(stats.transform_shape[1])).c_str());
 #else
   (void)device, (void)a, (void)b, (void)what;
   GTEST_SKIP() << "GMP (libgmp-dev) not found at build time: no oracle";
@@ -81,7 +83,8 @@ std::vector<std::int64_t> random_coefficients(std::mt19937_64& rng, std::size_t 
   std::vector<std::int64_t> v(n);
   for (auto& x : v) {
     const std::uint64_t r = rng();
-    x = bits >= 64 ? static_cast<std::int64_t>(r) : static_cast<std::int64_t>(r >> (64 - bits)) - (std::int64_t{1} << (bits - 1));
+    x = bits >= 64 ? static_cast<std::int64_t>(r)
+                   : static_cast<std::int64_t>(r >> (64 - bits)) - (std::int64_t{1} << (bits - 1));
   }
   return v;
 }
@@ -176,12 +179,14 @@ TEST_P(Exact, BigmulMatchesGmp) {
   // of two with short and long ones; the short cases whole.
   std::mt19937_64 rng = engine_for("Exact.BigmulMatchesGmp data");
   auto stratum = [](std::size_t n) { return beside_power_of_two(n) + (n > 1024 ? " long" : " short"); };
-  std::vector<std::pair<std::string, std::string>> cases = {
-      {"0", "12345"}, {"1", "-1"}, {"-0", "7"}, {"999", "999"}, {"-0x1", "0xff"}, {"+42", "000123"}};
-  for (std::size_t n : sample("bigmul decimal lengths", std::vector<std::size_t>{1, 4, 5, 1023, 1024, 1025, 4096, 20000}, 5, stratum))
+  std::vector<std::pair<std::string, std::string>> cases = {{"0", "12345"}, {"1", "-1"},      {"-0", "7"},
+                                                            {"999", "999"}, {"-0x1", "0xff"}, {"+42", "000123"}};
+  for (std::size_t n :
+       sample("bigmul decimal lengths", std::vector<std::size_t>{1, 4, 5, 1023, 1024, 1025, 4096, 20000}, 5, stratum))
     cases.push_back({random_digits(rng, n, false), random_digits(rng, n / 2 + 1, false)});
   // every digit 9: the largest limbs
-  for (std::size_t n : sample("bigmul all-nines lengths", std::vector<std::size_t>{4095, 4096, 4097, 30000}, 3, stratum))
+  for (std::size_t n :
+       sample("bigmul all-nines lengths", std::vector<std::size_t>{4095, 4096, 4097, 30000}, 3, stratum))
     cases.push_back({std::string(n, '9'), "-" + std::string(n, '9')});
   for (std::size_t n : sample("bigmul hex lengths", std::vector<std::size_t>{3, 3000, 16384}, 2,
                               [](std::size_t m) { return m > 1024 ? "long" : "short"; }))
@@ -192,8 +197,8 @@ TEST_P(Exact, BigmulMatchesGmp) {
     const std::string got = bigmul(device(), x, y, &stats);
     const std::string want = gmp_multiply(x, y, hex ? 16 : 10);
     EXPECT_EQ(got, want) << x.substr(0, 30) << " x " << y.substr(0, 30);
-    std::printf("[ bigmul   ] %zu x %zu %s digits: %d a limb, %d attempt(s)\n", x.size(), y.size(), hex ? "hex" : "decimal",
-                stats.limb_digits, stats.attempts);
+    std::printf("[ bigmul   ] %zu x %zu %s digits: %d a limb, %d attempt(s)\n", x.size(), y.size(),
+                hex ? "hex" : "decimal", stats.limb_digits, stats.attempts);
   }
   ExactStats stats;
   const std::string x = random_digits(rng, 50000, false), y = random_digits(rng, 50000, false);

@@ -20,10 +20,9 @@ Problem make(std::vector<std::int64_t> shape, std::vector<int> axes = {}, std::i
   return p;
 }
 
-
 TEST_P(MultiDim, SeedSizes2D) {
-  const std::vector<std::vector<std::int64_t>> shapes{{120, 120}, {512, 512}, {1000, 1000}, {2048, 2048},
-                                                      {3000, 3000}, {480, 640},  {7, 4096},    {4096, 7}};
+  const std::vector<std::vector<std::int64_t>> shapes{{120, 120},   {512, 512}, {1000, 1000}, {2048, 2048},
+                                                      {3000, 3000}, {480, 640}, {7, 4096},    {4096, 7}};
   int i = 0;
   for (const auto& shape : shapes) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
@@ -35,7 +34,7 @@ TEST_P(MultiDim, SeedSizes2D) {
 
 TEST_P(MultiDim, Volumes3D) {
   const std::vector<std::vector<std::int64_t>> shapes{{64, 64, 64}, {100, 100, 100}, {96, 128, 80}, {7, 5, 3},
-                                                      {1, 1, 4096}, {4096, 1, 1},     {1, 1, 1},    {2, 3, 1}};
+                                                      {1, 1, 4096}, {4096, 1, 1},    {1, 1, 1},     {2, 3, 1}};
   int i = 0;
   for (const auto& shape : shapes) {
     const Direction d = i % 2 ? Direction::Inverse : Direction::Forward;
@@ -145,11 +144,12 @@ TEST_P(MultiDim, PlanesInOnePass) {
     int passes;
   };
   const std::vector<Case> cases{
-      {{2, 2}, {}, 5, 1},         {{2, 3}, {}, 7, 1},         {{3, 2}, {}, 3, 1},        {{16, 16}, {}, 9, 1},
-      {{64, 64}, {}, 3, 1},       {{120, 12}, {}, 2, 1},      {{12, 120}, {}, 2, 1},     {{23, 17}, {}, 2, 1},
-      {{90, 90}, {}, 1, 1},       {{2, 1024}, {}, 2, 1},      {{1024, 2}, {}, 1, 1},     {{7, 5, 3}, {}, 4, 2},
-      {{12, 10, 16}, {1, 2}, 2, 1}, {{6, 5, 8, 9}, {2, 3}, 1, 1}, {{6, 5, 8, 9}, {1, 2, 3}, 2, 2}, {{32, 32, 32}, {}, 1, 2},
-      {{100, 81}, {}, 1, 1}};
+      {{2, 2}, {}, 5, 1},           {{2, 3}, {}, 7, 1},           {{3, 2}, {}, 3, 1},
+      {{16, 16}, {}, 9, 1},         {{64, 64}, {}, 3, 1},         {{120, 12}, {}, 2, 1},
+      {{12, 120}, {}, 2, 1},        {{23, 17}, {}, 2, 1},         {{90, 90}, {}, 1, 1},
+      {{2, 1024}, {}, 2, 1},        {{1024, 2}, {}, 1, 1},        {{7, 5, 3}, {}, 4, 2},
+      {{12, 10, 16}, {1, 2}, 2, 1}, {{6, 5, 8, 9}, {2, 3}, 1, 1}, {{6, 5, 8, 9}, {1, 2, 3}, 2, 2},
+      {{32, 32, 32}, {}, 1, 2},     {{100, 81}, {}, 1, 1}};
   // The quick tier: each case in one precision.
   PrecisionDraw draw("MultiDim.PlanesInOnePass");
   int i = 0;
@@ -164,9 +164,12 @@ TEST_P(MultiDim, PlanesInOnePass) {
       // their registers: then the plane takes a pass an axis.)
       const std::int64_t points = c.shape[c.shape.size() - 1] * c.shape[c.shape.size() - 2];
       const int passes = Plan(device(), p, forced).passes();
-      if (precision == Precision::Single) EXPECT_EQ(passes, c.passes) << p.token();
-      else if (points > 4096) EXPECT_EQ(passes, c.passes + 1) << p.token();
-      else EXPECT_TRUE(passes == c.passes || passes == c.passes + 1) << p.token();
+      if (precision == Precision::Single)
+        EXPECT_EQ(passes, c.passes) << p.token();
+      else if (points > 4096)
+        EXPECT_EQ(passes, c.passes + 1) << p.token();
+      else
+        EXPECT_TRUE(passes == c.passes || passes == c.passes + 1) << p.token();
       expect_accurate(p, forced);
     }
   {

@@ -11,7 +11,8 @@ namespace bfly::test {
 namespace {
 
 Problem make(std::vector<std::int64_t> shape, Precision precision, std::int64_t batch = 1,
-             Direction direction = Direction::Forward, Placement placement = Placement::OutOfPlace, Kind kind = Kind::C2C) {
+             Direction direction = Direction::Forward, Placement placement = Placement::OutOfPlace,
+             Kind kind = Kind::C2C) {
   Problem p;
   p.kind = kind;
   p.shape = std::move(shape);
@@ -135,7 +136,8 @@ TEST_P(Rader, PastOneKernel) {
   // padded rows written transposed (x[0] and X[0] by the caller's strides).
   for (Precision precision : {Precision::Single, Precision::Double}) {
     if (draw.take(precision)) expect_accurate(make({97, 5}, precision, 2), split);
-    if (draw.take(precision)) expect_accurate(make({4, 193, 3}, precision, 1, Direction::Inverse, Placement::InPlace), split);
+    if (draw.take(precision))
+      expect_accurate(make({4, 193, 3}, precision, 1, Direction::Inverse, Placement::InPlace), split);
     Problem rows = make({6, 97}, precision, 2, Direction::Inverse);
     rows.axes = {1};
     rows.input.strides = {101, 1};  // padded rows

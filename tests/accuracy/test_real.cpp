@@ -82,8 +82,8 @@ void RealEveryLength::sweep(bool every_combination) {
       if (e.relative_l2 > worst[c / 2]) worst[c / 2] = e.relative_l2, worst_token[c / 2] = p.token();
       ++problems;
     }
-  std::printf("real lengths 1..1024, %d problems: worst relative L2 error fp32 %.3g at %s, fp64 %.3g at %s\n",
-              problems, worst[0], worst_token[0].c_str(), worst[1], worst_token[1].c_str());
+  std::printf("real lengths 1..1024, %d problems: worst relative L2 error fp32 %.3g at %s, fp64 %.3g at %s\n", problems,
+              worst[0], worst_token[0].c_str(), worst[1], worst_token[1].c_str());
 }
 
 TEST_P(RealEveryLength, EveryLengthUpTo1024) { sweep(false); }
@@ -95,8 +95,9 @@ TEST_P(RealEveryLength, DISABLED_EveryLengthUpTo1024BothKindsBothPrecisions) { s
 // each problem in one precision (support/tier.hpp, PrecisionDraw).
 TEST_P(Real, Shapes2DAnd3D) {
   PrecisionDraw draw("Real.Shapes2DAnd3D");
-  const std::vector<std::pair<Shape, std::int64_t>> shapes{
-      {{513, 511}, 1}, {{64, 64, 63}, 1}, {{83, 64}, 2}, {{100, 37, 8}, 1}, {{64, 83}, 2}, {{10, 166}, 1}, {{8, 31}, 2}};
+  const std::vector<std::pair<Shape, std::int64_t>> shapes{{{513, 511}, 1},   {{64, 64, 63}, 1}, {{83, 64}, 2},
+                                                           {{100, 37, 8}, 1}, {{64, 83}, 2},     {{10, 166}, 1},
+                                                           {{8, 31}, 2}};
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
       for (const auto& [shape, batch] : shapes)
@@ -113,13 +114,13 @@ TEST_P(Real, RealAxisNotLast) {
       auto check = [&](const Problem& p) {
         if (draw.take(precision)) expect_accurate(p);
       };
-      check(make(kind, {12, 10}, precision, 1, {1, 0}));    // axis 0 halved
-      check(make(kind, {12, 10}, precision, 2, {0}));       // axis 0 only, axis 1 a batch axis
-      check(make(kind, {11, 6}, precision, 1, {-1, -2}));  // odd halved axis, negative axes
+      check(make(kind, {12, 10}, precision, 1, {1, 0}));      // axis 0 halved
+      check(make(kind, {12, 10}, precision, 2, {0}));         // axis 0 only, axis 1 a batch axis
+      check(make(kind, {11, 6}, precision, 1, {-1, -2}));     // odd halved axis, negative axes
       check(make(kind, {6, 5, 8}, precision, 2, {2, 0, 1}));  // axes out of order: axis 1 halved
       check(make(kind, {8, 6, 10}, precision, 1, {-1, -3}));  // axis 0 halved, axis 1 a batch axis
       check(make(kind, {6, 5, 8, 9}, precision, 1, {1, 3}));  // rank 4, two batch axes
-      check(make(kind, {37, 12}, precision, 1, {-1, 0}));   // a Bluestein halved axis
+      check(make(kind, {37, 12}, precision, 1, {-1, 0}));     // a Bluestein halved axis
     }
 }
 
@@ -238,8 +239,8 @@ TEST_P(Real, ForcedMultiPass) {
           problems.push_back(make(kind, {n}, precision, 3, {}, placement));
   for (const Problem& p : cover("real lengths in forced passes", problems, 6, [](const Problem& q) {
          const std::string kind = q.token().substr(0, 8), parity = q.shape[0] % 2 ? " odd" : " even";
-         return std::vector<std::string>{kind, kind.substr(0, 3) + parity, q.placement == Placement::InPlace ? "ip" : "oop",
-                                         std::to_string(q.shape[0])};
+         return std::vector<std::string>{kind, kind.substr(0, 3) + parity,
+                                         q.placement == Placement::InPlace ? "ip" : "oop", std::to_string(q.shape[0])};
        })) {
     EXPECT_GE(Plan(device(), p, forced).passes(), 2) << p.token();
     expect_accurate(p, forced);
@@ -255,9 +256,9 @@ TEST_P(Real, ForcedMultiPass) {
 // padded to 2 * (n/2 + 1) reals. The quick tier: each in one precision.
 TEST_P(Real, InPlacePadded) {
   PrecisionDraw draw("Real.InPlacePadded");
-  const std::vector<std::pair<Shape, std::int64_t>> shapes{{{1024}, 1}, {{1000}, 3}, {{999}, 2}, {{7}, 2},
-                                                           {{1}, 2},    {{2}, 1},    {{64, 48}, 1}, {{63, 30}, 2},
-                                                           {{31, 17}, 1}, {{16, 12, 10}, 2}, {{8, 6, 7}, 1}};
+  const std::vector<std::pair<Shape, std::int64_t>> shapes{
+      {{1024}, 1},   {{1000}, 3},   {{999}, 2},    {{7}, 2},          {{1}, 2},      {{2}, 1},
+      {{64, 48}, 1}, {{63, 30}, 2}, {{31, 17}, 1}, {{16, 12, 10}, 2}, {{8, 6, 7}, 1}};
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
       for (const auto& [shape, batch] : shapes)
@@ -284,8 +285,10 @@ void Real::round_trip(const Shape& shape, std::int64_t batch, Placement placemen
   const Problem inverse = make(Kind::C2R, shape, precision, batch, {}, placement);
   const Plan r2c(device(), forward), c2r(device(), inverse);
   std::vector<T> x(static_cast<std::size_t>(forward.input_extent())), back(x.size());
-  if constexpr (sizeof(T) == sizeof(float)) x = random_real_data(x.size());
-  else x = random_real_data_f64(x.size());
+  if constexpr (sizeof(T) == sizeof(float))
+    x = random_real_data(x.size());
+  else
+    x = random_real_data_f64(x.size());
   std::vector<std::complex<T>> spectrum(static_cast<std::size_t>(forward.output_extent()));
   poison(spectrum);
   poison(back);
@@ -319,8 +322,10 @@ void Real::ends_imaginary_ignored(std::int64_t n, Placement placement) const {
   const Problem p = make(Kind::C2R, {n}, precision, 2, {}, placement);
   const Plan plan(device(), p);
   std::vector<std::complex<T>> raw;
-  if constexpr (sizeof(T) == sizeof(float)) raw = random_data(static_cast<std::size_t>(p.input_extent()));
-  else raw = random_data_f64(static_cast<std::size_t>(p.input_extent()));
+  if constexpr (sizeof(T) == sizeof(float))
+    raw = random_data(static_cast<std::size_t>(p.input_extent()));
+  else
+    raw = random_data_f64(static_cast<std::size_t>(p.input_extent()));
   std::vector<std::complex<T>> zeroed = raw;
   make_hermitian(p, zeroed);  // in 1D: only the imaginary parts of X[0] and X[n/2] go
   std::vector<T> out(static_cast<std::size_t>(p.output_extent()));

@@ -37,7 +37,8 @@ struct TunedCase {
 // and inverse in place, `batch` rows. The quick tier: each case in one
 // precision.
 template <class Expect>
-void expect_tuned(const std::string& what, Expect expect_accurate, const std::vector<TunedCase>& cases, std::int64_t batch) {
+void expect_tuned(const std::string& what, Expect expect_accurate, const std::vector<TunedCase>& cases,
+                  std::int64_t batch) {
   PrecisionDraw draw(what);
   for (Precision precision : {Precision::Single, Precision::Double})
     for (const TunedCase& c : cases) {
@@ -45,7 +46,8 @@ void expect_tuned(const std::string& what, Expect expect_accurate, const std::ve
       for (Direction d : {Direction::Forward, Direction::Inverse}) {
         PlanOptions options;
         options.tuning = table(c.length, precision, c.fields);
-        const Problem p = row(c.length, batch, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
+        const Problem p =
+            row(c.length, batch, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
         SCOPED_TRACE(c.fields);
         expect_accurate(p, options);
       }
@@ -65,12 +67,14 @@ TEST_P(Accuracy, TunedLaunchChoices) {
       {120, R"("threads": 4, "group_threads": 256, "halves": 1)"},
       {243, R"("radices": [3, 9, 9], "halves": 1)"},
       {6144, R"("halves": 1, "occupancy": 2, "radices": [8, 8, 8, 12])"},
-      {64, R"("threads": 64)"},  // more threads than butterflies: clamped
+      {64, R"("threads": 64)"},          // more threads than butterflies: clamped
       {1024, R"("radices": [32, 32])"},  // radix 32: only a table asks for it
       {4096, R"("radices": [16, 32, 8], "halves": 1, "threads": 128)"},
       {96, R"("radices": [3, 32], "threads": 3)"},
   };
-  expect_tuned("Accuracy.TunedLaunchChoices", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 3);
+  expect_tuned(
+      "Accuracy.TunedLaunchChoices", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases,
+      3);
 }
 
 // Staged kernels (KernelSpec::staged): persistent groups that copy the next
@@ -89,7 +93,8 @@ TEST_P(Accuracy, TunedStaged) {
       {7, R"("staged": 2, "threads": 1, "group_threads": 1)"},
       {720, R"("staged": 2, "halves": 1, "threads": 60, "group_threads": 60)"},
   };
-  expect_tuned("Accuracy.TunedStaged", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 11);
+  expect_tuned(
+      "Accuracy.TunedStaged", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases, 11);
 }
 
 // Lengths a table does not name take the launch of the nearest tuned one.
@@ -97,8 +102,7 @@ TEST_P(Accuracy, TunedNeighbours) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
     PlanOptions options;
     options.tuning = table(2048, precision, R"("threads": 128, "halves": 1, "occupancy": 2)");
-    for (std::int64_t n : {1536, 1600, 2187, 2400, 3000, 4000})
-      expect_accurate(row(n, 2, precision), options);
+    for (std::int64_t n : {1536, 1600, 2187, 2400, 3000, 4000}) expect_accurate(row(n, 2, precision), options);
   }
 }
 

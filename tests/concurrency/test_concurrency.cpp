@@ -86,8 +86,8 @@ std::vector<std::string> problems(const Device& device) {
       "c2c_f64_fwd_4096_b2_oop_ortho",     // double
   };
   if (device.info().is_gpu) {
-    tokens.push_back("c2c_f32_fwd_1048576_b1_oop_none");     // two passes on any GPU
-    tokens.push_back("c2c_f32_fwd_262144_b4_oop_none");      // two passes chained through L2 (CUDA, Hopper)
+    tokens.push_back("c2c_f32_fwd_1048576_b1_oop_none");      // two passes on any GPU
+    tokens.push_back("c2c_f32_fwd_262144_b4_oop_none");       // two passes chained through L2 (CUDA, Hopper)
     tokens.push_back("c2r_f32_inv_1000000_b1_oop_backward");  // real, two passes
   }
   return tokens;
@@ -155,8 +155,10 @@ class StartLine {
   explicit StartLine(int threads) : waiting_(threads) {}
   void arrive_and_wait() {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (--waiting_ == 0) go_.notify_all();
-    else go_.wait(lock, [&] { return waiting_ == 0; });
+    if (--waiting_ == 0)
+      go_.notify_all();
+    else
+      go_.wait(lock, [&] { return waiting_ == 0; });
   }
 
  private:
@@ -236,10 +238,14 @@ std::vector<unsigned char> fresh_bytes(const Problem& p, std::size_t bytes, std:
 enum class Queue { Default, Host, Own, Shared };
 const char* to_string(Queue q) {
   switch (q) {
-    case Queue::Default: return "the device's queue";
-    case Queue::Host: return "execute_host";
-    case Queue::Own: return "a queue per thread";
-    case Queue::Shared: return "two queues shared by the threads";
+    case Queue::Default:
+      return "the device's queue";
+    case Queue::Host:
+      return "execute_host";
+    case Queue::Own:
+      return "a queue per thread";
+    case Queue::Shared:
+      return "two queues shared by the threads";
   }
   return "?";
 }
@@ -252,16 +258,22 @@ void execute_host(const Plan& plan, const unsigned char* in, unsigned char* out)
   using cd = std::complex<double>;
   switch (p.kind) {
     case Kind::C2C:
-      if (f64) plan.execute_host(reinterpret_cast<const cd*>(in), reinterpret_cast<cd*>(out));
-      else plan.execute_host(reinterpret_cast<const cf*>(in), reinterpret_cast<cf*>(out));
+      if (f64)
+        plan.execute_host(reinterpret_cast<const cd*>(in), reinterpret_cast<cd*>(out));
+      else
+        plan.execute_host(reinterpret_cast<const cf*>(in), reinterpret_cast<cf*>(out));
       break;
     case Kind::R2C:
-      if (f64) plan.execute_host(reinterpret_cast<const double*>(in), reinterpret_cast<cd*>(out));
-      else plan.execute_host(reinterpret_cast<const float*>(in), reinterpret_cast<cf*>(out));
+      if (f64)
+        plan.execute_host(reinterpret_cast<const double*>(in), reinterpret_cast<cd*>(out));
+      else
+        plan.execute_host(reinterpret_cast<const float*>(in), reinterpret_cast<cf*>(out));
       break;
     case Kind::C2R:
-      if (f64) plan.execute_host(reinterpret_cast<const cd*>(in), reinterpret_cast<double*>(out));
-      else plan.execute_host(reinterpret_cast<const cf*>(in), reinterpret_cast<float*>(out));
+      if (f64)
+        plan.execute_host(reinterpret_cast<const cd*>(in), reinterpret_cast<double*>(out));
+      else
+        plan.execute_host(reinterpret_cast<const cf*>(in), reinterpret_cast<float*>(out));
       break;
   }
 }
@@ -270,7 +282,9 @@ void execute_host(const Plan& plan, const unsigned char* in, unsigned char* out)
 class Runner {
  public:
   Runner(const Device& device, const Reference& ref)
-      : device_(device), ref_(ref), in_(device, ref.buffer_bytes),
+      : device_(device),
+        ref_(ref),
+        in_(device, ref.buffer_bytes),
         out_(ref.problem.placement == Placement::InPlace ? in_ : Buffer(device, ref.out_bytes)) {}
 
   // Runs input k through `plan` on `queue` (stream: the handle for Own and
@@ -335,7 +349,8 @@ class Concurrency : public BackendTest {
     // What runs: the passes, the workspace each queue gets, a chained launch.
     const std::string text = plan.describe();
     std::printf("[ problem  ] %s: %d passes, %zu bytes of workspace a queue%s\n", p.token().c_str(), plan.passes(),
-                plan.workspace_bytes(), text.find("chained with the next pass") != std::string::npos ? ", chained" : "");
+                plan.workspace_bytes(),
+                text.find("chained with the next pass") != std::string::npos ? ", chained" : "");
     Buffer in(device(), ref.buffer_bytes);
     Buffer out = p.placement == Placement::InPlace ? in : Buffer(device(), ref.out_bytes);
     for (int k = 0; k < kInputs; ++k) {
@@ -402,7 +417,7 @@ TEST_P(Concurrency, ThreadsSharingOnePlan) {
       run_threads(failures, [&](int t) {
         std::mt19937 engine(static_cast<unsigned>(t) * 104729u + 3u);
         Runner runner(device(), ref);
-        void* stream = queue == Queue::Own ? own[static_cast<std::size_t>(t)]->handle()
+        void* stream = queue == Queue::Own      ? own[static_cast<std::size_t>(t)]->handle()
                        : queue == Queue::Shared ? shared[static_cast<std::size_t>(t % 2)]->handle()
                                                 : nullptr;
         for (int it = 0; it < iterations(); ++it)
@@ -438,8 +453,10 @@ TEST_P(Concurrency, ThreadsOpeningTheirOwnDevices) {
     }
   });
   failures.report();
-  std::printf("[ totals   ] threads opening their own devices: %d threads, %d rounds, %ld executions, %ld plans built, %d devices opened\n",
-              kThreads, rounds, totals().executions - executions, totals().plans - plans, kThreads * rounds);
+  std::printf(
+      "[ totals   ] threads opening their own devices: %d threads, %d rounds, %ld executions, %ld plans built, %d "
+      "devices opened\n",
+      kThreads, rounds, totals().executions - executions, totals().plans - plans, kThreads * rounds);
 }
 
 // Every thread builds the same few plans on a device whose kernel cache is
@@ -478,14 +495,18 @@ TEST_P(Concurrency, ThreadsCompilingIntoAnEmptyCache) {
         if (entry.path().extension() == ".bin") ++stored;
     }
   }
-  if (before) setenv("BFLY_CACHE_DIR", before->c_str(), 1);
-  else unsetenv("BFLY_CACHE_DIR");
+  if (before)
+    setenv("BFLY_CACHE_DIR", before->c_str(), 1);
+  else
+    unsetenv("BFLY_CACHE_DIR");
   std::error_code ec;
   std::filesystem::remove_all(directory, ec);
   failures.report();
   EXPECT_GT(stored, 0) << "no kernel was stored in " << directory;
-  std::printf("[ totals   ] threads compiling into an empty cache: %d threads, %ld executions, %ld plans built, %d kernels stored\n",
-              kThreads, totals().executions - executions, totals().plans - plans, stored);
+  std::printf(
+      "[ totals   ] threads compiling into an empty cache: %d threads, %ld executions, %ld plans built, %d kernels "
+      "stored\n",
+      kThreads, totals().executions - executions, totals().plans - plans, stored);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Concurrency, ::testing::Values("cuda", "opencl"),
@@ -495,10 +516,11 @@ INSTANTIATE_TEST_SUITE_P(Backends, Concurrency, ::testing::Values("cuda", "openc
 class PrintTotals : public ::testing::Environment {
  public:
   void TearDown() override {
-    std::printf("[ totals   ] all: %d threads, %d iterations, %ld executions compared byte for byte, %ld plans built, "
-                "%ld queues or streams, %ld devices opened\n",
-                kThreads, iterations(), totals().executions.load(), totals().plans.load(), totals().streams.load(),
-                totals().devices.load());
+    std::printf(
+        "[ totals   ] all: %d threads, %d iterations, %ld executions compared byte for byte, %ld plans built, "
+        "%ld queues or streams, %ld devices opened\n",
+        kThreads, iterations(), totals().executions.load(), totals().plans.load(), totals().streams.load(),
+        totals().devices.load());
   }
 };
 const auto* const kTotals = ::testing::AddGlobalTestEnvironment(new PrintTotals);

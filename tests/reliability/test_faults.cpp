@@ -39,7 +39,6 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 class Faults : public BackendTest {
  protected:
-
   // A small transform that must still come out right: the device is usable.
   void expect_usable(const Device& d) const {
     const Problem p = Problem::parse("c2c_f32_fwd_96_b3_oop_none");
@@ -68,8 +67,10 @@ class ScratchCache {
     setenv("BFLY_CACHE_DIR", directory_.c_str(), 1);
   }
   ~ScratchCache() {
-    if (before_) setenv("BFLY_CACHE_DIR", before_->c_str(), 1);
-    else unsetenv("BFLY_CACHE_DIR");
+    if (before_)
+      setenv("BFLY_CACHE_DIR", before_->c_str(), 1);
+    else
+      unsetenv("BFLY_CACHE_DIR");
     std::error_code ec;
     if (owned_) fs::remove_all(directory_, ec);
   }
@@ -143,7 +144,7 @@ TEST_P(Faults, ABrokenKernelFailsWithItsBuildLog) {
     FAIL() << "a kernel with an undeclared name was built";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Build) << e.what();
-    EXPECT_TRUE(contains(e.what(), "broken")) << e.what();           // which kernel
+    EXPECT_TRUE(contains(e.what(), "broken")) << e.what();            // which kernel
     EXPECT_TRUE(contains(e.what(), "undeclared_thing")) << e.what();  // the compiler's log
   }
   expect_usable(device());
@@ -285,8 +286,10 @@ TEST_P(Faults, NaNAndInfReachEveryOutputTheyTouchAndNoOther) {
     const Problem p = Problem::parse(token);
     for (double v : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()}) {
-      if (p.precision == Precision::Double) expect_propagation<double>(device(), p, v);
-      else expect_propagation<float>(device(), p, static_cast<float>(v));
+      if (p.precision == Precision::Double)
+        expect_propagation<double>(device(), p, v);
+      else
+        expect_propagation<float>(device(), p, static_cast<float>(v));
     }
   }
 }

@@ -45,13 +45,18 @@ Errors run(const Device& device, const Problem& p, const PlanOptions& options) {
   const std::size_t at = described.find("solver");
   const std::string line = at == std::string::npos ? described : described.substr(at, described.find('\n', at) - at);
   const std::size_t cluster = described.find("in clusters of");
-  const std::string clustered = cluster == std::string::npos ? "" : ", " + described.substr(cluster, described.find(' ', cluster + 15) - cluster);
+  const std::string clustered =
+      cluster == std::string::npos ? "" : ", " + described.substr(cluster, described.find(' ', cluster + 15) - cluster);
   std::printf("[ solver   ] %s: %s%s\n", p.token().c_str(), line.c_str(), clustered.c_str());
   std::vector<In> in;
-  if constexpr (std::is_same<In, float>::value) in = random_real_data(static_cast<std::size_t>(p.input_extent()));
-  else if constexpr (std::is_same<In, double>::value) in = random_real_data_f64(static_cast<std::size_t>(p.input_extent()));
-  else if constexpr (std::is_same<In, std::complex<float>>::value) in = random_data(static_cast<std::size_t>(p.input_extent()));
-  else in = random_data_f64(static_cast<std::size_t>(p.input_extent()));
+  if constexpr (std::is_same<In, float>::value)
+    in = random_real_data(static_cast<std::size_t>(p.input_extent()));
+  else if constexpr (std::is_same<In, double>::value)
+    in = random_real_data_f64(static_cast<std::size_t>(p.input_extent()));
+  else if constexpr (std::is_same<In, std::complex<float>>::value)
+    in = random_data(static_cast<std::size_t>(p.input_extent()));
+  else
+    in = random_data_f64(static_cast<std::size_t>(p.input_extent()));
   if constexpr (std::is_floating_point<Out>::value) make_hermitian(p, in);
   std::vector<Out> out(static_cast<std::size_t>(p.output_extent()));
   poison(out);
@@ -73,9 +78,11 @@ TEST_P(SolverSet, EachSolverIsRightOnPoisonedOutput) {
     const bool f64 = p.precision == Precision::Double;
     Errors e;
     if (p.kind == Kind::R2C)
-      e = f64 ? run<double, std::complex<double>, double>(device(), p, options) : run<float, std::complex<float>, float>(device(), p, options);
+      e = f64 ? run<double, std::complex<double>, double>(device(), p, options)
+              : run<float, std::complex<float>, float>(device(), p, options);
     else if (p.kind == Kind::C2R)
-      e = f64 ? run<std::complex<double>, double, double>(device(), p, options) : run<std::complex<float>, float, float>(device(), p, options);
+      e = f64 ? run<std::complex<double>, double, double>(device(), p, options)
+              : run<std::complex<float>, float, float>(device(), p, options);
     else
       e = f64 ? run<std::complex<double>, std::complex<double>, double>(device(), p, options)
               : run<std::complex<float>, std::complex<float>, float>(device(), p, options);

@@ -23,9 +23,31 @@ std::vector<std::int64_t> sweep_lengths() {
     for (std::int64_t b = a; b <= 4096; b *= 3)
       for (std::int64_t c = b; c <= 4096; c *= 5)
         for (std::int64_t d = c; d <= 4096; d *= 7) out.push_back(d);
-  for (std::int64_t n : {8192, 16384, 65536, 1 << 20, 531441 /* 3^12 */, 390625 /* 5^8 */, 823543 /* 7^7 */, 1000,
-                         3000, 248832 /* 2^10 3^5 */, 1 << 24, 11, 13, 121, 169, 143, 1331, 2197, 11 * 13 * 16,
-                         11 * 256, 13 * 256, 14641, 28561, 161051, 371293})
+  for (std::int64_t n : {8192,
+                         16384,
+                         65536,
+                         1 << 20,
+                         531441 /* 3^12 */,
+                         390625 /* 5^8 */,
+                         823543 /* 7^7 */,
+                         1000,
+                         3000,
+                         248832 /* 2^10 3^5 */,
+                         1 << 24,
+                         11,
+                         13,
+                         121,
+                         169,
+                         143,
+                         1331,
+                         2197,
+                         11 * 13 * 16,
+                         11 * 256,
+                         13 * 256,
+                         14641,
+                         28561,
+                         161051,
+                         371293})
     out.push_back(n);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -33,7 +55,6 @@ std::vector<std::int64_t> sweep_lengths() {
 }
 
 }  // namespace
-
 
 std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
   struct Limits {
@@ -50,8 +71,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
     const plan::PlanTree tree = plan::make_plan(problem, l.limits);
     for (std::size_t i = 0; i < tree.passes.size(); ++i) {
       const KernelSpec& spec = tree.passes[i].spec;
-      by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + (spec.plane() ? " (plane)" : "") +
-                                                 " under " + l.name});
+      by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) +
+                                                           (spec.plane() ? " (plane)" : "") + " under " + l.name});
     }
   };
   for (const Limits& l : all)
@@ -61,16 +82,16 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
       const plan::PlanTree tree = plan::make_plan(problem, l.limits);
       for (std::size_t i = 0; i < tree.passes.size(); ++i) {
         const KernelSpec& spec = tree.passes[i].spec;
-        by_name.emplace(spec.name(),
-                        PlannedKernel{spec, "n=" + std::to_string(n) + " pass " + std::to_string(i) + " under " + l.name});
+        by_name.emplace(spec.name(), PlannedKernel{spec, "n=" + std::to_string(n) + " pass " + std::to_string(i) +
+                                                             " under " + l.name});
       }
     }
   // The multi-dimensional cases of the bench, in both strategies (strided
   // axes; rows between tiled transposes), and one past 2^31 elements (64-bit offsets).
-  const std::vector<std::vector<std::int64_t>> shapes{
-      {120, 120},   {512, 512},    {1000, 1000},    {2048, 2048}, {3000, 3000},    {4096, 4096},
-      {480, 640},   {7, 4096},     {4096, 7},       {64, 64, 64}, {100, 100, 100}, {96, 128, 80},
-      {7, 5, 3},    {128, 128, 128}, {256, 256, 256}, {65536, 32768}};
+  const std::vector<std::vector<std::int64_t>> shapes{{120, 120},   {512, 512},      {1000, 1000},    {2048, 2048},
+                                                      {3000, 3000}, {4096, 4096},    {480, 640},      {7, 4096},
+                                                      {4096, 7},    {64, 64, 64},    {100, 100, 100}, {96, 128, 80},
+                                                      {7, 5, 3},    {128, 128, 128}, {256, 256, 256}, {65536, 32768}};
   for (const Limits& l : all)
     for (const auto& shape : shapes)
       for (Strategy strategy : {Strategy::Auto, Strategy::Transpose}) {
@@ -82,7 +103,7 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         for (std::size_t i = 0; i < tree.passes.size(); ++i) {
           const KernelSpec& spec = tree.passes[i].spec;
           by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " " + to_string(strategy) + " pass " +
-                                                     std::to_string(i) + " under " + l.name});
+                                                               std::to_string(i) + " under " + l.name});
         }
       }
   // Planes in one pass (solvers/plane.cpp): square, flat and tall planes,
@@ -90,9 +111,10 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
   for (const Limits& l : all)
     for (Precision precision : {Precision::Single, Precision::Double})
       for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{
-               {2, 2},    {7, 5},     {16, 16},  {23, 23},   {17, 19},  {60, 60},   {64, 64},     {90, 90},
-               {100, 81}, {128, 64},  {64, 128}, {128, 128}, {120, 120}, {32, 256},  {256, 32}, {2, 2048},  {2048, 2},    {8, 1024},
-               {12, 120},  {120, 12}, {25, 300},  {7, 5, 3}, {32, 32, 32}, {16, 128, 64}, {64, 64, 64}}) {
+               {2, 2},    {7, 5},       {16, 16},      {23, 23},    {17, 19},   {60, 60},   {64, 64},
+               {90, 90},  {100, 81},    {128, 64},     {64, 128},   {128, 128}, {120, 120}, {32, 256},
+               {256, 32}, {2, 2048},    {2048, 2},     {8, 1024},   {12, 120},  {120, 12},  {25, 300},
+               {7, 5, 3}, {32, 32, 32}, {16, 128, 64}, {64, 64, 64}}) {
         Problem problem;
         problem.shape = shape;
         problem.precision = precision;
@@ -111,16 +133,60 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
   for (const Limits& l : all)
     for (Precision precision : {Precision::Single, Precision::Double})
       for (const std::vector<std::int64_t>& shape :
-           std::vector<std::vector<std::int64_t>>{{17}, {19}, {23}, {17 * 19 * 8}, {23 * 23 * 4}, {31}, {61}, {127}, {257},
-                                                  {509}, {1021}, {2039}, {4093}, {8191}, {65537}, {1000003}, {17, 19, 23},
-                                                  {641}, {1667}, {1871}, {2003}, {2029}, {2053}, {2593}, {3889}, {4051},
+           std::vector<std::vector<std::int64_t>>{{17},
+                                                  {19},
+                                                  {23},
+                                                  {17 * 19 * 8},
+                                                  {23 * 23 * 4},
+                                                  {31},
+                                                  {61},
+                                                  {127},
+                                                  {257},
+                                                  {509},
+                                                  {1021},
+                                                  {2039},
+                                                  {4093},
+                                                  {8191},
+                                                  {65537},
+                                                  {1000003},
+                                                  {17, 19, 23},
+                                                  {641},
+                                                  {1667},
+                                                  {1871},
+                                                  {2003},
+                                                  {2029},
+                                                  {2053},
+                                                  {2593},
+                                                  {3889},
+                                                  {4051},
                                                   {29, 31, 37},
-                                                  {1009, 1013}, {4093, 64}, {23, 4096}, {4096, 17}, {7681}, {12289}, {786433}, {8, 7681},
+                                                  {1009, 1013},
+                                                  {4093, 64},
+                                                  {23, 4096},
+                                                  {4096, 17},
+                                                  {7681},
+                                                  {12289},
+                                                  {786433},
+                                                  {8, 7681},
                                                   // Radices 29 and 31 (plan/factorize.hpp wide_codelet)
-                                                  {29}, {29 * 64}, {961}, {1364}, {3100}, {4092}, {29000}, {62000}, {31 * 8192},
-                                                  {3100, 6}, {31, 31}, {29, 4096},
+                                                  {29},
+                                                  {29 * 64},
+                                                  {961},
+                                                  {1364},
+                                                  {3100},
+                                                  {4092},
+                                                  {29000},
+                                                  {62000},
+                                                  {31 * 8192},
+                                                  {3100, 6},
+                                                  {31, 31},
+                                                  {29, 4096},
                                                   // Rader on a prime factor (solvers/rader.cpp rader_factor_steps)
-                                                  {3700}, {4097}, {74000}, {37 * 8192}, {3700, 6}}) {
+                                                  {3700},
+                                                  {4097},
+                                                  {74000},
+                                                  {37 * 8192},
+                                                  {3700, 6}}) {
         Problem problem;
         problem.shape = shape;
         problem.precision = precision;
@@ -133,12 +199,11 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
   for (const Limits& l : all)
     for (Precision precision : {Precision::Single, Precision::Double})
       for (Kind kind : {Kind::R2C, Kind::C2R})
-        for (const std::vector<std::int64_t>& shape :
-             std::vector<std::vector<std::int64_t>>{{2}, {16}, {1000}, {1024}, {4096}, {8192}, {16384}, {32768}, {65536},
-                                                    {1 << 20}, {1 << 24}, {1001}, {4097}, {127}, {8191}, {1000003},
-                                                    {1021}, {2053}, {3889}, {97, 29},
-                                                    {1024, 1024}, {1000, 1000}, {513, 511}, {4096, 4096}, {64, 64, 63},
-                                                    {256, 256, 256}})
+        for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{
+                 {2},          {16},       {1000},       {1024},       {4096},         {8192},   {16384},
+                 {32768},      {65536},    {1 << 20},    {1 << 24},    {1001},         {4097},   {127},
+                 {8191},       {1000003},  {1021},       {2053},       {3889},         {97, 29}, {1024, 1024},
+                 {1000, 1000}, {513, 511}, {4096, 4096}, {64, 64, 63}, {256, 256, 256}})
           for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
             Problem problem;
             problem.kind = kind;
@@ -181,8 +246,10 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         const plan::PlanTree tree = plan::make_plan(problem, limits);
         for (std::size_t i = 0; i < tree.passes.size(); ++i) {
           const KernelSpec& spec = tree.passes[i].spec;
-          by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + " under hopper, " + table_name,
-                                           tree.passes[i].launch_from == "table"});
+          by_name.emplace(
+              spec.name(),
+              PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + " under hopper, " + table_name,
+                            tree.passes[i].launch_from == "table"});
         }
       }
     }
@@ -200,7 +267,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         const plan::PlanTree tree = plan::make_plan(problem, limits);
         for (std::size_t i = 0; i < tree.passes.size(); ++i) {
           const KernelSpec& spec = tree.passes[i].spec;
-          by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + " under hopper, clusters"});
+          by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) +
+                                                               " under hopper, clusters"});
         }
       }
   // The convolutions' forward transforms with the product fused into their
@@ -221,7 +289,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         if (spec.can_fuse_multiply()) {
           spec.multiply = true;
           spec.multiply_period = period;
-          by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " last pass with the product fused, under hopper"});
+          by_name.emplace(spec.name(),
+                          PlannedKernel{spec, problem.token() + " last pass with the product fused, under hopper"});
         }
         // The inverse's first pass, reading the product.
         problem.kind = kind == Kind::R2C ? Kind::C2R : Kind::C2C;
@@ -231,7 +300,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         if (spec.can_fuse_multiply_load()) {
           spec.multiply_load = true;
           spec.multiply_period = period;
-          by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " first pass with the product fused, under hopper"});
+          by_name.emplace(spec.name(),
+                          PlannedKernel{spec, problem.token() + " first pass with the product fused, under hopper"});
         }
       }
   // A staged kernel that spills falls back to the unstaged one at run time
@@ -248,7 +318,6 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
   for (const PlannedKernel& job : fallbacks) by_name.emplace(job.spec.name(), job);
   return by_name;
 }
-
 
 namespace {
 
@@ -286,14 +355,17 @@ std::vector<Problem> suite_problems() {
 
 std::map<std::string, PlannedKernel> suite_kernels() {
   const std::vector<std::pair<const char*, plan::DeviceLimits>> all{
-      {"cpu_limits()", plan::cpu_limits()}, {"gpu_limits(49152, 1024)", plan::gpu_limits(49152, 1024)}, {"hopper", hopper()}};
+      {"cpu_limits()", plan::cpu_limits()},
+      {"gpu_limits(49152, 1024)", plan::gpu_limits(49152, 1024)},
+      {"hopper", hopper()}};
   std::map<std::string, PlannedKernel> by_name;
   for (const Problem& problem : suite_problems())
     for (const auto& [limits_name, limits] : all) {
       const plan::PlanTree tree = plan::make_plan(problem, limits);
       for (std::size_t i = 0; i < tree.passes.size(); ++i) {
         const plan::KernelSpec& spec = tree.passes[i].spec;
-        by_name.emplace(spec.name(), PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + " under " + limits_name});
+        by_name.emplace(spec.name(),
+                        PlannedKernel{spec, problem.token() + " pass " + std::to_string(i) + " under " + limits_name});
       }
     }
   return by_name;
@@ -320,7 +392,8 @@ std::vector<PlannedChain> planned_chains() {
       const plan::Pass& b = tree.passes[i + 1];
       const codegen::ChainShape shape{a.groups() / a.chain_elements, b.groups() / a.chain_elements};
       by_name.emplace(codegen::chain_name(a.spec, b.spec, shape),
-                      PlannedChain{a.spec, b.spec, shape, problem.token() + " passes " + std::to_string(i) + "-" + std::to_string(i + 1)});
+                      PlannedChain{a.spec, b.spec, shape,
+                                   problem.token() + " passes " + std::to_string(i) + "-" + std::to_string(i + 1)});
     }
   }
   std::vector<PlannedChain> chains;

@@ -58,7 +58,9 @@ void poison(std::vector<std::complex<float>>& data) {
 }
 
 void poison(std::vector<float>& data) { std::fill(data.begin(), data.end(), std::numeric_limits<float>::quiet_NaN()); }
-void poison(std::vector<double>& data) { std::fill(data.begin(), data.end(), std::numeric_limits<double>::quiet_NaN()); }
+void poison(std::vector<double>& data) {
+  std::fill(data.begin(), data.end(), std::numeric_limits<double>::quiet_NaN());
+}
 
 std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<float>>& input, std::int64_t length,
                                                  std::int64_t batch, Direction direction) {
@@ -136,9 +138,11 @@ void guru_dims(const Problem& p, std::vector<Dim>* dims, std::vector<Dim>* loops
 
 }  // namespace
 
-std::vector<std::int64_t> element_offsets(const std::vector<std::int64_t>& shape, std::int64_t batch, const Layout& layout) {
+std::vector<std::int64_t> element_offsets(const std::vector<std::int64_t>& shape, std::int64_t batch,
+                                          const Layout& layout) {
   std::vector<std::int64_t> offsets;
-  for_each_element(shape, batch, layout, [&](const std::vector<std::int64_t>&, std::int64_t offset) { offsets.push_back(offset); });
+  for_each_element(shape, batch, layout,
+                   [&](const std::vector<std::int64_t>&, std::int64_t offset) { offsets.push_back(offset); });
   return offsets;
 }
 
@@ -168,7 +172,8 @@ void symmetrise(const Problem& p, std::vector<std::complex<T>>& data) {
     }
     auto& x = data[static_cast<std::size_t>(offset)];
     auto& y = data[static_cast<std::size_t>(mirror)];
-    if (offset == mirror) x = {x.real(), T(0)};
+    if (offset == mirror)
+      x = {x.real(), T(0)};
     else if (offset < mirror) {
       const std::complex<T> v = (x + std::conj(y)) / T(2);
       x = v;
@@ -189,19 +194,19 @@ Expected fftw_reference(const Problem& p, const std::vector<std::complex<float>>
   guru_dims(p, &dims, &loops);
   if (p.kind == Kind::C2R) {
     std::vector<double> out(static_cast<std::size_t>(p.output_extent()));
-    fftw_plan plan = fftw_plan_guru64_dft_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                              loops.data(), reinterpret_cast<fftw_complex*>(in.data()), out.data(),
-                                              FFTW_ESTIMATE);
+    fftw_plan plan =
+        fftw_plan_guru64_dft_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                                 loops.data(), reinterpret_cast<fftw_complex*>(in.data()), out.data(), FFTW_ESTIMATE);
     if (!plan) throw std::runtime_error("FFTW cannot plan " + p.token());
     fftw_execute(plan);
     fftw_destroy_plan(plan);
     return pick(p, out);
   }
   std::vector<std::complex<double>> out(static_cast<std::size_t>(p.output_extent()));
-  fftw_plan plan = fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                        loops.data(), reinterpret_cast<fftw_complex*>(in.data()),
-                                        reinterpret_cast<fftw_complex*>(out.data()),
-                                        p.direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+  fftw_plan plan =
+      fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
+                           reinterpret_cast<fftw_complex*>(in.data()), reinterpret_cast<fftw_complex*>(out.data()),
+                           p.direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
   if (!plan) throw std::runtime_error("FFTW cannot plan " + p.token());
   fftw_execute(plan);
   fftw_destroy_plan(plan);
@@ -214,9 +219,9 @@ Expected fftw_reference(const Problem& p, const std::vector<float>& input) {
   std::vector<std::complex<double>> out(static_cast<std::size_t>(p.output_extent()));
   std::vector<fftw_iodim64> dims, loops;
   guru_dims(p, &dims, &loops);
-  fftw_plan plan = fftw_plan_guru64_dft_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                            loops.data(), in.data(), reinterpret_cast<fftw_complex*>(out.data()),
-                                            FFTW_ESTIMATE);
+  fftw_plan plan =
+      fftw_plan_guru64_dft_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
+                               in.data(), reinterpret_cast<fftw_complex*>(out.data()), FFTW_ESTIMATE);
   if (!plan) throw std::runtime_error("FFTW cannot plan " + p.token());
   fftw_execute(plan);
   fftw_destroy_plan(plan);
@@ -230,19 +235,19 @@ Expected fftw_reference(const Problem& p, const std::vector<std::complex<double>
   guru_dims(p, &dims, &loops);
   if (p.kind == Kind::C2R) {
     std::vector<long double> out(static_cast<std::size_t>(p.output_extent()));
-    fftwl_plan plan = fftwl_plan_guru64_dft_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                                loops.data(), reinterpret_cast<fftwl_complex*>(in.data()), out.data(),
-                                                FFTW_ESTIMATE);
+    fftwl_plan plan =
+        fftwl_plan_guru64_dft_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                                  loops.data(), reinterpret_cast<fftwl_complex*>(in.data()), out.data(), FFTW_ESTIMATE);
     if (!plan) throw std::runtime_error("FFTW (long double) cannot plan " + p.token());
     fftwl_execute(plan);
     fftwl_destroy_plan(plan);
     return pick(p, out);
   }
   std::vector<std::complex<long double>> out(static_cast<std::size_t>(p.output_extent()));
-  fftwl_plan plan = fftwl_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                          loops.data(), reinterpret_cast<fftwl_complex*>(in.data()),
-                                          reinterpret_cast<fftwl_complex*>(out.data()),
-                                          p.direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+  fftwl_plan plan =
+      fftwl_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
+                            reinterpret_cast<fftwl_complex*>(in.data()), reinterpret_cast<fftwl_complex*>(out.data()),
+                            p.direction == Direction::Forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
   if (!plan) throw std::runtime_error("FFTW (long double) cannot plan " + p.token());
   fftwl_execute(plan);
   fftwl_destroy_plan(plan);
@@ -255,9 +260,9 @@ Expected fftw_reference(const Problem& p, const std::vector<double>& input) {
   std::vector<std::complex<long double>> out(static_cast<std::size_t>(p.output_extent()));
   std::vector<fftwl_iodim64> dims, loops;
   guru_dims(p, &dims, &loops);
-  fftwl_plan plan = fftwl_plan_guru64_dft_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
-                                              loops.data(), in.data(), reinterpret_cast<fftwl_complex*>(out.data()),
-                                              FFTW_ESTIMATE);
+  fftwl_plan plan =
+      fftwl_plan_guru64_dft_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                                loops.data(), in.data(), reinterpret_cast<fftwl_complex*>(out.data()), FFTW_ESTIMATE);
   if (!plan) throw std::runtime_error("FFTW (long double) cannot plan " + p.token());
   fftwl_execute(plan);
   fftwl_destroy_plan(plan);
@@ -331,8 +336,10 @@ const Device* backend_device(const std::string& backend, std::string* why) {
     try {
       if (pinned && *pinned) {
         Device d = Device::open(pinned);
-        if (d.info().backend == backend) device = std::make_unique<Device>(d);
-        else reason = std::string("BFLY_TEST_DEVICE=") + pinned + " selects another backend";
+        if (d.info().backend == backend)
+          device = std::make_unique<Device>(d);
+        else
+          reason = std::string("BFLY_TEST_DEVICE=") + pinned + " selects another backend";
       } else {
         for (const BackendStatus& status : Device::backends())
           if (status.backend == backend && status.devices == 0) reason = status.reason;

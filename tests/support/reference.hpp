@@ -42,7 +42,8 @@ std::vector<std::complex<double>> fftw_reference(const std::vector<std::complex<
 // The offset of every logical element (batch b, i0, i1, ...) of `batch`
 // arrays of `shape` in `layout` (resolved: strides and distance filled in),
 // row-major order: the order of Expected's entries.
-std::vector<std::int64_t> element_offsets(const std::vector<std::int64_t>& shape, std::int64_t batch, const Layout& layout);
+std::vector<std::int64_t> element_offsets(const std::vector<std::int64_t>& shape, std::int64_t batch,
+                                          const Layout& layout);
 
 // FFTW in double over the problem's axes and layouts (the guru interface),
 // unnormalised: the expected value of every element the output layout

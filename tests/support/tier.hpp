@@ -64,8 +64,8 @@ std::vector<std::size_t> covering_indices(const std::string& what, std::size_t c
 template <class T, class Stratum>
 std::vector<T> sample(const std::string& what, const std::vector<T>& cases, std::size_t quick_count, Stratum stratum) {
   std::vector<T> chosen;
-  for (std::size_t i : sample_indices(what, cases.size(), quick_count,
-                                      [&](std::size_t k) { return std::string(stratum(cases[k])); }))
+  for (std::size_t i :
+       sample_indices(what, cases.size(), quick_count, [&](std::size_t k) { return std::string(stratum(cases[k])); }))
     chosen.push_back(cases[i]);
   return chosen;
 }

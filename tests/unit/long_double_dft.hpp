@@ -18,7 +18,8 @@ inline std::vector<LongComplex> direct_dft(const std::vector<LongComplex>& x) {
   std::vector<LongComplex> out(n);
   for (std::size_t k = 0; k < n; ++k)
     for (std::size_t j = 0; j < n; ++j)
-      out[k] += x[j] * std::polar(1.0L, -2 * kPiLong * static_cast<long double>((j * k) % n) / static_cast<long double>(n));
+      out[k] +=
+          x[j] * std::polar(1.0L, -2 * kPiLong * static_cast<long double>((j * k) % n) / static_cast<long double>(n));
   return out;
 }
 

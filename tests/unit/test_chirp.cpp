@@ -47,8 +47,9 @@ TEST(Chirp, TwoLevelProductsStayWithinLongDoubleOfTheOracle) {
     const auto c = bfly::twiddle::chirp(n, n);
     long double worst = 0;
     for (std::int64_t j = 0; j < n; ++j) {
-      const std::int64_t e = static_cast<std::int64_t>(static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j) %
-                                                       static_cast<unsigned __int128>(2 * n));
+      const std::int64_t e =
+          static_cast<std::int64_t>(static_cast<unsigned __int128>(j) * static_cast<unsigned __int128>(j) %
+                                    static_cast<unsigned __int128>(2 * n));
       worst = std::max(worst, std::abs(c[static_cast<std::size_t>(j)] - bfly::twiddle::root(e, 2 * n)));
     }
     EXPECT_LT(worst, 1e-18L) << "n=" << n;

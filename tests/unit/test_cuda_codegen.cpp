@@ -61,7 +61,8 @@ const int kFusedSpillLimit = 64;  // runtime/plan_impl.cpp PlanImpl::kFusedSpill
 const int kStagedSpillLimit = 128;
 
 bool long_row(const KernelSpec& spec) {
-  const bfly::plan::DeviceLimits hopper = bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), spec.precision);
+  const bfly::plan::DeviceLimits hopper =
+      bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), spec.precision);
   return spec.mapping == bfly::plan::Mapping::TransformMajor && spec.stride_product == 1 &&
          spec.length > hopper.max_single_pass_length && spec.length <= hopper.max_row_length;
 }
@@ -178,7 +179,8 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     if (o.kernels.size() != 1 || o.kernels[0].name != name) {
       std::string found;
       for (const KernelResources& k : o.kernels) found += " " + k.name;
-      ADD_FAILURE() << "expected exactly the kernel " << name << " (" << jobs[i].origin << "), found:" << (found.empty() ? " none" : found);
+      ADD_FAILURE() << "expected exactly the kernel " << name << " (" << jobs[i].origin
+                    << "), found:" << (found.empty() ? " none" : found);
       ++failures;
       continue;
     }
@@ -195,11 +197,13 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
       ++staged_spills;
       std::printf("[ fallback ] %s (%s): %d registers, spills %d/%d bytes; runs unstaged\n", name.c_str(),
                   jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
-    } else if (long_row(spec) && k.spill_store_bytes <= kLongRowSpillLimit && k.spill_load_bytes <= kLongRowSpillLimit) {
+    } else if (long_row(spec) && k.spill_store_bytes <= kLongRowSpillLimit &&
+               k.spill_load_bytes <= kLongRowSpillLimit) {
       ++long_row_spills;
       std::printf("[ long row ] %s (%s): %d registers, spills %d/%d bytes, one pass past the single-pass length\n",
                   name.c_str(), jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes);
-    } else if (spec.clustered() && k.spill_store_bytes <= kLongRowSpillLimit && k.spill_load_bytes <= kLongRowSpillLimit) {
+    } else if (spec.clustered() && k.spill_store_bytes <= kLongRowSpillLimit &&
+               k.spill_load_bytes <= kLongRowSpillLimit) {
       // A cluster's W-point DFTs at two blocks a multiprocessor (128
       // registers) spill a few bytes; measured so, they run at 58% of the
       // copy kernel where one block of 512 threads ran at 41% (H100, 65536
@@ -253,17 +257,17 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     const int slack = spec.staged ? 16 : 0;
     auto near = [&](int bytes) { return bytes >= expected_static - slack && bytes <= expected_static + slack; };
     const bool reserved = near(k.static_shared_bytes - 1024);
-    check(near(k.static_shared_bytes) || reserved,
-          "static shared memory " + std::to_string(k.static_shared_bytes) + " bytes, expected " +
-              std::to_string(expected_static) + " for a " + std::to_string(local) + "-byte exchange");
+    check(near(k.static_shared_bytes) || reserved, "static shared memory " + std::to_string(k.static_shared_bytes) +
+                                                       " bytes, expected " + std::to_string(expected_static) +
+                                                       " for a " + std::to_string(local) + "-byte exchange");
     check(spec.group_size() <= kMaxBlockThreads,
           "group size " + std::to_string(spec.group_size()) + " exceeds CUDA's 1024 threads per block");
-    check(k.max_threads == 0 || k.max_threads == spec.group_size(),
-          "launch bounds " + std::to_string(k.max_threads) + " threads, group size " +
-              std::to_string(spec.group_size()));
+    check(
+        k.max_threads == 0 || k.max_threads == spec.group_size(),
+        "launch bounds " + std::to_string(k.max_threads) + " threads, group size " + std::to_string(spec.group_size()));
     if (std::getenv("BFLY_NVRTC_ONLY"))
-      std::printf("[ kernel   ] %s (%s): %d registers, spills %d/%d\n", name.c_str(), jobs[i].origin.c_str(), k.registers,
-                  static_cast<int>(k.spill_store_bytes), static_cast<int>(k.spill_load_bytes));
+      std::printf("[ kernel   ] %s (%s): %d registers, spills %d/%d\n", name.c_str(), jobs[i].origin.c_str(),
+                  k.registers, static_cast<int>(k.spill_store_bytes), static_cast<int>(k.spill_load_bytes));
     if (!problems.empty()) {
       std::string all;
       for (const std::string& problem : problems) all += "\n  " + problem;
@@ -275,11 +279,13 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
       max_registers_kernel = name;
     }
   }
-  std::printf("[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
-              "measured by bfly tune spill, %d staged spill (they run unstaged), %d long rows, %d clusters, %d planes and %d fused "
-              "products spill a little\n",
-              nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills,
-              long_row_spills, cluster_spills, plane_spills, fused_spills);
+  std::printf(
+      "[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
+      "measured by bfly tune spill, %d staged spill (they run unstaged), %d long rows, %d clusters, %d planes and %d "
+      "fused "
+      "products spill a little\n",
+      nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, staged_spills,
+      long_row_spills, cluster_spills, plane_spills, fused_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
 }
@@ -310,7 +316,8 @@ TEST(CudaCodegen, ChainedKernelsCompileWithoutSpills) {
         const bfly::plan::Pass& b = tree.passes[i + 1];
         const bfly::codegen::ChainShape chain{a.groups() / a.chain_elements, b.groups() / a.chain_elements};
         const std::string name = bfly::codegen::chain_name(a.spec, b.spec, chain);
-        const bfly::cuda::CompileResult result = nvrtc.compile(bfly::codegen::generate_chain(a.spec, b.spec, chain), name, kArch);
+        const bfly::cuda::CompileResult result =
+            nvrtc.compile(bfly::codegen::generate_chain(a.spec, b.spec, chain), name, kArch);
         ASSERT_EQ(result.kernels.size(), 1u) << name;
         const KernelResources& k = result.kernels[0];
         EXPECT_EQ(k.spill_store_bytes, 0) << problem.token() << ": " << name << " spills";

@@ -18,10 +18,12 @@ using bfly::plan::named_device;
 // on a GPU. A device-free plan for an OpenCL GPU now stages nothing, as its
 // backend plans; the CUDA one for Hopper still may.
 TEST(DevicePolicy, AnOpenClGpuPlanStagesNothingAsItsBackendRuns) {
-  for (const char* token : {"c2c_f32_fwd_2048_b8_oop_none", "c2c_f32_fwd_2187_b8_oop_none", "c2c_f32_fwd_3000_b8_oop_none",
-                            "c2c_f64_fwd_2048_b8_oop_none"}) {
-    const bfly::plan::PlanTree tree = bfly::plan::make_plan(bfly::Problem::parse(token), limits_for(named_device("gpu")));
-    for (const bfly::plan::Pass& pass : tree.passes) EXPECT_EQ(pass.spec.staged, 0) << token << ": " << pass.spec.name();
+  for (const char* token : {"c2c_f32_fwd_2048_b8_oop_none", "c2c_f32_fwd_2187_b8_oop_none",
+                            "c2c_f32_fwd_3000_b8_oop_none", "c2c_f64_fwd_2048_b8_oop_none"}) {
+    const bfly::plan::PlanTree tree =
+        bfly::plan::make_plan(bfly::Problem::parse(token), limits_for(named_device("gpu")));
+    for (const bfly::plan::Pass& pass : tree.passes)
+      EXPECT_EQ(pass.spec.staged, 0) << token << ": " << pass.spec.name();
   }
   const bfly::plan::DeviceLimits hopper = limits_for(named_device("hopper"));
   EXPECT_GT(hopper.staged_min_length, 0);

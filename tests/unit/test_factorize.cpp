@@ -105,8 +105,10 @@ TEST(Factorize, SupportedLengthsAreExactlyThe31SmoothOnes) {
   EXPECT_TRUE(is_supported_length(1));
   for (std::int64_t n : {37, 41, 1009, 49 * 37, 2 * 3 * 5 * 7 * 43, 65537, 4099})
     EXPECT_FALSE(is_supported_length(n)) << "n=" << n;
-  for (std::int64_t n : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 17 * 19 * 23, 29 * 31, 210, 4096, 531441, 390625, 823543,
-                         1 << 24, 1331, 2197, 11 * 13 * 64, 23 * 23 * 64, 31 * 31 * 64, 4092})
+  for (std::int64_t n :
+       {2,       3,   5,    7,      11,     13,     17,      19,   23,   29,           31,           17 * 19 * 23,
+        29 * 31, 210, 4096, 531441, 390625, 823543, 1 << 24, 1331, 2197, 11 * 13 * 64, 23 * 23 * 64, 31 * 31 * 64,
+        4092})
     EXPECT_TRUE(is_supported_length(n)) << "n=" << n;
   for (std::int64_t n = 1; n <= 100000; ++n) {
     std::int64_t m = n;
@@ -198,11 +200,10 @@ TEST(Factorize, SplitIntoTwoIsValidAndAsBalancedAsPossible) {
       ++split_count;
       expect_valid_split(n, 2, max_length, split);
       if (split.size() != 2) continue;
-      const double ratio = static_cast<double>(std::max(split[0], split[1])) /
-                           static_cast<double>(std::min(split[0], split[1]));
-      EXPECT_NEAR(ratio, best_ratio, 1e-9 * best_ratio)
-          << "n=" << n << " max " << max_length << ": split " << list(split) << " is less balanced than ratio "
-          << best_ratio;
+      const double ratio =
+          static_cast<double>(std::max(split[0], split[1])) / static_cast<double>(std::min(split[0], split[1]));
+      EXPECT_NEAR(ratio, best_ratio, 1e-9 * best_ratio) << "n=" << n << " max " << max_length << ": split "
+                                                        << list(split) << " is less balanced than ratio " << best_ratio;
     }
     EXPECT_GT(split_count, 1000) << "max " << max_length;
   }
@@ -213,7 +214,7 @@ TEST(Factorize, SplitKnownCases) {
   EXPECT_EQ(split_length(1 << 20, 2, 16384), (V{1024, 1024}));
   EXPECT_EQ(split_length(1 << 24, 2, 4096), (V{4096, 4096}));
   EXPECT_EQ(split_length(1 << 24, 2, 16384), (V{4096, 4096}));
-  EXPECT_EQ(split_length(531441, 2, 4096), (V{729, 729}));   // 3^12
+  EXPECT_EQ(split_length(531441, 2, 4096), (V{729, 729}));  // 3^12
   EXPECT_EQ(split_length(1 << 21, 3, 4096), (V{128, 128, 128}));
   EXPECT_EQ(split_length(std::int64_t{1} << 30, 3, 4096), (V{1024, 1024, 1024}));
   EXPECT_EQ(split_length(1 << 16, 1, 65536), (V{65536}));
@@ -226,9 +227,15 @@ TEST(Factorize, SplitIntoThreeAndFourIsValidAndBalanced) {
     std::int64_t max_length;
   };
   const std::vector<Case> cases{
-      {std::int64_t{1} << 25, 3, 4096},   {std::int64_t{1} << 36, 3, 4096}, {std::int64_t{1} << 26, 3, 4096},
-      {40353607, 3, 4096},                {std::int64_t{1} << 40, 4, 4096}, {std::int64_t{1} << 30, 4, 4096},
-      {2 * 3 * 5 * 7 * 1024 * 27, 3, 4096}, {1000000000, 3, 4096},          {43046721, 3, 4096},
+      {std::int64_t{1} << 25, 3, 4096},
+      {std::int64_t{1} << 36, 3, 4096},
+      {std::int64_t{1} << 26, 3, 4096},
+      {40353607, 3, 4096},
+      {std::int64_t{1} << 40, 4, 4096},
+      {std::int64_t{1} << 30, 4, 4096},
+      {2 * 3 * 5 * 7 * 1024 * 27, 3, 4096},
+      {1000000000, 3, 4096},
+      {43046721, 3, 4096},
   };
   for (const Case& c : cases) {
     const auto split = split_length(c.n, c.passes, c.max_length);
@@ -260,8 +267,8 @@ TEST(Factorize, SplitIsEmptyWhenImpossible) {
   };
   for (const Case& c : cases)
     EXPECT_TRUE(split_length(c.n, c.passes, c.max_length).empty())
-        << "split_length(" << c.n << ", " << c.passes << ", " << c.max_length << ") = "
-        << list(split_length(c.n, c.passes, c.max_length)) << ", expected empty";
+        << "split_length(" << c.n << ", " << c.passes << ", " << c.max_length
+        << ") = " << list(split_length(c.n, c.passes, c.max_length)) << ", expected empty";
 }
 
 }  // namespace

@@ -60,8 +60,7 @@ const std::vector<GoldenCase>& cases() {
       {"axis0_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
        "2D: the strided axis 0 in place in the output, 8 adjacent columns per group"},
       {"transpose_64x48", "c2c_f32_fwd_64x48_b1_oop_none", true, 1,
-       "row-column strategy: a tiled transpose, written by columns through local memory",
-       bfly::Strategy::Transpose},
+       "row-column strategy: a tiled transpose, written by columns through local memory", bfly::Strategy::Transpose},
       {"rader_37", "c2c_f32_fwd_37_b1_oop_none", true, 0,
        "Rader: a 36-point convolution, gathered and scattered through local memory"},
       {"single_31", "c2c_f32_fwd_31_b1_oop_none", true, 0, "the largest prime codelet, 31 points by symmetric pairs"},
@@ -150,8 +149,8 @@ TEST_P(Golden, GeneratedSourceMatchesTheReviewedFile) {
     return;
   }
   std::string golden;
-  ASSERT_TRUE(read_file(path, &golden))
-      << "missing golden file " << path << "; create it with BFLY_UPDATE_GOLDEN=1 and review it";
+  ASSERT_TRUE(read_file(path, &golden)) << "missing golden file " << path
+                                        << "; create it with BFLY_UPDATE_GOLDEN=1 and review it";
   const std::string difference = first_difference(golden, source);
   EXPECT_TRUE(difference.empty()) << path << ": generated source differs from the golden file, " << difference
                                   << "\n(if the change is intended, rerun with BFLY_UPDATE_GOLDEN=1 and review"

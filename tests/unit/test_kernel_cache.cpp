@@ -1,6 +1,7 @@
 // The on-disk kernel cache (backends/kernel_cache.*): checked entries, the
 // least-recently-used cap, clear and info, two processes filling one cache
-// at once, and a cache that cannot be written (one warning, then none). Each test works in a fresh directory (BFLY_CACHE_DIR).
+// at once, and a cache that cannot be written (one warning, then none). Each test works in a fresh directory
+// (BFLY_CACHE_DIR).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -39,8 +40,10 @@ class KernelCacheTest : public ::testing::Test {
     unsetenv("BFLY_CACHE_MAX_BYTES");
   }
   void TearDown() override {
-    if (before_) setenv("BFLY_CACHE_DIR", before_->c_str(), 1);
-    else unsetenv("BFLY_CACHE_DIR");
+    if (before_)
+      setenv("BFLY_CACHE_DIR", before_->c_str(), 1);
+    else
+      unsetenv("BFLY_CACHE_DIR");
     unsetenv("BFLY_CACHE_MAX_BYTES");
     std::error_code ec;
     fs::remove_all(directory_, ec);
@@ -235,7 +238,8 @@ TEST_F(KernelCacheTest, ABadCapWarnsOnceAndKeepsToTheDefault) {
 
 TEST_F(KernelCacheTest, InfoGroupsByDeviceAndClearKeepsTuningTables) {
   const KernelCache cache;
-  for (const char* name : {"a", "b", "c"}) cache.store(KernelCache::key(name, name, "device A"), payload(name, 100), "device A");
+  for (const char* name : {"a", "b", "c"})
+    cache.store(KernelCache::key(name, name, "device A"), payload(name, 100), "device A");
   cache.store(KernelCache::key("a", "a", "device B"), payload("a", 300), "device B");
   bfly::detail::CacheInfo info = cache.info();
   EXPECT_EQ(info.directory, directory_);
@@ -273,7 +277,8 @@ TEST_F(KernelCacheTest, TwoProcessesFillingOneCacheLeaveOnlyValidEntries) {
     if (pid == 0) {
       const KernelCache cache;
       for (int round = 0; round < 20; ++round)
-        for (std::size_t i = child; i < keys.size(); ++i) cache.store(keys[i], payload(keys[i], 4000 + 37 * i), "device");
+        for (std::size_t i = child; i < keys.size(); ++i)
+          cache.store(keys[i], payload(keys[i], 4000 + 37 * i), "device");
       _exit(0);
     }
     children.push_back(pid);

@@ -86,7 +86,8 @@ std::map<std::string, std::string> current_hashes() {
          [&](DialectKind d) { return bfly::codegen::generate_direct_convolution(d, precision); });
   }
   for (int bytes : {4, 8, 16})
-    both(bfly::codegen::box_copy_kernel_name(bytes), [&](DialectKind d) { return bfly::codegen::generate_box_copy(d, bytes); });
+    both(bfly::codegen::box_copy_kernel_name(bytes),
+         [&](DialectKind d) { return bfly::codegen::generate_box_copy(d, bytes); });
   both("bfly_copy", [&](DialectKind d) { return bfly::codegen::generate_copy(d); });
   return lines;
 }

@@ -100,8 +100,9 @@ TEST(MemoryBudget, RefusesInOneLineNamingTheNumbers) {
   needs.at(3 * kGiB);
   const HostMemory host{2 * kGiB, "MemAvailable in /proc/meminfo"};
   const std::string line = refusal(needs, host, nullptr);
-  EXPECT_EQ(line, "fft of a.npy needs 3221225472 bytes, more than the 2147483648 bytes available "
-                  "(MemAvailable in /proc/meminfo)");
+  EXPECT_EQ(line,
+            "fft of a.npy needs 3221225472 bytes, more than the 2147483648 bytes available "
+            "(MemAvailable in /proc/meminfo)");
   needs = MemoryNeeds{};
   needs.at(kGiB);
   EXPECT_EQ(refusal(needs, host, nullptr), "");  // fits
@@ -134,8 +135,9 @@ TEST(MemoryBudget, DeviceLimits) {
   needs = MemoryNeeds{};
   needs.what = "fft of a.npy";
   needs.at(0, 3 * kGiB, 3 * kGiB);
-  EXPECT_EQ(refusal(needs, host, &gpu), "fft of a.npy needs a buffer of 3221225472 bytes on cuda:0, more than the "
-                                        "largest allocation there, 2147483648 bytes");
+  EXPECT_EQ(refusal(needs, host, &gpu),
+            "fft of a.npy needs a buffer of 3221225472 bytes on cuda:0, more than the "
+            "largest allocation there, 2147483648 bytes");
 }
 
 }  // namespace

@@ -27,8 +27,7 @@ class NpyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::random_device seed;
-    dir_ = fs::temp_directory_path() /
-           ("bfly_test_npy_" + std::to_string(seed()) + "_" + std::to_string(seed()));
+    dir_ = fs::temp_directory_path() / ("bfly_test_npy_" + std::to_string(seed()) + "_" + std::to_string(seed()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -56,22 +55,19 @@ std::vector<unsigned char> slurp(const std::string& path) {
 
 void spit(const std::string& path, const std::vector<unsigned char>& bytes) {
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 // A .npy file with the given header dict text, version and payload; the
 // dict is padded with spaces and '\n' to a multiple of 64 as numpy does.
-std::vector<unsigned char> npy_bytes(const std::string& dict, std::size_t data_bytes, int major = 1,
-                                     bool pad = true) {
+std::vector<unsigned char> npy_bytes(const std::string& dict, std::size_t data_bytes, int major = 1, bool pad = true) {
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   std::string header = dict;
   if (pad) {
     while ((6 + 2 + length_bytes + header.size() + 1) % 64 != 0) header += ' ';
     header += '\n';
   }
-  std::vector<unsigned char> bytes = {
-      0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<unsigned char>(major), 0};
+  std::vector<unsigned char> bytes = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<unsigned char>(major), 0};
   for (std::size_t i = 0; i < length_bytes; ++i) {
     bytes.push_back(static_cast<unsigned char>((header.size() >> (8 * i)) & 0xff));
   }
@@ -92,8 +88,7 @@ NpyArray make_array(DType dtype, std::vector<std::int64_t> shape) {
 
 // Runs `call`, expecting a bfly::Error with `code` whose message contains
 // every one of `needles`.
-void expect_error(const std::function<void()>& call, ErrorCode code,
-                  const std::vector<std::string>& needles) {
+void expect_error(const std::function<void()>& call, ErrorCode code, const std::vector<std::string>& needles) {
   try {
     call();
     ADD_FAILURE() << "no bfly::Error thrown";
@@ -102,8 +97,7 @@ void expect_error(const std::function<void()>& call, ErrorCode code,
     const std::string message = error.what();
     EXPECT_EQ(message.find('\n'), std::string::npos) << "message is not one line: " << message;
     for (const std::string& needle : needles) {
-      EXPECT_NE(message.find(needle), std::string::npos)
-          << "message \"" << message << "\" lacks \"" << needle << "\"";
+      EXPECT_NE(message.find(needle), std::string::npos) << "message \"" << message << "\" lacks \"" << needle << "\"";
     }
   }
 }
@@ -140,8 +134,8 @@ TEST(NpyArrayTest, Elements) {
 }
 
 TEST_F(NpyTest, RoundTripsEveryDTypeAndShape) {
-  const std::vector<std::vector<std::int64_t>> shapes = {
-      {}, {0}, {1}, {7}, {3, 4}, {2, 0, 3}, {2, 3, 5}, {1, 1, 1, 1}, {1000}};
+  const std::vector<std::vector<std::int64_t>> shapes = {{},        {0},       {1},          {7},   {3, 4},
+                                                         {2, 0, 3}, {2, 3, 5}, {1, 1, 1, 1}, {1000}};
   for (DType dtype : {DType::Complex64, DType::Complex128, DType::Float32, DType::Float64}) {
     for (const auto& shape : shapes) {
       SCOPED_TRACE(std::string(to_string(dtype)) + " rank " + std::to_string(shape.size()));
@@ -170,8 +164,8 @@ TEST_F(NpyTest, RoundTripsEveryDTypeAndShape) {
 // ('|' where byte order does not apply).
 TEST_F(NpyTest, RoundTripsTheOtherNumericTypes) {
   const std::vector<std::pair<DType, std::string>> types = {
-      {DType::Float16, "'<f2'"}, {DType::Bool, "'|b1'"},   {DType::Int8, "'|i1'"},   {DType::Int16, "'<i2'"},
-      {DType::Int32, "'<i4'"},   {DType::Int64, "'<i8'"},  {DType::UInt8, "'|u1'"},  {DType::UInt16, "'<u2'"},
+      {DType::Float16, "'<f2'"}, {DType::Bool, "'|b1'"},   {DType::Int8, "'|i1'"},  {DType::Int16, "'<i2'"},
+      {DType::Int32, "'<i4'"},   {DType::Int64, "'<i8'"},  {DType::UInt8, "'|u1'"}, {DType::UInt16, "'<u2'"},
       {DType::UInt32, "'<u4'"},  {DType::UInt64, "'<u8'"},
   };
   for (const auto& [dtype, descr] : types) {
@@ -194,16 +188,13 @@ TEST_F(NpyTest, WritesTheHeaderNumpyWrites) {
   const std::string dict = "{'descr': '<c8', 'fortran_order': False, 'shape': (3, 4), }";
   const std::vector<unsigned char> expected = npy_bytes(dict, 0);
   ASSERT_GE(bytes.size(), expected.size());
-  EXPECT_EQ(
-      std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(expected.size())),
-      expected);
+  EXPECT_EQ(std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(expected.size())), expected);
 
   array = make_array(DType::Float64, {5});
   write_npy(path("b.npy"), array);
   const std::vector<unsigned char> bytes_b = slurp(path("b.npy"));
   EXPECT_EQ(std::string(bytes_b.begin() + 10, bytes_b.begin() + 128),
-            std::string("{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }") +
-                std::string(60, ' ') + "\n");
+            std::string("{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }") + std::string(60, ' ') + "\n");
 }
 
 TEST_F(NpyTest, WriteReplacesAnExistingFile) {
@@ -215,16 +206,14 @@ TEST_F(NpyTest, WriteReplacesAnExistingFile) {
 }
 
 TEST_F(NpyTest, ReadsVersions2And3) {
-  spit(path("v2.npy"),
-       npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (2, 3), }", 96, 2));
+  spit(path("v2.npy"), npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (2, 3), }", 96, 2));
   NpyArray array = read_npy(path("v2.npy"));
   EXPECT_EQ(array.dtype, DType::Complex128);
   EXPECT_EQ(array.shape, (std::vector<std::int64_t>{2, 3}));
   EXPECT_EQ(array.data.size(), 96u);
   EXPECT_EQ(array.data[1], 7);
 
-  spit(path("v3.npy"),
-       npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 20, 3));
+  spit(path("v3.npy"), npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 20, 3));
   array = read_npy(path("v3.npy"));
   EXPECT_EQ(array.dtype, DType::Float32);
   EXPECT_EQ(array.shape, (std::vector<std::int64_t>{5}));
@@ -238,9 +227,7 @@ TEST_F(NpyTest, ToleratesHeaderVariants) {
   };
   const std::vector<Case> cases = {
       {"{'shape': (2,), 'fortran_order': False, 'descr': '<c8'}", DType::Complex64, {2}},
-      {"{ \"descr\" : \"<f8\" ,\n\t'fortran_order':False,'shape':( 2 , 3 , ) , }",
-       DType::Float64,
-       {2, 3}},
+      {"{ \"descr\" : \"<f8\" ,\n\t'fortran_order':False,'shape':( 2 , 3 , ) , }", DType::Float64, {2, 3}},
       {"{'descr': '=f4', 'fortran_order': False, 'shape': (), }", DType::Float32, {}},
       {"{'descr': '=c16', 'fortran_order': False, 'shape': (1L, 2L), }", DType::Complex128, {1, 2}},
       {"{'descr': '<c8', 'fortran_order': False, 'shape': (0,), }", DType::Complex64, {0}},
@@ -249,22 +236,19 @@ TEST_F(NpyTest, ToleratesHeaderVariants) {
     SCOPED_TRACE(c.dict);
     std::int64_t elements = 1;
     for (std::int64_t dim : c.shape) elements *= dim;
-    spit(path("v.npy"),
-         npy_bytes(c.dict, static_cast<std::size_t>(elements) * dtype_bytes(c.dtype)));
+    spit(path("v.npy"), npy_bytes(c.dict, static_cast<std::size_t>(elements) * dtype_bytes(c.dtype)));
     const NpyArray array = read_npy(path("v.npy"));
     EXPECT_EQ(array.dtype, c.dtype);
     EXPECT_EQ(array.shape, c.shape);
   }
   // No padding at all, as some writers do.
-  spit(path("bare.npy"),
-       npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)}", 12, 1, false));
+  spit(path("bare.npy"), npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,)}", 12, 1, false));
   EXPECT_EQ(read_npy(path("bare.npy")).shape, std::vector<std::int64_t>{3});
 }
 
 TEST_F(NpyTest, RejectsMissingFile) {
   const std::string missing = path("nope.npy");
-  expect_error([&] { read_npy(missing); }, ErrorCode::Io,
-               {"cannot open '" + missing + "': No such file or directory"});
+  expect_error([&] { read_npy(missing); }, ErrorCode::Io, {"cannot open '" + missing + "': No such file or directory"});
 }
 
 TEST_F(NpyTest, RejectsDirectory) {
@@ -284,23 +268,18 @@ TEST_F(NpyTest, RejectsBadMagic) {
 }
 
 TEST_F(NpyTest, RejectsTruncatedHeader) {
-  std::vector<unsigned char> bytes =
-      npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", 24);
+  std::vector<unsigned char> bytes = npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", 24);
   spit(path("short.npy"), std::vector<unsigned char>(bytes.begin(), bytes.begin() + 40));
-  expect_error([&] { read_npy(path("short.npy")); }, ErrorCode::Io,
-               {path("short.npy"), "truncated", "118", "30"});
+  expect_error([&] { read_npy(path("short.npy")); }, ErrorCode::Io, {path("short.npy"), "truncated", "118", "30"});
   spit(path("prelude.npy"), std::vector<unsigned char>(bytes.begin(), bytes.begin() + 7));
-  expect_error([&] { read_npy(path("prelude.npy")); }, ErrorCode::Io,
-               {path("prelude.npy"), "truncated"});
+  expect_error([&] { read_npy(path("prelude.npy")); }, ErrorCode::Io, {path("prelude.npy"), "truncated"});
 }
 
 TEST_F(NpyTest, RejectsTruncatedData) {
-  std::vector<unsigned char> bytes =
-      npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3, 4), }", 96);
+  std::vector<unsigned char> bytes = npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3, 4), }", 96);
   bytes.resize(bytes.size() - 56);
   spit(path("cut.npy"), bytes);
-  expect_error([&] { read_npy(path("cut.npy")); }, ErrorCode::Io,
-               {path("cut.npy"), "truncated data", "96", "40"});
+  expect_error([&] { read_npy(path("cut.npy")); }, ErrorCode::Io, {path("cut.npy"), "truncated data", "96", "40"});
 }
 
 // The header alone (a command sizes its work from it before reading): what
@@ -320,10 +299,8 @@ TEST_F(NpyTest, HeaderAloneAsReadNpySeesIt) {
 }
 
 TEST_F(NpyTest, RejectsTrailingBytes) {
-  spit(path("long.npy"),
-       npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12 + 5));
-  expect_error([&] { read_npy(path("long.npy")); }, ErrorCode::Io,
-               {path("long.npy"), "5 unexpected bytes"});
+  spit(path("long.npy"), npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12 + 5));
+  expect_error([&] { read_npy(path("long.npy")); }, ErrorCode::Io, {path("long.npy"), "5 unexpected bytes"});
 }
 
 TEST_F(NpyTest, RejectsUnsupportedDTypes) {
@@ -336,18 +313,15 @@ TEST_F(NpyTest, RejectsUnsupportedDTypes) {
   spit(path("half.npy"), npy_bytes("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", 6));
   expect_error([&] { read_npy(path("half.npy")); }, ErrorCode::Unsupported, {"'<f2'"});
   // Types numpy has and bfly reads nowhere: long double, strings.
-  const std::vector<DType> every = {DType::Complex64, DType::Complex128, DType::Float16, DType::Float32,
-                                    DType::Float64,   DType::Bool,       DType::Int8,    DType::Int16,
-                                    DType::Int32,     DType::Int64,      DType::UInt8,   DType::UInt16,
-                                    DType::UInt32,    DType::UInt64};
+  const std::vector<DType> every = {DType::Complex64, DType::Complex128, DType::Float16, DType::Float32, DType::Float64,
+                                    DType::Bool,      DType::Int8,       DType::Int16,   DType::Int32,   DType::Int64,
+                                    DType::UInt8,     DType::UInt16,     DType::UInt32,  DType::UInt64};
   spit(path("long.npy"), npy_bytes("{'descr': '<f16', 'fortran_order': False, 'shape': (3,), }", 48));
   expect_error([&] { read_npy(path("long.npy"), every); }, ErrorCode::Unsupported, {"'<f16'", "uint64"});
   spit(path("text.npy"), npy_bytes("{'descr': '<U3', 'fortran_order': False, 'shape': (3,), }", 36));
   expect_error([&] { read_npy(path("text.npy"), every); }, ErrorCode::Unsupported, {"'<U3'"});
   spit(path("rec.npy"),
-       npy_bytes(
-           "{'descr': [('re', '<f4'), ('im', '<f4')], 'fortran_order': False, 'shape': (3,), }",
-           24));
+       npy_bytes("{'descr': [('re', '<f4'), ('im', '<f4')], 'fortran_order': False, 'shape': (3,), }", 24));
   expect_error([&] { read_npy(path("rec.npy")); }, ErrorCode::Unsupported,
                {path("rec.npy"), "structured", "('re', '<f4')"});
 }
@@ -401,35 +375,35 @@ std::vector<unsigned char> with_body(std::vector<unsigned char> file, const std:
 // parts swapped apart, one-byte types as they are.
 TEST_F(NpyTest, ReadsBigEndian) {
   const std::vector<float> complex64 = {1.5f, -2.0f, 3.25f, 0.0f, -0.5f, 1e-3f};
-  spit(path("c8.npy"), with_body(npy_bytes("{'descr': '>c8', 'fortran_order': False, 'shape': (3,), }", 0),
-                                 big_endian(complex64)));
+  spit(path("c8.npy"),
+       with_body(npy_bytes("{'descr': '>c8', 'fortran_order': False, 'shape': (3,), }", 0), big_endian(complex64)));
   NpyArray a = read_npy(path("c8.npy"));
   EXPECT_EQ(a.dtype, DType::Complex64);
   EXPECT_EQ(a.data, host_bytes(complex64));
 
   const std::vector<double> complex128 = {1.0 / 3, -2.5, 1e300, -1e-300};
-  spit(path("c16.npy"), with_body(npy_bytes("{'descr': '>c16', 'fortran_order': False, 'shape': (2,), }", 0),
-                                  big_endian(complex128)));
+  spit(path("c16.npy"),
+       with_body(npy_bytes("{'descr': '>c16', 'fortran_order': False, 'shape': (2,), }", 0), big_endian(complex128)));
   a = read_npy(path("c16.npy"));
   EXPECT_EQ(a.dtype, DType::Complex128);
   EXPECT_EQ(a.data, host_bytes(complex128));
 
   const std::vector<double> float64 = {0.1, -7.0, 2e10};
-  spit(path("f8.npy"), with_body(npy_bytes("{'descr': '>f8', 'fortran_order': False, 'shape': (3,), }", 0),
-                                 big_endian(float64)));
+  spit(path("f8.npy"),
+       with_body(npy_bytes("{'descr': '>f8', 'fortran_order': False, 'shape': (3,), }", 0), big_endian(float64)));
   EXPECT_EQ(read_npy(path("f8.npy")).data, host_bytes(float64));
 
   const std::vector<std::int64_t> int64 = {-1, 258, std::int64_t{1} << 62};
-  spit(path("i8.npy"), with_body(npy_bytes("{'descr': '>i8', 'fortran_order': False, 'shape': (3,), }", 0),
-                                 big_endian(int64)));
+  spit(path("i8.npy"),
+       with_body(npy_bytes("{'descr': '>i8', 'fortran_order': False, 'shape': (3,), }", 0), big_endian(int64)));
   expect_error([&] { read_npy(path("i8.npy")); }, ErrorCode::Unsupported, {"'>i8'", "float64)"});
   a = read_npy(path("i8.npy"), {DType::Int64});
   EXPECT_EQ(a.dtype, DType::Int64);
   EXPECT_EQ(a.data, host_bytes(int64));
 
   const std::vector<std::uint16_t> uint16 = {1, 0x1234, 0xff00};
-  spit(path("u2.npy"), with_body(npy_bytes("{'descr': '>u2', 'fortran_order': False, 'shape': (3,), }", 0),
-                                 big_endian(uint16)));
+  spit(path("u2.npy"),
+       with_body(npy_bytes("{'descr': '>u2', 'fortran_order': False, 'shape': (3,), }", 0), big_endian(uint16)));
   EXPECT_EQ(read_npy(path("u2.npy"), {DType::UInt16}).data, host_bytes(uint16));
 
   const std::vector<std::uint8_t> uint8 = {1, 2, 250};
@@ -454,8 +428,8 @@ TEST_F(NpyTest, ReadsFortranOrder) {
         fortran[i + 2 * (j + 3 * k)] = float(100 * i + 10 * j + k);
         c[(i * 3 + j) * 4 + k] = float(100 * i + 10 * j + k);
       }
-  spit(path("f.npy"), with_body(npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 4), }", 0),
-                                host_bytes(fortran)));
+  spit(path("f.npy"),
+       with_body(npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 4), }", 0), host_bytes(fortran)));
   NpyArray a = read_npy(path("f.npy"));
   EXPECT_EQ(a.shape, (std::vector<std::int64_t>{2, 3, 4}));
   EXPECT_EQ(a.data, host_bytes(c));
@@ -491,12 +465,10 @@ TEST_F(NpyTest, ReadsFortranOrder) {
 }
 
 TEST_F(NpyTest, RejectsUnknownVersion) {
-  std::vector<unsigned char> bytes =
-      npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", 24);
+  std::vector<unsigned char> bytes = npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", 24);
   bytes[6] = 4;
   spit(path("v4.npy"), bytes);
-  expect_error([&] { read_npy(path("v4.npy")); }, ErrorCode::Unsupported,
-               {path("v4.npy"), "version 4.0"});
+  expect_error([&] { read_npy(path("v4.npy")); }, ErrorCode::Unsupported, {path("v4.npy"), "version 4.0"});
 }
 
 TEST_F(NpyTest, RejectsMalformedHeaders) {
@@ -524,26 +496,18 @@ TEST_F(NpyTest, RejectsMalformedHeaders) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.dict);
     spit(path("m.npy"), npy_bytes(c.dict, 24));
-    expect_error([&] { read_npy(path("m.npy")); }, ErrorCode::Io,
-                 {path("m.npy"), "malformed .npy header", c.needle});
+    expect_error([&] { read_npy(path("m.npy")); }, ErrorCode::Io, {path("m.npy"), "malformed .npy header", c.needle});
   }
 }
 
 TEST_F(NpyTest, RejectsShapeOverflow) {
-  spit(path("huge.npy"),
-       npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
-                 0));
-  expect_error([&] { read_npy(path("huge.npy")); }, ErrorCode::Io,
-               {path("huge.npy"), "too many elements"});
+  spit(path("huge.npy"), npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", 0));
+  expect_error([&] { read_npy(path("huge.npy")); }, ErrorCode::Io, {path("huge.npy"), "too many elements"});
   // Fits in int64 elements but not in bytes.
-  spit(
-      path("bytes.npy"),
-      npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (1152921504606846976,), }", 0));
-  expect_error([&] { read_npy(path("bytes.npy")); }, ErrorCode::Io,
-               {path("bytes.npy"), "too many elements"});
+  spit(path("bytes.npy"), npy_bytes("{'descr': '<c16', 'fortran_order': False, 'shape': (1152921504606846976,), }", 0));
+  expect_error([&] { read_npy(path("bytes.npy")); }, ErrorCode::Io, {path("bytes.npy"), "too many elements"});
   // Plausible in size, but the file holds nothing: reported as truncated.
-  spit(path("empty.npy"),
-       npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1000000000,), }", 0));
+  spit(path("empty.npy"), npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1000000000,), }", 0));
   expect_error([&] { read_npy(path("empty.npy")); }, ErrorCode::Io,
                {path("empty.npy"), "truncated data", "8000000000", "found 0"});
 }
@@ -572,8 +536,7 @@ TEST_F(NpyTest, InconsistentArrayIsRejectedAndKeepsExistingFile) {
   expect_error([&] { write_npy(path("keep.npy"), array); }, ErrorCode::InvalidArgument,
                {path("keep.npy"), "32 bytes", "got 31"});
   array.shape = {-4};
-  expect_error([&] { write_npy(path("keep.npy"), array); }, ErrorCode::InvalidArgument,
-               {path("keep.npy"), "(-4,)"});
+  expect_error([&] { write_npy(path("keep.npy"), array); }, ErrorCode::InvalidArgument, {path("keep.npy"), "(-4,)"});
   EXPECT_EQ(slurp(path("keep.npy")), (std::vector<unsigned char>{9, 8, 7}));
   EXPECT_EQ(listing(), std::set<std::string>{"keep.npy"});
 }

@@ -20,11 +20,10 @@ using bfly::cuda::CompileResult;
 using bfly::cuda::KernelResources;
 using bfly::cuda::Nvrtc;
 
-#define REQUIRE_NVRTC()                                          \
-  do {                                                           \
-    std::string why_;                                            \
-    if (!Nvrtc::available(&why_))                                \
-      GTEST_SKIP() << "NVRTC not available: " << why_;           \
+#define REQUIRE_NVRTC()                                                            \
+  do {                                                                             \
+    std::string why_;                                                              \
+    if (!Nvrtc::available(&why_)) GTEST_SKIP() << "NVRTC not available: " << why_; \
   } while (0)
 
 const KernelResources* find(const CompileResult& r, const std::string& name) {
@@ -90,10 +89,12 @@ TEST(NvrtcCompiler, SmallKernelUsesRegistersAndDoesNotSpill) {
   auto t1 = std::chrono::steady_clock::now();
   nv.compile(kSmall, "small", "sm_90");
   auto t2 = std::chrono::steady_clock::now();
-  std::printf("[ info     ] NVRTC compile of a small kernel: %.1f ms (first in process), %.1f ms (next)\n",
-              ms(t0, t1), ms(t1, t2));
+  std::printf("[ info     ] NVRTC compile of a small kernel: %.1f ms (first in process), %.1f ms (next)\n", ms(t0, t1),
+              ms(t1, t2));
   ASSERT_GE(r.cubin.size(), 4u);
-  EXPECT_EQ(std::string(r.cubin.data(), 4), "\x7f" "ELF");
+  EXPECT_EQ(std::string(r.cubin.data(), 4),
+            "\x7f"
+            "ELF");
   EXPECT_EQ(r.nvrtc_major, nv.major());
   ASSERT_EQ(r.kernels.size(), 1u) << names(r) << "\n" << r.log;
   const KernelResources& k = r.kernels[0];
@@ -106,8 +107,7 @@ TEST(NvrtcCompiler, SmallKernelUsesRegistersAndDoesNotSpill) {
   EXPECT_EQ(k.static_shared_bytes, 0);
   EXPECT_EQ(k.max_threads, 0);
   // The report comes from ptxas itself.
-  EXPECT_NE(r.log.find("Used " + std::to_string(k.registers) + " registers"), std::string::npos)
-      << r.log;
+  EXPECT_NE(r.log.find("Used " + std::to_string(k.registers) + " registers"), std::string::npos) << r.log;
 }
 
 TEST(NvrtcCompiler, RegisterCapForcesSpillsAndTheyAreReported) {
@@ -256,8 +256,7 @@ TEST(NvrtcCompiler, ConcurrentCompiles) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       try {
-        CompileResult r = nv.compile(t % 2 ? kSmall : kLocalArray, "thread" + std::to_string(t),
-                                     "sm_90");
+        CompileResult r = nv.compile(t % 2 ? kSmall : kLocalArray, "thread" + std::to_string(t), "sm_90");
         regs[t] = r.kernels.size() == 1 ? r.kernels[0].registers : -2;
       } catch (...) {
         regs[t] = -3;

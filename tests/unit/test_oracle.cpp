@@ -49,9 +49,9 @@ std::vector<std::int64_t> exponents(std::int64_t n) {
 
 TEST(Oracle, AgreesWithPolarInLongDouble) {
   const ld eps = std::numeric_limits<ld>::epsilon();
-  const std::vector<std::int64_t> lengths{1,    2,    3,    4,    5,     6,      7,       8,         9,
-                                          12,   16,   60,   97,   1000,  1009,   4096,    65536,     531441,
-                                          823543, 390625, 1 << 20, 16777216, 100000007, std::int64_t{1} << 27};
+  const std::vector<std::int64_t> lengths{
+      1,  2,    3,    4,    5,     6,      7,      8,      9,       12,       16,        60,
+      97, 1000, 1009, 4096, 65536, 531441, 823543, 390625, 1 << 20, 16777216, 100000007, std::int64_t{1} << 27};
   ld worst = 0;
   int checked = 0;
   for (std::int64_t n : lengths)
@@ -200,30 +200,38 @@ TEST(Oracle, TwoLevelTableReconstructsEveryPower) {
     int bits;
   };
   // bits = ceil(log2(n) / 2), as make_spec chooses, plus lopsided splits.
-  const std::vector<Case> cases{{64, 3},       {1000, 5},      {65536, 8},       {65536, 3},
-                                {531441, 10},  {1 << 20, 10},  {823543, 10},     {390625, 10},
-                                {1 << 24, 12}, {1 << 24, 20},  {std::int64_t{1} << 27, 14}};
+  const std::vector<Case> cases{{64, 3},
+                                {1000, 5},
+                                {65536, 8},
+                                {65536, 3},
+                                {531441, 10},
+                                {1 << 20, 10},
+                                {823543, 10},
+                                {390625, 10},
+                                {1 << 24, 12},
+                                {1 << 24, 20},
+                                {std::int64_t{1} << 27, 14}};
   double worst = 0;
   for (const Case& c : cases) {
     const std::int64_t fine = std::int64_t{1} << c.bits;
     const std::int64_t coarse = (c.n + fine - 1) / fine;
     const auto table = two_level_f32(c.n, c.bits);
-    ASSERT_EQ(table.size(), static_cast<std::size_t>(fine + coarse)) << "two_level_f32(" << c.n << ", " << c.bits << ")";
+    ASSERT_EQ(table.size(), static_cast<std::size_t>(fine + coarse))
+        << "two_level_f32(" << c.n << ", " << c.bits << ")";
     // Every exponent up to 2^20, then a stride that still visits every fine
     // and coarse entry in combination with varied partners.
     const std::int64_t step = c.n <= (1 << 20) ? 1 : 127;
     for (std::int64_t e = 0; e < c.n; e += step) {
       const std::complex<float> w = kernel_cmul(table[e & (fine - 1)], table[fine + (e >> c.bits)]);
       const std::complex<ld> exact = root(e, c.n);
-      const double error = static_cast<double>(
-          std::abs(std::complex<ld>(w.real(), w.imag()) - exact));
+      const double error = static_cast<double>(std::abs(std::complex<ld>(w.real(), w.imag()) - exact));
       worst = std::max(worst, error);
       ASSERT_LT(error, 3e-7) << "two_level_f32(" << c.n << ", " << c.bits << ") at e=" << e;
     }
     // The fine and coarse entries themselves are the rounded roots.
     for (std::int64_t j = 0; j < fine; j += std::max<std::int64_t>(1, fine / 256))
-      ASSERT_EQ(table[j], std::complex<float>(static_cast<float>(root(j, c.n).real()),
-                                              static_cast<float>(root(j, c.n).imag())))
+      ASSERT_EQ(table[j],
+                std::complex<float>(static_cast<float>(root(j, c.n).real()), static_cast<float>(root(j, c.n).imag())))
           << "fine[" << j << "] of n=" << c.n;
     for (std::int64_t j = 0; j < coarse; j += std::max<std::int64_t>(1, coarse / 256))
       ASSERT_EQ(table[fine + j], std::complex<float>(static_cast<float>(root(j * fine, c.n).real()),

@@ -47,8 +47,7 @@ struct NamedLimits {
 };
 
 std::vector<NamedLimits> all_limits() {
-  return {{"cpu_limits()", bfly::plan::cpu_limits()},
-          {"gpu_limits(49152, 1024)", bfly::plan::gpu_limits(49152, 1024)}};
+  return {{"cpu_limits()", bfly::plan::cpu_limits()}, {"gpu_limits(49152, 1024)", bfly::plan::gpu_limits(49152, 1024)}};
 }
 
 bool is_work(Slot s) { return s == Slot::Work0 || s == Slot::Work1; }
@@ -98,7 +97,8 @@ void check_plan(const PlanTree& tree, const DeviceLimits& limits, const std::str
       const std::int64_t fine = std::int64_t{1} << s.twiddle_fine_bits;
       EXPECT_GE(fine * fine, s.stride_product * s.length) << at;
     }
-    EXPECT_EQ(s.mapping, s.in_point_stride != 1 || s.length == 1 ? Mapping::ColumnMajor : Mapping::TransformMajor) << at;
+    EXPECT_EQ(s.mapping, s.in_point_stride != 1 || s.length == 1 ? Mapping::ColumnMajor : Mapping::TransformMajor)
+        << at;
     // Launch shape within the device.
     EXPECT_GE(s.threads_per_transform, 1) << at;
     EXPECT_GE(s.transforms_per_group, 1) << at;
@@ -266,14 +266,12 @@ TEST(Plan, KernelNamesDistinguishSpecs) {
   for (std::size_t i = 0; i < specs.size(); i += 7)
     for (std::size_t j = i + 1; j < specs.size(); j += 5) {
       const KernelSpec &a = specs[i], &b = specs[j];
-      const bool same_fields = a.precision == b.precision && a.length == b.length && a.radices == b.radices &&
-                               a.geometry() == b.geometry() && a.identity == b.identity &&
-                               a.stride_product == b.stride_product &&
-                               a.threads_per_transform == b.threads_per_transform &&
-                               a.transforms_per_group == b.transforms_per_group && a.mapping == b.mapping &&
-                               a.twiddle_fine_bits == b.twiddle_fine_bits && a.local_padding == b.local_padding &&
-                               a.min_groups_per_unit == b.min_groups_per_unit &&
-                               a.stage_twiddle_bits == b.stage_twiddle_bits;
+      const bool same_fields =
+          a.precision == b.precision && a.length == b.length && a.radices == b.radices &&
+          a.geometry() == b.geometry() && a.identity == b.identity && a.stride_product == b.stride_product &&
+          a.threads_per_transform == b.threads_per_transform && a.transforms_per_group == b.transforms_per_group &&
+          a.mapping == b.mapping && a.twiddle_fine_bits == b.twiddle_fine_bits && a.local_padding == b.local_padding &&
+          a.min_groups_per_unit == b.min_groups_per_unit && a.stage_twiddle_bits == b.stage_twiddle_bits;
       ASSERT_EQ(a.name() == b.name(), same_fields) << a.name() << " vs " << b.name();
     }
   EXPECT_GT(names.size(), 500u);
@@ -362,7 +360,8 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
 TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
   for (const NamedLimits& l : all_limits())
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
-      for (std::int64_t n : {37, 43, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 4093, 7681, 8191, 65537, 1019, 2027, 8219}) {
+      for (std::int64_t n :
+           {37, 43, 97, 257, 641, 1009, 1013, 1021, 1667, 2053, 3889, 4093, 7681, 8191, 65537, 1019, 2027, 8219}) {
         Problem p = problem(n, 3);
         p.precision = precision;
         const PlanTree tree = make_plan(p, l.limits);
@@ -398,7 +397,8 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
             EXPECT_EQ(tree.passes[i].transforms * s.length, 3 * (n - 1)) << i;
             if (i + 1 < passes) EXPECT_TRUE(is_work(tree.passes[i].destination)) << i;
           }
-          EXPECT_EQ(tree.workspace_bytes, 3 * n * static_cast<std::int64_t>(p.element_bytes()));  // (the array itself is larger)
+          EXPECT_EQ(tree.workspace_bytes,
+                    3 * n * static_cast<std::int64_t>(p.element_bytes()));  // (the array itself is larger)
           continue;
         }
         ASSERT_EQ(tree.passes.size(), 1u);
@@ -468,8 +468,8 @@ TEST(Plan, PrintShowsEveryPass) {
   const PlanTree tree = make_plan(problem(1 << 16, 4), bfly::plan::cpu_limits());
   const std::string text = tree.print();
   ASSERT_EQ(tree.passes.size(), 2u);
-  for (const char* word : {"multi-pass", "2 passes", "pass 0", "pass 1", "pass twiddles", "input -> work0",
-                           "work0 -> output"})
+  for (const char* word :
+       {"multi-pass", "2 passes", "pass 0", "pass 1", "pass twiddles", "input -> work0", "work0 -> output"})
     EXPECT_NE(text.find(word), std::string::npos) << "print() lacks '" << word << "':\n" << text;
   for (const Pass& pass : tree.passes) EXPECT_NE(text.find("kernel " + pass.spec.name()), std::string::npos) << text;
 }
@@ -478,7 +478,8 @@ namespace multidim {
 
 using bfly::Strategy;
 
-Problem array(std::vector<std::int64_t> shape, std::vector<int> axes = {}, Placement placement = Placement::OutOfPlace) {
+Problem array(std::vector<std::int64_t> shape, std::vector<int> axes = {},
+              Placement placement = Placement::OutOfPlace) {
   Problem p;
   p.shape = std::move(shape);
   p.axes = std::move(axes);
@@ -502,8 +503,9 @@ void check_flow(const PlanTree& tree, const DeviceLimits& limits) {
     const KernelSpec& s = pass.spec;
     if (i > 0) EXPECT_EQ(pass.source, tree.passes[i - 1].destination) << "pass " << i;
     if (p.placement == Placement::OutOfPlace) EXPECT_NE(pass.destination, Slot::Input) << "pass " << i;
-    const bool same = pass.source == pass.destination ||
-                      (p.placement == Placement::InPlace && pass.source == Slot::Input && pass.destination == Slot::Output);
+    const bool same =
+        pass.source == pass.destination ||
+        (p.placement == Placement::InPlace && pass.source == Slot::Input && pass.destination == Slot::Output);
     // A pass that rewrites its source must hold each transform whole: no
     // Stockham split (the sub-transform index has no twiddle dim) and no copy.
     if (same) {
@@ -563,9 +565,17 @@ TEST(MultiDimPlan, RowColumnTakesTransposes) {
 TEST(MultiDimPlan, EveryAxisSubsetAndStrategyFlows) {
   int plans = 0;
   for (const NamedLimits& l : all_limits())
-    for (const std::vector<std::int64_t>& shape :
-         {std::vector<std::int64_t>{12, 10, 16}, {6, 5, 8, 9}, {7, 4096}, {4096, 7}, {96, 128, 80}, {3000, 3000},
-          {17, 19, 23}, {29, 31, 37}, {1009, 1013}, {4093, 6}, {5, 29, 8}})
+    for (const std::vector<std::int64_t>& shape : {std::vector<std::int64_t>{12, 10, 16},
+                                                   {6, 5, 8, 9},
+                                                   {7, 4096},
+                                                   {4096, 7},
+                                                   {96, 128, 80},
+                                                   {3000, 3000},
+                                                   {17, 19, 23},
+                                                   {29, 31, 37},
+                                                   {1009, 1013},
+                                                   {4093, 6},
+                                                   {5, 29, 8}})
       for (int mask = 1; mask < (1 << shape.size()); ++mask)
         for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
           for (Strategy strategy : {Strategy::Auto, Strategy::Transpose}) {
@@ -638,7 +648,8 @@ TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
     p.precision = precision;
     return make_plan(p, hopper);
   };
-  for (const auto& shape : std::vector<std::vector<std::int64_t>>{{16, 16}, {64, 64}, {120, 120}, {128, 128}, {12, 120}, {23, 17}}) {
+  for (const auto& shape :
+       std::vector<std::vector<std::int64_t>>{{16, 16}, {64, 64}, {120, 120}, {128, 128}, {12, 120}, {23, 17}}) {
     const auto tree = plan(shape);
     ASSERT_EQ(tree.passes.size(), 1u) << tree.print();
     const KernelSpec& s = tree.passes[0].spec;
@@ -714,7 +725,8 @@ TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
 TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
   const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
   // Two passes, each of `points` a thread in groups of `columns`.
-  auto expect_passes = [](std::int64_t n, bfly::Precision precision, const DeviceLimits& limits, int points, int columns) {
+  auto expect_passes = [](std::int64_t n, bfly::Precision precision, const DeviceLimits& limits, int points,
+                          int columns) {
     Problem p;
     p.shape = {n};
     p.precision = precision;

@@ -69,10 +69,15 @@ TEST(Problem, DefaultIsValidSinglePointForwardOutOfPlace) {
 
 TEST(Problem, KnownTokensRoundTrip) {
   const std::vector<std::string> tokens{
-      "c2c_f32_fwd_1024_b8_oop_none",       "c2c_f64_inv_1000x1000_b1_ip_ortho",
-      "c2c_f32_inv_7_b3_oop_backward",      "c2c_f64_fwd_2x3x5_b100_ip_forward",
-      "c2c_f32_fwd_1_b1_oop_none",          "c2c_f32_fwd_16777216_b1_ip_backward",
-      "c2c_f32_inv_4096x4096_b2_oop_ortho", "c2c_f64_fwd_1x1x1x1_b1_oop_none_ax-4.1.2", "c2c_f32_fwd_6x5x8x9_b3_ip_none_ax0.2_is1000.100.10.1_id7000",
+      "c2c_f32_fwd_1024_b8_oop_none",
+      "c2c_f64_inv_1000x1000_b1_ip_ortho",
+      "c2c_f32_inv_7_b3_oop_backward",
+      "c2c_f64_fwd_2x3x5_b100_ip_forward",
+      "c2c_f32_fwd_1_b1_oop_none",
+      "c2c_f32_fwd_16777216_b1_ip_backward",
+      "c2c_f32_inv_4096x4096_b2_oop_ortho",
+      "c2c_f64_fwd_1x1x1x1_b1_oop_none_ax-4.1.2",
+      "c2c_f32_fwd_6x5x8x9_b3_ip_none_ax0.2_is1000.100.10.1_id7000",
   };
   for (const std::string& token : tokens) {
     Problem p;
@@ -210,12 +215,8 @@ TEST(Problem, ValidateRejectsNonPositiveLengthsNamingAxisAndValue) {
     std::string value, axis;
   };
   const std::vector<Case> cases{
-      {{0}, "0", "axis 0"},
-      {{-1}, "-1", "axis 0"},
-      {{-4096}, "-4096", "axis 0"},
-      {{8, 0}, "0", "axis 1"},
-      {{8, 8, -3}, "-3", "axis 2"},
-      {{INT64_MIN}, std::to_string(INT64_MIN), "axis 0"},
+      {{0}, "0", "axis 0"},    {{-1}, "-1", "axis 0"},       {{-4096}, "-4096", "axis 0"},
+      {{8, 0}, "0", "axis 1"}, {{8, 8, -3}, "-3", "axis 2"}, {{INT64_MIN}, std::to_string(INT64_MIN), "axis 0"},
   };
   for (const Case& c : cases) {
     const Problem p = make(c.shape, 1);
@@ -235,11 +236,11 @@ TEST(Problem, ValidateRejectsNonPositiveBatch) {
 TEST(Problem, ValidateRejectsShapesWhoseElementCountOverflows) {
   const std::int64_t big = std::int64_t{1} << 32;
   const std::vector<std::vector<std::int64_t>> shapes{
-      {big, big},                                  // 2^64: wraps to 0 in int64
-      {INT64_MAX},                                 // bytes overflow
+      {big, big},   // 2^64: wraps to 0 in int64
+      {INT64_MAX},  // bytes overflow
       {std::int64_t{1} << 62},
       {std::int64_t{1} << 20, std::int64_t{1} << 20, std::int64_t{1} << 20},
-      {3037000500, 3037000500},                    // just above sqrt(INT64_MAX)
+      {3037000500, 3037000500},  // just above sqrt(INT64_MAX)
       {2, 2, 2, INT64_MAX / 4},
   };
   for (const auto& shape : shapes) {
@@ -332,8 +333,8 @@ TEST(Problem, NormNamesParseAndPrint) {
   for (Norm n : {Norm::None, Norm::Backward, Norm::Ortho, Norm::Forward})
     EXPECT_EQ(bfly::parse_norm(bfly::to_string(n)), n) << bfly::to_string(n);
   for (const char* bad : {"", "None", "ortho ", "backwards", "fwd"}) {
-    const std::string message =
-        error_message([&] { bfly::parse_norm(bad); }, ErrorCode::InvalidArgument, std::string("parse_norm('") + bad + "')");
+    const std::string message = error_message([&] { bfly::parse_norm(bad); }, ErrorCode::InvalidArgument,
+                                              std::string("parse_norm('") + bad + "')");
     EXPECT_TRUE(contains(message, std::string("'") + bad + "'")) << message;
   }
 }
@@ -353,10 +354,14 @@ using Shape = std::vector<std::int64_t>;
 
 TEST(Problem, RealTokensRoundTrip) {
   const std::vector<std::string> tokens{
-      "r2c_f32_fwd_1024_b8_oop_none",        "c2r_f32_inv_1024_b8_oop_none",
-      "r2c_f64_fwd_513x511_b1_oop_backward", "c2r_f64_inv_64x64x63_b2_ip_ortho",
-      "r2c_f32_fwd_1_b1_ip_forward",         "c2r_f32_inv_7_b3_ip_backward",
-      "r2c_f32_fwd_12x10_b1_oop_none_ax1.0", "c2r_f64_inv_6x5x8_b2_oop_none_ax-1.0",
+      "r2c_f32_fwd_1024_b8_oop_none",
+      "c2r_f32_inv_1024_b8_oop_none",
+      "r2c_f64_fwd_513x511_b1_oop_backward",
+      "c2r_f64_inv_64x64x63_b2_ip_ortho",
+      "r2c_f32_fwd_1_b1_ip_forward",
+      "c2r_f32_inv_7_b3_ip_backward",
+      "r2c_f32_fwd_12x10_b1_oop_none_ax1.0",
+      "c2r_f64_inv_6x5x8_b2_oop_none_ax-1.0",
       "r2c_f32_fwd_8x10_b2_oop_none_is13.1_id107_os1.9_od99",
   };
   for (const std::string& token : tokens) {
@@ -471,8 +476,8 @@ TEST(Problem, RealAxisIsTheLastAxisGiven) {
       {{2}, {}, 0, {2}},
       {{513, 511}, {}, 1, {513, 256}},
       {{64, 64, 63}, {}, 2, {64, 64, 32}},
-      {{12, 10}, {1, 0}, 0, {7, 10}},       // axes as given, not sorted
-      {{12, 10}, {0}, 0, {7, 10}},          // a 2D array, axis 0 only
+      {{12, 10}, {1, 0}, 0, {7, 10}},  // axes as given, not sorted
+      {{12, 10}, {0}, 0, {7, 10}},     // a 2D array, axis 0 only
       {{12, 10}, {-2}, 0, {7, 10}},
       {{12, 10}, {-1, -2}, 0, {7, 10}},
       {{6, 5, 8}, {-1, 0}, 0, {4, 5, 8}},

@@ -31,7 +31,7 @@ TEST(Rader, PrimitiveRootsAreTheSmallestGenerators) {
   EXPECT_EQ(bfly::twiddle::primitive_root(29), 2);
   EXPECT_EQ(bfly::twiddle::primitive_root(41), 6);
   EXPECT_EQ(bfly::twiddle::primitive_root(65537), 3);
-  EXPECT_EQ(bfly::twiddle::primitive_root(2147483647), 7);  // 2^31 - 1
+  EXPECT_EQ(bfly::twiddle::primitive_root(2147483647), 7);       // 2^31 - 1
   EXPECT_THROW(bfly::twiddle::primitive_root(91), bfly::Error);  // 7 * 13
   EXPECT_THROW(bfly::twiddle::primitive_root(1), bfly::Error);
 }

@@ -192,7 +192,8 @@ TEST(Reference, MakeHermitianMakesTheRealAxisEndsSelfConjugate) {
     const std::int64_t h = n / 2 + 1;
     for (std::int64_t b = 0; b < 2; ++b)
       for (std::int64_t k = 0; k < h; ++k) {
-        const std::complex<float> v = x[static_cast<std::size_t>(b * h + k)], w = before[static_cast<std::size_t>(b * h + k)];
+        const std::complex<float> v = x[static_cast<std::size_t>(b * h + k)],
+                                  w = before[static_cast<std::size_t>(b * h + k)];
         const bool end = k == 0 || (n % 2 == 0 && k == n / 2);
         EXPECT_EQ(v.real(), w.real()) << n << " " << k;
         EXPECT_EQ(v.imag(), end ? 0.0f : w.imag()) << n << " " << k;

@@ -67,7 +67,8 @@ TEST(Tier, EachProblemInOnePrecisionAndATestInBoth) {
 TEST(Tier, CoveringMeetsEveryFeature) {
   const std::size_t count = 300;
   auto features = [](std::size_t i) {
-    return std::vector<std::string>{"a" + std::to_string(i % 7), "b" + std::to_string(i % 11), i % 50 == 3 ? "rare" : "common"};
+    return std::vector<std::string>{"a" + std::to_string(i % 7), "b" + std::to_string(i % 11),
+                                    i % 50 == 3 ? "rare" : "common"};
   };
   const auto chosen = covering_indices("unit: covering", count, 20, features);
   std::set<std::string> all, met;
@@ -90,7 +91,7 @@ TEST(Tier, LengthClassesFollowTheSolvers) {
   EXPECT_EQ(length_class(1024), "pow2");
   EXPECT_EQ(length_class(1000), "smooth");
   EXPECT_EQ(length_class(31 * 29), "smooth");
-  EXPECT_EQ(length_class(257), "rader-prime");      // 256 smooth
+  EXPECT_EQ(length_class(257), "rader-prime");       // 256 smooth
   EXPECT_EQ(length_class(1019), "bluestein-prime");  // 1018 = 2 x 509
   EXPECT_EQ(length_class(37 * 100), "rader-factor");
   EXPECT_EQ(length_class(101 * 103), "bluestein");

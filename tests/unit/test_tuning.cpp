@@ -105,8 +105,8 @@ TEST(Tuning, ExactAndNearestLookups) {
   EXPECT_EQ(t.exact(Precision::Single, 2048), nullptr);
   EXPECT_EQ(t.nearest(Precision::Single, 1500)->length, 1024);
   EXPECT_EQ(t.nearest(Precision::Single, 3500)->length, 4096);  // 3000 is a split: no launch to lend
-  EXPECT_EQ(t.nearest(Precision::Single, 2048)->length, 1024);   // a tie goes to the shorter
-  EXPECT_EQ(t.nearest(Precision::Single, 100), nullptr);         // beyond a factor of two
+  EXPECT_EQ(t.nearest(Precision::Single, 2048)->length, 1024);  // a tie goes to the shorter
+  EXPECT_EQ(t.nearest(Precision::Single, 100), nullptr);        // beyond a factor of two
   EXPECT_EQ(t.nearest(Precision::Double, 1800)->length, 1024);
   EXPECT_EQ(t.nearest(Precision::Double, 4096), nullptr);
   TuningTable u = t;
@@ -154,8 +154,10 @@ TEST(Tuning, DevicesOfTheSameArchitectureShareAShippedTable) {
   ASSERT_NE(h200_table, nullptr);
   EXPECT_NE(h200_table->source.find("nvidia-h200"), std::string::npos) << h200_table->source;
   EXPECT_EQ(bfly::detail::tuning_for(ampere), nullptr);
-  if (was) setenv("BFLY_CACHE_DIR", cache.c_str(), 1);
-  else unsetenv("BFLY_CACHE_DIR");
+  if (was)
+    setenv("BFLY_CACHE_DIR", cache.c_str(), 1);
+  else
+    unsetenv("BFLY_CACHE_DIR");
 }
 
 TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
@@ -189,7 +191,7 @@ TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
   EXPECT_EQ(near.passes[0].launch_from, "table, from 8192");
   EXPECT_TRUE(near.passes[0].spec.local_halves);
   EXPECT_EQ(near.passes[0].spec.threads_per_transform, 128);  // 32 points a thread, as 8192's 256
-  EXPECT_EQ(near.passes[0].spec.transforms_per_group, 2);      // groups of 256 threads, as 8192's
+  EXPECT_EQ(near.passes[0].spec.transforms_per_group, 2);     // groups of 256 threads, as 8192's
   EXPECT_EQ(near.passes[0].spec.min_groups_per_unit, 2);      // 127 registers: 1.5 x the 85 8192 had
   // ...but not to stages with a wider odd radix (more live temporaries).
   EXPECT_EQ(bfly::plan::make_plan(row(6144), hopper(&t)).passes[0].launch_from, "model");

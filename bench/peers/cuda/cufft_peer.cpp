@@ -18,16 +18,35 @@ namespace {
 std::string cufft_error(const char* call, cufftResult r) {
   const char* name = nullptr;
   switch (r) {  // the codes common to CUDA 12 and 13
-    case CUFFT_INVALID_PLAN: name = "CUFFT_INVALID_PLAN"; break;
-    case CUFFT_ALLOC_FAILED: name = "CUFFT_ALLOC_FAILED"; break;
-    case CUFFT_INVALID_TYPE: name = "CUFFT_INVALID_TYPE"; break;
-    case CUFFT_INVALID_VALUE: name = "CUFFT_INVALID_VALUE"; break;
-    case CUFFT_INTERNAL_ERROR: name = "CUFFT_INTERNAL_ERROR"; break;
-    case CUFFT_EXEC_FAILED: name = "CUFFT_EXEC_FAILED"; break;
-    case CUFFT_SETUP_FAILED: name = "CUFFT_SETUP_FAILED"; break;
-    case CUFFT_INVALID_SIZE: name = "CUFFT_INVALID_SIZE"; break;
-    case CUFFT_NOT_SUPPORTED: name = "CUFFT_NOT_SUPPORTED"; break;
-    default: break;
+    case CUFFT_INVALID_PLAN:
+      name = "CUFFT_INVALID_PLAN";
+      break;
+    case CUFFT_ALLOC_FAILED:
+      name = "CUFFT_ALLOC_FAILED";
+      break;
+    case CUFFT_INVALID_TYPE:
+      name = "CUFFT_INVALID_TYPE";
+      break;
+    case CUFFT_INVALID_VALUE:
+      name = "CUFFT_INVALID_VALUE";
+      break;
+    case CUFFT_INTERNAL_ERROR:
+      name = "CUFFT_INTERNAL_ERROR";
+      break;
+    case CUFFT_EXEC_FAILED:
+      name = "CUFFT_EXEC_FAILED";
+      break;
+    case CUFFT_SETUP_FAILED:
+      name = "CUFFT_SETUP_FAILED";
+      break;
+    case CUFFT_INVALID_SIZE:
+      name = "CUFFT_INVALID_SIZE";
+      break;
+    case CUFFT_NOT_SUPPORTED:
+      name = "CUFFT_NOT_SUPPORTED";
+      break;
+    default:
+      break;
   }
   std::string text = std::string(call) + " failed: status " + std::to_string(static_cast<int>(r));
   return name ? text + " (" + name + ")" : text;
@@ -66,7 +85,8 @@ class CufftPeer final : public Peer {
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess && transform_ == Transform::C2R) e = cudaMalloc(&pristine_, in_bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, in_bytes_, cudaMemcpyHostToDevice, stream_);
-    if (e == cudaSuccess && pristine_) e = cudaMemcpyAsync(pristine_, in_, in_bytes_, cudaMemcpyDeviceToDevice, stream_);
+    if (e == cudaSuccess && pristine_)
+      e = cudaMemcpyAsync(pristine_, in_, in_bytes_, cudaMemcpyDeviceToDevice, stream_);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess) {
       release();
@@ -79,7 +99,10 @@ class CufftPeer final : public Peer {
     // FFTW); R2C / C2R halve the last.
     const auto t0 = std::chrono::steady_clock::now();
     cufftResult r = cufftCreate(&plan_);
-    if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftCreate", r); }
+    if (r != CUFFT_SUCCESS) {
+      release();
+      return cufft_error("cufftCreate", r);
+    }
     have_plan_ = true;
     long long n[3];
     const int rank = static_cast<int>(c.shape.size());
@@ -96,9 +119,15 @@ class CufftPeer final : public Peer {
     }
     r = cufftMakePlanMany64(plan_, rank, n, nullptr, 1, in_dist, nullptr, 1, out_dist, type, c.batch, &work_bytes);
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftMakePlanMany64", r); }
+    if (r != CUFFT_SUCCESS) {
+      release();
+      return cufft_error("cufftMakePlanMany64", r);
+    }
     r = cufftSetStream(plan_, stream_);
-    if (r != CUFFT_SUCCESS) { release(); return cufft_error("cufftSetStream", r); }
+    if (r != CUFFT_SUCCESS) {
+      release();
+      return cufft_error("cufftSetStream", r);
+    }
     return "";
   }
 
@@ -111,8 +140,8 @@ class CufftPeer final : public Peer {
     switch (transform_) {
       case Transform::C2C:
         call = double_ ? "cufftExecZ2Z" : "cufftExecC2C";
-        r = double_ ? cufftExecZ2Z(plan_, static_cast<cufftDoubleComplex*>(in_),
-                                   static_cast<cufftDoubleComplex*>(out_), direction)
+        r = double_ ? cufftExecZ2Z(plan_, static_cast<cufftDoubleComplex*>(in_), static_cast<cufftDoubleComplex*>(out_),
+                                   direction)
                     : cufftExecC2C(plan_, static_cast<cufftComplex*>(in_), static_cast<cufftComplex*>(out_), direction);
         break;
       case Transform::R2C:
@@ -172,8 +201,8 @@ class CufftPeer final : public Peer {
   void* in_ = nullptr;
   void* out_ = nullptr;
   void* pristine_ = nullptr;  // a C2R case's input, for refresh()
-  size_t bytes_ = 0;     // of the output
-  size_t in_bytes_ = 0;  // of the input
+  size_t bytes_ = 0;          // of the output
+  size_t in_bytes_ = 0;       // of the input
   double plan_ms_ = 0;
 };
 

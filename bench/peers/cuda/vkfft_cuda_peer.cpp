@@ -61,7 +61,8 @@ class VkfftCudaPeer final : public Peer {
     if (e == cudaSuccess) e = cudaMalloc(&out_, bytes_);
     if (e == cudaSuccess && c2r) e = cudaMalloc(&pristine_, in_bytes_);
     if (e == cudaSuccess) e = cudaMemcpyAsync(in_, input, in_bytes_, cudaMemcpyHostToDevice, stream_);
-    if (e == cudaSuccess && pristine_) e = cudaMemcpyAsync(pristine_, in_, in_bytes_, cudaMemcpyDeviceToDevice, stream_);
+    if (e == cudaSuccess && pristine_)
+      e = cudaMemcpyAsync(pristine_, in_, in_bytes_, cudaMemcpyDeviceToDevice, stream_);
     if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess) {
       release();
@@ -95,10 +96,13 @@ class VkfftCudaPeer final : public Peer {
       config.inputBufferStride[0] = axes[0];
       config.inverseReturnToInputBuffer = c2r ? 1 : 0;
     }
-    config.normalize = 0;  // the default: inverse without 1/N, like FFTW
+    config.normalize = 0;                                 // the default: inverse without 1/N, like FFTW
     config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels NVRTC must compile.
-    if (c.inverse) config.makeInversePlanOnly = 1; else config.makeForwardPlanOnly = 1;
+    if (c.inverse)
+      config.makeInversePlanOnly = 1;
+    else
+      config.makeForwardPlanOnly = 1;
 
     app_ = new VkFFTApplication();  // value-initialised: VkFFT requires a zeroed app
     const auto t0 = std::chrono::steady_clock::now();
@@ -120,7 +124,8 @@ class VkfftCudaPeer final : public Peer {
     launch.inputBuffer = &input_buffer_;
     // VkFFT: -1 is forward, exp(-2 pi i n k / N); 1 is inverse.
     const VkFFTResult r = VkFFTAppend(app_, inverse_ ? 1 : -1, &launch);
-    if (r != VKFFT_SUCCESS) throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(static_cast<int>(r)));
+    if (r != VKFFT_SUCCESS)
+      throw std::runtime_error("VkFFTAppend failed: VkFFTResult " + std::to_string(static_cast<int>(r)));
   }
   void finish() override {
     ctx_.bind();
@@ -159,16 +164,16 @@ class VkfftCudaPeer final : public Peer {
   }
 
  private:
-  PrimaryContext ctx_;  // first member: released last
+  PrimaryContext ctx_;   // first member: released last
   CUdevice device_ = 0;  // VkFFT wants a pointer to it
   cudaStream_t stream_ = nullptr;
   VkFFTApplication* app_ = nullptr;
   void* in_ = nullptr;
   void* out_ = nullptr;
-  void* pristine_ = nullptr;                          // a C2R case's input, for refresh()
-  void* buffer_ = nullptr;                            // in_ or out_, as VkFFT names them
+  void* pristine_ = nullptr;  // a C2R case's input, for refresh()
+  void* buffer_ = nullptr;    // in_ or out_, as VkFFT names them
   void* input_buffer_ = nullptr;
-  std::uint64_t bytes_ = 0, in_bytes_ = 0;            // of out_ and in_
+  std::uint64_t bytes_ = 0, in_bytes_ = 0;  // of out_ and in_
   std::uint64_t buffer_bytes_ = 0, input_buffer_bytes_ = 0;
   bool inverse_ = false;
   double plan_ms_ = 0;

@@ -66,8 +66,8 @@ DeviceInfo describe(const DriverApi* api, int ordinal) {
   int version = 0;
   api->cuDriverGetVersion(&version);
   const int major = attribute(api, kAttrComputeMajor, device), minor = attribute(api, kAttrComputeMinor, device);
-  info.driver = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
-                ", sm_" + std::to_string(major) + std::to_string(minor);
+  info.driver = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + ", sm_" +
+                std::to_string(major) + std::to_string(minor);
   info.compute_capability = std::to_string(major) + "." + std::to_string(minor);
   info.is_gpu = true;
   info.compute_units = static_cast<std::size_t>(attribute(api, kAttrMultiprocessors, device));
@@ -121,8 +121,8 @@ class Device final : public DeviceImpl {
     if (result == 2) {  // CUDA_ERROR_OUT_OF_MEMORY: say how much there is
       std::size_t free = 0, total = 0;
       api_->cuMemGetInfo(&free, &total);
-      throw Error(ErrorCode::OutOfMemory, what + ": " + std::to_string(free) + " of its " + std::to_string(total) +
-                                              " bytes are free");
+      throw Error(ErrorCode::OutOfMemory,
+                  what + ": " + std::to_string(free) + " of its " + std::to_string(total) + " bytes are free");
     }
     check(result, what);
     return std::make_shared<Buffer>(pointer, bytes, true, context_);
@@ -191,8 +191,9 @@ class Device final : public DeviceImpl {
     current();
     allow_shared(k, local_bytes, dynamic_local);
     int blocks = 0;
-    check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.function_, static_cast<int>(group_size),
-                                                            local_bytes > kStaticSharedLimit || dynamic_local ? local_bytes : 0),
+    check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+              &blocks, k.function_, static_cast<int>(group_size),
+              local_bytes > kStaticSharedLimit || dynamic_local ? local_bytes : 0),
           "the occupancy of " + std::to_string(group_size) + "-thread blocks");
     return std::max<std::size_t>(1, info_.compute_units) * static_cast<std::size_t>(std::max(1, blocks));
   }
@@ -219,14 +220,24 @@ class Device final : public DeviceImpl {
           values[i].pointer = static_cast<const Buffer*>(a.buffer)->pointer();
           params[i] = &values[i].pointer;
           break;
-        case KernelArg::Kind::U64: values[i].u64 = a.u64; params[i] = &values[i].u64; break;
-        case KernelArg::Kind::F32: values[i].f32 = static_cast<float>(a.real); params[i] = &values[i].f32; break;
-        case KernelArg::Kind::F64: values[i].f64 = a.real; params[i] = &values[i].f64; break;
+        case KernelArg::Kind::U64:
+          values[i].u64 = a.u64;
+          params[i] = &values[i].u64;
+          break;
+        case KernelArg::Kind::F32:
+          values[i].f32 = static_cast<float>(a.real);
+          params[i] = &values[i].f32;
+          break;
+        case KernelArg::Kind::F64:
+          values[i].f64 = a.real;
+          params[i] = &values[i].f64;
+          break;
       }
     }
-    if (groups > 0x7fffffff) throw Error(ErrorCode::Unsupported, "launch of " + std::to_string(groups) + " blocks exceeds CUDA's grid limit");
-    check(api_->cuLaunchKernel(k.function_, static_cast<unsigned>(groups), 1, 1, static_cast<unsigned>(group_size), 1, 1,
-                               dynamic ? static_cast<unsigned>(local_bytes) : 0,
+    if (groups > 0x7fffffff)
+      throw Error(ErrorCode::Unsupported, "launch of " + std::to_string(groups) + " blocks exceeds CUDA's grid limit");
+    check(api_->cuLaunchKernel(k.function_, static_cast<unsigned>(groups), 1, 1, static_cast<unsigned>(group_size), 1,
+                               1, dynamic ? static_cast<unsigned>(local_bytes) : 0,
                                stream ? static_cast<CUstream>(stream) : stream_, params.data(), nullptr),
           "launching " + std::to_string(groups) + " blocks of " + std::to_string(group_size) + " threads");
   }

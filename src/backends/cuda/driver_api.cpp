@@ -31,34 +31,32 @@ Loaded open_driver() {
   }
   DriverApi& a = d.api;
   // The _v2 names are the ones cuda.h maps the plain names to.
-  const bool all = load(handle, a.cuInit, "cuInit", d.why) &&
-                   load(handle, a.cuDriverGetVersion, "cuDriverGetVersion", d.why) &&
-                   load(handle, a.cuDeviceGetCount, "cuDeviceGetCount", d.why) &&
-                   load(handle, a.cuDeviceGet, "cuDeviceGet", d.why) &&
-                   load(handle, a.cuDeviceGetName, "cuDeviceGetName", d.why) &&
-                   load(handle, a.cuDeviceGetAttribute, "cuDeviceGetAttribute", d.why) &&
-                   load(handle, a.cuDeviceTotalMem, "cuDeviceTotalMem_v2", d.why) &&
-                   load(handle, a.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", d.why) &&
-                   load(handle, a.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", d.why) &&
-                   load(handle, a.cuCtxSetCurrent, "cuCtxSetCurrent", d.why) &&
-                   load(handle, a.cuStreamCreate, "cuStreamCreate", d.why) &&
-                   load(handle, a.cuStreamDestroy, "cuStreamDestroy_v2", d.why) &&
-                   load(handle, a.cuStreamSynchronize, "cuStreamSynchronize", d.why) &&
-                   load(handle, a.cuMemAlloc, "cuMemAlloc_v2", d.why) &&
-                   load(handle, a.cuMemFree, "cuMemFree_v2", d.why) &&
-                   load(handle, a.cuMemGetInfo, "cuMemGetInfo_v2", d.why) &&
-                   load(handle, a.cuMemGetAddressRange, "cuMemGetAddressRange_v2", d.why) &&
-                   load(handle, a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", d.why) &&
-                   load(handle, a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", d.why) &&
-                   load(handle, a.cuModuleLoadData, "cuModuleLoadData", d.why) &&
-                   load(handle, a.cuModuleUnload, "cuModuleUnload", d.why) &&
-                   load(handle, a.cuModuleGetFunction, "cuModuleGetFunction", d.why) &&
-                   load(handle, a.cuFuncSetAttribute, "cuFuncSetAttribute", d.why) &&
-                   load(handle, a.cuLaunchKernel, "cuLaunchKernel", d.why) &&
-                   load(handle, a.cuGetErrorString, "cuGetErrorString", d.why) &&
-                   load(handle, a.cuOccupancyMaxActiveBlocksPerMultiprocessor,
-                        "cuOccupancyMaxActiveBlocksPerMultiprocessor", d.why) &&
-                   load(handle, a.cuFuncGetAttribute, "cuFuncGetAttribute", d.why);
+  const bool all =
+      load(handle, a.cuInit, "cuInit", d.why) && load(handle, a.cuDriverGetVersion, "cuDriverGetVersion", d.why) &&
+      load(handle, a.cuDeviceGetCount, "cuDeviceGetCount", d.why) &&
+      load(handle, a.cuDeviceGet, "cuDeviceGet", d.why) && load(handle, a.cuDeviceGetName, "cuDeviceGetName", d.why) &&
+      load(handle, a.cuDeviceGetAttribute, "cuDeviceGetAttribute", d.why) &&
+      load(handle, a.cuDeviceTotalMem, "cuDeviceTotalMem_v2", d.why) &&
+      load(handle, a.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", d.why) &&
+      load(handle, a.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", d.why) &&
+      load(handle, a.cuCtxSetCurrent, "cuCtxSetCurrent", d.why) &&
+      load(handle, a.cuStreamCreate, "cuStreamCreate", d.why) &&
+      load(handle, a.cuStreamDestroy, "cuStreamDestroy_v2", d.why) &&
+      load(handle, a.cuStreamSynchronize, "cuStreamSynchronize", d.why) &&
+      load(handle, a.cuMemAlloc, "cuMemAlloc_v2", d.why) && load(handle, a.cuMemFree, "cuMemFree_v2", d.why) &&
+      load(handle, a.cuMemGetInfo, "cuMemGetInfo_v2", d.why) &&
+      load(handle, a.cuMemGetAddressRange, "cuMemGetAddressRange_v2", d.why) &&
+      load(handle, a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", d.why) &&
+      load(handle, a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", d.why) &&
+      load(handle, a.cuModuleLoadData, "cuModuleLoadData", d.why) &&
+      load(handle, a.cuModuleUnload, "cuModuleUnload", d.why) &&
+      load(handle, a.cuModuleGetFunction, "cuModuleGetFunction", d.why) &&
+      load(handle, a.cuFuncSetAttribute, "cuFuncSetAttribute", d.why) &&
+      load(handle, a.cuLaunchKernel, "cuLaunchKernel", d.why) &&
+      load(handle, a.cuGetErrorString, "cuGetErrorString", d.why) &&
+      load(handle, a.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+           d.why) &&
+      load(handle, a.cuFuncGetAttribute, "cuFuncGetAttribute", d.why);
   if (!all) return d;
   const CUresult init = a.cuInit(0);
   if (init != 0) {

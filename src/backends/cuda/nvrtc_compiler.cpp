@@ -29,8 +29,8 @@ constexpr nvrtcResult kNvrtcErrorCompilation = 6;
 
 using PfnGetErrorString = const char* (*)(nvrtcResult);
 using PfnVersion = nvrtcResult (*)(int*, int*);
-using PfnCreateProgram = nvrtcResult (*)(nvrtcProgram*, const char*, const char*, int,
-                                         const char* const*, const char* const*);
+using PfnCreateProgram = nvrtcResult (*)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                                         const char* const*);
 using PfnDestroyProgram = nvrtcResult (*)(nvrtcProgram*);
 using PfnCompileProgram = nvrtcResult (*)(nvrtcProgram, int, const char* const*);
 using PfnGetProgramLogSize = nvrtcResult (*)(nvrtcProgram, size_t*);
@@ -119,7 +119,6 @@ std::vector<std::string> candidate_paths() {
     }
   return out;
 }
-
 
 // ---- ptxas log -------------------------------------------------------------
 
@@ -220,7 +219,7 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
   std::vector<KernelResources> out;
   std::istringstream in(log);
   std::string line;
-  int current = -1;        // index in `out` of the entry being compiled
+  int current = -1;                // index in `out` of the entry being compiled
   bool props_for_current = false;  // last "Function properties for" named it
   while (std::getline(in, line)) {
     if (line.find("Compiling entry function") != std::string::npos) {
@@ -251,8 +250,7 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
       int v = 0;
       if (int_before(line, "registers", v)) k.registers = v;
       if (int_before(line, "bytes smem", v)) k.static_shared_bytes = v;
-      if (int_before(line, "bytes cumulative stack size", v))
-        k.stack_bytes = std::max(k.stack_bytes, v);
+      if (int_before(line, "bytes cumulative stack size", v)) k.stack_bytes = std::max(k.stack_bytes, v);
       props_for_current = false;
       continue;
     }
@@ -262,7 +260,11 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
 
 std::vector<KernelResources> parse_cubin_resources(const std::vector<char>& b) {
   std::vector<KernelResources> none;
-  if (b.size() < 64 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) return none;
+  if (b.size() < 64 || std::memcmp(b.data(),
+                                   "\x7f"
+                                   "ELF",
+                                   4) != 0)
+    return none;
   if (b[4] != 2 /*ELFCLASS64*/ || b[5] != 1 /*little endian*/) return none;
   uint64_t shoff = 0;
   uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
@@ -277,9 +279,8 @@ std::vector<KernelResources> parse_cubin_resources(const std::vector<char>& b) {
   for (uint16_t i = 0; i < shnum; ++i) {
     uint64_t h = shoff + uint64_t(i) * shentsize;
     Section& s = secs[i];
-    if (!read_at(b, h + 0, name_offsets[i]) || !read_at(b, h + 4, s.type) ||
-        !read_at(b, h + 24, s.offset) || !read_at(b, h + 32, s.size) ||
-        !read_at(b, h + 40, s.link) || !read_at(b, h + 44, s.info) ||
+    if (!read_at(b, h + 0, name_offsets[i]) || !read_at(b, h + 4, s.type) || !read_at(b, h + 24, s.offset) ||
+        !read_at(b, h + 32, s.size) || !read_at(b, h + 40, s.link) || !read_at(b, h + 44, s.info) ||
         !read_at(b, h + 56, s.entsize))
       return none;
   }
@@ -307,12 +308,10 @@ std::vector<KernelResources> parse_cubin_resources(const std::vector<char>& b) {
     uint64_t e = symtab->offset + i * symtab->entsize;
     uint32_t name_off = 0;
     uint8_t st_info = 0, st_other = 0;
-    if (!read_at(b, e, name_off) || !read_at(b, e + 4, st_info) || !read_at(b, e + 5, st_other))
-      break;
+    if (!read_at(b, e, name_off) || !read_at(b, e + 4, st_info) || !read_at(b, e + 5, st_other)) break;
     if ((st_info & 0xf) != 2 /*STT_FUNC*/) continue;
     std::string name = cstr(strtab, name_off);
-    bool entry = (st_other & kStoCudaEntry) != 0 ||
-                 section_by_name.count(".nv.info." + name) != 0;
+    bool entry = (st_other & kStoCudaEntry) != 0 || section_by_name.count(".nv.info." + name) != 0;
     if (!entry || name.empty()) continue;
     KernelResources k;
     k.name = name;
@@ -358,16 +357,14 @@ std::vector<KernelResources> parse_cubin_resources(const std::vector<char>& b) {
       out[k].max_threads = maxt ? maxt : reqt;
     }
     auto sh = section_by_name.find(".nv.shared." + out[k].name);
-    if (sh != section_by_name.end())
-      out[k].static_shared_bytes = static_cast<int>(secs[sh->second].size);
+    if (sh != section_by_name.end()) out[k].static_shared_bytes = static_cast<int>(secs[sh->second].size);
   }
   return out;
 }
 
 // ---------------------------------------------------------------------------
 
-Nvrtc::Nvrtc(std::unique_ptr<Api> api, std::string path)
-    : api_(std::move(api)), path_(std::move(path)) {}
+Nvrtc::Nvrtc(std::unique_ptr<Api> api, std::string path) : api_(std::move(api)), path_(std::move(path)) {}
 
 Nvrtc::~Nvrtc() = default;
 
@@ -391,8 +388,7 @@ struct NvrtcLoader {
         // Name the real file in messages (dlopen by soname hides it).
         std::string real = path;
         Dl_info info{};
-        if (dladdr(reinterpret_cast<void*>(api->version), &info) && info.dli_fname)
-          real = info.dli_fname;
+        if (dladdr(reinterpret_cast<void*>(api->version), &info) && info.dli_fname) real = info.dli_fname;
         l.nvrtc.reset(new Nvrtc(std::move(api), real));
         l.nvrtc->major_ = major;
         l.nvrtc->minor_ = minor;
@@ -422,9 +418,7 @@ bool Nvrtc::available(std::string* why) {
   }
 }
 
-std::string Nvrtc::version() const {
-  return std::to_string(major_) + "." + std::to_string(minor_);
-}
+std::string Nvrtc::version() const { return std::to_string(major_) + "." + std::to_string(minor_); }
 
 namespace {
 
@@ -449,17 +443,14 @@ struct Program {
 
 }  // namespace
 
-CompileResult Nvrtc::compile(const std::string& source, const std::string& program_name,
-                             const std::string& arch,
+CompileResult Nvrtc::compile(const std::string& source, const std::string& program_name, const std::string& arch,
                              const std::vector<std::string>& extra_options) const {
   if (!valid_arch(arch))
-    throw Error(ErrorCode::InvalidArgument,
-                program_name + ": CUDA architecture '" + arch +
-                    "' is not of the form sm_<number>[letter] (e.g. sm_90)");
+    throw Error(ErrorCode::InvalidArgument, program_name + ": CUDA architecture '" + arch +
+                                                "' is not of the form sm_<number>[letter] (e.g. sm_90)");
   const Api& a = *api_;
   auto fail = [&](const char* what, nvrtcResult r) {
-    return Error(ErrorCode::Device,
-                 program_name + ": " + what + " failed: " + a.error_string(r));
+    return Error(ErrorCode::Device, program_name + ": " + what + " failed: " + a.error_string(r));
   };
 
   Program p{&a};
@@ -488,21 +479,18 @@ CompileResult Nvrtc::compile(const std::string& source, const std::string& progr
     }
   }
   if (cr == kNvrtcErrorCompilation || cr == kNvrtcErrorInvalidOption) {
-    std::string msg = program_name + ": " +
-                      (res.log.empty() ? a.error_string(cr) : res.log);
+    std::string msg = program_name + ": " + (res.log.empty() ? a.error_string(cr) : res.log);
     throw Error(ErrorCode::Build, msg);
   }
   if (cr != kNvrtcSuccess) {
-    throw Error(ErrorCode::Device, program_name + ": nvrtcCompileProgram failed: " +
-                                       a.error_string(cr) +
+    throw Error(ErrorCode::Device, program_name + ": nvrtcCompileProgram failed: " + a.error_string(cr) +
                                        (res.log.empty() ? "" : "\n" + res.log));
   }
 
   size_t cubin_size = 0;
   r = a.getCUBINSize(p.prog, &cubin_size);
   if (r != kNvrtcSuccess) throw fail("nvrtcGetCUBINSize", r);
-  if (cubin_size == 0)
-    throw Error(ErrorCode::Device, program_name + ": NVRTC produced no cubin for " + arch);
+  if (cubin_size == 0) throw Error(ErrorCode::Device, program_name + ": NVRTC produced no cubin for " + arch);
   res.cubin.resize(cubin_size);
   r = a.getCUBIN(p.prog, res.cubin.data());
   if (r != kNvrtcSuccess) throw fail("nvrtcGetCUBIN", r);

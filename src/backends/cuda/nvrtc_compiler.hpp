@@ -15,14 +15,14 @@ namespace cuda {
 
 // Resources of one __global__ kernel, as ptxas allocated them.
 struct KernelResources {
-  std::string name;            // symbol name: mangled unless extern "C"
-  int registers = 0;           // registers per thread
-  int spill_store_bytes = 0;   // bytes of spill stores per thread
-  int spill_load_bytes = 0;    // bytes of spill loads per thread
-  int stack_bytes = 0;         // local memory per thread: stack frame, or the
-                               // cumulative stack size when calls add to it
-  int static_shared_bytes = 0; // __shared__ declared in the source, per block
-  int max_threads = 0;         // x*y*z of __launch_bounds__/maxntid, else 0
+  std::string name;             // symbol name: mangled unless extern "C"
+  int registers = 0;            // registers per thread
+  int spill_store_bytes = 0;    // bytes of spill stores per thread
+  int spill_load_bytes = 0;     // bytes of spill loads per thread
+  int stack_bytes = 0;          // local memory per thread: stack frame, or the
+                                // cumulative stack size when calls add to it
+  int static_shared_bytes = 0;  // __shared__ declared in the source, per block
+  int max_threads = 0;          // x*y*z of __launch_bounds__/maxntid, else 0
 };
 
 struct CompileResult {
@@ -56,8 +56,7 @@ class Nvrtc {
   // bfly::Error(ErrorCode::Build, program_name + ": " + log) when NVRTC
   // rejects the source or an option, bfly::Error(ErrorCode::Device) when an
   // NVRTC call fails otherwise.
-  CompileResult compile(const std::string& source, const std::string& program_name,
-                        const std::string& arch,
+  CompileResult compile(const std::string& source, const std::string& program_name, const std::string& arch,
                         const std::vector<std::string>& extra_options = {}) const;
 
   Nvrtc(const Nvrtc&) = delete;

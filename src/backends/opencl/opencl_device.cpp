@@ -37,8 +37,9 @@ std::vector<Found> discover(std::string* why_none) {
     cl::Platform::get(&platforms);
   } catch (const cl::Error& e) {
     if (why_none)
-      *why_none = e.err() == -1001 ? "no OpenCL platform installed (ICD loader found no driver; install pocl-opencl-icd for the CPU)"
-                                   : "OpenCL platform query failed with error " + std::to_string(e.err());
+      *why_none = e.err() == -1001
+                      ? "no OpenCL platform installed (ICD loader found no driver; install pocl-opencl-icd for the CPU)"
+                      : "OpenCL platform query failed with error " + std::to_string(e.err());
     return found;
   }
   for (std::size_t p = 0; p < platforms.size(); ++p) {
@@ -142,8 +143,8 @@ class Device final : public DeviceImpl {
     // (or, on some drivers, a lazy allocation that fails at first use).
     if (bytes > info_.max_allocation_bytes)
       throw Error(ErrorCode::OutOfMemory, "cannot allocate " + std::to_string(bytes) + " bytes on " + info_.spec +
-                                              ": its largest allocation is " + std::to_string(info_.max_allocation_bytes) +
-                                              " bytes");
+                                              ": its largest allocation is " +
+                                              std::to_string(info_.max_allocation_bytes) + " bytes");
     try {
       return std::make_shared<Buffer>(cl::Buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1)), bytes);
     } catch (const cl::Error& e) {
@@ -211,10 +212,18 @@ class Device final : public DeviceImpl {
       for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
         switch (a.kind) {
-          case KernelArg::Kind::Buffer: k.kernel_.setArg(i, static_cast<const Buffer*>(a.buffer)->memory()); break;
-          case KernelArg::Kind::U64: k.kernel_.setArg(i, static_cast<cl_ulong>(a.u64)); break;
-          case KernelArg::Kind::F32: k.kernel_.setArg(i, static_cast<cl_float>(a.real)); break;
-          case KernelArg::Kind::F64: k.kernel_.setArg(i, static_cast<cl_double>(a.real)); break;
+          case KernelArg::Kind::Buffer:
+            k.kernel_.setArg(i, static_cast<const Buffer*>(a.buffer)->memory());
+            break;
+          case KernelArg::Kind::U64:
+            k.kernel_.setArg(i, static_cast<cl_ulong>(a.u64));
+            break;
+          case KernelArg::Kind::F32:
+            k.kernel_.setArg(i, static_cast<cl_float>(a.real));
+            break;
+          case KernelArg::Kind::F64:
+            k.kernel_.setArg(i, static_cast<cl_double>(a.real));
+            break;
         }
       }
       cl::CommandQueue queue = stream ? cl::CommandQueue(static_cast<cl_command_queue>(stream), true) : queue_;
@@ -251,8 +260,7 @@ class Device final : public DeviceImpl {
       std::string log;
       try {
         log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(found_.device);
-      } catch (const cl::Error&) {
-      }
+      } catch (const cl::Error&) {}
       throw Error(ErrorCode::Build, "building kernel " + name + " for " + info_.name + " failed (OpenCL error " +
                                         std::to_string(e.err()) + "):\n" + clean(log));
     }
@@ -315,8 +323,7 @@ std::shared_ptr<DeviceImpl> open(const std::string& spec) {
   } else {
     for (const Found& f : found)
       if (f.spec == spec) chosen = &f;
-    if (!chosen)
-      throw Error(ErrorCode::InvalidArgument, "no device '" + spec + "' (bfly info lists the devices)");
+    if (!chosen) throw Error(ErrorCode::InvalidArgument, "no device '" + spec + "' (bfly info lists the devices)");
   }
   return std::make_shared<Device>(*chosen);
 }

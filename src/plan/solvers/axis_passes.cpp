@@ -28,8 +28,9 @@ int fewest_passes(std::int64_t n, std::int64_t max_length, std::vector<std::int6
 bool Step::may_write_source(const Problem& problem) const {
   if (kind != Kind::Fft) return false;
   if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
-  if (plane) return true;         // a group holds whole planes: every load precedes its first barrier
-  if (chirp == Chirp::Fused || (chirp == Chirp::Rader && prime == 0) || (packed && padded == 0)) return true;  // one group holds the whole axis
+  if (plane) return true;        // a group holds whole planes: every load precedes its first barrier
+  if (chirp == Chirp::Fused || (chirp == Chirp::Rader && prime == 0) || (packed && padded == 0))
+    return true;  // one group holds the whole axis
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 
@@ -55,7 +56,8 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
     // Only the table's own lengths: a neighbour's one pass on other stages
     // may not fit the registers (the NVRTC sweep saw 28672 after 32768 spill).
     if (limits.tuning)
-      if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n); tuned && fits_split(tuned->passes, n, limits))
+      if (const TuningEntry* tuned = limits.tuning->exact(row.precision, n);
+          tuned && fits_split(tuned->passes, n, limits))
         return tuned->passes.empty() ? std::vector<std::int64_t>{n} : tuned->passes;
     if (n <= limits.max_row_length) return {n};
   }
@@ -63,7 +65,8 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
   if (strided && n > limits.max_strided_length) {
     // Shorter passes, where n splits into them.
     DeviceLimits shorter = limits;
-    shorter.max_single_pass_length = shorter.max_pass_length = std::min(limits.max_pass_length, limits.max_strided_length);
+    shorter.max_single_pass_length = shorter.max_pass_length =
+        std::min(limits.max_pass_length, limits.max_strided_length);
     shorter.preferred_pass_length = std::min(limits.preferred_pass_length, shorter.max_pass_length);
     if (fewest_passes(n, shorter.max_pass_length, nullptr) != 0) return axis_pass_lengths(n, shorter, false);
   }
@@ -119,7 +122,8 @@ bool stockham_length(std::int64_t n, const DeviceLimits& limits) {
   return is_supported_length(n) && largest_prime_factor(n) <= limits.max_pass_length;
 }
 
-std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                             const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   // fp64 on a GPU: a prime axis of 29 or 31 points takes Rader's kernel (a
   // 28- or 30-point convolution of small radices, rows as one block), where
@@ -150,7 +154,8 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
   if (const int cluster = row.rows && !table_split ? cluster_size(n, problem.precision, limits) : 1; cluster > 1) {
     // One pass in clusters: the first of the split [n / W, W], the second
     // fused into it (KernelSpec::cluster).
-    const std::int64_t width = cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(problem.element_bytes()));
+    const std::int64_t width =
+        cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(problem.element_bytes()));
     std::vector<Step> steps = stockham_steps(dim, {n / width, width}, order);
     steps.pop_back();
     steps[0].cluster = cluster;
@@ -169,9 +174,12 @@ std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits
     std::stable_partition(lengths.begin(), lengths.end(), wide_codelet);
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   for (std::size_t j = 0; j < steps.size(); ++j)
-    steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
-                    (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +
-                    (!split_from_table ? "" : steps.size() == 1 ? " (one pass: the table)" : " (split from the table)");
+    steps[j].what =
+        "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
+        (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +
+        (!split_from_table   ? ""
+         : steps.size() == 1 ? " (one pass: the table)"
+                             : " (split from the table)");
   return steps;
 }
 

@@ -60,7 +60,8 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
   return fused;
 }
 
-std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                  const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   const std::int64_t m = bluestein_length(n);
   const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
@@ -82,8 +83,8 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
 // forward FFT whose first pass loads (Load) and last stores the kernel
 // product (KernelStore; both: LoadKernelStore), then a forward FFT of the
 // conjugated product whose last pass stores the result (ChirpStore).
-std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order,
-                                    std::int64_t m, const std::string& axis) {
+std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                    const std::vector<int>& order, std::int64_t m, const std::string& axis) {
   // The padded data lives in workspace, row-major over `order` (natural
   // when empty): the dim's stride there decides the CPU's aliasing split.
   std::int64_t stride = 1;
@@ -106,9 +107,12 @@ std::vector<Step> convolution_steps(const Problem& problem, int dim, const Devic
       step.stride_product = stride_product;
       step.order = order;
       step.padded = m;
-      if (fft == 0 && first && last) step.chirp = Step::Chirp::LoadKernelStore;
-      else if (fft == 0) step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
-      else step.chirp = last ? Step::Chirp::ChirpStore : Step::Chirp::Middle;
+      if (fft == 0 && first && last)
+        step.chirp = Step::Chirp::LoadKernelStore;
+      else if (fft == 0)
+        step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
+      else
+        step.chirp = last ? Step::Chirp::ChirpStore : Step::Chirp::Middle;
       step.work_only = step.padded_destination();
       step.what = axis + ", " + (fft == 0 ? "forward" : "inverse") + " pass " + std::to_string(j + 1) + " of " +
                   std::to_string(lengths.size()) + ")";

@@ -48,7 +48,8 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   if (!transformed(rank - 1) || !transformed(rank - 2)) return {};
   const std::int64_t rows = problem.shape[rank - 2], columns = problem.shape[rank - 1];
   if (!plane_axis(rows, limits) || !plane_axis(columns, limits) || rows * columns > limits.plane_points) return {};
-  if (limits.is_gpu && problem.precision == Precision::Double && (wide_codelet(rows) || wide_codelet(columns))) return {};
+  if (limits.is_gpu && problem.precision == Precision::Double && (wide_codelet(rows) || wide_codelet(columns)))
+    return {};
   // Rows contiguous where the plane is read and written (workspace, when a
   // pass of another axis follows, lies in natural order).
   if (problem.input_layout().strides[rank - 1] != 1 || problem.output_layout().strides[rank - 1] != 1) return {};
@@ -57,8 +58,8 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   step.dim = rank - 1;  // the rows' axis, rank - 2 (dims count the batch first)
   step.length = rows;
   step.plane = true;
-  step.what = "axes " + std::to_string(rank - 2) + " and " + std::to_string(rank - 1) + ", " + std::to_string(rows) + " x " +
-              std::to_string(columns) + " planes in one pass (columns, then rows through local memory)";
+  step.what = "axes " + std::to_string(rank - 2) + " and " + std::to_string(rank - 1) + ", " + std::to_string(rows) +
+              " x " + std::to_string(columns) + " planes in one pass (columns, then rows through local memory)";
   return {step};
 }
 

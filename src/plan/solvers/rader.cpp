@@ -29,13 +29,15 @@ std::int64_t rader_one_kernel(const Problem& problem, const DeviceLimits& limits
   // compiled fp64 L = 1050..2052 (radices up to 19, 186-254 registers)
   // without spills where L = 4050 spilled 48 bytes.
   std::int64_t most = one_kernel_convolution(problem, limits);
-  if (limits.is_gpu && problem.precision == Precision::Double) most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
+  if (limits.is_gpu && problem.precision == Precision::Double)
+    most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
   return std::min(most, limits.rader_one_kernel);
 }
 
 }  // namespace
 
-std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                              const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   const std::vector<std::int64_t> factors = prime_factors(n);
   if (!limits.rader || factors.size() != 1 || n < 3) return {};  // not a prime
@@ -57,8 +59,8 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
       passes.preferred_pass_length = std::min<std::int64_t>(passes.preferred_pass_length, 4096);
     }
     std::vector<Step> steps = convolution_steps(problem, dim, passes, order, L,
-                                                "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Rader (" +
-                                                    std::to_string(L) + "-point convolution");
+                                                "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) +
+                                                    " points by Rader (" + std::to_string(L) + "-point convolution");
     for (Step& step : steps) step.rader = true;
     return steps;
   }
@@ -87,7 +89,8 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
 // kernel) 33 -> 30 (a busier run). (Measured while 31 was Rader's; it is a
 // codelet now, and on an H100 the codelet's one pass ran 3100 at 2.8x Rader
 // on the factor: docs/PERF.md "radices 29 and 31". 37 x 100 takes this path.)
-std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order) {
+std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                     const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   if (!limits.rader || problem.kind != Kind::C2C) return {};
   std::int64_t p = 0;
@@ -115,9 +118,10 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
   steps[0].chirp = Step::Chirp::Rader;
   steps[0].prime = p;
   for (std::size_t j = 0; j < steps.size(); ++j)
-    steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, pass " + std::to_string(j + 1) + " of " +
-                    std::to_string(steps.size()) +
-                    (j == 0 ? ": " + std::to_string(p) + "-point sub-transforms by Rader (" + std::to_string(p - 1) + "-point convolution)"
+    steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, pass " +
+                    std::to_string(j + 1) + " of " + std::to_string(steps.size()) +
+                    (j == 0 ? ": " + std::to_string(p) + "-point sub-transforms by Rader (" + std::to_string(p - 1) +
+                                  "-point convolution)"
                             : "");
   return steps;
 }

@@ -70,7 +70,8 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
   // axis contiguous, every other stride even), and the last pass's groups
   // need two sub-transforms each (pairs k, P - k).
   bool pairs = side.strides[dim - 1] == 1 && (problem.batch == 1 || side.distance % 2 == 0);
-  for (int d = 0; d < problem.rank(); ++d) pairs = pairs && (d == dim - 1 || problem.shape[d] == 1 || side.strides[d] % 2 == 0);
+  for (int d = 0; d < problem.rank(); ++d)
+    pairs = pairs && (d == dim - 1 || problem.shape[d] == 1 || side.strides[d] % 2 == 0);
   // Between its first and last steps the axis is complex points in workspace.
   auto real_ends = [&](std::vector<Step> steps) {
     for (Step& s : steps) {
@@ -89,8 +90,8 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     for (std::size_t j = 0; j < steps.size(); ++j) {
       steps[j].packed = true;
       steps[j].padded = h;
-      steps[j].what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed), pass " + std::to_string(j + 1) +
-                      " of " + std::to_string(steps.size());
+      steps[j].what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed), pass " +
+                      std::to_string(j + 1) + " of " + std::to_string(steps.size());
     }
     return real_ends(steps);
   }

@@ -15,9 +15,9 @@ namespace bfly::plan {
 struct Step {
   enum class Kind { Fft, Transpose };
   Kind kind = Kind::Fft;
-  int dim = 1;                       // Fft: the dim transformed; Transpose: the source's innermost dim
-  std::int64_t length = 1;           // Fft: points per sub-transform (a Stockham pass of the dim)
-  std::int64_t stride_product = 1;   // Fft: P, the product of the dim's earlier passes' lengths
+  int dim = 1;                      // Fft: the dim transformed; Transpose: the source's innermost dim
+  std::int64_t length = 1;          // Fft: points per sub-transform (a Stockham pass of the dim)
+  std::int64_t stride_product = 1;  // Fft: P, the product of the dim's earlier passes' lengths
   // Fft: the first pass of a two-pass split [cluster, length] fused into
   // this one across a thread-block cluster (KernelSpec::cluster); 1: none.
   int cluster = 1;
@@ -27,7 +27,7 @@ struct Step {
   // Physical order of the dims where this step writes workspace, outermost
   // first (row-major over that order); empty: natural order.
   std::vector<int> order;
-  bool work_only = false;            // the result may only go to workspace (a permuted layout)
+  bool work_only = false;  // the result may only go to workspace (a permuted layout)
   // Bluestein (solvers/bluestein.cpp): an Fft step of a dim of N points
   // done as a convolution of `padded` (M) points. The M-point data lives in
   // workspace only; which sides of the step hold it follows from the role.
@@ -45,15 +45,16 @@ struct Step {
   // ChirpStore) over p - 1 points (`padded`), as Rader's gather, kernel
   // store with X[0], and scatter (KernelSpec::rader_gather and after).
   bool rader = false;
-  std::int64_t padded = 0;           // M, when chirp != None
+  std::int64_t padded = 0;  // M, when chirp != None
   // Where the step's data has `padded` points along the dim: Bluestein's M,
   // or n/2 between the passes of a packed real axis.
   bool padded_source() const {
-    return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore || (packed && padded > 0 && !real_first);
+    return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore ||
+           (packed && padded > 0 && !real_first);
   }
   bool padded_destination() const {
-    return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore ||
-           (packed && padded > 0 && !real_last);
+    return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore ||
+           chirp == Chirp::LoadKernelStore || (packed && padded > 0 && !real_last);
   }
   // Real transforms (solvers/real_axis.cpp). Which data a step reads and
   // writes: Complex is the problem's complex side (the half spectrum of a
@@ -108,16 +109,18 @@ int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits
 // steps for a length with a prime factor above 31.
 // The passes of a convolution of m points along `dim` in workspace
 // (Bluestein's, and Rader's past one kernel): what = `axis` plus the pass.
-std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order,
-                                    std::int64_t m, const std::string& axis);
-std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                    const std::vector<int>& order, std::int64_t m, const std::string& axis);
+std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                             const std::vector<int>& order);
 
 // The Stockham passes of a dim, one step per length (dim, length,
 // stride_product and order set; the caller names them and sets the rest).
 std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengths, const std::vector<int>& order);
 
 // Bluestein's steps for a dim whose length has a prime factor above 31.
-std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                  const std::vector<int>& order);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):
@@ -125,12 +128,14 @@ std::int64_t bluestein_length(std::int64_t n);
 std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits);
 // Rader's step for a prime dim whose N - 1 points fit one kernel's
 // convolution and factor over the codelets; empty where it does not apply.
-std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                              const std::vector<int>& order);
 // A composite dim N = p m whose one prime factor p above 31 takes Rader's
 // kernel (as rader_steps would for p alone) and whose m is a fast length:
 // that kernel as the first pass, m's Stockham passes after; empty where it
 // does not apply.
-std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits, const std::vector<int>& order);
+std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                     const std::vector<int>& order);
 
 // A real problem's complex side as a C2C problem of complex_shape() in the
 // complex side's layout (what the steps of the other axes see); the problem

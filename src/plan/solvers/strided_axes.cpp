@@ -20,7 +20,7 @@ std::vector<Step> steps(const Problem& problem, const DeviceLimits& limits) {
   out = plane;
   for (auto a = axes.rbegin(); a != axes.rend(); ++a) {
     if (problem.shape[*a] == 1 || *a == problem.real_axis()) continue;  // a 1-point transform is the identity
-    if (!plane.empty() && *a + 1 >= plane.front().dim) continue;  // in the plane
+    if (!plane.empty() && *a + 1 >= plane.front().dim) continue;        // in the plane
     for (const Step& s : axis_steps(complex, *a + 1, limits, {})) out.push_back(s);
   }
   if (!problem.is_real()) return out;
