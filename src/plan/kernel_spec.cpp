@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "plan/pass_modes.hpp"
+
 namespace bfly::plan {
 
 const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : "cm"; }
@@ -25,11 +27,14 @@ bool KernelSpec::store_columns_via_local() const {
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
 
+// What each mode admits is one row of plan/pass_modes.cpp; these add the
+// form's own conditions on the geometry.
+bool KernelSpec::chainable() const { return modes_admit(*this, Form::Chain); }
+
 bool KernelSpec::block_rows_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !clustered() && !plane() && !staged &&
-         !local_halves && !wide && mapping == Mapping::TransformMajor && stride_product == 1 && in_point_stride == 1 &&
-         out_point_stride == 1 && transforms_per_group > 1 && dims.size() == 1 && dims[0].in_stride == length &&
-         dims[0].out_stride == length;
+  return modes_admit(*this, Form::BlockRows) && mapping == Mapping::TransformMajor && stride_product == 1 &&
+         in_point_stride == 1 && out_point_stride == 1 && transforms_per_group > 1 && dims.size() == 1 &&
+         dims[0].in_stride == length && dims[0].out_stride == length;
 }
 
 // The store paths of pass_kernel.cpp that index the output buffer by o:
@@ -92,8 +97,7 @@ std::string KernelSpec::geometry() const {
 }
 
 bool KernelSpec::halves_allowed() const {
-  return !identity && !bluestein() && !rader() && !convolve && !real() && !store_via_local() && radices.size() > 1 &&
-         !clustered() && !plane();
+  return modes_admit(*this, Form::Halves) && !store_via_local() && radices.size() > 1;
 }
 
 KernelSpec KernelSpec::plane_row_spec() const {
@@ -146,9 +150,8 @@ std::size_t KernelSpec::stage_bytes() const {
 }
 
 bool KernelSpec::staged_allowed() const {
-  return !clustered() && !plane() && !identity && !bluestein() && !rader() && !convolve && !real() &&
-         !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 && in_point_stride == 1 &&
-         !dims.empty();
+  return modes_admit(*this, Form::Staging) && !store_via_local() && !has_pass_twiddles() && transforms_per_group == 1 &&
+         in_point_stride == 1 && !dims.empty();
 }
 
 std::int64_t KernelSpec::local_row() const {

@@ -237,10 +237,7 @@ struct KernelSpec {
   // Whether the pass can be one half of a chained launch
   // (codegen/chain_kernel.hpp): complex to complex with the plain arguments,
   // one group per launch slot.
-  bool chainable() const {
-    return !identity && !staged && !clustered() && !plane() && !bluestein() && !rader() && !packed() && !real() &&
-           !rader_kernel_store;
-  }
+  bool chainable() const;
   // W: the columns of a cluster's row (its second, fused DFT's length).
   std::int64_t cluster_width() const { return static_cast<std::int64_t>(cluster) * transforms_per_group; }
   // Points between the rows of a cluster block's outputs in local memory:

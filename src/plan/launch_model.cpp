@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "plan/factorize.hpp"
+#include "plan/pass_modes.hpp"
 
 namespace bfly::plan {
 
@@ -126,9 +127,8 @@ int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
 // kernel of contiguous points of a complex transform (what `bfly tune` times).
 bool tunable(const KernelSpec& spec) {
-  return !spec.identity && !spec.bluestein() && !spec.rader() && !spec.convolve && !spec.real() &&
-         spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 && spec.in_point_stride == 1 &&
-         spec.out_point_stride == 1 && spec.length > 1;
+  return modes_admit(spec, Form::Tuning) && spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 &&
+         spec.in_point_stride == 1 && spec.out_point_stride == 1 && spec.length > 1;
 }
 
 // Fits `s` to the device after a choice: fewer transforms a group while the

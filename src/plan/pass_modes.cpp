@@ -1,0 +1,55 @@
+#include "plan/pass_modes.hpp"
+
+#include "plan/kernel_spec.hpp"
+
+namespace bfly::plan {
+namespace {
+
+constexpr unsigned operator|(Form a, Form b) { return static_cast<unsigned>(a) | static_cast<unsigned>(b); }
+constexpr unsigned operator|(unsigned a, Form b) { return a | static_cast<unsigned>(b); }
+constexpr unsigned kNone = 0;
+
+}  // namespace
+
+const std::vector<PassMode>& pass_modes() {
+  static const std::vector<PassMode> modes{
+      // A copy or transpose pass (no FFT).
+      {"copy", [](const KernelSpec& s) { return s.identity; }, kNone},
+      // Bluestein's chirp passes, and Rader's (its kernel store included):
+      // their loads and stores are the chirp's and the permutation's.
+      {"bluestein", [](const KernelSpec& s) { return s.bluestein(); }, kNone},
+      {"rader", [](const KernelSpec& s) { return s.rader() || s.rader_kernel_store; }, kNone},
+      // A whole convolution in one kernel (Bluestein's or Rader's).
+      {"convolution", [](const KernelSpec& s) { return s.convolve; }, kNone},
+      // A real transform's loads or stores (packed halves among them).
+      {"real", [](const KernelSpec& s) { return s.real() || s.packed(); }, kNone},
+      // Rows past one block across a thread-block cluster, and two axes in
+      // one group. (Tuning: as before these rows; the launch model keeps a
+      // cluster's own launch, launch_model.cpp complete_launch.)
+      {"cluster", [](const KernelSpec& s) { return s.clustered(); }, static_cast<unsigned>(Form::Tuning)},
+      {"plane", [](const KernelSpec& s) { return s.plane(); }, static_cast<unsigned>(Form::Tuning)},
+      // The launch forms that are themselves modes of the pass: staged
+      // groups exchange in halves and take tuned launches; an exchange in
+      // halves, or 64-bit offsets, keep everything but block rows.
+      {"staged", [](const KernelSpec& s) { return s.staged != 0; }, Form::Staging | Form::Halves | Form::Tuning},
+      {"halves", [](const KernelSpec& s) { return s.local_halves; },
+       Form::Chain | Form::Staging | Form::Halves | Form::Tuning},
+      {"wide", [](const KernelSpec& s) { return s.wide; }, Form::Chain | Form::Staging | Form::Halves | Form::Tuning},
+  };
+  return modes;
+}
+
+bool modes_admit(const KernelSpec& spec, Form form) {
+  for (const PassMode& mode : pass_modes())
+    if (mode.active(spec) && (mode.admits & static_cast<unsigned>(form)) == 0) return false;
+  return true;
+}
+
+std::string mode_names(const KernelSpec& spec) {
+  std::string names;
+  for (const PassMode& mode : pass_modes())
+    if (mode.active(spec)) names += (names.empty() ? "" : "+") + std::string(mode.name);
+  return names.empty() ? "plain" : names;
+}
+
+}  // namespace bfly::plan

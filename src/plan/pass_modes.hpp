@@ -1,0 +1,41 @@
+// The modes a pass can be in, and which launch forms each admits: one row
+// a mode, in place of the five lists of exclusions (chainable,
+// staged_allowed, block_rows_allowed, halves_allowed, tunable) that each
+// had to learn every new mode or silently admit it. A new mode is a new
+// row here; a pass admits a form where every mode it is in does, and the
+// form's own conditions on the geometry hold (kernel_spec.cpp,
+// launch_model.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bfly::plan {
+
+struct KernelSpec;
+
+// Launch forms a pass may take on top of its mode.
+enum class Form : unsigned {
+  Chain = 1,      // one half of a chained launch (codegen/chain_kernel.hpp)
+  Staging = 2,    // persistent groups, each transform copied in whole (KernelSpec::staged)
+  BlockRows = 4,  // the group's rows as one block through local memory
+  Halves = 8,     // the exchange through local memory in two halves
+  Tuning = 16,    // the tuning table's launch choices (what `bfly tune` times)
+};
+
+struct PassMode {
+  const char* name;
+  bool (*active)(const KernelSpec&);
+  unsigned admits;  // Form bits
+};
+
+// Every mode, one row each.
+const std::vector<PassMode>& pass_modes();
+
+// Whether every mode `spec` is in admits `form`.
+bool modes_admit(const KernelSpec& spec, Form form);
+
+// The modes `spec` is in, by name ("plain" for none), for messages.
+std::string mode_names(const KernelSpec& spec);
+
+}  // namespace bfly::plan
