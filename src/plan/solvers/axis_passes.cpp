@@ -122,65 +122,134 @@ bool stockham_length(std::int64_t n, const DeviceLimits& limits) {
   return is_supported_length(n) && largest_prime_factor(n) <= limits.max_pass_length;
 }
 
-std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits,
-                             const std::vector<int>& order) {
-  const std::int64_t n = problem.shape[dim - 1];
-  // fp64 on a GPU: a prime axis of 29 or 31 points takes Rader's kernel (a
-  // 28- or 30-point convolution of small radices, rows as one block), where
-  // the codelet holds a row's 31 points in a thread's 250 registers (H100,
-  // 2^24 points: 31 0.305 vs 0.408 ms, 29 0.215 vs 0.392; docs/PERF.md
-  // "radices 29 and 31"). fp32's codelets run at the copy floor.
-  if (limits.is_gpu && problem.precision == Precision::Double && wide_codelet(n) && prime_factors(n).size() == 1)
-    if (std::vector<Step> rader = rader_steps(problem, dim, limits, order); !rader.empty()) return rader;
-  if (!stockham_length(n, limits)) {
-    std::vector<Step> rader = rader_steps(problem, dim, limits, order);
-    if (rader.empty()) rader = rader_factor_steps(problem, dim, limits, order);
-    return rader.empty() ? bluestein_steps(problem, dim, limits, order) : rader;
-  }
+namespace {
+
+// One axis of n points, as the rules below see it.
+struct AxisCase {
+  const Problem& problem;
+  int dim;
+  const DeviceLimits& limits;
+  const std::vector<int>& order;
+  std::int64_t n;
+};
+
+// Where a Stockham axis is read, and what a tuning table says of it.
+struct StockhamContext {
+  RowAxis row;
+  bool aliased = false;
+  const TuningEntry* tuned = nullptr;
+  bool table_split = false;
+};
+
+StockhamContext stockham_context(const AxisCase& c) {
   // Strided by a multiple of the cache's aliasing period where this axis is
   // read (the input's layout, or the workspace's order in the row-column strategy).
   std::int64_t stride = 1;
-  if (order.empty()) {
-    stride = problem.input_layout().strides[dim - 1];
+  if (c.order.empty()) {
+    stride = c.problem.input_layout().strides[c.dim - 1];
   } else {
-    for (auto d = order.rbegin(); *d != dim; ++d) stride *= *d == 0 ? problem.batch : problem.shape[*d - 1];
+    for (auto d = c.order.rbegin(); *d != c.dim; ++d) stride *= *d == 0 ? c.problem.batch : c.problem.shape[*d - 1];
   }
+  StockhamContext x;
   // Contiguous complex rows may take longer single passes (device_limits.cpp).
-  const RowAxis row{stride == 1 && problem.kind == Kind::C2C, problem.precision};
-  const bool aliased = cache_aliased(problem, stride, limits);  // never for rows (stride 1)
+  x.row = RowAxis{stride == 1 && c.problem.kind == Kind::C2C, c.problem.precision};
+  x.aliased = cache_aliased(c.problem, stride, c.limits);  // never for rows (stride 1)
   // A table's own split for this length stands (it was measured, or asked for).
-  const TuningEntry* tuned = row.rows && limits.tuning ? limits.tuning->exact(row.precision, n) : nullptr;
-  const bool table_split = tuned && !tuned->passes.empty() && fits_split(tuned->passes, n, limits) && !aliased;
-  if (const int cluster = row.rows && !table_split ? cluster_size(n, problem.precision, limits) : 1; cluster > 1) {
-    // One pass in clusters: the first of the split [n / W, W], the second
-    // fused into it (KernelSpec::cluster).
-    const std::int64_t width =
-        cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(problem.element_bytes()));
-    std::vector<Step> steps = stockham_steps(dim, {n / width, width}, order);
-    steps.pop_back();
-    steps[0].cluster = cluster;
-    steps[0].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, one pass in clusters of " +
-                    std::to_string(cluster) + " blocks: " + std::to_string(n / width) + "-point FFTs of " +
-                    std::to_string(width) + " columns, then " + std::to_string(width) + "-point DFTs across the blocks";
-    return steps;
-  }
-  std::vector<std::int64_t> lengths = axis_pass_lengths(n, limits, aliased, row);
+  x.tuned = x.row.rows && c.limits.tuning ? c.limits.tuning->exact(x.row.precision, c.n) : nullptr;
+  x.table_split = x.tuned && !x.tuned->passes.empty() && fits_split(x.tuned->passes, c.n, c.limits) && !x.aliased;
+  return x;
+}
+
+// fp64 on a GPU: a prime axis of 29 or 31 points takes Rader's kernel (a
+// 28- or 30-point convolution of small radices, rows as one block), where
+// the codelet holds a row's 31 points in a thread's 250 registers (H100,
+// 2^24 points: 31 0.305 vs 0.408 ms, 29 0.215 vs 0.392; docs/PERF.md
+// "radices 29 and 31"). fp32's codelets run at the copy floor.
+std::vector<Step> wide_prime_by_rader(const AxisCase& c) {
+  if (!(c.limits.is_gpu && c.problem.precision == Precision::Double && wide_codelet(c.n) &&
+        prime_factors(c.n).size() == 1))
+    return {};
+  return rader_steps(c.problem, c.dim, c.limits, c.order);
+}
+
+// Lengths the codelets cannot factor: Rader for a prime, Rader on one prime
+// factor, else Bluestein.
+std::vector<Step> by_rader(const AxisCase& c) {
+  return stockham_length(c.n, c.limits) ? std::vector<Step>{} : rader_steps(c.problem, c.dim, c.limits, c.order);
+}
+std::vector<Step> by_rader_factor(const AxisCase& c) {
+  return stockham_length(c.n, c.limits) ? std::vector<Step>{} : rader_factor_steps(c.problem, c.dim, c.limits, c.order);
+}
+std::vector<Step> by_bluestein(const AxisCase& c) {
+  return stockham_length(c.n, c.limits) ? std::vector<Step>{} : bluestein_steps(c.problem, c.dim, c.limits, c.order);
+}
+
+// One pass in clusters: the first of the split [n / W, W], the second
+// fused into it (KernelSpec::cluster).
+std::vector<Step> in_clusters(const AxisCase& c) {
+  if (!stockham_length(c.n, c.limits)) return {};
+  const StockhamContext x = stockham_context(c);
+  const int cluster = x.row.rows && !x.table_split ? cluster_size(c.n, c.problem.precision, c.limits) : 1;
+  if (cluster <= 1) return {};
+  const std::int64_t n = c.n;
+  const std::int64_t width =
+      cluster * std::max<std::int64_t>(1, 32 / static_cast<std::int64_t>(c.problem.element_bytes()));
+  std::vector<Step> steps = stockham_steps(c.dim, {n / width, width}, c.order);
+  steps.pop_back();
+  steps[0].cluster = cluster;
+  steps[0].what = "axis " + std::to_string(c.dim - 1) + ", " + std::to_string(n) + " points, one pass in clusters of " +
+                  std::to_string(cluster) + " blocks: " + std::to_string(n / width) + "-point FFTs of " +
+                  std::to_string(width) + " columns, then " + std::to_string(width) + "-point DFTs across the blocks";
+  return steps;
+}
+
+// Stockham passes of the codelets: one where one group holds the axis,
+// else the fewest that fit (a table's own split where it has one).
+std::vector<Step> in_stockham_passes(const AxisCase& c) {
+  if (!stockham_length(c.n, c.limits)) return {};
+  const StockhamContext x = stockham_context(c);
+  std::vector<std::int64_t> lengths = axis_pass_lengths(c.n, c.limits, x.aliased, x.row);
   // bfly plan says where the split came from.
-  const bool split_from_table = tuned && fits_split(tuned->passes, n, limits) && !aliased;
+  const bool split_from_table = x.tuned && fits_split(x.tuned->passes, c.n, c.limits) && !x.aliased;
   // fp64 on a GPU: a pass of 29- or 31-point butterflies goes first, where
   // it has no pass twiddles to hold beside them (62000 = 248 x 250: 248 =
   // 31 x 8 as the second pass spilled 8 bytes at 254 registers, NVRTC sm_90).
-  if (limits.is_gpu && problem.precision == Precision::Double && !split_from_table)
+  if (c.limits.is_gpu && c.problem.precision == Precision::Double && !split_from_table)
     std::stable_partition(lengths.begin(), lengths.end(), wide_codelet);
-  std::vector<Step> steps = stockham_steps(dim, lengths, order);
+  std::vector<Step> steps = stockham_steps(c.dim, lengths, c.order);
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what =
-        "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points" +
+        "axis " + std::to_string(c.dim - 1) + ", " + std::to_string(c.n) + " points" +
         (steps.size() > 1 ? ", pass " + std::to_string(j + 1) + " of " + std::to_string(steps.size()) : "") +
         (!split_from_table   ? ""
          : steps.size() == 1 ? " (one pass: the table)"
                              : " (split from the table)");
   return steps;
+}
+
+// The per-axis choice: the first rule that gives steps. A new way to
+// transform an axis is a new row (and its solver file).
+struct AxisRule {
+  const char* name;
+  std::vector<Step> (*steps)(const AxisCase&);
+};
+const AxisRule kAxisRules[] = {
+    {"wide prime by Rader (fp64, GPU)", wide_prime_by_rader},
+    {"Rader", by_rader},
+    {"Rader on a prime factor", by_rader_factor},
+    {"Bluestein", by_bluestein},
+    {"clusters", in_clusters},
+    {"Stockham passes", in_stockham_passes},
+};
+
+}  // namespace
+
+std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                             const std::vector<int>& order) {
+  const AxisCase c{problem, dim, limits, order, problem.shape[dim - 1]};
+  for (const AxisRule& rule : kAxisRules)
+    if (std::vector<Step> steps = rule.steps(c); !steps.empty()) return steps;
+  throw Error(ErrorCode::Unsupported, "no way to transform an axis of " + std::to_string(c.n) + " points");
 }
 
 std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengths, const std::vector<int>& order) {

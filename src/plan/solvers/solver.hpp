@@ -111,6 +111,9 @@ int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits
 // (Bluestein's, and Rader's past one kernel): what = `axis` plus the pass.
 std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                                     const std::vector<int>& order, std::int64_t m, const std::string& axis);
+// The steps of one dim: the first rule of axis_passes.cpp's table that
+// applies (a wide prime by Rader in fp64 on a GPU; Rader; Rader on a prime
+// factor; Bluestein; one pass in clusters; Stockham passes).
 std::vector<Step> axis_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                              const std::vector<int>& order);
 
