@@ -14,9 +14,8 @@
 #include <cstdio>
 #include <random>
 
-#include "backends/device_impl.hpp"
 #include "bench_convolve.hpp"
-#include "codegen/direct_convolution_kernel.hpp"
+#include "inspect/inspect.hpp"
 #include "io/memory_budget.hpp"
 #include "problem/text.hpp"
 
@@ -42,35 +41,7 @@ double time_ms(const Device& device, F&& f) {
 constexpr double kDirectCpuLimit = 2e10;
 
 // The direct convolution on the device: out = image * kernel, mode same.
-class Direct {
- public:
-  Direct(const Device& device, Precision precision) : device_(device) {
-    detail::DeviceImpl& impl = *device.impl();
-    const std::string name = codegen::direct_convolution_kernel_name(precision);
-    kernel_ = impl.memo<detail::KernelImpl>("kernel:" + name, [&] {
-      return impl.compile(codegen::generate_direct_convolution(impl.dialect(), precision), name).kernel;
-    });
-  }
-  void run(const Buffer& out, const Buffer& image, const Buffer& kernel, std::int64_t h, std::int64_t w,
-           std::int64_t k) const {
-    using Arg = detail::KernelArg;
-    const std::vector<Arg> args{Arg::of(out.impl()),
-                                Arg::of(image.impl()),
-                                Arg::of(kernel.impl()),
-                                Arg::of_u64(static_cast<std::uint64_t>(h)),
-                                Arg::of_u64(static_cast<std::uint64_t>(w)),
-                                Arg::of_u64(static_cast<std::uint64_t>(k)),
-                                Arg::of_u64(static_cast<std::uint64_t>(k))};
-    const std::int64_t threads = h * ((w + codegen::kDirectOutputs - 1) / codegen::kDirectOutputs);
-    const std::size_t groups =
-        static_cast<std::size_t>((threads + codegen::kDirectGroupSize - 1) / codegen::kDirectGroupSize);
-    device_.impl()->launch(*kernel_, groups, codegen::kDirectGroupSize, 0, args);
-  }
-
- private:
-  Device device_;
-  std::shared_ptr<detail::KernelImpl> kernel_;
-};
+using Direct = inspect::DirectConvolution;
 
 template <class T>
 int run_typed(const Device& device, const ConvolveBenchOptions& o) {

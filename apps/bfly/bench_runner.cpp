@@ -8,13 +8,11 @@
 #include <memory>
 #include <thread>
 
-#include "backends/device_impl.hpp"
-#include "codegen/copy_kernel.hpp"
+#include "inspect/inspect.hpp"
 #include "io/memory_budget.hpp"
 #include "peer.hpp"
 #include "problem/text.hpp"
 #ifdef BFLY_HAVE_OPENCL_PEERS
-#include "backends/opencl/opencl_device.hpp"
 #include "opencl_peers.hpp"
 #endif
 
@@ -296,8 +294,9 @@ std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::
   }
   if (info.backend == "opencl") {
 #ifdef BFLY_HAVE_OPENCL_PEERS
-    const auto h = detail::opencl::handles(*device.impl());
-    const bench::OpenCLHandles handles{h.context, h.queue, h.device};
+    const inspect::OpenCLHandles h = inspect::opencl_handles(device);
+    const bench::OpenCLHandles handles{static_cast<cl_context>(h.context), static_cast<cl_command_queue>(h.queue),
+                                       static_cast<cl_device_id>(h.device)};
     peers.push_back(bench::make_clfft_peer(handles));
     peers.push_back(bench::make_vkfft_peer(handles));
 #else
@@ -311,13 +310,6 @@ std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::
   }
   peers.erase(std::remove(peers.begin(), peers.end(), nullptr), peers.end());
   return peers;
-}
-
-// The copy kernel every case is measured against, compiled once per device.
-std::shared_ptr<detail::KernelImpl> copy_kernel(const Device& device) {
-  detail::DeviceImpl& impl = *device.impl();
-  return impl.memo<detail::KernelImpl>(
-      "kernel:bfly_copy", [&] { return impl.compile(codegen::generate_copy(impl.dialect()), "bfly_copy").kernel; });
 }
 
 }  // namespace
@@ -423,7 +415,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
   bool transpose_column = false;
   if (settings.strategy == Strategy::Auto)
     for (const BenchCase& c : cases) transpose_column = transpose_column || (!c.real() && c.transformed_axes() >= 2);
-  const auto copy = copy_kernel(device);
+  const inspect::CopyKernel copy(device);  // every case is measured against it
   std::size_t steps = cases.size() * (1 + peers.size() + (transpose_column ? 1 : 0));
   for (const BenchCase& c : cases) steps += c.real() ? 1 : 0;  // bfly's C2C beside each real case
   std::size_t done = 0;
@@ -481,14 +473,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     // (of the smaller side of a real case: both buffers hold that much).
     r.copy_bytes = static_cast<double>(std::min(in_bytes, out_bytes));
     const std::uint64_t wide_elements = std::min(in_bytes, out_bytes) / 16;
-    Contender copying{[&] {
-                        device.impl()->launch(
-                            *copy, (wide_elements + codegen::kCopyGroupSize - 1) / codegen::kCopyGroupSize,
-                            codegen::kCopyGroupSize, 0,
-                            {detail::KernelArg::of(ins[0].impl()), detail::KernelArg::of(outs[0].impl()),
-                             detail::KernelArg::of_u64(wide_elements)});
-                      },
-                      [&] { device.synchronize(); }};
+    Contender copying{[&] { copy.run(ins[0], outs[0], wide_elements); }, [&] { device.synchronize(); }};
     std::vector<Contender*> contenders{&copying};
     if (plan) contenders.insert(contenders.begin(), &mine);
 

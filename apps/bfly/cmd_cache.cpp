@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "backends/kernel_cache.hpp"
+#include "inspect/inspect.hpp"
 #include "bench_runner.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -29,16 +29,16 @@ std::string mib(std::uintmax_t bytes) {
 }
 
 int show_info() {
-  const detail::KernelCache cache;
+  const inspect::KernelCache cache;
   if (!cache.enabled()) {
     std::printf("kernel cache: off (BFLY_CACHE_DIR=off, or no directory could be made)\n");
     return 0;
   }
-  const detail::CacheInfo info = cache.info();
+  const inspect::CacheInfo info = cache.info();
   std::printf("kernel cache: %s/kernels\n", info.directory.c_str());
   std::printf("  %zu entries, %s of a %s cap (BFLY_CACHE_MAX_BYTES; least recently used go first)\n", info.entries,
               mib(info.bytes).c_str(), mib(info.cap_bytes).c_str());
-  for (const detail::CacheDevice& d : info.devices)
+  for (const inspect::CacheDevice& d : info.devices)
     std::printf("  %zu entries, %s: %s, bfly %s\n", d.entries, mib(d.bytes).c_str(), d.identity.c_str(),
                 d.version.c_str());
   return 0;
@@ -70,7 +70,7 @@ int warm(const WarmOptions& o) {
   else if (o.kind != "c2c")
     throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
   const std::vector<std::vector<std::int64_t>> shapes = shapes_of(o);
-  const detail::KernelCache cache;
+  const inspect::KernelCache cache;
   if (!cache.enabled())
     throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
   const Device device = o.device.open();
@@ -109,7 +109,7 @@ void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
   actions.emplace_back(info, [] { return show_info(); });
   CLI::App* clear = cache->add_subcommand("clear", "remove every cached kernel (the tuning tables stay)");
   actions.emplace_back(clear, [] {
-    const detail::KernelCache cache;
+    const inspect::KernelCache cache;
     if (!cache.enabled()) {
       std::printf("kernel cache: off\n");
       return 0;

@@ -8,9 +8,7 @@
 #include <regex>
 #include <string>
 
-#include "backends/cuda/nvrtc_compiler.hpp"
-#include "codegen/chain_kernel.hpp"
-#include "codegen/pass_kernel.hpp"
+#include "inspect/inspect.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "plan/device_policy.hpp"
@@ -46,28 +44,28 @@ std::vector<plan::KernelSpec> distinct_specs(const plan::PlanTree& tree) {
 std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   if (!std::regex_match(arch, std::regex("sm_[0-9]+[a-z]?")))
     throw Error(ErrorCode::InvalidArgument, "invalid --nvrtc '" + arch + "' (expected an architecture such as sm_90)");
-  const cuda::Nvrtc& nvrtc = cuda::Nvrtc::instance();
+  const inspect::Nvrtc& nvrtc = inspect::Nvrtc::instance();
   std::string out = "NVRTC " + nvrtc.version() + ", " + arch + ":\n";
   char line[512];
   // Each distinct kernel, and each chained launch's (whose passes' own
   // kernels a device then does not build).
   std::vector<std::pair<std::string, std::string>> kernels;  // name, source
   for (const plan::KernelSpec& spec : distinct_specs(tree))
-    kernels.emplace_back(spec.name(), codegen::generate(spec, codegen::DialectKind::Cuda));
+    kernels.emplace_back(spec.name(), inspect::pass_source(spec, inspect::DialectKind::Cuda));
   for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
     const plan::Pass& a = tree.passes[i];
     if (a.chain_elements == 0) continue;
-    const codegen::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements,
+    const inspect::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements,
                                     a.chain_groups_per_unit};
-    kernels.emplace_back(codegen::chain_name(a.spec, tree.passes[i + 1].spec, shape),
-                         codegen::generate_chain(a.spec, tree.passes[i + 1].spec, shape));
+    kernels.emplace_back(inspect::chain_name(a.spec, tree.passes[i + 1].spec, shape),
+                         inspect::chain_source(a.spec, tree.passes[i + 1].spec, shape));
   }
   for (const auto& [name, source] : kernels) {
     const auto start = std::chrono::steady_clock::now();
-    const cuda::CompileResult result = nvrtc.compile(source, name, arch);
+    const inspect::NvrtcResult result = nvrtc.compile(source, name, arch);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const auto lines = static_cast<std::size_t>(std::count(source.begin(), source.end(), '\n'));
-    for (const cuda::KernelResources& k : result.kernels) {
+    for (const inspect::KernelResources& k : result.kernels) {
       std::snprintf(line, sizeof line,
                     "  %s: %d registers, spills %d/%d bytes (store/load), stack %d bytes, static shared %d bytes, "
                     "compiled in %.0f ms (%zu lines)\n",
@@ -96,9 +94,9 @@ std::shared_ptr<const plan::TuningTable> tuning_for(const PlanCommandOptions& o,
   return nullptr;
 }
 
-plan::DeviceLimits limits_for(const PlanCommandOptions& o, codegen::DialectKind dialect) {
+plan::DeviceLimits limits_for(const PlanCommandOptions& o, inspect::DialectKind dialect) {
   // The CUDA dialect plans for Hopper, as the CUDA backend does there.
-  if (o.limits == "auto" && dialect == codegen::DialectKind::Cuda)
+  if (o.limits == "auto" && dialect == inspect::DialectKind::Cuda)
     return plan::limits_for(plan::named_device("hopper"));
   if (o.limits != "auto") return plan::limits_for(plan::named_device(o.limits));
   // (The device held while its info is read: info() is a reference into it.)
@@ -127,12 +125,12 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
                         "the tuning table to plan with: device (default: the device's; with --limits hopper the one "
                         "shipped for the H100), off (the model alone) or FILE (a table bfly tune wrote)");
     actions.emplace_back(command, [o, gen] {
-      const codegen::DialectKind dialect = codegen::parse_dialect(o->dialect);
+      const inspect::DialectKind dialect = inspect::parse_dialect(o->dialect);
       // As the device plans: the override (BFLY_LIMITS) applies.
       plan::DeviceLimits limits =
           plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
       limits.tuning =
-          tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == codegen::DialectKind::Cuda));
+          tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         // Compiled first, so an error prints nothing else.
@@ -140,7 +138,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
         std::fputs((tree.print() + compiled).c_str(), stdout);
         return 0;
       }
-      std::fputs(codegen::generate_program(distinct_specs(tree), dialect).c_str(), stdout);
+      std::fputs(inspect::program_source(distinct_specs(tree), dialect).c_str(), stdout);
       return 0;
     });
   }

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <initializer_list>
 
-#include "backends/device_impl.hpp"
+#include "inspect/inspect.hpp"
 #include "ops/convolution_layout.hpp"
 #include "plan/plan.hpp"
 #include "problem/text.hpp"
 #ifdef BFLY_HAVE_PNG
 #include "io/png.hpp"
-#include "plan/limits_override.hpp"
 #endif
 
 namespace bfly::cli {
@@ -50,8 +49,7 @@ std::uint64_t digits(const std::vector<std::int64_t>& p, int bits) {
 // The planner's workspace for `problem` on `device` (make_plan with the
 // device's limits; a tuning table moves launches, not buffers).
 DeviceBytes workspace(const Device& device, const Problem& problem) {
-  const plan::PlanTree tree =
-      plan::make_plan(problem, plan::with_override(device.impl()->limits(), plan::override_text({})));
+  const plan::PlanTree tree = plan::make_plan(problem, inspect::planning_limits(device));
   const std::uint64_t each = static_cast<std::uint64_t>(std::max<std::int64_t>(tree.workspace_bytes, 0));
   return {saturating_product(static_cast<std::uint64_t>(tree.workspace_buffers), each),
           tree.workspace_buffers > 0 ? each : 0};

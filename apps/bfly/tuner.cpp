@@ -10,10 +10,9 @@
 #include <random>
 #include <thread>
 
-#include "backends/device_impl.hpp"
+#include "inspect/inspect.hpp"
 #include "plan/factorize.hpp"
 #include "plan/plan.hpp"
-#include "plan/limits_override.hpp"
 
 namespace bfly::cli {
 namespace {
@@ -67,7 +66,7 @@ class Tuner {
   Tuner(const Device& device, std::int64_t length, Precision precision, const TuneSettings& settings,
         const TuneProgress& progress)
       : device_(device), length_(length), precision_(precision), settings_(settings), progress_(progress) {
-    limits_ = plan::with_override(device_.impl()->limits(), plan::override_text({}));
+    limits_ = inspect::planning_limits(device_);
     batch_ = std::max<std::int64_t>(1, settings.points / length);
     check_batch_ = std::max<std::int64_t>(1, std::min(batch_, (std::int64_t{1} << 20) / length));
     const std::size_t point = precision == Precision::Single ? 8 : 16;
