@@ -55,8 +55,7 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
     const plan::Pass& a = tree.passes[i];
     if (a.chain_elements == 0) continue;
-    const inspect::ChainShape shape{a.groups() / a.chain_elements, tree.passes[i + 1].groups() / a.chain_elements,
-                                    a.chain_groups_per_unit};
+    const inspect::ChainShape shape = inspect::chain_shape(a, tree.passes[i + 1]);
     kernels.emplace_back(inspect::chain_name(a.spec, tree.passes[i + 1].spec, shape),
                          inspect::chain_source(a.spec, tree.passes[i + 1].spec, shape));
   }

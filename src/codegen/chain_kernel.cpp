@@ -11,6 +11,10 @@
 
 namespace bfly::codegen {
 
+ChainShape chain_shape(const plan::Pass& a, const plan::Pass& b) {
+  return {a.groups() / a.chain_elements, b.groups() / a.chain_elements, a.chain_groups_per_unit};
+}
+
 std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a of both names and the shape
   const std::string text =

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "plan/kernel_spec.hpp"
+#include "plan/plan.hpp"
 
 namespace bfly::codegen {
 
@@ -29,6 +30,10 @@ struct ChainShape {
   // ends in _o<n>.
   int groups_per_unit = 0;
 };
+
+// The chained launch of pass `a` (Pass::chain_elements > 0) and the pass
+// after it: each pass's groups per batch element, and the asked occupancy.
+ChainShape chain_shape(const plan::Pass& a, const plan::Pass& b);
 
 // The kernel's name (its source defines the two passes' functions and it).
 std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape);

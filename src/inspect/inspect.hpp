@@ -31,6 +31,7 @@ using CacheInfo = detail::CacheInfo;
 using CacheDevice = detail::CacheDevice;
 
 // Dialects and the generated source (`bfly gen`, `bfly plan --nvrtc`).
+using codegen::chain_shape;
 using codegen::ChainShape;
 using codegen::DialectKind;
 using codegen::parse_dialect;

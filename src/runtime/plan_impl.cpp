@@ -253,8 +253,7 @@ class PlanImpl {
   // The chained kernel of passes a and b (codegen/chain_kernel.hpp).
   void build_chain(CompiledPass& a, const CompiledPass& b) {
     const std::int64_t elements = a.pass.chain_elements;
-    const codegen::ChainShape shape{a.pass.groups() / elements, b.pass.groups() / elements,
-                                    a.pass.chain_groups_per_unit};
+    const codegen::ChainShape shape = codegen::chain_shape(a.pass, b.pass);
     const std::string name = codegen::chain_name(a.pass.spec, b.pass.spec, shape);
     a.chain = make_kernel(name, [&] { return codegen::generate_chain(a.pass.spec, b.pass.spec, shape); });
     const std::size_t total = static_cast<std::size_t>(elements * (shape.groups_a + shape.groups_b));

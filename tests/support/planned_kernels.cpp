@@ -390,7 +390,7 @@ std::vector<PlannedChain> planned_chains() {
       const plan::Pass& a = tree.passes[i];
       if (a.chain_elements == 0) continue;
       const plan::Pass& b = tree.passes[i + 1];
-      const codegen::ChainShape shape{a.groups() / a.chain_elements, b.groups() / a.chain_elements};
+      const codegen::ChainShape shape = codegen::chain_shape(a, b);
       by_name.emplace(codegen::chain_name(a.spec, b.spec, shape),
                       PlannedChain{a.spec, b.spec, shape,
                                    problem.token() + " passes " + std::to_string(i) + "-" + std::to_string(i + 1)});

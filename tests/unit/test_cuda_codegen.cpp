@@ -314,7 +314,7 @@ TEST(CudaCodegen, ChainedKernelsCompileWithoutSpills) {
         const bfly::plan::Pass& a = tree.passes[i];
         if (a.chain_elements == 0) continue;
         const bfly::plan::Pass& b = tree.passes[i + 1];
-        const bfly::codegen::ChainShape chain{a.groups() / a.chain_elements, b.groups() / a.chain_elements};
+        const bfly::codegen::ChainShape chain = bfly::codegen::chain_shape(a, b);
         const std::string name = bfly::codegen::chain_name(a.spec, b.spec, chain);
         const bfly::cuda::CompileResult result =
             nvrtc.compile(bfly::codegen::generate_chain(a.spec, b.spec, chain), name, kArch);
