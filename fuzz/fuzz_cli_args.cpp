@@ -90,9 +90,7 @@ std::int64_t elements(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-void check_step(Problem p, Kind kind, Direction direction) {
-  p.kind = kind;
-  p.direction = direction;
+void check_step(const Problem& p) {
   if (p.rank() > 4 || p.transform_axes().size() > 3)
     fuzz::fail("a numpy.fft stage made the problem " + text::shape(p.shape) + " over " +
                std::to_string(p.transform_axes().size()) + " axes");
@@ -107,39 +105,17 @@ void check_step(Problem p, Kind kind, Direction direction) {
 // the shapes the array takes between them.
 void check_stages(std::vector<std::int64_t> shape, const NumpyTransform& t) {
   for (const Stage& stage : stages(t)) {
-    std::vector<std::int64_t> in_shape = shape, out_shape = shape;
-    std::vector<int> axes;
-    for (const AxisLength& s : stage.axes) {
-      in_shape[s.axis] = out_shape[s.axis] = s.n;
-      axes.push_back(s.axis);
-    }
-    const AxisLength last = stage.axes.back();
-    if (stage.kind == Kind::R2C) out_shape[last.axis] = last.n / 2 + 1;
-    if (stage.kind == Kind::C2R) in_shape[last.axis] = last.n / 2 + 1;
-    if (elements(in_shape) < 0 || elements(out_shape) < 0)
-      fuzz::fail("accepted lengths make an array of " + text::shape(in_shape) + " -> " + text::shape(out_shape));
-    if (elements(in_shape) > 0) {
-      const std::vector<std::int64_t>& real_shape = stage.kind == Kind::C2R ? out_shape : in_shape;
-      const Direction direction = stage.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
-      std::vector<int> complex_axes = axes;
-      if (stage.kind != Kind::C2C) {
-        complex_axes.pop_back();
-        if (one_problem(real_shape.size(), axes.size())) {
-          Problem p;
-          p.shape = real_shape;
-          p.axes = axes;
-          check_step(p, stage.kind, direction);
-          complex_axes.clear();
-        } else {
-          check_step(view(real_shape, {last.axis}), stage.kind, direction);
-        }
+    const StageShapes s = shapes_of(shape, stage);
+    if (elements(s.in) < 0 || elements(s.out) < 0)
+      fuzz::fail("accepted lengths make an array of " + text::shape(s.in) + " -> " + text::shape(s.out));
+    if (elements(s.in) > 0) {
+      try {
+        for (const ArrayStep& step : stage_steps(t, stage, s, Precision::Single).steps) check_step(step.problem);
+      } catch (const Error& e) {
+        fuzz::fail(std::string("a numpy.fft stage has no steps: ") + e.what());
       }
-      std::sort(complex_axes.begin(), complex_axes.end());
-      if (!complex_axes.empty())
-        for (const Problem& p : steps(stage.kind == Kind::C2R ? in_shape : out_shape, complex_axes))
-          check_step(p, Kind::C2C, t.direction);
     }
-    shape = out_shape;
+    shape = s.out;
   }
 }
 

@@ -8,6 +8,7 @@
 #include "fft_input.hpp"
 #include "memory_needs.hpp"
 #include "problem/text.hpp"
+#include "bfly/array.hpp"
 #include "transform_axes.hpp"
 
 namespace bfly::cli {
@@ -66,11 +67,7 @@ std::vector<unsigned char> crop_or_pad(std::vector<unsigned char> data, const st
   }
 }
 
-// A stage's arrays: its input (cropped or padded; a C2R stage's real axis
-// at n // 2 + 1) and its output.
-struct StageShapes {
-  std::vector<std::int64_t> in, out;
-};
+}  // namespace
 
 StageShapes shapes_of(const std::vector<std::int64_t>& shape, const Stage& stage) {
   StageShapes s{shape, shape};
@@ -81,57 +78,26 @@ StageShapes shapes_of(const std::vector<std::int64_t>& shape, const Stage& stage
   return s;
 }
 
-// The problems one stage runs, in order, complete: an R2C stage's real
-// problem (in -> out) then complex ones in place on its output; a C2R
-// stage's complex ones in place on its input, then the real one; a C2C
-// stage's in place.
-std::vector<Problem> stage_problems(const NumpyTransform& t, const Stage& stage, const StageShapes& s,
-                                    Precision precision) {
+ArraySteps stage_steps(const NumpyTransform& t, const Stage& stage, const StageShapes& s, Precision precision) {
+  ArrayTransform a;
+  a.kind = stage.kind;
+  a.precision = precision;
+  a.norm = t.norm;
   // fftn's or ifftn's direction; rfftn's complex stages run forward, irfftn's backward.
   const Direction complex_direction = t.kind == Kind::C2C   ? t.direction
                                       : t.kind == Kind::C2R ? Direction::Inverse
                                                             : Direction::Forward;
-  auto with = [&](Problem p, Kind kind, Direction direction, Placement placement) {
-    p.kind = kind;
-    p.precision = precision;
-    p.direction = direction;
-    p.placement = placement;
-    p.norm = t.norm;
-    return p;
-  };
-  std::vector<int> axes;  // R2C and C2R: the real axis last, as Problem takes them
-  for (const AxisLength& a : stage.axes) axes.push_back(a.axis);
-  std::vector<Problem> out;
-  // In place over distinct `complex_axes` (any order) of an array of `shape`.
-  auto complex_steps = [&](const std::vector<std::int64_t>& shape, std::vector<int> complex_axes) {
-    if (complex_axes.empty()) return;
-    std::sort(complex_axes.begin(), complex_axes.end());
-    for (const Problem& p : steps(shape, complex_axes))
-      out.push_back(with(p, Kind::C2C, complex_direction, Placement::InPlace));
-  };
-  if (stage.kind == Kind::C2C) {
-    complex_steps(s.in, axes);
-    return out;
-  }
-  const bool r2c = stage.kind == Kind::R2C;
-  const std::vector<std::int64_t>& real_shape = r2c ? s.in : s.out;
-  const Direction direction = r2c ? Direction::Forward : Direction::Inverse;
-  if (one_problem(real_shape.size(), axes.size())) {
-    Problem p;
-    p.shape = real_shape;
-    p.axes = axes;
-    return {with(p, stage.kind, direction, Placement::OutOfPlace)};
-  }
-  // Past one problem: the real axis alone, the others as complex transforms
-  // of the half spectrum: rfftn is fftn of rfft over the last axis, and in
-  // numpy's irfftn the complex inverse over the others comes first.
-  const Problem real = with(view(real_shape, {axes.back()}), stage.kind, direction, Placement::OutOfPlace);
-  axes.pop_back();
-  if (r2c) out.push_back(real);
-  complex_steps(r2c ? s.out : s.in, axes);
-  if (!r2c) out.push_back(real);
-  return out;
+  a.direction = stage.kind == Kind::C2C   ? complex_direction
+                : stage.kind == Kind::R2C ? Direction::Forward
+                                          : Direction::Inverse;
+  a.shape = stage.kind == Kind::C2R ? s.out : s.in;
+  for (const AxisLength& x : stage.axes) a.axes.push_back(x.axis);  // R2C and C2R: the real axis last
+  if (stage.kind == Kind::C2C) std::sort(a.axes.begin(), a.axes.end());
+  a.placement = stage.kind == Kind::C2C ? Placement::InPlace : Placement::OutOfPlace;
+  return array_steps(a);
 }
+
+namespace {
 
 // The array between stages, as the bytes of its elements: complex<T>, or T
 // before an R2C stage and after a C2R one. Bytes, so the input's are taken
@@ -168,33 +134,44 @@ class Runner {
     const StageShapes s = shapes_of(a.shape, stage);
     // A zero-length batch axis: nothing to transform, the output is as empty.
     const bool empty = elements(s.in) == 0;
-    const std::vector<Problem> problems =
-        empty ? std::vector<Problem>{}
-              : stage_problems(t_, stage, s, sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single);
-    auto run = [&](const Problem& p, const auto* in, auto* out) { Plan(*device_, p).execute_host(in, out); };
+    const ArraySteps steps =
+        empty ? ArraySteps{}
+              : stage_steps(t_, stage, s, sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single);
     if (stage.kind == Kind::C2C) {
       a.bytes = crop_or_pad<C>(std::move(a.bytes), a.shape, s.in);
-      for (const Problem& p : problems) run(p, a.as<C>(), a.as<C>());
-    } else if (stage.kind == Kind::R2C) {
-      Array input{s.in, crop_or_pad<T>(std::move(a.bytes), a.shape, s.in)};
-      a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(C), 0);
-      for (const Problem& p : problems) {
-        if (p.kind == Kind::R2C)
-          run(p, input.as<T>(), a.as<C>());
-        else
-          run(p, a.as<C>(), a.as<C>());
-      }
+      run_steps(steps, a.bytes.data(), a.bytes.data());
     } else {
-      Array input{s.in, crop_or_pad<C>(std::move(a.bytes), a.shape, s.in)};
-      a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * sizeof(T), 0);
-      for (const Problem& p : problems) {
-        if (p.kind == Kind::C2R)
-          run(p, input.as<C>(), a.as<T>());
-        else
-          run(p, input.as<C>(), input.as<C>());
-      }
+      const bool r2c = stage.kind == Kind::R2C;
+      Array input{s.in, r2c ? crop_or_pad<T>(std::move(a.bytes), a.shape, s.in)
+                            : crop_or_pad<C>(std::move(a.bytes), a.shape, s.in)};
+      a.bytes.assign(static_cast<std::size_t>(elements(s.out)) * (r2c ? sizeof(C) : sizeof(T)), 0);
+      run_steps(steps, input.bytes.data(), a.bytes.data());
     }
     a.shape = s.out;
+  }
+
+  // The steps on host memory: a C2R stage's temporary is its input (the
+  // complex input's shape, C-contiguous, and the runner's own copy).
+  void run_steps(const ArraySteps& steps, unsigned char* input, unsigned char* output) {
+    for (const ArrayStep& step : steps.steps) {
+      const Plan plan(*device_, step.problem);
+      auto at = [&](ArrayOperand o) { return o == ArrayOperand::Output ? output : input; };
+      for (const auto& [from, to] : step.offsets) launch(plan, at(step.source) + from, at(step.target) + to);
+    }
+  }
+
+  static void launch(const Plan& plan, unsigned char* in, unsigned char* out) {
+    switch (plan.problem().kind) {
+      case Kind::C2C:
+        plan.execute_host(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out));
+        break;
+      case Kind::R2C:
+        plan.execute_host(reinterpret_cast<const T*>(in), reinterpret_cast<C*>(out));
+        break;
+      case Kind::C2R:
+        plan.execute_host(reinterpret_cast<const C*>(in), reinterpret_cast<T*>(out));
+        break;
+    }
   }
 
   const NumpyTransform& t_;
@@ -312,8 +289,8 @@ io::MemoryNeeds transform_needs(const io::NpyHeader& file, const NumpyTransform&
     const std::uint64_t both = stage.kind == Kind::C2C ? in : sum(in, out);
     needs.at(both);
     if (device != nullptr && elements(s.in) > 0)
-      for (const Problem& p : stage_problems(t, stage, s, real == 8 ? Precision::Double : Precision::Single)) {
-        const DeviceBytes d = plan_bytes(*device, p);
+      for (const ArrayStep& step : stage_steps(t, stage, s, real == 8 ? Precision::Double : Precision::Single).steps) {
+        const DeviceBytes d = plan_bytes(*device, step.problem);
         needs.at(both, d.total, d.largest);
       }
     held = out;

@@ -2,8 +2,8 @@
 // defines them (numpy/fft/_pocketfft.py in NumPy 2: _raw_fftnd, rfftn,
 // irfftn): one 1D transform per listed axis, in numpy's order, each first
 // cropping or zero-padding its axis to its n. Consecutive transforms over
-// distinct axes run as one stage (the problems of transform_axes.hpp's
-// steps(): the crops and pads commute with transforms over other axes, and
+// distinct axes run as one stage (the problems of bfly::array_steps,
+// bfly/array.hpp: the crops and pads commute with transforms over other axes, and
 // every norm's factor splits per axis); an axis listed again starts the next
 // stage, since a problem cannot hold an axis twice.
 #pragma once
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bfly/array.hpp"
 #include "bfly/bfly.hpp"
 #include "io/memory_budget.hpp"
 #include "io/npy.hpp"
@@ -43,6 +44,19 @@ struct Stage {
 
 // The stages of `t`, in the order they run.
 std::vector<Stage> stages(const NumpyTransform& t);
+
+// A stage's arrays: its input (cropped or padded; a C2R stage's real axis
+// at n // 2 + 1) and its output, from the array's `shape` before it.
+struct StageShapes {
+  std::vector<std::int64_t> in, out;
+};
+StageShapes shapes_of(const std::vector<std::int64_t>& shape, const Stage& stage);
+
+// The steps one stage runs, in order (bfly::array_steps over the stage's
+// C-contiguous arrays): a C2C stage's in place; an R2C stage's from its
+// real input to its output; a C2R stage's from its input, which serves as
+// their temporary where they need one (the runner owns that copy).
+ArraySteps stage_steps(const NumpyTransform& t, const Stage& stage, const StageShapes& s, Precision precision);
 
 // Whether `t` transforms anything of an array of `shape` (not where a
 // batch axis has no points): where it does not, no device is opened.

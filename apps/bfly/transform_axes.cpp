@@ -6,12 +6,6 @@
 #include "problem/text.hpp"
 
 namespace bfly::cli {
-namespace {
-
-bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
-}  // namespace
-
 std::vector<int> resolve_axes_in_order(const std::string& text, const std::vector<std::int64_t>& shape,
                                        const std::string& path) {
   const int rank = static_cast<int>(shape.size());
@@ -126,49 +120,6 @@ AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules,
                                                   "); give --n or --s to zero-pad it");
   check_size(r, shape, array);
   return r;
-}
-
-Problem view(const std::vector<std::int64_t>& shape, const std::vector<int>& group) {
-  Problem p;
-  p.shape.clear();
-  const int rank = static_cast<int>(shape.size());
-  p.batch = 1;
-  for (int k = 0; k < group.front(); ++k) p.batch *= shape[k];
-  for (int k = group.front(); k < rank;) {
-    if (contains(group, k)) {
-      p.axes.push_back(static_cast<int>(p.shape.size()));
-      p.shape.push_back(shape[k++]);
-    } else {
-      std::int64_t n = 1;
-      while (k < rank && !contains(group, k)) n *= shape[k++];
-      p.shape.push_back(n);
-    }
-  }
-  return p;
-}
-
-std::vector<Problem> steps(const std::vector<std::int64_t>& shape, const std::vector<int>& axes) {
-  constexpr std::size_t kMaxRank = 4, kMaxAxes = 3;
-  if (one_problem(shape.size(), axes.size())) {
-    Problem p;
-    p.shape = shape;
-    p.axes = axes;
-    return {p};
-  }
-  std::vector<Problem> out;
-  std::vector<int> group{axes.back()};
-  for (std::size_t i = axes.size() - 1; i-- > 0;) {
-    std::vector<int> wider{axes[i]};
-    wider.insert(wider.end(), group.begin(), group.end());
-    if (wider.size() <= kMaxAxes && view(shape, wider).shape.size() <= kMaxRank) {
-      group = wider;
-    } else {
-      out.push_back(view(shape, group));
-      group = {axes[i]};
-    }
-  }
-  out.push_back(view(shape, group));
-  return out;
 }
 
 Norm parse_numpy_norm(const std::string& text) {

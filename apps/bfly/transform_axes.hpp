@@ -1,7 +1,6 @@
 // What the transform verbs (fft, ifft, rfft, irfft, hfft, ihfft) share:
-// reading --axes, --n and --s as numpy.fft does, and cutting a transform of
-// any rank and any number of axes into the problems bfly takes (rank <= 4,
-// <= 3 axes).
+// reading --axes, --n and --s as numpy.fft does. (The library maps a
+// transform of any rank and any axes onto problems: bfly/array.hpp.)
 #pragma once
 
 #include <complex>
@@ -58,24 +57,6 @@ struct LengthRules {
 // value; `path` names the array in the message.
 AxesAndLengths resolve_lengths(const LengthOptions& o, const LengthRules& rules, const std::vector<std::int64_t>& shape,
                                const std::string& path);
-
-// The array of `shape` viewed for transforming the axes `group` (ascending):
-// the axes before the first of them become batch, and each run of other axes
-// after it one axis. The same elements in the same order, so the problem runs
-// on the array's memory as it is. Only shape, axes and batch are set.
-Problem view(const std::vector<std::int64_t>& shape, const std::vector<int>& group);
-
-// The complex-to-complex problems, run one after another in place, that
-// transform `axes` (ascending) of an array of `shape`. One problem on the
-// array's own shape where bfly takes it (rank <= 4, <= 3 axes); otherwise the
-// axes are split into groups, from the last, each as large as a problem of
-// rank <= 4 over <= 3 axes allows (the transform is separable, and so is
-// every norm's factor). Only shape, axes and batch are set.
-std::vector<Problem> steps(const std::vector<std::int64_t>& shape, const std::vector<int>& axes);
-
-// Whether one problem of bfly's takes an array of `rank` transformed over
-// `axes` axes as it is.
-inline bool one_problem(std::size_t rank, std::size_t axes) { return rank <= 4 && axes <= 3; }
 
 // The input (a promoted array: read_fft_input's) as complex<T>.
 template <class T>

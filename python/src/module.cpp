@@ -1,13 +1,15 @@
 // bfly._core: the thin layer between Python and the public C++ API. It opens
 // devices, builds plans from problem fields and launches them on pointers the
 // Python side found (host memory, or device memory of CuPy, PyTorch, JAX and
-// any DLPack or __cuda_array_interface__ producer). Every decision about
-// shapes, axes, dtypes and frameworks is made in Python (bfly/_engine.py);
-// nothing here plans or generates kernels of its own.
+// any DLPack or __cuda_array_interface__ producer). How an array's axes map
+// onto problems is the library's (bfly/array.hpp, array_steps); dtypes and
+// frameworks are decided in Python (bfly/_engine.py, _transform.py).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/stl/pair.h>
 
+#include <bfly/array.hpp>
 #include <bfly/bfly.hpp>
 
 #include <complex>
@@ -26,6 +28,19 @@ using namespace nb::literals;
 namespace bfly::python {
 namespace {
 
+Kind parse_kind(const std::string& kind) {
+  if (kind == "c2c") return Kind::C2C;
+  if (kind == "r2c") return Kind::R2C;
+  if (kind == "c2r") return Kind::C2R;
+  throw Error(ErrorCode::InvalidArgument, "kind '" + kind + "' is not c2c, r2c or c2r");
+}
+
+Precision parse_precision(const std::string& precision) {
+  if (precision == "single") return Precision::Single;
+  if (precision == "double") return Precision::Double;
+  throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
+}
+
 // One device, opened once per spec by the Python side.
 struct CoreDevice {
   Device device;
@@ -39,10 +54,14 @@ class CorePlan {
            const std::string& norm, std::vector<std::int64_t> shape, std::vector<int> axes, std::int64_t batch,
            std::vector<std::int64_t> in_strides, std::int64_t in_distance, std::vector<std::int64_t> out_strides,
            std::int64_t out_distance, bool in_place)
-      : device_(device.device),
-        plan_(device_,
-              make_problem(kind, precision, inverse, norm, std::move(shape), std::move(axes), batch,
-                           std::move(in_strides), in_distance, std::move(out_strides), out_distance, in_place)) {
+      : CorePlan(device,
+                 make_problem(kind, precision, inverse, norm, std::move(shape), std::move(axes), batch,
+                              std::move(in_strides), in_distance, std::move(out_strides), out_distance, in_place)) {}
+
+  // A problem by its token (array_steps' problems).
+  CorePlan(const CoreDevice& device, const std::string& token) : CorePlan(device, Problem::parse(token)) {}
+
+  CorePlan(const CoreDevice& device, const Problem& problem) : device_(device.device), plan_(device_, problem) {
     const Problem& p = plan_.problem();
     in_bytes_ = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     out_bytes_ = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
@@ -104,20 +123,8 @@ class CorePlan {
                               std::int64_t batch, std::vector<std::int64_t> in_strides, std::int64_t in_distance,
                               std::vector<std::int64_t> out_strides, std::int64_t out_distance, bool in_place) {
     Problem p;
-    if (kind == "c2c")
-      p.kind = Kind::C2C;
-    else if (kind == "r2c")
-      p.kind = Kind::R2C;
-    else if (kind == "c2r")
-      p.kind = Kind::C2R;
-    else
-      throw Error(ErrorCode::InvalidArgument, "kind '" + kind + "' is not c2c, r2c or c2r");
-    if (precision == "single")
-      p.precision = Precision::Single;
-    else if (precision == "double")
-      p.precision = Precision::Double;
-    else
-      throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
+    p.kind = parse_kind(kind);
+    p.precision = parse_precision(precision);
     p.direction = inverse ? Direction::Inverse : Direction::Forward;
     p.norm = parse_norm(norm);
     p.shape = std::move(shape);
@@ -224,6 +231,8 @@ NB_MODULE(_core, m) {
                     std::vector<std::int64_t>, std::int64_t, bool>(),
            "device"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "batch"_a, "in_strides"_a,
            "in_distance"_a, "out_strides"_a, "out_distance"_a, "in_place"_a, nb::call_guard<nb::gil_scoped_release>())
+      .def(nb::init<const CoreDevice&, const std::string&>(), "device"_a, "token"_a,
+           nb::call_guard<nb::gil_scoped_release>())
       .def("execute", &CorePlan::execute, "input"_a, "output"_a, "stream"_a, nb::call_guard<nb::gil_scoped_release>())
       .def("execute_blocking", &CorePlan::execute_blocking, "input"_a, "output"_a, "stream"_a,
            nb::call_guard<nb::gil_scoped_release>())
@@ -234,6 +243,39 @@ NB_MODULE(_core, m) {
       .def_prop_ro("output_bytes", &CorePlan::output_bytes)
       .def_prop_ro("workspace_bytes", [](const CorePlan& p) { return p.plan().workspace_bytes(); })
       .def("describe", [](const CorePlan& p) { return p.plan().describe(); });
+
+  // A transform over any axes of an array (bfly/array.hpp): its steps as
+  // (problem token, source, target, [(input offset, output offset) in
+  // bytes, ...]), source and target "in", "out" or "tmp", and the shape of
+  // the complex temporary they use (None: none).
+  m.def(
+      "array_steps",
+      [](const std::string& kind, const std::string& precision, bool inverse, const std::string& norm,
+         std::vector<std::int64_t> shape, std::vector<int> axes, std::vector<std::int64_t> in_strides,
+         std::vector<std::int64_t> out_strides, bool in_place) {
+        bfly::ArrayTransform t;
+        t.kind = parse_kind(kind);
+        t.precision = parse_precision(precision);
+        t.direction = inverse ? bfly::Direction::Inverse : bfly::Direction::Forward;
+        t.norm = bfly::parse_norm(norm);
+        t.shape = std::move(shape);
+        t.axes = std::move(axes);
+        t.input_strides = std::move(in_strides);
+        t.output_strides = std::move(out_strides);
+        t.placement = in_place ? bfly::Placement::InPlace : bfly::Placement::OutOfPlace;
+        const bfly::ArraySteps steps = bfly::array_steps(t);
+        auto name = [](bfly::ArrayOperand o) {
+          return o == bfly::ArrayOperand::Input ? "in" : o == bfly::ArrayOperand::Output ? "out" : "tmp";
+        };
+        nb::list out;
+        for (const bfly::ArrayStep& s : steps.steps)
+          out.append(nb::make_tuple(s.problem.token(), name(s.source), name(s.target), s.offsets));
+        nb::object temporary = nb::none();
+        if (!steps.temporary_shape.empty()) temporary = nb::tuple(nb::cast(steps.temporary_shape));
+        return nb::make_tuple(out, temporary);
+      },
+      "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "in_strides"_a, "out_strides"_a,
+      "in_place"_a);
 
   nb::class_<DeviceMemory>(m, "DeviceMemory")
       .def(nb::init<const CoreDevice&, std::size_t, int>(), "device"_a, "bytes"_a, "device_id"_a)
