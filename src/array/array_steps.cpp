@@ -89,7 +89,8 @@ ArrayStep group_step(Kind kind, Direction direction, const ArrayTransform& t, co
     std::vector<std::pair<std::int64_t, std::int64_t>> next;
     next.reserve(step.offsets.size() * static_cast<std::size_t>(m.size));
     for (const auto& [a, b] : step.offsets)
-      for (std::int64_t i = 0; i < m.size; ++i) next.emplace_back(a + i * m.in_stride * in_bytes, b + i * m.out_stride * out_bytes);
+      for (std::int64_t i = 0; i < m.size; ++i)
+        next.emplace_back(a + i * m.in_stride * in_bytes, b + i * m.out_stride * out_bytes);
     step.offsets = std::move(next);
     for (int d = m.first; d <= m.last; ++d) looped_dim[d] = true;
   }
@@ -151,7 +152,8 @@ ArrayStep group_step(Kind kind, Direction direction, const ArrayTransform& t, co
       if (!looped_dim[d] && shape[d] > 0) last += (shape[d] - 1) * strides[d];
     return (last + 1) * bytes;
   };
-  if (p.input_extent() * static_cast<std::int64_t>(p.input_element_bytes()) > reach(s.in_shape, s.in_strides, in_bytes) ||
+  if (p.input_extent() * static_cast<std::int64_t>(p.input_element_bytes()) >
+          reach(s.in_shape, s.in_strides, in_bytes) ||
       p.output_extent() * static_cast<std::int64_t>(p.output_element_bytes()) >
           reach(s.out_shape, s.out_strides, out_bytes))
     throw Error(ErrorCode::InvalidArgument, "bfly internal error: problem " + p.token() +
@@ -206,8 +208,8 @@ void ArrayTransform::validate() const {
   std::vector<bool> seen(rank, false);
   for (int a : axes) {
     if (a < -rank || a >= rank)
-      throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank) +
-                    " shape " + text::shape(shape));
+      throw invalid("axis " + std::to_string(a) + " is out of range for the rank-" + std::to_string(rank) + " shape " +
+                    text::shape(shape));
     const int k = a < 0 ? a + rank : a;
     if (seen[k]) throw invalid("axis " + std::to_string(a) + " is repeated in the axes");
     seen[k] = true;
@@ -228,8 +230,8 @@ void ArrayTransform::validate() const {
                     text::shape(shape));
     for (int k = 0; k < rank; ++k)
       if ((*side)[k] > 1 && (*strides)[k] <= 0)
-        throw invalid(std::string(name) + " stride " + std::to_string((*strides)[k]) + " on axis " +
-                      std::to_string(k) + " must be positive (copy the array to a positive-stride one)");
+        throw invalid(std::string(name) + " stride " + std::to_string((*strides)[k]) + " on axis " + std::to_string(k) +
+                      " must be positive (copy the array to a positive-stride one)");
   }
 }
 

@@ -37,21 +37,13 @@ bool KernelSpec::block_rows_allowed() const {
          dims[0].in_stride == length && dims[0].out_stride == length;
 }
 
-// The store paths of pass_kernel.cpp that index the output buffer by o:
-// the direct stores, the stores from local memory, the real axis's half
-// spectrum and the packed forward's splits.
-bool KernelSpec::can_fuse_multiply() const {
-  return !identity && !clustered() && !plane() && !bluestein() && !rader() && !convolve && !wide &&
-         (real_store == RealStore::None || real_store == RealStore::Half || real_store == RealStore::Split ||
-          real_store == RealStore::SplitPaired);
-}
+// The store paths that index the output buffer by o (the direct stores,
+// the stores from local memory, the half spectrum and the packed splits),
+// and the plain loads (not staged, blocked, gathered, chirped or a real
+// axis's): the modes' rows say which, block rows are the load's own.
+bool KernelSpec::can_fuse_multiply() const { return modes_admit(*this, Form::MultiplyStore); }
 
-// The plain loads of pass_kernel.cpp's emit_read (not staged, blocked,
-// gathered, chirped or a real axis's).
-bool KernelSpec::can_fuse_multiply_load() const {
-  return !identity && !clustered() && !plane() && !bluestein() && !rader() && !convolve && !staged && !block_rows &&
-         !rader_gather && !chirp_load && real_load == RealLoad::None;
-}
+bool KernelSpec::can_fuse_multiply_load() const { return modes_admit(*this, Form::MultiplyLoad) && !block_rows; }
 
 std::string KernelSpec::geometry() const {
   std::ostringstream out;

@@ -21,20 +21,40 @@ const std::vector<PassMode>& pass_modes() {
       {"rader", [](const KernelSpec& s) { return s.rader() || s.rader_kernel_store; }, kNone},
       // A whole convolution in one kernel (Bluestein's or Rader's).
       {"convolution", [](const KernelSpec& s) { return s.convolve; }, kNone},
-      // A real transform's loads or stores (packed halves among them).
-      {"real", [](const KernelSpec& s) { return s.real() || s.packed(); }, kNone},
+      // A real transform's loads and stores (packed halves among them). The
+      // spectrum's product fuses into stores that index the complex output
+      // (the half spectrum, the packed splits), and into loads of a pass
+      // whose loads are plain (a C2R's real stores).
+      {"real-load", [](const KernelSpec& s) { return s.real_load != KernelSpec::RealLoad::None; },
+       static_cast<unsigned>(Form::MultiplyStore)},
+      {"real-half-spectrum",
+       [](const KernelSpec& s) {
+         using R = KernelSpec::RealStore;
+         return s.real_store == R::Half || s.real_store == R::Split || s.real_store == R::SplitPaired;
+       },
+       Form::MultiplyStore | Form::MultiplyLoad},
+      {"real-store",
+       [](const KernelSpec& s) {
+         using R = KernelSpec::RealStore;
+         return s.real_store == R::Real || s.real_store == R::Pairs;
+       },
+       static_cast<unsigned>(Form::MultiplyLoad)},
       // Rows past one block across a thread-block cluster, and two axes in
       // one group. (Tuning: as before these rows; the launch model keeps a
       // cluster's own launch, launch_model.cpp complete_launch.)
       {"cluster", [](const KernelSpec& s) { return s.clustered(); }, static_cast<unsigned>(Form::Tuning)},
       {"plane", [](const KernelSpec& s) { return s.plane(); }, static_cast<unsigned>(Form::Tuning)},
       // The launch forms that are themselves modes of the pass: staged
-      // groups exchange in halves and take tuned launches; an exchange in
-      // halves, or 64-bit offsets, keep everything but block rows.
-      {"staged", [](const KernelSpec& s) { return s.staged != 0; }, Form::Staging | Form::Halves | Form::Tuning},
+      // groups exchange in halves and take tuned launches (their loads are
+      // copies into local memory: no product there); an exchange in halves
+      // keeps everything but block rows; 64-bit offsets too, but for the
+      // product in the stores (their index o is 32-bit).
+      {"staged", [](const KernelSpec& s) { return s.staged != 0; },
+       Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore},
       {"halves", [](const KernelSpec& s) { return s.local_halves; },
-       Form::Chain | Form::Staging | Form::Halves | Form::Tuning},
-      {"wide", [](const KernelSpec& s) { return s.wide; }, Form::Chain | Form::Staging | Form::Halves | Form::Tuning},
+       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore | Form::MultiplyLoad},
+      {"wide", [](const KernelSpec& s) { return s.wide; },
+       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyLoad},
   };
   return modes;
 }

@@ -1,6 +1,7 @@
 // The modes a pass can be in, and which launch forms each admits: one row
-// a mode, in place of the five lists of exclusions (chainable,
-// staged_allowed, block_rows_allowed, halves_allowed, tunable) that each
+// a mode, in place of the seven lists of exclusions (chainable,
+// staged_allowed, block_rows_allowed, halves_allowed, tunable,
+// can_fuse_multiply, can_fuse_multiply_load) that each
 // had to learn every new mode or silently admit it. A new mode is a new
 // row here; a pass admits a form where every mode it is in does, and the
 // form's own conditions on the geometry hold (kernel_spec.cpp,
@@ -21,6 +22,10 @@ enum class Form : unsigned {
   BlockRows = 4,  // the group's rows as one block through local memory
   Halves = 8,     // the exchange through local memory in two halves
   Tuning = 16,    // the tuning table's launch choices (what `bfly tune` times)
+  // A convolution's pointwise product fused into the last stores or the
+  // first loads (KernelSpec::multiply, multiply_load; ops/convolver.cpp).
+  MultiplyStore = 32,
+  MultiplyLoad = 64,
 };
 
 struct PassMode {

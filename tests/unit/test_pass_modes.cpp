@@ -16,7 +16,9 @@ using bfly::plan::Form;
 using bfly::plan::KernelSpec;
 using bfly::plan::modes_admit;
 
-const Form kForms[] = {Form::Chain, Form::Staging, Form::BlockRows, Form::Halves, Form::Tuning};
+const Form kForms[] = {Form::Chain,  Form::Staging,       Form::BlockRows,   Form::Halves,
+                       Form::Tuning, Form::MultiplyStore, Form::MultiplyLoad};
+const Form kLaunchForms[] = {Form::Chain, Form::Staging, Form::BlockRows, Form::Halves, Form::Tuning};
 
 TEST(PassModes, APlainPassAdmitsEveryForm) {
   const KernelSpec plain;
@@ -39,8 +41,8 @@ TEST(PassModes, ChirpAndRealPassesTakeNoExtraForm) {
   EXPECT_EQ(bfly::plan::mode_names(chirp), "bluestein");
   KernelSpec real;
   real.real_store = KernelSpec::RealStore::Split;
-  EXPECT_EQ(bfly::plan::mode_names(real), "real");
-  for (Form form : kForms) {
+  EXPECT_EQ(bfly::plan::mode_names(real), "real-half-spectrum");
+  for (Form form : kLaunchForms) {
     EXPECT_FALSE(modes_admit(chirp, form)) << static_cast<unsigned>(form);
     EXPECT_FALSE(modes_admit(real, form)) << static_cast<unsigned>(form);
   }
@@ -51,6 +53,47 @@ TEST(PassModes, ChirpAndRealPassesTakeNoExtraForm) {
   halves.local_halves = true;
   EXPECT_TRUE(modes_admit(halves, Form::Chain));
   EXPECT_FALSE(modes_admit(halves, Form::BlockRows));
+}
+
+// The product's fusion as the two hand-written lists had it before they
+// became the table's MultiplyStore and MultiplyLoad columns: every
+// combination of the modes they read gives the same answer.
+TEST(PassModes, TheProductFusesWhereTheListsSaidItDid) {
+  using RL = KernelSpec::RealLoad;
+  using RS = KernelSpec::RealStore;
+  const RL loads[] = {RL::None, RL::Real, RL::Hermitian, RL::Pairs, RL::Mirror};
+  const RS stores[] = {RS::None, RS::Half, RS::Real, RS::Split, RS::Pairs, RS::SplitPaired};
+  int checked = 0;
+  for (unsigned bits = 0; bits < (1u << 11); ++bits)
+    for (RL load : loads)
+      for (RS store : stores) {
+        KernelSpec s;
+        s.identity = bits & 1;
+        s.cluster = bits & 2 ? 2 : 1;
+        s.plane_columns = bits & 4 ? 8 : 0;
+        s.chirp_length = bits & 8 ? 100 : 0;
+        s.rader_prime = bits & 16 ? 101 : 0;
+        s.convolve = bits & 32;
+        s.wide = bits & 64;
+        s.staged = bits & 128 ? 1 : 0;
+        s.block_rows = bits & 256;
+        s.chirp_load = bits & 512;
+        s.local_halves = bits & 1024;
+        s.rader_gather = s.rader_prime > 0 && (bits & 512);
+        s.real_load = load;
+        s.real_store = store;
+        const bool store_was =
+            !s.identity && !s.clustered() && !s.plane() && !s.bluestein() && !s.rader() && !s.convolve && !s.wide &&
+            (store == RS::None || store == RS::Half || store == RS::Split || store == RS::SplitPaired);
+        const bool load_was = !s.identity && !s.clustered() && !s.plane() && !s.bluestein() && !s.rader() &&
+                              !s.convolve && !s.staged && !s.block_rows && !s.rader_gather &&
+                              // (a chirp load is Bluestein's: the lists' !chirp_load is its row's)
+                              !(s.chirp_load && s.bluestein()) && load == RL::None;
+        ASSERT_EQ(s.can_fuse_multiply(), store_was) << bits << " " << bfly::plan::mode_names(s);
+        ASSERT_EQ(s.can_fuse_multiply_load(), load_was) << bits << " " << bfly::plan::mode_names(s);
+        ++checked;
+      }
+  EXPECT_EQ(checked, 2048 * 30);
 }
 
 }  // namespace
