@@ -3,6 +3,19 @@
 
 namespace bfly::codegen {
 
+// Bluestein's first pass (KernelSpec::chirp_load): x[j] * c[j], zero past
+// the N input points.
+void PassWriter::emit_chirp_point(const std::string& v, const std::string& n) {
+  e_.open("");
+  emit_axis_index(n);
+  e_.open("if (j < chirp_n)");
+  emit_read(v, n);
+  e_.line(v + ".y *= in_sign;");
+  e_.line(v + " = cmul(" + v + ", tables[j]);");
+  e_.close();
+  e_.close();
+}
+
 // Bluestein's stores: output e = k + k' * P of the M-point transform
 // becomes conj(y[e] * K[e]) (the kernel multiply; the conjugation makes
 // the inverse FFT that follows a forward one), or, after that FFT,

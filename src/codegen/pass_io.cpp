@@ -1,46 +1,58 @@
 // PassWriter: loading a sub-transform's points and storing its results: the plain form, and which piece takes over.
+#include <algorithm>
+
 #include "codegen/pass_writer.hpp"
 
 namespace bfly::codegen {
 
+// How a point of a sub-transform is loaded, one row a load piece: the
+// first row that applies takes the point (its method lives in the piece's
+// file). A new load piece is a new row and its method.
+const std::vector<PassWriter::LoadPiece>& PassWriter::load_pieces() {
+  static const std::vector<LoadPiece> pieces{
+      {"rader-gather", [](const PassWriter& w) { return w.s_.rader_gather; }, &PassWriter::emit_gather_point},
+      {"chirp", [](const PassWriter& w) { return w.s_.chirp_load; }, &PassWriter::emit_chirp_point},
+      {"block-rows", [](const PassWriter& w) { return w.s_.block_rows; }, &PassWriter::emit_block_point},
+      {"mirror", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Mirror; }, &PassWriter::emit_mirror_read},
+      {"hermitian", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Hermitian; },
+       &PassWriter::emit_hermitian_point},
+      {"plain", [](const PassWriter&) { return true; }, &PassWriter::emit_plain_point},
+  };
+  return pieces;
+}
+
+// How a sub-transform's results are stored, one row a store piece: the
+// first row that applies stores them (its method lives in the piece's file).
+const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
+  static const std::vector<StorePiece> pieces{
+      {"plane-block", [](const PassWriter& w) { return w.plane_block_store_; }, &PassWriter::emit_plane_block_store},
+      {"cluster", [](const PassWriter& w) { return w.s_.clustered(); }, &PassWriter::emit_cluster_store},
+      {"rader", [](const PassWriter& w) { return w.s_.rader_fused(); }, &PassWriter::emit_rader_store},
+      {"rader-pass", [](const PassWriter& w) { return w.s_.rader_kernel_store || w.s_.rader_scatter; },
+       &PassWriter::emit_rader_pass_store},
+      {"chirp", [](const PassWriter& w) { return w.s_.chirp_store != KernelSpec::ChirpStore::None || w.s_.convolve; },
+       &PassWriter::emit_chirp_store},
+      {"split", [](const PassWriter& w) { return w.s_.real_store == RealStore::Split; }, &PassWriter::emit_split_store},
+      {"split-paired", [](const PassWriter& w) { return w.s_.real_store == RealStore::SplitPaired; },
+       &PassWriter::emit_split_paired_store},
+      {"real", [](const PassWriter& w) { return w.s_.real_store != RealStore::None; }, &PassWriter::emit_real_store},
+      {"direct", [](const PassWriter& w) { return !w.s_.store_via_local(); }, &PassWriter::emit_direct_store},
+      {"via-local", [](const PassWriter&) { return true; }, &PassWriter::emit_store_via_local},
+  };
+  return pieces;
+}
+
 void PassWriter::emit_load(int r) {
   const std::int64_t R = s_.length;
   const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
+  const auto& pieces = load_pieces();
+  const auto piece =
+      std::find_if(pieces.begin(), pieces.end(), [&](const LoadPiece& row) { return row.applies(*this); });
   for_each_butterfly(R / r, "valid", [&](int j) {
     for (int t = 0; t < r; ++t) {
       const std::string n = "(b + " + str(t * (R / r)) + ")";
       const std::string v = x(j * r + t);
-      if (s_.rader_gather) {
-        // Rader: a[j] = x[g^j], the row's point g^j.
-        e_.open("");
-        emit_axis_index(n);
-        e_.line(v + " = in[axis_off + (" + idx() + ")tables[j].x * " + str(s_.in_point_stride / s_.axis_stride) + "];");
-        e_.line(v + ".y *= in_sign;");
-        e_.close();
-      } else if (s_.chirp_load) {
-        // Bluestein: x[j] * c[j], zero past the N input points.
-        e_.open("");
-        emit_axis_index(n);
-        e_.open("if (j < chirp_n)");
-        emit_read(v, n);
-        e_.line(v + ".y *= in_sign;");
-        e_.line(v + " = cmul(" + v + ", tables[j]);");
-        e_.close();
-        e_.close();
-      } else if (s_.block_rows) {
-        e_.line(v + " = " + local("m", n) + ";");  // (conjugated as the block came in)
-      } else if (s_.real_load == RealLoad::Mirror) {
-        emit_mirror_read(v, n);
-      } else if (s_.real_load == RealLoad::Hermitian) {
-        e_.open("");
-        emit_axis_index(n);
-        emit_read(v, n);
-        e_.line(v + ".y *= in_sign;");
-        e_.close();
-      } else {
-        emit_read(v, n);
-        e_.line(v + ".y *= in_sign;");
-      }
+      (this->*(piece->emit))(v, n);
       if (s_.has_pass_twiddles() && s_.pass_sincos) {
         emit_pass_sincos(v, n);
       } else if (s_.has_pass_twiddles()) {
@@ -52,6 +64,12 @@ void PassWriter::emit_load(int r) {
       }
     }
   });
+}
+
+// The plain load: the point as emit_read reads it, conjugated on an inverse.
+void PassWriter::emit_plain_point(const std::string& v, const std::string& n) {
+  emit_read(v, n);
+  e_.line(v + ".y *= in_sign;");
 }
 
 // j, the index along the transformed axis of point `n` of this sub-transform.
@@ -97,48 +115,25 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
 }
 
 void PassWriter::emit_store(int r) {
+  for (const StorePiece& piece : store_pieces())
+    if (piece.applies(*this)) return (this->*(piece.emit))(r);
+}
+
+// Straight to the output, each thread its own points.
+void PassWriter::emit_direct_store(int r) {
   const std::int64_t R = s_.length;
-  if (plane_block_store_) {
-    emit_plane_block_store(r);
-    return;
-  }
-  if (s_.clustered()) {
-    emit_cluster_store(r);
-    return;
-  }
-  if (s_.rader_fused()) {
-    emit_rader_store(r);
-    return;
-  }
-  if (s_.rader_kernel_store || s_.rader_scatter) {
-    emit_rader_pass_store(r);
-    return;
-  }
-  if (s_.chirp_store != KernelSpec::ChirpStore::None || s_.convolve) {
-    emit_chirp_store(r);
-    return;
-  }
-  if (s_.real_store == RealStore::Split) {
-    emit_split_store(r);
-    return;
-  }
-  if (s_.real_store == RealStore::SplitPaired) {
-    emit_split_paired_store(r);
-    return;
-  }
-  if (s_.real_store != RealStore::None) {
-    emit_real_store(r);
-    return;
-  }
-  if (!s_.store_via_local()) {
-    for_each_butterfly(R / r, "valid", [&](int j) {
-      for (int t = 0; t < r; ++t) {
-        const std::string at = "(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride);
-        e_.line("dst[" + at + "] = " + product(scaled(x(j * r + t)), "out_off + " + at) + ";");
-      }
-    });
-    return;
-  }
+  for_each_butterfly(R / r, "valid", [&](int j) {
+    for (int t = 0; t < r; ++t) {
+      const std::string at = "(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride);
+      e_.line("dst[" + at + "] = " + product(scaled(x(j * r + t)), "out_off + " + at) + ";");
+    }
+  });
+}
+
+// Through local memory, where the output's access pattern is not the
+// mapping's (KernelSpec::store_via_local).
+void PassWriter::emit_store_via_local(int r) {
+  const std::int64_t R = s_.length;
   for_each_butterfly(R / r, "", [&](int j) {
     for (int t = 0; t < r; ++t) e_.line(local("m", "b + " + str(t * (R / r))) + " = " + x(j * r + t) + ";");
   });

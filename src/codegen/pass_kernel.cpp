@@ -200,6 +200,12 @@ void PassWriter::emit_butterflies(int r, std::int64_t Ps) {
   });
 }
 
+// Block rows (KernelSpec::block_rows): the point from the block that came
+// into local memory (conjugated as it came in).
+void PassWriter::emit_block_point(const std::string& v, const std::string& n) {
+  e_.line(v + " = " + local("m", n) + ";");
+}
+
 void PassWriter::emit_local_write(int r, std::int64_t Ps) {
   const std::int64_t R = s_.length;
   for_each_butterfly(R / r, "", [&](int j) {

@@ -3,6 +3,16 @@
 
 namespace bfly::codegen {
 
+// Rader past one kernel, its first pass (KernelSpec::rader_gather): a[j] =
+// x[g^j], the row's point g^j.
+void PassWriter::emit_gather_point(const std::string& v, const std::string& n) {
+  e_.open("");
+  emit_axis_index(n);
+  e_.line(v + " = in[axis_off + (" + idx() + ")tables[j].x * " + str(s_.in_point_stride / s_.axis_stride) + "];");
+  e_.line(v + ".y *= in_sign;");
+  e_.close();
+}
+
 // Rader past one kernel (KernelSpec::rader_kernel_store, rader_scatter):
 // output e = k + k' * P of the (p - 1)-point FFT. The forward FFT's last
 // pass stores conj(A[e] K[e]); for e = 0 it also adds x[0] (from the

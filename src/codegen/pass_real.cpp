@@ -8,6 +8,16 @@ namespace bfly::codegen {
 // forward FFT that follows. Memory holds conj X where an earlier pass of
 // this inverse wrote it (in_sign 1), X itself on the first pass (in_sign
 // -1). As numpy's irfft, the imaginary parts of X[0] and X[n/2] are ignored.
+// C2R's first pass (KernelSpec::RealLoad::Hermitian): emit_read extends
+// the half spectrum by its mirror, which needs j.
+void PassWriter::emit_hermitian_point(const std::string& v, const std::string& n) {
+  e_.open("");
+  emit_axis_index(n);
+  emit_read(v, n);
+  e_.line(v + ".y *= in_sign;");
+  e_.close();
+}
+
 void PassWriter::emit_mirror_read(const std::string& v, const std::string& n) {
   const std::int64_t S = s_.in_point_stride, H = s_.real_length / 2;
   e_.open("");

@@ -102,17 +102,34 @@ class PassWriter {
   std::string stage_twiddle(const std::string& e) const;
   std::string product(const std::string& v, const std::string& at) const;
   void emit_store_from_local();
+  void emit_block_point(const std::string& v, const std::string& n);
   void emit_copy();
   void barrier();
   void emit_stages();
   void emit_fft(bool from_global, bool to_global);
 
-  // pass_io.cpp: loading a sub-transform's points and storing its results:
-  // the plain form, and which piece takes over.
+  // pass_io.cpp: loading a sub-transform's points and storing its results,
+  // each by the first of its pieces that applies (load_pieces(),
+  // store_pieces(): one row a piece, its method in the piece's file).
+  struct LoadPiece {
+    const char* name;
+    bool (*applies)(const PassWriter&);
+    void (PassWriter::*emit)(const std::string& v, const std::string& n);  // point n into v
+  };
+  struct StorePiece {
+    const char* name;
+    bool (*applies)(const PassWriter&);
+    void (PassWriter::*emit)(int r);  // the last stage's (radix r) results
+  };
+  static const std::vector<LoadPiece>& load_pieces();
+  static const std::vector<StorePiece>& store_pieces();
   void emit_load(int r);
   void emit_axis_index(const std::string& n);
   void emit_read(const std::string& v, const std::string& n);
+  void emit_plain_point(const std::string& v, const std::string& n);
   void emit_store(int r);
+  void emit_direct_store(int r);
+  void emit_store_via_local(int r);
 
   // pass_twiddles.cpp: the twiddles between passes computed in the kernel.
   void emit_pass_sincos(const std::string& v, const std::string& n);
@@ -122,6 +139,7 @@ class PassWriter {
 
   // pass_real.cpp: real transforms' loads and stores (packed halves,
   // mirrored reads, real rows).
+  void emit_hermitian_point(const std::string& v, const std::string& n);
   void emit_mirror_read(const std::string& v, const std::string& n);
   std::string real_twiddle(const std::string& e) const;
   void emit_real_store(int r);
@@ -130,10 +148,12 @@ class PassWriter {
 
   // pass_chirp.cpp: Bluestein's chirp: its stores and the convolution's
   // turn in one kernel.
+  void emit_chirp_point(const std::string& v, const std::string& n);
   void emit_chirp_store(int r);
   void emit_convolve_turn(int r);
 
   // pass_rader.cpp: Rader's gather, scatter and kernel store.
+  void emit_gather_point(const std::string& v, const std::string& n);
   void emit_rader_pass_store(int r);
   void emit_rader_zero();
   void emit_rader_load();
