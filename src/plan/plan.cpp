@@ -61,9 +61,37 @@ View work_view(const Problem& p, std::vector<int> order, int padded_dim = -1, st
 
 std::int64_t extent_of(const Problem& p, int dim) { return dim == 0 ? p.batch : p.shape[dim - 1]; }
 
-// The kernel of one step between two views.
-// `caller_src` and `caller_dst`: where Rader's kernel store finds x[0] and
-// puts X[0] (its convolution's first source and last destination).
+// A Stockham pass of the dim (solver.hpp's PassFrame): index j along the
+// axis = i + n_point * S with S = N / L, i = a' * P + k; the output index
+// of point k' is a' * P * L + k + k' * P.
+PassCore stockham_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t L = step.length, P = step.stride_product, S = f.stockham_stride;
+  spec.length = L;
+  spec.stride_product = P;
+  spec.cluster = step.cluster;
+  spec.in_point_stride = S * f.src[f.dim];
+  spec.out_point_stride = P * f.dst[f.dim];
+  spec.dims.push_back({P, f.src[f.dim], f.dst[f.dim]});
+  spec.twiddle_dim = P > 1 ? 0 : -1;
+  spec.dims.push_back({S / P, P * f.src[f.dim], P * L * f.dst[f.dim]});
+  return {L, false};
+}
+
+// A copy pass: row chunks of the source's innermost dim.
+PassCore copy_core(KernelSpec& spec, const Step&, const PassFrame& f) {
+  const std::int64_t L = largest_divisor_at_most(f.n, 32);
+  spec.identity = true;
+  spec.length = L;
+  spec.in_point_stride = f.src[f.dim];
+  spec.out_point_stride = f.dst[f.dim];
+  spec.dims.push_back({f.n / L, L * f.src[f.dim], L * f.dst[f.dim]});
+  return {L, false};
+}
+
+// The kernel of one step between two views: the solver's core (else a
+// Stockham or copy pass), the dims it left, the solver's pieces, then the
+// launch. `caller_src` and `caller_dst`: where Rader's kernel store finds
+// x[0] and puts X[0] (its convolution's first source and last destination).
 Pass make_pass(const Problem& p, const Step& step, const View& src, const View& dst, const DeviceLimits& limits,
                const View& caller_src, const View& caller_dst) {
   KernelSpec spec;
@@ -72,158 +100,25 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const int a = step.dim;
   const std::int64_t n = extent_of(p, a);
   // The points a step's transforms cover along the dim: Bluestein's passes
-  // run over its zero-padded M points.
-  const bool rader = step.chirp == Step::Chirp::Rader;
-  const bool fused = step.chirp == Step::Chirp::Fused || rader;
-  const bool packed_passes = step.packed && step.padded > 0;
-  const std::int64_t span = (step.chirp == Step::Chirp::None && !packed_passes) || fused ? n : step.padded;
-  const bool forward_real = p.kind == Kind::R2C;
-  if (step.plane) {
-    // Planes (solvers/plane.cpp): the columns' FFTs along dim a (the row
-    // pitches as point strides), each plane's C columns the innermost dim
-    // of the sub-transform index, the planes the dims past it.
-    const int b = a + 1;
-    spec.length = n;
-    spec.plane_columns = extent_of(p, b);
-    spec.in_point_stride = src[a];
-    spec.out_point_stride = dst[a];
-    spec.dims.push_back({spec.plane_columns, src[b], dst[b]});
+  // run over its zero-padded M points, a packed axis's over n/2.
+  const bool padded = (step.chirp != Step::Chirp::None || (step.packed && step.padded > 0)) &&
+                      step.chirp != Step::Chirp::Fused && step.chirp != Step::Chirp::Rader;
+  PassFrame frame{p, a, n, padded ? step.padded : n, src, dst, caller_src, caller_dst, 0, {}};
+  const bool stockham = step.core == nullptr && step.kind == Step::Kind::Fft;
+  if (stockham) frame.stockham_stride = frame.span / step.length;
+  const PassCore core = step.core != nullptr ? step.core(spec, step, frame)
+                        : stockham           ? stockham_core(spec, step, frame)
+                                             : copy_core(spec, step, frame);
+  if (!core.all_dims) {
     for (int d = 1; d < dims; ++d)
-      if (d != a && d != b && extent_of(p, d) > 1) spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
+      if (d != a) {
+        frame.outer_dims.emplace_back(spec.dims.size(), d);
+        spec.dims.push_back({extent_of(p, d), src[d], dst[d]});
+      }
+    frame.outer_dims.emplace_back(spec.dims.size(), 0);
     spec.dims.push_back({p.batch, src[0], dst[0]});
-    std::int64_t in_last = 0, out_last = 0;
-    for (int d = 0; d < dims; ++d) {
-      in_last += (extent_of(p, d) - 1) * src[d];
-      out_last += (extent_of(p, d) - 1) * dst[d];
-    }
-    const std::int64_t limit = std::int64_t{1} << 31;
-    spec.wide = in_last >= limit || out_last >= limit || p.elements() >= limit;
-    Pass pass;
-    pass.what = step.what;
-    pass.launch_from = complete_spec(spec, limits);
-    pass.spec = spec;
-    pass.transforms = p.elements() / n;  // the columns of every plane
-    return pass;
   }
-  if (step.packed && !packed_passes) {
-    // An even real axis as n/2 complex points (solvers/real_axis.cpp); point
-    // strides count reals on the real side.
-    using K = KernelSpec;
-    spec.length = n / 2;
-    spec.real_load = forward_real ? K::RealLoad::Pairs : K::RealLoad::Mirror;
-    spec.real_store = forward_real ? K::RealStore::Split : K::RealStore::Pairs;
-    spec.real_length = n;
-    spec.in_point_stride = forward_real ? 2 * src[a] : src[a];
-    spec.out_point_stride = forward_real ? dst[a] : 2 * dst[a];
-  } else if (step.kind == Step::Kind::Fft && rader) {
-    // Rader in one kernel: an (N - 1)-point convolution per N-point axis,
-    // or per p-point sub-transform of the first Stockham pass of N = p m
-    // (step.prime): point j of sub-transform i at i + j m, output k at i p + k.
-    const std::int64_t prime = step.prime > 0 ? step.prime : n, m = n / prime;
-    spec.length = prime - 1;
-    spec.in_point_stride = m * src[a];
-    spec.out_point_stride = dst[a];
-    if (m > 1) spec.dims.push_back({m, src[a], prime * dst[a]});
-    spec.rader_prime = prime;
-    spec.convolve = true;
-  } else if (step.kind == Step::Kind::Fft && fused) {
-    // Bluestein in one kernel: an M-point transform per N-point axis.
-    spec.length = step.padded;
-    spec.in_point_stride = src[a];
-    spec.out_point_stride = dst[a];
-    spec.chirp_length = n;
-    spec.chirp_load = true;
-    spec.convolve = true;
-  } else if (step.kind == Step::Kind::Fft) {
-    // Index j along the axis = i + n_point * S with S = N / L, i = a' * P + k;
-    // the output index of point k' is a' * P * L + k + k' * P.
-    const std::int64_t L = step.length, P = step.stride_product, S = span / L;
-    spec.length = L;
-    spec.stride_product = P;
-    spec.cluster = step.cluster;
-    spec.in_point_stride = S * src[a];
-    spec.out_point_stride = P * dst[a];
-    spec.dims.push_back({P, src[a], dst[a]});
-    spec.twiddle_dim = P > 1 ? 0 : -1;
-    spec.dims.push_back({S / P, P * src[a], P * L * dst[a]});
-    // The middle passes are plain FFT passes (shared with fast lengths).
-    if (step.rader && step.chirp != Step::Chirp::Middle) {
-      // Rader past one kernel (solvers/rader.cpp).
-      spec.rader_prime = n;
-      if (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore) {
-        spec.rader_gather = true;
-        spec.axis_dim = 1;
-        spec.axis_stride = S;
-      }
-      spec.rader_kernel_store = step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore;
-      spec.rader_scatter = step.chirp == Step::Chirp::ChirpStore;
-    } else if (step.chirp != Step::Chirp::None && step.chirp != Step::Chirp::Middle) {
-      spec.chirp_length = n;
-    }
-    if (!step.rader && (step.chirp == Step::Chirp::Load || step.chirp == Step::Chirp::LoadKernelStore)) {
-      // The first pass (P == 1): point j = i + n_point * S of the N-point input.
-      spec.chirp_load = true;
-      spec.axis_dim = 1;
-      spec.axis_stride = S;
-    }
-    // The last passes (S == P): output e = k + k' * P.
-    if (!step.rader && (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore))
-      spec.chirp_store = KernelSpec::ChirpStore::Kernel;
-    if (!step.rader && step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
-    if (step.real_first && !forward_real) {
-      // The first pass (P == 1): point j = i + n_point * S of the axis.
-      spec.axis_dim = 1;
-      spec.axis_stride = S;
-    }
-    if (packed_passes) {
-      // The packed axis in several passes (solvers/real_axis.cpp): the first
-      // R2C pass and the last C2R pass are plain complex passes over the
-      // real side read as pairs; the inverse's first pass loads the mirror,
-      // the forward's last splits pairs of sub-transforms.
-      using K = KernelSpec;
-      if (step.real_first && !forward_real) spec.real_load = K::RealLoad::Mirror;
-      if (step.real_last && forward_real) spec.real_store = K::RealStore::SplitPaired;
-      if (spec.real()) {
-        spec.real_length = n;
-        spec.real_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(n)) / 2));
-      }
-    }
-  } else {
-    // Row chunks of the source's innermost dim.
-    const std::int64_t L = largest_divisor_at_most(n, 32);
-    spec.identity = true;
-    spec.length = L;
-    spec.in_point_stride = src[a];
-    spec.out_point_stride = dst[a];
-    spec.dims.push_back({n / L, L * src[a], L * dst[a]});
-  }
-  // Rader's kernel store reaches its row's x[0] and X[0] in other buffers.
-  auto caller = [&](int d, IndexDim dim) {
-    if (spec.rader_kernel_store) {
-      dim.caller_in = caller_src[static_cast<std::size_t>(d)];
-      dim.caller_out = caller_dst[static_cast<std::size_t>(d)];
-    }
-    return dim;
-  };
-  for (int d = 1; d < dims; ++d)
-    if (d != a) spec.dims.push_back(caller(d, {extent_of(p, d), src[d], dst[d]}));
-  spec.dims.push_back(caller(0, {p.batch, src[0], dst[0]}));
-  if (!step.packed && (step.real_first || step.real_last)) {
-    // A real axis as an n-point complex FFT: its first pass reads the real
-    // side or extends the half spectrum, its last writes the other side.
-    using K = KernelSpec;
-    if (step.real_first) spec.real_load = forward_real ? K::RealLoad::Real : K::RealLoad::Hermitian;
-    if (step.real_last) spec.real_store = forward_real ? K::RealStore::Half : K::RealStore::Real;
-    if (!spec.bluestein()) spec.real_length = n;  // Bluestein's kernels take N at run time
-  }
-  if (step.packed && !packed_passes) {
-    // Both reals of a point in one complex access: the axis contiguous and
-    // every offset on the real side even.
-    const bool real_in = forward_real;
-    bool aligned = (real_in ? src[a] : dst[a]) == 1;
-    for (const IndexDim& d : spec.dims) aligned = aligned && (real_in ? d.in_stride : d.out_stride) % 2 == 0;
-    spec.real_pairs_aligned = aligned;
-  }
+  for (PassPieceFn piece : step.pieces) piece(spec, step, frame);
   // 64-bit offsets once any offset or the transform count can pass 2^31.
   std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = (spec.length - 1) * spec.out_point_stride;
   for (const IndexDim& d : spec.dims) {
@@ -231,16 +126,14 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     out_last += (d.extent - 1) * d.out_stride;
   }
   const std::int64_t limit = std::int64_t{1} << 31;
-  const std::int64_t elements = p.elements() / n * span;
+  const std::int64_t elements = p.elements() / n * frame.span;
   spec.wide = in_last >= limit || out_last >= limit || elements >= limit;
   const std::string launch_from = complete_spec(spec, limits);
   Pass pass;
   pass.what = step.what;
   pass.launch_from = launch_from;
   pass.spec = spec;
-  pass.transforms = rader && step.prime > 0                    ? elements / step.prime
-                    : fused || (step.packed && !packed_passes) ? elements / n
-                                                               : elements / spec.length;
+  pass.transforms = elements / core.points;
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Pairs (k, P - k) of the P sub-transforms of each row: P/2 + 1 of them,
     // counted twice (a group runs M/2 pairs).

@@ -60,6 +60,39 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
   return fused;
 }
 
+namespace {
+
+// Bluestein in one kernel: an M-point convolution per N-point axis.
+PassCore fused_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  spec.length = step.padded;
+  spec.in_point_stride = f.src[f.dim];
+  spec.out_point_stride = f.dst[f.dim];
+  spec.chirp_length = f.n;
+  spec.chirp_load = true;
+  spec.convolve = true;
+  return {f.n, false};
+}
+
+// Bluestein's passes: the first (P == 1) loads point j = i + n_point * S of
+// the N-point input times c[j]; the last passes (S == P) store output e =
+// k + k' * P times the kernel (the forward FFT's) or the chirp (the
+// inverse's). The middle passes are plain FFT passes (shared with fast
+// lengths) and take no piece.
+void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  using C = Step::Chirp;
+  spec.chirp_length = f.n;
+  if (step.chirp == C::Load || step.chirp == C::LoadKernelStore) {
+    spec.chirp_load = true;
+    spec.axis_dim = 1;
+    spec.axis_stride = f.stockham_stride;
+  }
+  if (step.chirp == C::KernelStore || step.chirp == C::LoadKernelStore)
+    spec.chirp_store = KernelSpec::ChirpStore::Kernel;
+  if (step.chirp == C::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+}
+
+}  // namespace
+
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                                   const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
@@ -72,6 +105,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     step.length = m;
     step.order = order;
     step.chirp = Step::Chirp::Fused;
+    step.core = fused_core;
     step.padded = m;
     step.what = axis + " in one pass)";
     return {step};
@@ -113,6 +147,7 @@ std::vector<Step> convolution_steps(const Problem& problem, int dim, const Devic
         step.chirp = first ? Step::Chirp::Load : last ? Step::Chirp::KernelStore : Step::Chirp::Middle;
       else
         step.chirp = last ? Step::Chirp::ChirpStore : Step::Chirp::Middle;
+      if (step.chirp != Step::Chirp::Middle) step.pieces.push_back(chirp_piece);
       step.work_only = step.padded_destination();
       step.what = axis + ", " + (fft == 0 ? "forward" : "inverse") + " pass " + std::to_string(j + 1) + " of " +
                   std::to_string(lengths.size()) + ")";

@@ -38,6 +38,23 @@ bool fits_registers(std::int64_t rows, std::int64_t columns, Precision precision
   return 2 * words * trial.points_per_thread() + 24 <= std::min<std::int64_t>(255, limits.registers_per_unit / warps);
 }
 
+// The columns' FFTs along the step's dim a (the row pitches as point
+// strides), each plane's C columns the innermost dim of the sub-transform
+// index, the planes the dims past it.
+PassCore plane_core(KernelSpec& spec, const Step&, const PassFrame& f) {
+  const int a = f.dim, b = a + 1, dims = f.problem.rank() + 1;
+  auto extent = [&](int d) { return d == 0 ? f.problem.batch : f.problem.shape[d - 1]; };
+  spec.length = f.n;
+  spec.plane_columns = extent(b);
+  spec.in_point_stride = f.src[a];
+  spec.out_point_stride = f.dst[a];
+  spec.dims.push_back({spec.plane_columns, f.src[b], f.dst[b]});
+  for (int d = 1; d < dims; ++d)
+    if (d != a && d != b && extent(d) > 1) spec.dims.push_back({extent(d), f.src[d], f.dst[d]});
+  spec.dims.push_back({f.problem.batch, f.src[0], f.dst[0]});
+  return {f.n, true};  // a transform: one column of a plane
+}
+
 }  // namespace
 
 std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits) {
@@ -58,6 +75,7 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   step.dim = rank - 1;  // the rows' axis, rank - 2 (dims count the batch first)
   step.length = rows;
   step.plane = true;
+  step.core = plane_core;
   step.what = "axes " + std::to_string(rank - 2) + " and " + std::to_string(rank - 1) + ", " + std::to_string(rows) +
               " x " + std::to_string(columns) + " planes in one pass (columns, then rows through local memory)";
   return {step};

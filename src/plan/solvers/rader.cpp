@@ -34,6 +34,43 @@ std::int64_t rader_one_kernel(const Problem& problem, const DeviceLimits& limits
   return std::min(most, limits.rader_one_kernel);
 }
 
+// Rader in one kernel: an (N - 1)-point convolution per N-point axis, or
+// per p-point sub-transform of the first Stockham pass of N = p m
+// (step.prime): point j of sub-transform i at i + j m, output k at i p + k.
+PassCore rader_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t prime = step.prime > 0 ? step.prime : f.n, m = f.n / prime;
+  spec.length = prime - 1;
+  spec.in_point_stride = m * f.src[f.dim];
+  spec.out_point_stride = f.dst[f.dim];
+  if (m > 1) spec.dims.push_back({m, f.src[f.dim], prime * f.dst[f.dim]});
+  spec.rader_prime = prime;
+  spec.convolve = true;
+  return {prime, false};
+}
+
+// Rader past one kernel: the convolution's passes in Bluestein's roles
+// (KernelSpec::rader_gather and after). The first gathers a[j] = x[g^j] (j
+// as a chirp load's); the forward FFT's last stores the kernel product and
+// reaches its row's x[0] and X[0] in the caller's buffers (the dims'
+// caller strides); the inverse's last scatters to X[g^-q]. The middle
+// passes are plain and take no piece.
+void rader_pass_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  using C = Step::Chirp;
+  spec.rader_prime = f.n;
+  if (step.chirp == C::Load || step.chirp == C::LoadKernelStore) {
+    spec.rader_gather = true;
+    spec.axis_dim = 1;
+    spec.axis_stride = f.stockham_stride;
+  }
+  spec.rader_kernel_store = step.chirp == C::KernelStore || step.chirp == C::LoadKernelStore;
+  spec.rader_scatter = step.chirp == C::ChirpStore;
+  if (!spec.rader_kernel_store) return;
+  for (const auto& [i, d] : f.outer_dims) {
+    spec.dims[i].caller_in = f.caller_src[static_cast<std::size_t>(d)];
+    spec.dims[i].caller_out = f.caller_dst[static_cast<std::size_t>(d)];
+  }
+}
+
 }  // namespace
 
 std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits,
@@ -61,7 +98,11 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
     std::vector<Step> steps = convolution_steps(problem, dim, passes, order, L,
                                                 "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) +
                                                     " points by Rader (" + std::to_string(L) + "-point convolution");
-    for (Step& step : steps) step.rader = true;
+    for (Step& step : steps) {
+      step.rader = true;
+      step.pieces.clear();  // (Bluestein's chirp)
+      if (step.chirp != Step::Chirp::Middle) step.pieces.push_back(rader_pass_piece);
+    }
     return steps;
   }
   Step step;
@@ -69,6 +110,7 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
   step.length = L;
   step.order = order;
   step.chirp = Step::Chirp::Rader;
+  step.core = rader_core;
   step.what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Rader (" + std::to_string(L) +
               "-point convolution in one pass)";
   return {step};
@@ -116,6 +158,7 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
   }
   std::vector<Step> steps = stockham_steps(dim, lengths, order);
   steps[0].chirp = Step::Chirp::Rader;
+  steps[0].core = rader_core;
   steps[0].prime = p;
   for (std::size_t j = 0; j < steps.size(); ++j)
     steps[j].what = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points, pass " +

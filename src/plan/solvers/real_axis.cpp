@@ -26,6 +26,8 @@
 // conj X[k]) and whose last pass writes the n/2 + 1 outputs (or the real
 // parts): the real side's traffic is halved, the inner passes are as
 // complex, about what a complex transform of n points costs.
+#include <cmath>
+
 #include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
@@ -45,6 +47,60 @@ Problem complex_side(const Problem& problem) {
   return q;
 }
 
+namespace {
+
+// An even real axis as n/2 complex points in one pass; point strides count
+// reals on the real side.
+PassCore packed_core(KernelSpec& spec, const Step&, const PassFrame& f) {
+  using K = KernelSpec;
+  const bool forward = f.problem.kind == Kind::R2C;
+  spec.length = f.n / 2;
+  spec.real_load = forward ? K::RealLoad::Pairs : K::RealLoad::Mirror;
+  spec.real_store = forward ? K::RealStore::Split : K::RealStore::Pairs;
+  spec.real_length = f.n;
+  spec.in_point_stride = forward ? 2 * f.src[f.dim] : f.src[f.dim];
+  spec.out_point_stride = forward ? f.dst[f.dim] : 2 * f.dst[f.dim];
+  return {f.n, false};
+}
+
+// Both reals of a packed point in one complex access: the axis contiguous
+// and every offset on the real side even.
+void aligned_pairs_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
+  const bool real_in = f.problem.kind == Kind::R2C;
+  bool aligned = (real_in ? f.src[f.dim] : f.dst[f.dim]) == 1;
+  for (const IndexDim& d : spec.dims) aligned = aligned && (real_in ? d.in_stride : d.out_stride) % 2 == 0;
+  spec.real_pairs_aligned = aligned;
+}
+
+// The real axis's first and last passes: the first reads the real side
+// (R2C) or extends the half spectrum (C2R, its point j = i + n_point * S
+// along the axis), the last writes the other side. Packed in several
+// passes, the first R2C pass and the last C2R pass are plain complex passes
+// over the real side read as pairs; the inverse's first pass loads the
+// mirror, the forward's last splits pairs of sub-transforms.
+void real_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  using K = KernelSpec;
+  const bool forward = f.problem.kind == Kind::R2C;
+  if (f.stockham_stride > 0 && step.real_first && !forward) {
+    spec.axis_dim = 1;
+    spec.axis_stride = f.stockham_stride;
+  }
+  if (step.packed) {
+    if (step.real_first && !forward) spec.real_load = K::RealLoad::Mirror;
+    if (step.real_last && forward) spec.real_store = K::RealStore::SplitPaired;
+    if (spec.real()) {
+      spec.real_length = f.n;
+      spec.real_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(f.n)) / 2));
+    }
+    return;
+  }
+  if (step.real_first) spec.real_load = forward ? K::RealLoad::Real : K::RealLoad::Hermitian;
+  if (step.real_last) spec.real_store = forward ? K::RealStore::Half : K::RealStore::Real;
+  if (!spec.bluestein()) spec.real_length = f.n;  // Bluestein's kernels take N at run time
+}
+
+}  // namespace
+
 std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& limits) {
   const int dim = problem.real_axis() + 1;
   const std::int64_t n = problem.shape[dim - 1];
@@ -61,6 +117,8 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     step.dim = dim;
     step.length = h;
     step.packed = step.real_first = step.real_last = true;
+    step.core = packed_core;
+    step.pieces.push_back(aligned_pairs_piece);
     step.from = forward ? real : half;
     step.to = forward ? half : real;
     step.what = axis + " as a " + std::to_string(h) + "-point complex FFT (packed)";
@@ -79,6 +137,8 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
       s.work_only = true;
     }
     steps.front().real_first = true;
+    steps.front().pieces.push_back(real_piece);
+    if (steps.size() > 1) steps.back().pieces.push_back(real_piece);
     steps.front().from = forward ? real : half;
     steps.back().real_last = true;
     steps.back().to = forward ? half : real;

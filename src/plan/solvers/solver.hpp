@@ -11,6 +11,44 @@
 
 namespace bfly::plan {
 
+struct Step;
+
+// What make_pass (plan.cpp) knows of one pass when a solver's core and
+// pieces shape its KernelSpec.
+struct PassFrame {
+  const Problem& problem;  // (the complex side, for passes between a real axis's)
+  int dim = 1;             // the dim transformed
+  std::int64_t n = 1;      // its points
+  std::int64_t span = 1;   // the points its transforms cover: Bluestein's M, n/2 between packed passes, else n
+  // Strides of the logical dims in the step's source and destination, and
+  // in its convolution's first source and last destination (Rader's x[0]
+  // and X[0]).
+  const std::vector<std::int64_t>& src;
+  const std::vector<std::int64_t>& dst;
+  const std::vector<std::int64_t>& caller_src;
+  const std::vector<std::int64_t>& caller_dst;
+  // A Stockham pass (no core of the solver's): its sub-transform's point
+  // stride along the dim, in points (span / length); 0 elsewhere.
+  std::int64_t stockham_stride = 0;
+  // The spec's dims make_pass added past the core's, with the logical dim
+  // each stands for.
+  std::vector<std::pair<std::size_t, int>> outer_dims;
+};
+
+// A pass whose geometry a solver shapes itself: its core sets the spec's
+// length, point strides and the dims it owns, and says how many points of
+// the dim one transform covers (the launch's transform count is the
+// elements over it); `all_dims`: it placed every dim, make_pass adds none.
+struct PassCore {
+  std::int64_t points = 1;
+  bool all_dims = false;
+};
+using PassCoreFn = PassCore (*)(KernelSpec& spec, const Step& step, const PassFrame& frame);
+// A solver's piece of a pass: the spec's fields of its loads, stores and
+// tables, set once the geometry is complete (pieces apply in the order the
+// solvers attached them).
+using PassPieceFn = void (*)(KernelSpec& spec, const Step& step, const PassFrame& frame);
+
 // The problem as logical dims: dim 0 is the batch, dim a+1 is array axis a.
 struct Step {
   enum class Kind { Fft, Transpose };
@@ -69,6 +107,12 @@ struct Step {
   // several, the real side read or written as complex pairs.
   bool real_first = false, real_last = false, packed = false;
   std::string what;
+  // How the solvers shape the step's pass (make_pass applies them): a core
+  // of their own in place of a Stockham pass (Bluestein's and Rader's one
+  // kernel, the packed real axis, planes), and pieces on top (Bluestein's
+  // chirp, Rader's gather and stores, the real axis's loads and stores).
+  PassCoreFn core = nullptr;
+  std::vector<PassPieceFn> pieces;
 
   // A group owns whole sub-transforms of the dim: it may write what it read.
   bool may_write_source(const Problem& problem) const;
