@@ -1,97 +1,45 @@
 #include "codegen/kernel_params.hpp"
 
+#include <cstring>
+
+#include "pieces/piece.hpp"
+
 namespace bfly::codegen {
 
 using RealLoad = plan::KernelSpec::RealLoad;
 using RealStore = plan::KernelSpec::RealStore;
 
+bool Param::operator==(const Param& o) const { return type == o.type && std::strcmp(name, o.name) == 0; }
+
 std::vector<Param> pass_params(const plan::KernelSpec& spec) {
-  std::vector<Param> params{Param::In,         Param::Out,    Param::Twiddles, Param::PassTwiddles,
-                            Param::Transforms, Param::InSign, Param::OutRe,    Param::OutIm};
-  if (spec.rader_kernel_store) {
-    params.insert(params.end(),
-                  {Param::Tables, Param::RaderIn, Param::RaderOut, Param::RaderSign, Param::RaderRe, Param::RaderIm});
-  } else if (spec.packed() || spec.rader()) {
-    params.push_back(Param::Tables);
-  } else if (spec.bluestein()) {
-    params.insert(params.end(), {Param::Tables, Param::ChirpN, Param::OpenIn, Param::OpenOut});
-  }
-  if (spec.multiply || spec.multiply_load) params.push_back(Param::Multiplier);
-  return params;
+  std::vector<Param> list{params::In,         params::Out,    params::Twiddles, params::PassTwiddles,
+                          params::Transforms, params::InSign, params::OutRe,    params::OutIm};
+  if (spec.packed() || spec.rader() || spec.bluestein()) list.push_back(params::Tables);
+  if (spec.bluestein()) list.insert(list.end(), {params::ChirpN, params::OpenIn, params::OpenOut});
+  for (const pieces::Piece* piece : pieces::of(spec)) piece->add_params(spec, list);
+  if (spec.multiply || spec.multiply_load) list.push_back(params::Multiplier);
+  return list;
 }
 
-const char* param_name(Param param) {
-  switch (param) {
-    case Param::In:
-      return "in";
-    case Param::Out:
-      return "out";
-    case Param::Twiddles:
-      return "twiddles";
-    case Param::PassTwiddles:
-      return "pass_twiddles";
-    case Param::Transforms:
-      return "transforms";
-    case Param::InSign:
-      return "in_sign";
-    case Param::OutRe:
-      return "out_re";
-    case Param::OutIm:
-      return "out_im";
-    case Param::Tables:
-      return "tables";
-    case Param::RaderIn:
-      return "rader_in";
-    case Param::RaderOut:
-      return "rader_out";
-    case Param::RaderSign:
-      return "rader_sign";
-    case Param::RaderRe:
-      return "rader_re";
-    case Param::RaderIm:
-      return "rader_im";
-    case Param::ChirpN:
-      return "chirp_n";
-    case Param::OpenIn:
-      return "open_in";
-    case Param::OpenOut:
-      return "open_out";
-    case Param::Multiplier:
-      return "mul";
-  }
-  return "?";
-}
-
-std::string param_declaration(Param param, const plan::KernelSpec& spec, const Dialect& d, const std::string& prefix) {
-  const std::string name = prefix + param_name(param);
+std::string param_declaration(const Param& param, const plan::KernelSpec& spec, const Dialect& d,
+                              const std::string& prefix) {
+  const std::string name = prefix + param.name;
   const std::string global = d.global;
   // Reals on a real transform's real side, complex points elsewhere.
   const bool real_in = spec.real_load == RealLoad::Real || spec.real_load == RealLoad::Pairs;
   const bool real_out = spec.real_store == RealStore::Real || spec.real_store == RealStore::Pairs;
-  switch (param) {
-    case Param::In:
+  switch (param.type) {
+    case Param::Type::Source:
       return global + "const " + (real_in ? "real" : "cpx") + "* " + name;
-    case Param::Out:
+    case Param::Type::Destination:
       return global + (real_out ? "real" : "cpx") + "* " + name;
-    case Param::RaderOut:
-      return global + "cpx* " + name;
-    case Param::Twiddles:
-    case Param::PassTwiddles:
-    case Param::Tables:
-    case Param::RaderIn:
-    case Param::Multiplier:
+    case Param::Type::Table:
       return global + "const cpx* " + name;
-    case Param::Transforms:
-    case Param::ChirpN:
-    case Param::OpenIn:
-    case Param::OpenOut:
+    case Param::Type::Buffer:
+      return global + "cpx* " + name;
+    case Param::Type::Count:
       return std::string(d.u64) + " " + name;
-    case Param::InSign:
-    case Param::OutRe:
-    case Param::OutIm:
-    case Param::RaderSign:
-    case Param::RaderRe:
-    case Param::RaderIm:
+    case Param::Type::Real:
       return "real " + name;
   }
   return name;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
 
 namespace bfly::codegen {
 
@@ -10,7 +11,6 @@ namespace bfly::codegen {
 // file). A new load piece is a new row and its method.
 const std::vector<PassWriter::LoadPiece>& PassWriter::load_pieces() {
   static const std::vector<LoadPiece> pieces{
-      {"rader-gather", [](const PassWriter& w) { return w.s_.rader_gather; }, &PassWriter::emit_gather_point},
       {"chirp", [](const PassWriter& w) { return w.s_.chirp_load; }, &PassWriter::emit_chirp_point},
       {"block-rows", [](const PassWriter& w) { return w.s_.block_rows; }, &PassWriter::emit_block_point},
       {"mirror", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Mirror; }, &PassWriter::emit_mirror_read},
@@ -28,8 +28,6 @@ const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
       {"plane-block", [](const PassWriter& w) { return w.plane_block_store_; }, &PassWriter::emit_plane_block_store},
       {"cluster", [](const PassWriter& w) { return w.s_.clustered(); }, &PassWriter::emit_cluster_store},
       {"rader", [](const PassWriter& w) { return w.s_.rader_fused(); }, &PassWriter::emit_rader_store},
-      {"rader-pass", [](const PassWriter& w) { return w.s_.rader_kernel_store || w.s_.rader_scatter; },
-       &PassWriter::emit_rader_pass_store},
       {"chirp", [](const PassWriter& w) { return w.s_.chirp_store != KernelSpec::ChirpStore::None || w.s_.convolve; },
        &PassWriter::emit_chirp_store},
       {"split", [](const PassWriter& w) { return w.s_.real_store == RealStore::Split; }, &PassWriter::emit_split_store},
@@ -45,14 +43,15 @@ const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
 void PassWriter::emit_load(int r) {
   const std::int64_t R = s_.length;
   const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
-  const auto& pieces = load_pieces();
-  const auto piece =
-      std::find_if(pieces.begin(), pieces.end(), [&](const LoadPiece& row) { return row.applies(*this); });
+  const auto& forms = load_pieces();
+  const auto form = std::find_if(forms.begin(), forms.end(), [&](const LoadPiece& row) { return row.applies(*this); });
+  const std::vector<const pieces::Piece*> own = pieces::of(s_);
   for_each_butterfly(R / r, "valid", [&](int j) {
     for (int t = 0; t < r; ++t) {
       const std::string n = "(b + " + str(t * (R / r)) + ")";
       const std::string v = x(j * r + t);
-      (this->*(piece->emit))(v, n);
+      if (std::none_of(own.begin(), own.end(), [&](const pieces::Piece* p) { return p->emit_load_point(*this, v, n); }))
+        (this->*(form->emit))(v, n);
       if (s_.has_pass_twiddles() && s_.pass_sincos) {
         emit_pass_sincos(v, n);
       } else if (s_.has_pass_twiddles()) {
@@ -115,6 +114,8 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
 }
 
 void PassWriter::emit_store(int r) {
+  for (const pieces::Piece* piece : pieces::of(s_))
+    if (piece->emit_store(*this, r)) return;
   for (const StorePiece& piece : store_pieces())
     if (piece.applies(*this)) return (this->*(piece.emit))(r);
 }

@@ -7,6 +7,7 @@
 #include "codegen/emitter.hpp"
 #include "codegen/kernel_params.hpp"
 #include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
 
 namespace bfly::codegen {
 namespace {
@@ -108,20 +109,15 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
     return out.empty() ? std::string("0") : out;
   };
   if (want_in) e_.line("const " + idx() + " in_off" + sfx + " = " + sum(true) + ";");
-  if (s_.rader_kernel_store && sfx.empty()) {
-    // x[0] and X[0] of this sub-transform's row in the caller's buffers.
-    std::string in, out;
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-      if (dims[d].caller_in) in += (in.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_in);
-      if (dims[d].caller_out) out += (out.empty() ? "" : " + ") + index[d] + " * " + str(dims[d].caller_out);
-    }
-    e_.line("const " + idx() + " rader_in_off = " + (in.empty() ? "0" : in) +
-            ", rader_out_off = " + (out.empty() ? "0" : out) + ";");
-  }
+  if (sfx.empty())
+    for (const pieces::Piece* piece : pieces::of(s_)) piece->emit_offsets(*this, index);
   if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
   if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
   if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
-  if (want_k && (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror || s_.rader_gather)) {
+  const std::vector<const pieces::Piece*> own = pieces::of(s_);
+  if (want_k &&
+      (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror ||
+       std::any_of(own.begin(), own.end(), [&](const pieces::Piece* p) { return p->reads_axis_origin(s_); }))) {
     // Where the axis's point 0 is: the mirror X[n - j] is read from there.
     const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
     e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") +

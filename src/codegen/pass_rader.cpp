@@ -1,61 +1,8 @@
-// PassWriter: Rader's gather, scatter and kernel store.
+// PassWriter: Rader in one kernel (its loads, its x[0] and its stores). Rader
+// past one kernel is a piece: pieces/rader_pass.cpp.
 #include "codegen/pass_writer.hpp"
 
 namespace bfly::codegen {
-
-// Rader past one kernel, its first pass (KernelSpec::rader_gather): a[j] =
-// x[g^j], the row's point g^j.
-void PassWriter::emit_gather_point(const std::string& v, const std::string& n) {
-  e_.open("");
-  emit_axis_index(n);
-  e_.line(v + " = in[axis_off + (" + idx() + ")tables[j].x * " + str(s_.in_point_stride / s_.axis_stride) + "];");
-  e_.line(v + ".y *= in_sign;");
-  e_.close();
-}
-
-// Rader past one kernel (KernelSpec::rader_kernel_store, rader_scatter):
-// output e = k + k' * P of the (p - 1)-point FFT. The forward FFT's last
-// pass stores conj(A[e] K[e]); for e = 0 it also adds x[0] (from the
-// original input, conjugated as the first pass conjugated) to the DC term,
-// so the inverse FFT adds it to every output, and writes X[0] = A[0] +
-// x[0] to the output row (at the dims' caller strides). The inverse FFT's
-// last pass writes conj(y[e]) to X[g^-e].
-void PassWriter::emit_rader_pass_store(int r) {
-  const std::int64_t R = s_.length, P = s_.stride_product, L = s_.rader_prime - 1;
-  const std::int64_t A = s_.out_point_stride / P;  // the axis's stride in the output
-  const std::string k = s_.twiddle_dim >= 0 ? "k + " : "";
-  for_each_butterfly(R / r, "valid", [&](int j) {
-    for (int t = 0; t < r; ++t) {
-      const std::string point = "(" + idx() + ")(b + " + str(t * (R / r)) + ")";
-      const std::string v = x(j * r + t);
-      e_.open("");
-      e_.line("const " + idx() + " e = " + k + point + " * " + str(P) + ";");
-      if (s_.rader_kernel_store) {
-        if (j == 0 && t == 0) {  // the only slot that holds point 0
-          e_.open("if (e == 0)");
-          e_.line("cpx x_zero = rader_in[rader_in_off];");
-          e_.line("x_zero.y *= rader_sign;");
-          e_.line("const cpx dc = cadd(" + v + ", x_zero);");
-          e_.line("rader_out[rader_out_off] = cmake(dc.x * rader_re, dc.y * rader_im);");
-          e_.line(v + " = cadd(cmul(" + v + ", tables[" + str(L) + "]), x_zero);");
-          e_.close();
-          e_.open("else");
-          e_.line(v + " = cmul(" + v + ", tables[" + str(L) + " + e]);");
-          e_.close();
-        } else {
-          e_.line(v + " = cmul(" + v + ", tables[" + str(L) + " + e]);");
-        }
-        e_.line("dst[" + point + " * " + str(s_.out_point_stride) +
-                "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
-      } else {
-        e_.line("const " + idx() + " at = (" + idx() + ")tables[e].y;");
-        e_.line("out[out_off" + std::string(P > 1 ? " - k * " + str(A) : "") + " + at * " + str(A) +
-                "] = " + scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
-      }
-      e_.close();
-    }
-  });
-}
 
 // Rader's x[0], read where the DC term needs it (no thread of the group
 // has written its row yet: the stores come after the second FFT), so no

@@ -24,6 +24,35 @@ class PassWriter {
 
   std::string write(bool preamble);
 
+  // What the pieces (pieces/) write their code with: the pass, the text,
+  // the index type, the points' registers, the output's scale, the
+  // butterfly slots and the axis index j.
+  const plan::KernelSpec& spec() const { return s_; }
+  Emitter& out() { return e_; }
+  std::string idx() const { return s_.wide ? d_.u64 : d_.u32; }
+  std::string x(int i) const { return "x" + std::to_string(i); }
+  std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }
+  void emit_axis_index(const std::string& n);
+
+  // Emits `body(j)` for each butterfly slot j of a stage with `butterflies`
+  // butterflies, declaring b and guarding the last slot when T does not divide.
+  template <class Body>
+  void for_each_butterfly(std::int64_t butterflies, const std::string& extra_guard, Body body) {
+    const int T = s_.threads_per_transform;
+    const std::int64_t slots = (butterflies + T - 1) / T;
+    for (std::int64_t j = 0; j < slots; ++j) {
+      e_.open("");
+      e_.line("const " + u32() + " b = t + " + str(j * T) + ";  (void)b;");
+      std::string guard = extra_guard;
+      if (!thread_guard_.empty()) guard += std::string(guard.empty() ? "" : " && ") + thread_guard_;
+      if ((j + 1) * T > butterflies) guard += std::string(guard.empty() ? "" : " && ") + "b < " + str(butterflies);
+      if (!guard.empty()) e_.open("if (" + guard + ")");
+      body(static_cast<int>(j));
+      if (!guard.empty()) e_.close();
+      e_.close();
+    }
+  }
+
  private:
   using KernelSpec = plan::KernelSpec;
   using Mapping = plan::Mapping;
@@ -38,9 +67,6 @@ class PassWriter {
   std::string u32() const { return d_.u32; }
   std::string u64() const { return d_.u64; }
   bool column_major() const { return s_.mapping == Mapping::ColumnMajor; }
-  std::string x(int i) const { return "x" + std::to_string(i); }
-
-  std::string idx() const { return s_.wide ? d_.u64 : d_.u32; }
 
   // KernelSpec::block_rows: the group's rows as one block, consecutive
   // threads moving consecutive points, between memory (`buffer`, from the
@@ -63,27 +89,6 @@ class PassWriter {
     }
     e_.close();
   }
-
-  // Emits `body(j)` for each butterfly slot j of a stage with `butterflies`
-  // butterflies, declaring b and guarding the last slot when T does not divide.
-  template <class Body>
-  void for_each_butterfly(std::int64_t butterflies, const std::string& extra_guard, Body body) {
-    const int T = s_.threads_per_transform;
-    const std::int64_t slots = (butterflies + T - 1) / T;
-    for (std::int64_t j = 0; j < slots; ++j) {
-      e_.open("");
-      e_.line("const " + u32() + " b = t + " + str(j * T) + ";  (void)b;");
-      std::string guard = extra_guard;
-      if (!thread_guard_.empty()) guard += std::string(guard.empty() ? "" : " && ") + thread_guard_;
-      if ((j + 1) * T > butterflies) guard += std::string(guard.empty() ? "" : " && ") + "b < " + str(butterflies);
-      if (!guard.empty()) e_.open("if (" + guard + ")");
-      body(static_cast<int>(j));
-      if (!guard.empty()) e_.close();
-      e_.close();
-    }
-  }
-
-  std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }
 
   std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
 
@@ -109,8 +114,9 @@ class PassWriter {
   void emit_fft(bool from_global, bool to_global);
 
   // pass_io.cpp: loading a sub-transform's points and storing its results,
-  // each by the first of its pieces that applies (load_pieces(),
-  // store_pieces(): one row a piece, its method in the piece's file).
+  // by the pass's pieces (pieces/piece.hpp) where one takes them, else by
+  // the first of the writer's own forms that applies (load_pieces(),
+  // store_pieces(): one row a form, its method in the form's file).
   struct LoadPiece {
     const char* name;
     bool (*applies)(const PassWriter&);
@@ -124,7 +130,6 @@ class PassWriter {
   static const std::vector<LoadPiece>& load_pieces();
   static const std::vector<StorePiece>& store_pieces();
   void emit_load(int r);
-  void emit_axis_index(const std::string& n);
   void emit_read(const std::string& v, const std::string& n);
   void emit_plain_point(const std::string& v, const std::string& n);
   void emit_store(int r);
@@ -152,9 +157,7 @@ class PassWriter {
   void emit_chirp_store(int r);
   void emit_convolve_turn(int r);
 
-  // pass_rader.cpp: Rader's gather, scatter and kernel store.
-  void emit_gather_point(const std::string& v, const std::string& n);
-  void emit_rader_pass_store(int r);
+  // pass_rader.cpp: Rader's one kernel (its passes' pieces: pieces/rader_pass.cpp).
   void emit_rader_zero();
   void emit_rader_load();
   void emit_rader_store(int r);

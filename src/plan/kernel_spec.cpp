@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "pieces/piece.hpp"
 #include "plan/pass_modes.hpp"
 
 namespace bfly::plan {
@@ -12,17 +13,23 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None &&
-         !convolve && real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 &&
+  return !clustered() && !plane() && !pieces_own_store() && chirp_store == ChirpStore::None && !convolve &&
+         real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 &&
          transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !plane() && !rader_kernel_store && !rader_scatter && chirp_store == ChirpStore::None && !convolve &&
+  return !plane() && !pieces_own_store() && chirp_store == ChirpStore::None && !convolve &&
          real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 &&
          transforms_per_group > 1 && dims.size() > 1 && dims.front().out_stride == 1 &&
          dims.front().extent % transforms_per_group == 0;
+}
+
+bool KernelSpec::pieces_own_store() const {
+  for (const pieces::Piece* piece : pieces::of(*this))
+    if (piece->owns_store(*this)) return true;
+  return false;
 }
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }
@@ -73,9 +80,7 @@ std::string KernelSpec::geometry() const {
     if (convolve) out << " convolve";
   }
   if (rader()) out << ", rader " << rader_prime;
-  if (rader_gather) out << " gather/" << axis_stride;
-  if (rader_kernel_store) out << " kernel-store";
-  if (rader_scatter) out << " scatter";
+  for (const pieces::Piece* piece : pieces::of(*this)) piece->describe(*this, out);
   if (real()) {
     static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
     static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};

@@ -273,6 +273,8 @@ struct KernelSpec {
   // the mapping chosen for the input: rows written by a column-major group,
   // or columns by a transform-major one.
   bool store_via_local() const;
+  // Whether a piece's stores index the output themselves (pieces/piece.hpp).
+  bool pieces_own_store() const;
   bool block_rows_allowed() const;
   bool store_rows_via_local() const;     // column-major group, contiguous outputs
   bool store_columns_via_local() const;  // transform-major group, adjacent transforms adjacent

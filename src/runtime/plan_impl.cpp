@@ -14,6 +14,7 @@
 #include "backends/device_impl.hpp"
 #include "codegen/chain_kernel.hpp"
 #include "codegen/kernel_params.hpp"
+#include "pieces/piece.hpp"
 #include "plan/limits_override.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "plan/plan.hpp"
@@ -436,65 +437,47 @@ class PlanImpl {
       const plan::KernelSpec& spec = c.pass.spec;
       const bool first = j == 0, last = j + 1 == passes_.size();
       std::vector<KernelArg> args;
-      for (codegen::Param param : codegen::pass_params(spec)) {
-        switch (param) {
-          case codegen::Param::In:
-            args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue)));
-            break;
-          case codegen::Param::Out:
-            args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue)));
-            break;
-          case codegen::Param::Twiddles:
-            args.push_back(KernelArg::of(*c.twiddles));
-            break;
-          case codegen::Param::PassTwiddles:
-            args.push_back(KernelArg::of(*c.pass_twiddles));
-            break;
-          case codegen::Param::Transforms:
-            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)));
-            break;
-          case codegen::Param::InSign:
-            args.push_back(real(first && inverse ? -1.0 : 1.0));
-            break;
-          case codegen::Param::OutRe:
-            args.push_back(real(last ? scale : 1.0));
-            break;
-          case codegen::Param::OutIm:
-            args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
-            break;
-          case codegen::Param::Tables:
-            args.push_back(KernelArg::of(*c.tables));
-            break;
-          // x[0] and X[0] (KernelSpec::rader_kernel_store): where the
-          // convolution's first pass read and its last pass writes.
-          case codegen::Param::RaderIn:
-            args.push_back(KernelArg::of(slot(c.pass.rader_source, in, out, queue)));
-            break;
-          case codegen::Param::RaderOut:
-            args.push_back(KernelArg::of(slot(c.pass.rader_destination, in, out, queue)));
-            break;
-          // (Between passes the data of an inverse is conjugated and unscaled.)
-          case codegen::Param::RaderSign:
-            args.push_back(real(inverse && c.pass.rader_first ? -1.0 : 1.0));
-            break;
-          case codegen::Param::RaderRe:
-            args.push_back(real(c.pass.rader_last ? scale : 1.0));
-            break;
-          case codegen::Param::RaderIm:
-            args.push_back(real(!c.pass.rader_last ? 1.0 : inverse ? -scale : scale));
-            break;
-          case codegen::Param::ChirpN:
-            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
-            break;
-          case codegen::Param::OpenIn:
-            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
-            break;
-          case codegen::Param::OpenOut:
-            args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
-            break;
-          case codegen::Param::Multiplier:
-            args.push_back(KernelArg::of(*multiplier));
-            break;
+      const pieces::LaunchFacts facts{c.pass, inverse, scale,
+                                      [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); }, real};
+      const std::vector<const pieces::Piece*> own = pieces::of(spec);
+      namespace P = codegen::params;
+      for (const codegen::Param& param : codegen::pass_params(spec)) {
+        if (param == P::In) {
+          args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue)));
+        } else if (param == P::Out) {
+          args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue)));
+        } else if (param == P::Twiddles) {
+          args.push_back(KernelArg::of(*c.twiddles));
+        } else if (param == P::PassTwiddles) {
+          args.push_back(KernelArg::of(*c.pass_twiddles));
+        } else if (param == P::Transforms) {
+          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(c.pass.transforms)));
+        } else if (param == P::InSign) {
+          args.push_back(real(first && inverse ? -1.0 : 1.0));
+        } else if (param == P::OutRe) {
+          args.push_back(real(last ? scale : 1.0));
+        } else if (param == P::OutIm) {
+          args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
+        } else if (param == P::Tables) {
+          args.push_back(KernelArg::of(*c.tables));
+        } else if (param == P::ChirpN) {
+          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
+        } else if (param == P::OpenIn) {
+          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
+        } else if (param == P::OpenOut) {
+          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
+        } else if (param == P::Multiplier) {
+          args.push_back(KernelArg::of(*multiplier));
+        } else {
+          // A piece's own: the first of the pass's pieces that names it.
+          for (const pieces::Piece* piece : own) {
+            std::vector<codegen::Param> its;
+            piece->add_params(spec, its);
+            if (std::find(its.begin(), its.end(), param) != its.end()) {
+              args.push_back(piece->bind(param, facts));
+              break;
+            }
+          }
         }
       }
       return args;

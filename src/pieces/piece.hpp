@@ -1,0 +1,71 @@
+// A load or store piece of a pass kernel, whole in one file: its words in
+// the kernel's name, what it asks of the launch, its kernel parameters and
+// their values at launch, and the code it writes. The layers reach the
+// pieces only through this header: the plan (kernel_spec.cpp) for the
+// name and the stores, the generator (codegen/kernel_params.cpp,
+// pass_io.cpp, pass_kernel.cpp) for the parameters and the code, the
+// runtime (runtime/plan_impl.cpp) for the arguments. A new piece is a new
+// file here and a row in pieces.cpp; the solver that uses it sets the
+// KernelSpec fields that make it active (plan/solvers/).
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "backends/device_impl.hpp"
+#include "codegen/kernel_params.hpp"
+#include "plan/plan.hpp"
+
+namespace bfly::codegen {
+class PassWriter;
+}
+
+namespace bfly::pieces {
+
+// What a piece's arguments are bound from when its pass launches.
+struct LaunchFacts {
+  const plan::Pass& pass;
+  bool inverse = false;
+  double scale = 1;                                       // the problem's norm factor
+  std::function<detail::KernelArg(plan::Slot)> buffer;  // a slot's buffer
+  std::function<detail::KernelArg(double)> real;        // a real of the working precision
+};
+
+class Piece {
+ public:
+  virtual ~Piece() = default;
+  virtual const char* name() const = 0;
+  // Whether a pass has this piece (its KernelSpec fields say so).
+  virtual bool active(const plan::KernelSpec& spec) const = 0;
+
+  // The plan's: its words in the geometry text (and so in the kernel's
+  // name); whether its stores index the output themselves (never through
+  // local memory).
+  virtual void describe(const plan::KernelSpec&, std::ostream&) const {}
+  virtual bool owns_store(const plan::KernelSpec&) const { return false; }
+
+  // The generator's: its parameters, after the pass's own; whether its
+  // loads need the offset of the axis's point 0 (axis_off); its lines
+  // among the offsets (given each dim's index variable); the load of point
+  // n into v, and the stores of the last stage (radix r): each returns
+  // whether the piece wrote them.
+  virtual void add_params(const plan::KernelSpec&, std::vector<codegen::Param>&) const {}
+  virtual bool reads_axis_origin(const plan::KernelSpec&) const { return false; }
+  virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& index) const {}
+  virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const {
+    return false;
+  }
+  virtual bool emit_store(codegen::PassWriter&, int r) const { return false; }
+
+  // The runtime's: the value of one of its parameters.
+  virtual detail::KernelArg bind(const codegen::Param& param, const LaunchFacts& facts) const;
+};
+
+// Every piece, in the order their words appear in the geometry text.
+const std::vector<const Piece*>& all();
+// The pieces `spec` has, in that order.
+std::vector<const Piece*> of(const plan::KernelSpec& spec);
+
+}  // namespace bfly::pieces

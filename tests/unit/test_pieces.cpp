@@ -1,0 +1,55 @@
+// The load and store pieces (pieces/piece.hpp): each one named once, absent
+// from a plain pass, and, where active, the owner of its words in the
+// kernel's name, its parameters and its stores.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "codegen/kernel_params.hpp"
+#include "pieces/piece.hpp"
+
+namespace {
+
+using bfly::plan::KernelSpec;
+
+TEST(Pieces, EachPieceIsNamedOnceAndAbsentFromAPlainPass) {
+  std::set<std::string> names;
+  const KernelSpec plain;
+  for (const bfly::pieces::Piece* piece : bfly::pieces::all()) {
+    EXPECT_TRUE(names.insert(piece->name()).second) << piece->name() << " twice";
+    EXPECT_FALSE(piece->active(plain)) << piece->name();
+  }
+  EXPECT_TRUE(bfly::pieces::of(plain).empty());
+  EXPECT_FALSE(plain.pieces_own_store());
+}
+
+// Rader past one kernel's forward FFT's last pass: the kernel store is a
+// piece, and everything about it comes from the piece's file.
+TEST(Pieces, RadersKernelStoreNamesItsWordsParametersAndStores) {
+  KernelSpec store;
+  store.rader_prime = 10007;
+  store.rader_kernel_store = true;
+  const auto own = bfly::pieces::of(store);
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_STREQ(own[0]->name(), "rader-pass");
+  EXPECT_TRUE(store.pieces_own_store());
+  EXPECT_NE(store.geometry().find("kernel-store"), std::string::npos) << store.geometry();
+  std::vector<std::string> names;
+  for (const bfly::codegen::Param& p : bfly::codegen::pass_params(store)) names.push_back(p.name);
+  const std::vector<std::string> want{"in",     "out",    "twiddles", "pass_twiddles", "transforms", "in_sign",
+                                      "out_re", "out_im", "tables",   "rader_in",      "rader_out",  "rader_sign",
+                                      "rader_re", "rader_im"};
+  EXPECT_EQ(names, want);
+  // The gather pass reads the axis's point 0 and takes no parameter of its own.
+  KernelSpec gather;
+  gather.rader_prime = 10007;
+  gather.rader_gather = true;
+  ASSERT_EQ(bfly::pieces::of(gather).size(), 1u);
+  EXPECT_TRUE(bfly::pieces::of(gather)[0]->reads_axis_origin(gather));
+  EXPECT_FALSE(gather.pieces_own_store());
+  EXPECT_EQ(bfly::codegen::pass_params(gather).size(), 9u);
+}
+
+}  // namespace
