@@ -28,7 +28,7 @@ namespace bfly::pieces {
 struct LaunchFacts {
   const plan::Pass& pass;
   bool inverse = false;
-  double scale = 1;                                       // the problem's norm factor
+  double scale = 1;                                     // the problem's norm factor
   std::function<detail::KernelArg(plan::Slot)> buffer;  // a slot's buffer
   std::function<detail::KernelArg(double)> real;        // a real of the working precision
 };
@@ -54,9 +54,7 @@ class Piece {
   virtual void add_params(const plan::KernelSpec&, std::vector<codegen::Param>&) const {}
   virtual bool reads_axis_origin(const plan::KernelSpec&) const { return false; }
   virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& index) const {}
-  virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const {
-    return false;
-  }
+  virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const { return false; }
   virtual bool emit_store(codegen::PassWriter&, int r) const { return false; }
 
   // The runtime's: the value of one of its parameters.

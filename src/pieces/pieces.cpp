@@ -19,8 +19,8 @@ std::vector<const Piece*> of(const plan::KernelSpec& spec) {
 }
 
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {
-  throw Error(ErrorCode::Device, std::string("bfly internal error: piece ") + name() + " has no value for parameter " +
-                                     param.name);
+  throw Error(ErrorCode::Device,
+              std::string("bfly internal error: piece ") + name() + " has no value for parameter " + param.name);
 }
 
 }  // namespace bfly::pieces

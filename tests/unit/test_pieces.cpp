@@ -38,9 +38,9 @@ TEST(Pieces, RadersKernelStoreNamesItsWordsParametersAndStores) {
   EXPECT_NE(store.geometry().find("kernel-store"), std::string::npos) << store.geometry();
   std::vector<std::string> names;
   for (const bfly::codegen::Param& p : bfly::codegen::pass_params(store)) names.push_back(p.name);
-  const std::vector<std::string> want{"in",     "out",    "twiddles", "pass_twiddles", "transforms", "in_sign",
-                                      "out_re", "out_im", "tables",   "rader_in",      "rader_out",  "rader_sign",
-                                      "rader_re", "rader_im"};
+  const std::vector<std::string> want{"in",        "out",        "twiddles", "pass_twiddles", "transforms",
+                                      "in_sign",   "out_re",     "out_im",   "tables",        "rader_in",
+                                      "rader_out", "rader_sign", "rader_re", "rader_im"};
   EXPECT_EQ(names, want);
   // The gather pass reads the axis's point 0 and takes no parameter of its own.
   KernelSpec gather;
