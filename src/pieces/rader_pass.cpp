@@ -120,13 +120,13 @@ class RaderPass final : public Piece {
   }
 
   // x[0] and X[0]: where the convolution's first pass read and its last
-  // pass writes (Pass::rader_source, rader_destination).
+  // pass writes (Pass::caller_source, caller_destination).
   detail::KernelArg bind(const Param& param, const LaunchFacts& f) const override {
-    if (param == kIn) return f.buffer(f.pass.rader_source);
-    if (param == kOut) return f.buffer(f.pass.rader_destination);
-    if (param == kSign) return f.real(f.inverse && f.pass.rader_first ? -1.0 : 1.0);
-    if (param == kRe) return f.real(f.pass.rader_last ? f.scale : 1.0);
-    if (param == kIm) return f.real(!f.pass.rader_last ? 1.0 : f.inverse ? -f.scale : f.scale);
+    if (param == kIn) return f.buffer(f.pass.caller_source);
+    if (param == kOut) return f.buffer(f.pass.caller_destination);
+    if (param == kSign) return f.real(f.inverse && f.pass.caller_first ? -1.0 : 1.0);
+    if (param == kRe) return f.real(f.pass.caller_last ? f.scale : 1.0);
+    if (param == kIm) return f.real(!f.pass.caller_last ? 1.0 : f.inverse ? -f.scale : f.scale);
     return Piece::bind(param, f);
   }
 };

@@ -322,25 +322,18 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   }
   for (std::size_t j = 0; j < steps.size(); ++j) {
     const bool on_complex_side = steps[j].from == Step::Side::Complex && steps[j].to == Step::Side::Complex;
-    // Rader's kernel store reaches its convolution's source (x[0]) and
-    // final destination (X[0]): the first and last steps of its group.
-    std::size_t first = j, last = j;
-    const bool rader_store = steps[j].rader && (steps[j].chirp == Step::Chirp::KernelStore ||
-                                                steps[j].chirp == Step::Chirp::LoadKernelStore);
-    if (rader_store) {
-      while (first > 0 &&
-             !(steps[first].chirp == Step::Chirp::Load || steps[first].chirp == Step::Chirp::LoadKernelStore))
-        --first;
-      while (last + 1 < steps.size() && steps[last].chirp != Step::Chirp::ChirpStore) ++last;
-    }
+    // A step may reach its group's first source and last destination
+    // (Step::reach_back, reach_forward: Rader's kernel store).
+    const std::size_t first = j - static_cast<std::size_t>(steps[j].reach_back);
+    const std::size_t last = j + static_cast<std::size_t>(steps[j].reach_forward);
     Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], sources[j], destinations[j], limits,
                           sources[first], destinations[last]);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
-    pass.rader_source = slots[first].first;
-    pass.rader_destination = slots[last].second;
-    pass.rader_first = first == 0;
-    pass.rader_last = last + 1 == steps.size();
+    pass.caller_source = slots[first].first;
+    pass.caller_destination = slots[last].second;
+    pass.caller_first = first == 0;
+    pass.caller_last = last + 1 == steps.size();
     tree.passes.push_back(pass);
   }
   chain_through_l2(tree, limits);

@@ -21,14 +21,15 @@ struct Pass {
   KernelSpec spec;
   Slot source = Slot::Input;
   Slot destination = Slot::Output;
-  // Rader's kernel store (KernelSpec::rader_kernel_store): where its
-  // convolution's first pass reads and last pass writes (x[0], X[0]).
-  Slot rader_source = Slot::Input;
-  Slot rader_destination = Slot::Output;
-  // Whether that first pass is the plan's first (x[0] as the caller gave
-  // it: conjugated for an inverse), and that last pass the plan's last (X[0]
-  // scaled, and conjugated back for an inverse).
-  bool rader_first = true, rader_last = true;
+  // Where the first pass of this pass's group reads and its last pass
+  // writes, for a pass that reaches them (Step::reach_back, reach_forward:
+  // Rader's kernel store reads x[0] and writes X[0] there); this pass's own
+  // elsewhere. Whether that first pass is the plan's first (its input as
+  // the caller gave it: conjugated for an inverse), and that last pass the
+  // plan's last (its output scaled, and conjugated back for an inverse).
+  Slot caller_source = Slot::Input;
+  Slot caller_destination = Slot::Output;
+  bool caller_first = true, caller_last = true;
   std::int64_t transforms = 1;  // sub-transforms this pass runs (elements / length)
   // When > 0, this pass and the next run as one chained launch over this
   // many batch elements (codegen/chain_kernel.hpp): the next pass's groups

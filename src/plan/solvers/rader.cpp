@@ -98,10 +98,15 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
     std::vector<Step> steps = convolution_steps(problem, dim, passes, order, L,
                                                 "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) +
                                                     " points by Rader (" + std::to_string(L) + "-point convolution");
-    for (Step& step : steps) {
-      step.rader = true;
+    for (std::size_t j = 0; j < steps.size(); ++j) {
+      Step& step = steps[j];
       step.pieces.clear();  // (Bluestein's chirp)
       if (step.chirp != Step::Chirp::Middle) step.pieces.push_back(rader_pass_piece);
+      if (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore) {
+        // x[0] from the convolution's first source, X[0] to its last destination.
+        step.reach_back = static_cast<int>(j);
+        step.reach_forward = static_cast<int>(steps.size() - 1 - j);
+      }
     }
     return steps;
   }

@@ -79,10 +79,10 @@ struct Step {
   // points, its m p-point sub-transforms each by Rader's one kernel (chirp
   // Rader, length p - 1); 0: Rader on the whole dim.
   std::int64_t prime = 0;
-  // Rader past one kernel: Bluestein's pass roles (Load, KernelStore,
-  // ChirpStore) over p - 1 points (`padded`), as Rader's gather, kernel
-  // store with X[0], and scatter (KernelSpec::rader_gather and after).
-  bool rader = false;
+  // A step whose kernel also reads its group's first source and writes its
+  // last destination (Rader's kernel store: x[0] and X[0]): how many steps
+  // before and after it those steps are (Pass::caller_source and after).
+  int reach_back = 0, reach_forward = 0;
   std::int64_t padded = 0;  // M, when chirp != None
   // Where the step's data has `padded` points along the dim: Bluestein's M,
   // or n/2 between the passes of a packed real axis.
