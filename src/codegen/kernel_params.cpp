@@ -15,7 +15,6 @@ std::vector<Param> pass_params(const plan::KernelSpec& spec) {
   std::vector<Param> list{params::In,         params::Out,    params::Twiddles, params::PassTwiddles,
                           params::Transforms, params::InSign, params::OutRe,    params::OutIm};
   if (spec.packed() || spec.rader() || spec.bluestein()) list.push_back(params::Tables);
-  if (spec.bluestein()) list.insert(list.end(), {params::ChirpN, params::OpenIn, params::OpenOut});
   for (const pieces::Piece* piece : pieces::of(spec)) piece->add_params(spec, list);
   if (spec.multiply || spec.multiply_load) list.push_back(params::Multiplier);
   return list;

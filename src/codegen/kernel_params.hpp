@@ -43,11 +43,6 @@ inline const Param OutIm{"out_im", Param::Type::Real};    //   and the inverse's
 // Real transforms' and Rader's host tables (w_n^k; Rader's permutations
 // and kernel), and Bluestein's chirp table.
 inline const Param Tables{"tables", Param::Type::Table};
-// Bluestein's N and the open dim's strides, at run time, so one kernel
-// serves every N with the same padded length.
-inline const Param ChirpN{"chirp_n", Param::Type::Count};
-inline const Param OpenIn{"open_in", Param::Type::Count};
-inline const Param OpenOut{"open_out", Param::Type::Count};
 // The convolution's spectrum, multiplied in on loading or storing.
 inline const Param Multiplier{"mul", Param::Type::Table};
 }  // namespace params

@@ -11,7 +11,6 @@ namespace bfly::codegen {
 // file). A new load piece is a new row and its method.
 const std::vector<PassWriter::LoadPiece>& PassWriter::load_pieces() {
   static const std::vector<LoadPiece> pieces{
-      {"chirp", [](const PassWriter& w) { return w.s_.chirp_load; }, &PassWriter::emit_chirp_point},
       {"block-rows", [](const PassWriter& w) { return w.s_.block_rows; }, &PassWriter::emit_block_point},
       {"mirror", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Mirror; }, &PassWriter::emit_mirror_read},
       {"hermitian", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Hermitian; },
@@ -28,8 +27,6 @@ const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
       {"plane-block", [](const PassWriter& w) { return w.plane_block_store_; }, &PassWriter::emit_plane_block_store},
       {"cluster", [](const PassWriter& w) { return w.s_.clustered(); }, &PassWriter::emit_cluster_store},
       {"rader", [](const PassWriter& w) { return w.s_.rader_fused(); }, &PassWriter::emit_rader_store},
-      {"chirp", [](const PassWriter& w) { return w.s_.chirp_store != KernelSpec::ChirpStore::None || w.s_.convolve; },
-       &PassWriter::emit_chirp_store},
       {"split", [](const PassWriter& w) { return w.s_.real_store == RealStore::Split; }, &PassWriter::emit_split_store},
       {"split-paired", [](const PassWriter& w) { return w.s_.real_store == RealStore::SplitPaired; },
        &PassWriter::emit_split_paired_store},

@@ -99,7 +99,7 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
     std::string out;
     for (std::size_t d = 0; d < dims.size(); ++d) {
       const std::int64_t stride = input ? dims[d].in_stride : dims[d].out_stride;
-      if (d + 1 == dims.size() && s_.bluestein()) {
+      if (d + 1 == dims.size() && pieces::open_dim(s_)) {
         out += (out.empty() ? "" : " + ") + index[d] + " * (" + idx() + ")" + (input ? "open_in" : "open_out");
         continue;
       }

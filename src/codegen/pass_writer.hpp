@@ -1,9 +1,11 @@
 // The writer of one pass kernel's source (codegen/pass_kernel.hpp's
 // generate): a KernelSpec in, the kernel's text in one dialect out. Its
-// methods live by piece, one file each (the comments below name them): the
+// methods live by part, one file each (the comments below name them): the
 // stages and exchanges every pass has, the plain loads and stores, and the
-// pieces a pass may add (real loads and stores, Bluestein's chirp, Rader,
-// staging, clusters, planes). Internal to src/codegen.
+// forms a pass may take (real loads and stores, Rader's one kernel,
+// staging, clusters, planes). The load and store pieces of src/pieces/
+// (Bluestein's chirp, Rader past one kernel) write with its public
+// toolkit. Internal to src/codegen.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,7 @@ class PassWriter {
   std::string x(int i) const { return "x" + std::to_string(i); }
   std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }
   void emit_axis_index(const std::string& n);
+  void emit_read(const std::string& v, const std::string& n);
 
   // Emits `body(j)` for each butterfly slot j of a stage with `butterflies`
   // butterflies, declaring b and guarding the last slot when T does not divide.
@@ -130,7 +133,6 @@ class PassWriter {
   static const std::vector<LoadPiece>& load_pieces();
   static const std::vector<StorePiece>& store_pieces();
   void emit_load(int r);
-  void emit_read(const std::string& v, const std::string& n);
   void emit_plain_point(const std::string& v, const std::string& n);
   void emit_store(int r);
   void emit_direct_store(int r);
@@ -151,10 +153,8 @@ class PassWriter {
   void emit_split_store(int r);
   void emit_split_paired_store(int r);
 
-  // pass_chirp.cpp: Bluestein's chirp: its stores and the convolution's
-  // turn in one kernel.
-  void emit_chirp_point(const std::string& v, const std::string& n);
-  void emit_chirp_store(int r);
+  // pass_chirp.cpp: a one-kernel convolution's turn between its FFTs
+  // (Bluestein's loads and stores: pieces/chirp.cpp).
   void emit_convolve_turn(int r);
 
   // pass_rader.cpp: Rader's one kernel (its passes' pieces: pieces/rader_pass.cpp).

@@ -52,6 +52,9 @@ class Piece {
   // n into v, and the stores of the last stage (radix r): each returns
   // whether the piece wrote them.
   virtual void add_params(const plan::KernelSpec&, std::vector<codegen::Param>&) const {}
+  // Whether the open dim's strides are run-time arguments (one kernel for
+  // every N of Bluestein's M), not constants.
+  virtual bool open_dim(const plan::KernelSpec&) const { return false; }
   virtual bool reads_axis_origin(const plan::KernelSpec&) const { return false; }
   virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& index) const {}
   virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const { return false; }
@@ -65,5 +68,7 @@ class Piece {
 const std::vector<const Piece*>& all();
 // The pieces `spec` has, in that order.
 std::vector<const Piece*> of(const plan::KernelSpec& spec);
+// Whether one of them has the open dim's strides as arguments.
+bool open_dim(const plan::KernelSpec& spec);
 
 }  // namespace bfly::pieces

@@ -4,10 +4,11 @@
 
 namespace bfly::pieces {
 
+const Piece& chirp();
 const Piece& rader_pass();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&rader_pass()};
+  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass()};
   return pieces;
 }
 
@@ -16,6 +17,12 @@ std::vector<const Piece*> of(const plan::KernelSpec& spec) {
   for (const Piece* piece : all())
     if (piece->active(spec)) out.push_back(piece);
   return out;
+}
+
+bool open_dim(const plan::KernelSpec& spec) {
+  for (const Piece* piece : of(spec))
+    if (piece->open_dim(spec)) return true;
+  return false;
 }
 
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {

@@ -13,17 +13,15 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && !plane() && !pieces_own_store() && chirp_store == ChirpStore::None && !convolve &&
-         real_store == RealStore::None && mapping == Mapping::ColumnMajor && out_point_stride == 1 &&
-         transforms_per_group > 1;
+  return !clustered() && !plane() && !pieces_own_store() && !convolve && real_store == RealStore::None &&
+         mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !plane() && !pieces_own_store() && chirp_store == ChirpStore::None && !convolve &&
-         real_store == RealStore::None && mapping == Mapping::TransformMajor && out_point_stride != 1 &&
-         transforms_per_group > 1 && dims.size() > 1 && dims.front().out_stride == 1 &&
-         dims.front().extent % transforms_per_group == 0;
+  return !plane() && !pieces_own_store() && !convolve && real_store == RealStore::None &&
+         mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+         dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::pieces_own_store() const {
@@ -61,8 +59,8 @@ std::string KernelSpec::geometry() const {
       out << dims[d].extent;
     else
       out << '*';  // open: the run-time transform count
-    // Bluestein's kernels take the open dim's strides at run time.
-    if (d + 1 == dims.size() && bluestein())
+    // (Bluestein's kernels take the open dim's strides at run time.)
+    if (d + 1 == dims.size() && pieces::open_dim(*this))
       out << ":?/?";
     else
       out << ':' << dims[d].in_stride << '/' << dims[d].out_stride;
@@ -72,13 +70,8 @@ std::string KernelSpec::geometry() const {
     if (static_cast<int>(d) == axis_dim) out << "(i)";
   }
   if (wide) out << ", 64-bit";
-  if (bluestein()) {
-    out << ", chirp";  // N is a run-time argument
-    if (chirp_load) out << " load/" << axis_stride;
-    if (chirp_store == ChirpStore::Kernel) out << " kernel-store";
-    if (chirp_store == ChirpStore::Chirp) out << " chirp-store";
-    if (convolve) out << " convolve";
-  }
+  // (Bluestein's chirp and Rader exclude each other: the pieces' words
+  // come after Rader's prime.)
   if (rader()) out << ", rader " << rader_prime;
   for (const pieces::Piece* piece : pieces::of(*this)) piece->describe(*this, out);
   if (real()) {

@@ -460,12 +460,6 @@ class PlanImpl {
           args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
         } else if (param == P::Tables) {
           args.push_back(KernelArg::of(*c.tables));
-        } else if (param == P::ChirpN) {
-          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.chirp_length)));
-        } else if (param == P::OpenIn) {
-          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().in_stride)));
-        } else if (param == P::OpenOut) {
-          args.push_back(KernelArg::of_u64(static_cast<std::uint64_t>(spec.dims.back().out_stride)));
         } else if (param == P::Multiplier) {
           args.push_back(KernelArg::of(*multiplier));
         } else {

@@ -52,4 +52,26 @@ TEST(Pieces, RadersKernelStoreNamesItsWordsParametersAndStores) {
   EXPECT_EQ(bfly::codegen::pass_params(gather).size(), 9u);
 }
 
+// Bluestein's passes: the chirp piece owns N and the open dim's strides as
+// parameters, and the stores where it multiplies by the kernel or the chirp.
+TEST(Pieces, BluesteinsChirpOwnsItsRunTimeLengthAndStores) {
+  KernelSpec load;
+  load.chirp_length = 1009;
+  load.chirp_load = true;
+  ASSERT_EQ(bfly::pieces::of(load).size(), 1u);
+  EXPECT_STREQ(bfly::pieces::of(load)[0]->name(), "chirp");
+  EXPECT_TRUE(bfly::pieces::open_dim(load));
+  EXPECT_FALSE(load.pieces_own_store());
+  const auto params = bfly::codegen::pass_params(load);
+  ASSERT_EQ(params.size(), 12u);
+  EXPECT_STREQ(params[8].name, "tables");
+  EXPECT_STREQ(params[9].name, "chirp_n");
+  EXPECT_STREQ(params[11].name, "open_out");
+  KernelSpec store = load;
+  store.chirp_load = false;
+  store.chirp_store = KernelSpec::ChirpStore::Kernel;
+  EXPECT_TRUE(store.pieces_own_store());
+  EXPECT_NE(store.geometry().find("chirp kernel-store"), std::string::npos) << store.geometry();
+}
+
 }  // namespace

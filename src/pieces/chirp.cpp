@@ -1,0 +1,117 @@
+// Bluestein's chirp-z (plan/solvers/bluestein.cpp): any length N through a
+// convolution of M >= 2N - 1 points. Its pieces: the first pass (or the one
+// kernel) loads point j of the N-point axis as x[j] * c[j], zero for j >= N
+// (KernelSpec::chirp_load); the forward FFT's last pass stores conj(y[e] *
+// K[e]) (ChirpStore::Kernel: the conjugation makes the inverse FFT that
+// follows a forward one), and the inverse's last pass (or the one kernel)
+// conj(y[e]) * c[e] for e < N only (ChirpStore::Chirp). N and the open
+// dim's strides are run-time arguments, so one kernel serves every N of
+// the same M. The tables argument holds the chirp c[j] (N entries) then
+// the kernel K = FFT_M(conj c) / M (runtime/plan_impl.cpp).
+#include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
+
+namespace bfly::pieces {
+namespace {
+
+using codegen::Param;
+using plan::KernelSpec;
+
+const Param kN{"chirp_n", Param::Type::Count};
+const Param kOpenIn{"open_in", Param::Type::Count};
+const Param kOpenOut{"open_out", Param::Type::Count};
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+class Chirp final : public Piece {
+ public:
+  const char* name() const override { return "chirp"; }
+
+  bool active(const KernelSpec& s) const override { return s.bluestein(); }
+
+  void describe(const KernelSpec& s, std::ostream& out) const override {
+    out << ", chirp";  // N is a run-time argument
+    if (s.chirp_load) out << " load/" << s.axis_stride;
+    if (s.chirp_store == KernelSpec::ChirpStore::Kernel) out << " kernel-store";
+    if (s.chirp_store == KernelSpec::ChirpStore::Chirp) out << " chirp-store";
+    if (s.convolve) out << " convolve";
+  }
+
+  bool owns_store(const KernelSpec& s) const override {
+    return s.chirp_store != KernelSpec::ChirpStore::None || s.convolve;
+  }
+
+  bool open_dim(const KernelSpec&) const override { return true; }
+
+  void add_params(const KernelSpec&, std::vector<Param>& params) const override {
+    params.insert(params.end(), {kN, kOpenIn, kOpenOut});
+  }
+
+  // x[j] * c[j], zero past the N input points.
+  bool emit_load_point(codegen::PassWriter& w, const std::string& v, const std::string& n) const override {
+    if (!w.spec().chirp_load) return false;
+    codegen::Emitter& e = w.out();
+    e.open("");
+    w.emit_axis_index(n);
+    e.open("if (j < chirp_n)");
+    w.emit_read(v, n);
+    e.line(v + ".y *= in_sign;");
+    e.line(v + " = cmul(" + v + ", tables[j]);");
+    e.close();
+    e.close();
+    return true;
+  }
+
+  // Output e = k + k' * P of the M-point transform.
+  bool emit_store(codegen::PassWriter& w, int r) const override {
+    const KernelSpec& s = w.spec();
+    if (!owns_store(s)) return false;
+    codegen::Emitter& e = w.out();
+    const std::int64_t R = s.length;
+    const bool kernel = s.chirp_store == KernelSpec::ChirpStore::Kernel;
+    const std::string k = s.twiddle_dim >= 0 ? "k + " : "";
+    const std::string idx = w.idx();
+    w.for_each_butterfly(R / r, "valid", [&](int j) {
+      for (int t = 0; t < r; ++t) {
+        const std::string point = "(" + idx + ")(b + " + str(t * (R / r)) + ")";
+        const std::string v = w.x(j * r + t);
+        e.open("");
+        e.line("const " + idx + " e = " + k + point + " * " + str(s.stride_product) + ";");
+        if (kernel) {
+          e.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
+          e.line("dst[" + point + " * " + str(s.out_point_stride) +
+                 "] = " + w.scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+        } else {
+          // A real axis: the half spectrum e <= N/2, or the real parts.
+          const bool half = s.real_store == KernelSpec::RealStore::Half;
+          e.open("if (e < chirp_n" + std::string(half ? " && e <= chirp_n / 2" : "") + ")");
+          e.line(v + " = cmul(cmake(" + v + ".x, -" + v + ".y), tables[e]);");
+          if (s.real_store == KernelSpec::RealStore::Real)
+            e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + v + ".x * out_re;");
+          else
+            e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + w.scaled(v) + ";");
+          e.close();
+        }
+        e.close();
+      }
+    });
+    return true;
+  }
+
+  detail::KernelArg bind(const Param& param, const LaunchFacts& f) const override {
+    const KernelSpec& s = f.pass.spec;
+    if (param == kN) return detail::KernelArg::of_u64(static_cast<std::uint64_t>(s.chirp_length));
+    if (param == kOpenIn) return detail::KernelArg::of_u64(static_cast<std::uint64_t>(s.dims.back().in_stride));
+    if (param == kOpenOut) return detail::KernelArg::of_u64(static_cast<std::uint64_t>(s.dims.back().out_stride));
+    return Piece::bind(param, f);
+  }
+};
+
+}  // namespace
+
+const Piece& chirp() {
+  static const Chirp piece;
+  return piece;
+}
+
+}  // namespace bfly::pieces
