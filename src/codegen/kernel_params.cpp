@@ -16,7 +16,6 @@ std::vector<Param> pass_params(const plan::KernelSpec& spec) {
                           params::Transforms, params::InSign, params::OutRe,    params::OutIm};
   if (spec.packed() || spec.rader() || spec.bluestein()) list.push_back(params::Tables);
   for (const pieces::Piece* piece : pieces::of(spec)) piece->add_params(spec, list);
-  if (spec.multiply || spec.multiply_load) list.push_back(params::Multiplier);
   return list;
 }
 

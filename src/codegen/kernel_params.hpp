@@ -43,8 +43,6 @@ inline const Param OutIm{"out_im", Param::Type::Real};    //   and the inverse's
 // Real transforms' and Rader's host tables (w_n^k; Rader's permutations
 // and kernel), and Bluestein's chirp table.
 inline const Param Tables{"tables", Param::Type::Table};
-// The convolution's spectrum, multiplied in on loading or storing.
-inline const Param Multiplier{"mul", Param::Type::Table};
 }  // namespace params
 
 // The kernel's parameters in order.

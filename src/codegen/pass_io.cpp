@@ -99,14 +99,13 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
       e_.close();
       return;
     default:
-      if (s_.staged)
+      if (s_.staged) {
         e_.line(v + " = stage[" + n + "];");
-      else if (s_.multiply_load) {
-        const std::string o = "(" + idx() + ")(in_off + " + at + ")";
-        e_.line(v + " = cmul(src[" + at + "], mul[" +
-                (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "]);");
-      } else
-        e_.line(v + " = src[" + at + "];");
+        return;
+      }
+      for (const pieces::Piece* piece : pieces::of(s_))
+        if (piece->emit_read(*this, v, at)) return;
+      e_.line(v + " = src[" + at + "];");
   }
 }
 

@@ -273,12 +273,12 @@ std::string PassWriter::stage_twiddle(const std::string& e) const {
          std::to_string(s_.stage_twiddle_bits) + ")])";
 }
 
-// The value stored at element `at` of the output buffer: v, or under
-// KernelSpec::multiply v times the multiplier's element for it.
+// The value stored at element `at` of the output buffer: v, as the pass's
+// pieces change it (pieces/product.cpp: times the multiplier's element).
 std::string PassWriter::product(const std::string& v, const std::string& at) const {
-  if (!s_.multiply) return v;
-  const std::string o = "(" + idx() + ")(" + at + ")";
-  return "cmul(" + v + ", mul[" + (s_.multiply_period > 0 ? o + " % " + str(s_.multiply_period) : o) + "])";
+  std::string out = v;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->stored(*this, out, at);
+  return out;
 }
 
 // The group's results sit in local memory; write them in the order the

@@ -31,6 +31,7 @@ struct LaunchFacts {
   double scale = 1;                                     // the problem's norm factor
   std::function<detail::KernelArg(plan::Slot)> buffer;  // a slot's buffer
   std::function<detail::KernelArg(double)> real;        // a real of the working precision
+  const detail::BufferImpl* multiplier = nullptr;       // a fused product's factors (pieces/product.cpp)
 };
 
 class Piece {
@@ -44,6 +45,8 @@ class Piece {
   // name); whether its stores index the output themselves (never through
   // local memory).
   virtual void describe(const plan::KernelSpec&, std::ostream&) const {}
+  // Its part of the name past the geometry's hash ("_mul4096").
+  virtual void name_part(const plan::KernelSpec&, std::ostream&) const {}
   virtual bool owns_store(const plan::KernelSpec&) const { return false; }
 
   // The generator's: its parameters, after the pass's own; whether its
@@ -59,6 +62,13 @@ class Piece {
   virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& index) const {}
   virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const { return false; }
   virtual bool emit_store(codegen::PassWriter&, int r) const { return false; }
+  // The plain read of an element (`at` its offset from in_off) into v, and
+  // the value stored at output element `at` in place of v, where the
+  // piece changes them.
+  virtual bool emit_read(codegen::PassWriter&, const std::string& v, const std::string& at) const { return false; }
+  virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& at) const {
+    return v;
+  }
 
   // The runtime's: the value of one of its parameters.
   virtual detail::KernelArg bind(const codegen::Param& param, const LaunchFacts& facts) const;

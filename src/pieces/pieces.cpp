@@ -6,9 +6,10 @@ namespace bfly::pieces {
 
 const Piece& chirp();
 const Piece& rader_pass();
+const Piece& product();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass()};
+  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass(), &product()};
   return pieces;
 }
 

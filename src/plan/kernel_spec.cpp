@@ -200,8 +200,7 @@ std::string KernelSpec::name() const {
   if (staged) out << "_stg" << staged;
   if (clustered()) out << "_cl" << cluster;
   if (block_rows) out << "_blk";
-  if (multiply) out << "_mul" << multiply_period;
-  if (multiply_load) out << "_lmul" << multiply_period;
+  for (const pieces::Piece* piece : pieces::of(*this)) piece->name_part(*this, out);
   if (plane()) {
     out << "_pl" << plane_columns << "r";
     for (std::size_t i = 0; i < plane_radices.size(); ++i) out << (i ? "x" : "") << plane_radices[i];

@@ -437,8 +437,9 @@ class PlanImpl {
       const plan::KernelSpec& spec = c.pass.spec;
       const bool first = j == 0, last = j + 1 == passes_.size();
       std::vector<KernelArg> args;
-      const pieces::LaunchFacts facts{c.pass, inverse, scale,
-                                      [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); }, real};
+      const pieces::LaunchFacts facts{c.pass, inverse,
+                                      scale,  [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); },
+                                      real,   multiplier};
       const std::vector<const pieces::Piece*> own = pieces::of(spec);
       namespace P = codegen::params;
       for (const codegen::Param& param : codegen::pass_params(spec)) {
@@ -460,8 +461,6 @@ class PlanImpl {
           args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
         } else if (param == P::Tables) {
           args.push_back(KernelArg::of(*c.tables));
-        } else if (param == P::Multiplier) {
-          args.push_back(KernelArg::of(*multiplier));
         } else {
           // A piece's own: the first of the pass's pieces that names it.
           for (const pieces::Piece* piece : own) {
