@@ -24,8 +24,8 @@ std::string param_declaration(const Param& param, const plan::KernelSpec& spec, 
   const std::string name = prefix + param.name;
   const std::string global = d.global;
   // Reals on a real transform's real side, complex points elsewhere.
-  const bool real_in = spec.real_load == RealLoad::Real || spec.real_load == RealLoad::Pairs;
-  const bool real_out = spec.real_store == RealStore::Real || spec.real_store == RealStore::Pairs;
+  const bool real_in = pieces::reads_reals(spec);
+  const bool real_out = pieces::writes_reals(spec);
   switch (param.type) {
     case Param::Type::Source:
       return global + "const " + (real_in ? "real" : "cpx") + "* " + name;

@@ -12,9 +12,6 @@ namespace bfly::codegen {
 const std::vector<PassWriter::LoadPiece>& PassWriter::load_pieces() {
   static const std::vector<LoadPiece> pieces{
       {"block-rows", [](const PassWriter& w) { return w.s_.block_rows; }, &PassWriter::emit_block_point},
-      {"mirror", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Mirror; }, &PassWriter::emit_mirror_read},
-      {"hermitian", [](const PassWriter& w) { return w.s_.real_load == RealLoad::Hermitian; },
-       &PassWriter::emit_hermitian_point},
       {"plain", [](const PassWriter&) { return true; }, &PassWriter::emit_plain_point},
   };
   return pieces;
@@ -27,10 +24,6 @@ const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
       {"plane-block", [](const PassWriter& w) { return w.plane_block_store_; }, &PassWriter::emit_plane_block_store},
       {"cluster", [](const PassWriter& w) { return w.s_.clustered(); }, &PassWriter::emit_cluster_store},
       {"rader", [](const PassWriter& w) { return w.s_.rader_fused(); }, &PassWriter::emit_rader_store},
-      {"split", [](const PassWriter& w) { return w.s_.real_store == RealStore::Split; }, &PassWriter::emit_split_store},
-      {"split-paired", [](const PassWriter& w) { return w.s_.real_store == RealStore::SplitPaired; },
-       &PassWriter::emit_split_paired_store},
-      {"real", [](const PassWriter& w) { return w.s_.real_store != RealStore::None; }, &PassWriter::emit_real_store},
       {"direct", [](const PassWriter& w) { return !w.s_.store_via_local(); }, &PassWriter::emit_direct_store},
       {"via-local", [](const PassWriter&) { return true; }, &PassWriter::emit_store_via_local},
   };
@@ -74,39 +67,17 @@ void PassWriter::emit_axis_index(const std::string& n) {
           str(s_.axis_stride) + ";");
 }
 
-// Point `n` of the sub-transform into `v`, as the load mode reads it.
+// Point `n` of the sub-transform into `v`: from the stage, as a piece reads
+// it (a real side, a fused product), else as it lies.
 void PassWriter::emit_read(const std::string& v, const std::string& n) {
-  const std::int64_t S = s_.in_point_stride;
-  const std::string at = "(" + idx() + ")" + n + " * " + str(S);
-  switch (s_.real_load) {
-    case RealLoad::Real:
-      e_.line(v + " = cmake(src[" + at + "], 0);");
-      return;
-    case RealLoad::Pairs:
-      if (s_.real_pairs_aligned)
-        e_.line(v + " = ((" + d_.global + " const cpx*)src)[" + n + "];");
-      else
-        e_.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
-      return;
-    case RealLoad::Hermitian:
-      // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
-      e_.open("if (j <= " + real_n() + " / 2)");
-      e_.line(v + " = src[" + at + "];");
-      e_.close();
-      e_.open("else");
-      e_.line(v + " = in[axis_off + (" + real_n() + " - j) * " + str(S / s_.axis_stride) + "];");
-      e_.line(v + ".y = -" + v + ".y;");
-      e_.close();
-      return;
-    default:
-      if (s_.staged) {
-        e_.line(v + " = stage[" + n + "];");
-        return;
-      }
-      for (const pieces::Piece* piece : pieces::of(s_))
-        if (piece->emit_read(*this, v, at)) return;
-      e_.line(v + " = src[" + at + "];");
+  const std::string at = "(" + idx() + ")" + n + " * " + str(s_.in_point_stride);
+  if (s_.staged) {
+    e_.line(v + " = stage[" + n + "];");
+    return;
   }
+  for (const pieces::Piece* piece : pieces::of(s_))
+    if (piece->emit_read(*this, v, n, at)) return;
+  e_.line(v + " = src[" + at + "];");
 }
 
 void PassWriter::emit_store(int r) {

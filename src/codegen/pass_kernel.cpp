@@ -57,13 +57,16 @@ std::string PassWriter::write(bool preamble) {
 }
 
 // The element types of the two buffers: reals on a real transform's real side.
-std::string PassWriter::in_type() const {
-  return s_.real_load == RealLoad::Real || s_.real_load == RealLoad::Pairs ? "real" : "cpx";
+// Whether a piece's loads read from the axis's point 0 (axis_off).
+bool PassWriter::reads_axis_origin() const {
+  for (const pieces::Piece* piece : pieces::of(s_))
+    if (piece->reads_axis_origin(s_)) return true;
+  return false;
 }
 
-std::string PassWriter::out_type() const {
-  return s_.real_store == RealStore::Real || s_.real_store == RealStore::Pairs ? "real" : "cpx";
-}
+std::string PassWriter::in_type() const { return pieces::reads_reals(s_) ? "real" : "cpx"; }
+
+std::string PassWriter::out_type() const { return pieces::writes_reals(s_) ? "real" : "cpx"; }
 
 // Local-memory address of point n of this group's transform m.
 std::string PassWriter::local(const std::string& m, const std::string& n) const {
@@ -114,10 +117,7 @@ void PassWriter::emit_offsets(const std::string& g, const std::string& sfx, bool
   if (want_out) e_.line("const " + idx() + " out_off" + sfx + " = " + sum(false) + ";");
   if (want_k && s_.twiddle_dim >= 0) e_.line("const " + idx() + " k = " + index[s_.twiddle_dim] + ";");
   if (want_k && s_.axis_dim >= 0) e_.line("const " + idx() + " ci = " + index[s_.axis_dim] + ";");
-  const std::vector<const pieces::Piece*> own = pieces::of(s_);
-  if (want_k &&
-      (s_.real_load == RealLoad::Hermitian || s_.real_load == RealLoad::Mirror ||
-       std::any_of(own.begin(), own.end(), [&](const pieces::Piece* p) { return p->reads_axis_origin(s_); }))) {
+  if (want_k && reads_axis_origin()) {
     // Where the axis's point 0 is: the mirror X[n - j] is read from there.
     const std::int64_t axis_step = s_.in_point_stride / s_.axis_stride;
     e_.line("const " + idx() + " axis_off = in_off" + std::string(s_.axis_dim >= 0 ? " - ci * " + str(axis_step) : "") +
@@ -159,9 +159,7 @@ void PassWriter::emit_indexing() {
     e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
     e_.line("const bool valid = g < transforms;");
   }
-  emit_offsets("g", "", true, !s_.store_via_local(),
-               s_.has_pass_twiddles() || s_.axis_dim >= 0 || s_.real_load == RealLoad::Hermitian ||
-                   s_.real_load == RealLoad::Mirror);
+  emit_offsets("g", "", true, !s_.store_via_local(), s_.has_pass_twiddles() || s_.axis_dim >= 0 || reads_axis_origin());
   e_.line(d_.global + std::string("const ") + in_type() + "* src = in + in_off;");
   if (!s_.store_via_local()) e_.line(d_.global + out_type() + "* dst = out + out_off;");
   declare_points(s_.points_per_thread());
@@ -405,7 +403,7 @@ void PassWriter::emit_fft(bool from_global, bool to_global) {
     emit_butterflies(r, Ps);
     const bool last = stage + 1 == stages;
     // Others may still be reading this stage's inputs from local memory.
-    const bool split = s_.real_store == RealStore::Split || s_.real_store == RealStore::SplitPaired;
+    const bool split = pieces::need_exchange(s_);  // (a real axis's split reads it after the last stage)
     // Block rows' first stage reads the block from the array the exchange reuses.
     const bool read_array = reads_local || (stage == 0 && s_.block_rows);
     if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered() ||

@@ -34,6 +34,15 @@ class PassWriter {
   std::string idx() const { return s_.wide ? d_.u64 : d_.u32; }
   std::string x(int i) const { return "x" + std::to_string(i); }
   std::string scaled(const std::string& v) const { return "cmake(" + v + ".x * out_re, " + v + ".y * out_im)"; }
+  std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
+  std::string u32() const { return d_.u32; }
+  std::string u64() const { return d_.u64; }
+  const Dialect& dialect() const { return d_; }
+  std::string out_type() const;
+  // Local-memory address of point n of this group's transform m.
+  std::string local(const std::string& m, const std::string& n) const;
+  // The value stored at output element `at`: v as the pieces change it.
+  std::string product(const std::string& v, const std::string& at) const;
   void emit_axis_index(const std::string& n);
   void emit_read(const std::string& v, const std::string& n);
 
@@ -64,11 +73,6 @@ class PassWriter {
 
   static std::string str(std::int64_t v) { return std::to_string(v); }
 
-  // The real axis's length n: Bluestein's kernels take it at run time.
-  std::string real_n() const { return s_.bluestein() ? "chirp_n" : str(s_.real_length); }
-
-  std::string u32() const { return d_.u32; }
-  std::string u64() const { return d_.u64; }
   bool column_major() const { return s_.mapping == Mapping::ColumnMajor; }
 
   // KernelSpec::block_rows: the group's rows as one block, consecutive
@@ -93,12 +97,9 @@ class PassWriter {
     e_.close();
   }
 
-  std::string half(const std::string& v) const { return "(real)0.5 * (" + v + ")"; }
-
   // pass_kernel.cpp: the stages, the exchanges through local memory, the copy pass.
   std::string in_type() const;
-  std::string out_type() const;
-  std::string local(const std::string& m, const std::string& n) const;
+  bool reads_axis_origin() const;
   void declare_points(int count);
   void emit_offsets(const std::string& g, const std::string& sfx, bool want_in, bool want_out, bool want_k);
   void emit_indexing();
@@ -108,7 +109,6 @@ class PassWriter {
   void emit_local_read(int r);
   void emit_exchange_halves(int r, std::int64_t Ps, int next);
   std::string stage_twiddle(const std::string& e) const;
-  std::string product(const std::string& v, const std::string& at) const;
   void emit_store_from_local();
   void emit_block_point(const std::string& v, const std::string& n);
   void emit_copy();
@@ -143,15 +143,6 @@ class PassWriter {
   void emit_pass_sincos_pow2(const std::string& v, const std::string& n, std::int64_t N);
   static std::vector<long double> taylor_sinpi_cospi(int odd, int terms);
   static std::string horner(const std::vector<long double>& c);
-
-  // pass_real.cpp: real transforms' loads and stores (packed halves,
-  // mirrored reads, real rows).
-  void emit_hermitian_point(const std::string& v, const std::string& n);
-  void emit_mirror_read(const std::string& v, const std::string& n);
-  std::string real_twiddle(const std::string& e) const;
-  void emit_real_store(int r);
-  void emit_split_store(int r);
-  void emit_split_paired_store(int r);
 
   // pass_chirp.cpp: a one-kernel convolution's turn between its FFTs
   // (Bluestein's loads and stores: pieces/chirp.cpp).

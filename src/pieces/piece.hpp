@@ -45,28 +45,39 @@ class Piece {
   // name); whether its stores index the output themselves (never through
   // local memory).
   virtual void describe(const plan::KernelSpec&, std::ostream&) const {}
+  // Its word for the kind of kernel, before the geometry's hash ("_real").
+  virtual void name_kind(const plan::KernelSpec&, std::ostream&) const {}
   // Its part of the name past the geometry's hash ("_mul4096").
   virtual void name_part(const plan::KernelSpec&, std::ostream&) const {}
   virtual bool owns_store(const plan::KernelSpec&) const { return false; }
+  // Whether it needs the exchange array in local memory (for its stores).
+  virtual bool needs_exchange(const plan::KernelSpec&) const { return false; }
 
-  // The generator's: its parameters, after the pass's own; whether its
-  // loads need the offset of the axis's point 0 (axis_off); its lines
-  // among the offsets (given each dim's index variable); the load of point
-  // n into v, and the stores of the last stage (radix r): each returns
-  // whether the piece wrote them.
+  // The generator's: its parameters, after the pass's own.
   virtual void add_params(const plan::KernelSpec&, std::vector<codegen::Param>&) const {}
+  // Whether the source (the destination) holds reals, not complex points.
+  virtual bool reads_reals(const plan::KernelSpec&) const { return false; }
+  virtual bool writes_reals(const plan::KernelSpec&) const { return false; }
   // Whether the open dim's strides are run-time arguments (one kernel for
   // every N of Bluestein's M), not constants.
   virtual bool open_dim(const plan::KernelSpec&) const { return false; }
+  // Whether its loads need the offset of the axis's point 0 (axis_off).
   virtual bool reads_axis_origin(const plan::KernelSpec&) const { return false; }
-  virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& index) const {}
-  virtual bool emit_load_point(codegen::PassWriter&, const std::string& v, const std::string& n) const { return false; }
-  virtual bool emit_store(codegen::PassWriter&, int r) const { return false; }
-  // The plain read of an element (`at` its offset from in_off) into v, and
-  // the value stored at output element `at` in place of v, where the
-  // piece changes them.
-  virtual bool emit_read(codegen::PassWriter&, const std::string& v, const std::string& at) const { return false; }
-  virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& at) const {
+  // Its lines among the offsets, given each dim's index variable.
+  virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& /*index*/) const {}
+  // The load of point n into v (with its conjugation and factors), the read
+  // of point n alone (`at` its offset from in_off), the stores of the last
+  // stage (radix r): each returns whether the piece wrote them.
+  virtual bool emit_load_point(codegen::PassWriter&, const std::string& /*v*/, const std::string& /*n*/) const {
+    return false;
+  }
+  virtual bool emit_read(codegen::PassWriter&, const std::string& /*v*/, const std::string& /*n*/,
+                         const std::string& /*at*/) const {
+    return false;
+  }
+  virtual bool emit_store(codegen::PassWriter&, int /*r*/) const { return false; }
+  // The value stored at output element `at` in place of v.
+  virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
     return v;
   }
 
@@ -78,7 +89,11 @@ class Piece {
 const std::vector<const Piece*>& all();
 // The pieces `spec` has, in that order.
 std::vector<const Piece*> of(const plan::KernelSpec& spec);
-// Whether one of them has the open dim's strides as arguments.
+// Whether one of them has the open dim's strides as arguments, reads or
+// writes reals, or needs the exchange array.
 bool open_dim(const plan::KernelSpec& spec);
+bool reads_reals(const plan::KernelSpec& spec);
+bool writes_reals(const plan::KernelSpec& spec);
+bool need_exchange(const plan::KernelSpec& spec);
 
 }  // namespace bfly::pieces

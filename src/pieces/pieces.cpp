@@ -6,10 +6,11 @@ namespace bfly::pieces {
 
 const Piece& chirp();
 const Piece& rader_pass();
+const Piece& real();
 const Piece& product();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass(), &product()};
+  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass(), &real(), &product()};
   return pieces;
 }
 
@@ -20,10 +21,28 @@ std::vector<const Piece*> of(const plan::KernelSpec& spec) {
   return out;
 }
 
-bool open_dim(const plan::KernelSpec& spec) {
+namespace {
+
+template <class Ask>
+bool any(const plan::KernelSpec& spec, Ask ask) {
   for (const Piece* piece : of(spec))
-    if (piece->open_dim(spec)) return true;
+    if (ask(*piece)) return true;
   return false;
+}
+
+}  // namespace
+
+bool open_dim(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.open_dim(spec); });
+}
+bool reads_reals(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.reads_reals(spec); });
+}
+bool writes_reals(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.writes_reals(spec); });
+}
+bool need_exchange(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.needs_exchange(spec); });
 }
 
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {

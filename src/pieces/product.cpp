@@ -41,7 +41,8 @@ class Product final : public Piece {
     return w.spec().multiply ? "cmul(" + v + ", " + factor(w, at) + ")" : v;
   }
 
-  bool emit_read(codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
+  bool emit_read(codegen::PassWriter& w, const std::string& v, const std::string&,
+                 const std::string& at) const override {
     if (!w.spec().multiply_load) return false;
     w.out().line(v + " = cmul(src[" + at + "], " + factor(w, "in_off + " + at) + ");");
     return true;

@@ -13,15 +13,15 @@ const char* to_string(Mapping m) { return m == Mapping::TransformMajor ? "tm" : 
 // Bluestein's and the real axis's stores index the output directly: no
 // local detour.
 bool KernelSpec::store_rows_via_local() const {
-  return !clustered() && !plane() && !pieces_own_store() && !convolve && real_store == RealStore::None &&
-         mapping == Mapping::ColumnMajor && out_point_stride == 1 && transforms_per_group > 1;
+  return !clustered() && !plane() && !pieces_own_store() && !convolve && mapping == Mapping::ColumnMajor &&
+         out_point_stride == 1 && transforms_per_group > 1;
 }
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !plane() && !pieces_own_store() && !convolve && real_store == RealStore::None &&
-         mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
-         dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
+  return !plane() && !pieces_own_store() && !convolve && mapping == Mapping::TransformMajor && out_point_stride != 1 &&
+         transforms_per_group > 1 && dims.size() > 1 && dims.front().out_stride == 1 &&
+         dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::pieces_own_store() const {
@@ -74,15 +74,6 @@ std::string KernelSpec::geometry() const {
   // come after Rader's prime.)
   if (rader()) out << ", rader " << rader_prime;
   for (const pieces::Piece* piece : pieces::of(*this)) piece->describe(*this, out);
-  if (real()) {
-    static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
-    static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};
-    out << ", real " << real_length;
-    if (real_load != RealLoad::None) out << " load " << loads[static_cast<int>(real_load)];
-    if (real_store != RealStore::None) out << " store " << stores[static_cast<int>(real_store)];
-    if (real_pairs_aligned) out << " aligned";
-    if (real_twiddle_bits > 0) out << " tw" << real_twiddle_bits;
-  }
   return out.str();
 }
 
@@ -129,8 +120,8 @@ std::size_t KernelSpec::exchange_bytes() const {
     return point * static_cast<std::size_t>(std::max(local_row(), cluster_pitch())) * transforms_per_group;
   // A plane's rows, as the second phase lays them out.
   if (plane()) return point * static_cast<std::size_t>(plane_row_spec().local_row() * planes_per_group() * length);
-  const bool exchanges = (!identity && radices.size() > 1) || store_via_local() || convolve ||
-                         real_store == RealStore::Split || real_store == RealStore::SplitPaired;
+  const bool exchanges =
+      (!identity && radices.size() > 1) || store_via_local() || convolve || pieces::need_exchange(*this);
   return exchanges ? point * static_cast<std::size_t>(local_row()) * transforms_per_group : 0;
 }
 
@@ -183,10 +174,7 @@ std::string KernelSpec::name() const {
     out << "_bluestein";
   else if (bluestein())
     out << "_chirp";
-  if (packed())
-    out << "_packed";
-  else if (real())
-    out << "_real";
+  for (const pieces::Piece* piece : pieces::of(*this)) piece->name_kind(*this, out);
   // The geometry as a short hash: the full text is in the source's comment.
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (char c : geometry()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;

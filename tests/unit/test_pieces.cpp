@@ -74,4 +74,22 @@ TEST(Pieces, BluesteinsChirpOwnsItsRunTimeLengthAndStores) {
   EXPECT_NE(store.geometry().find("chirp kernel-store"), std::string::npos) << store.geometry();
 }
 
+// A real axis's loads and stores: the piece says which side holds reals
+// (the parameters' types), names the kernel's kind and needs the exchange
+// for its split.
+TEST(Pieces, TheRealPieceOwnsTheRealSides) {
+  KernelSpec r2c;
+  r2c.real_load = KernelSpec::RealLoad::Pairs;
+  r2c.real_store = KernelSpec::RealStore::Split;
+  r2c.real_length = 1024;
+  ASSERT_EQ(bfly::pieces::of(r2c).size(), 1u);
+  EXPECT_STREQ(bfly::pieces::of(r2c)[0]->name(), "real");
+  EXPECT_TRUE(bfly::pieces::reads_reals(r2c));
+  EXPECT_FALSE(bfly::pieces::writes_reals(r2c));
+  EXPECT_TRUE(bfly::pieces::need_exchange(r2c));
+  EXPECT_TRUE(r2c.pieces_own_store());
+  EXPECT_NE(r2c.name().find("_packed"), std::string::npos) << r2c.name();
+  EXPECT_NE(r2c.geometry().find("real 1024 load pairs store split"), std::string::npos) << r2c.geometry();
+}
+
 }  // namespace

@@ -1,0 +1,284 @@
+// Real transforms (plan/solvers/real_axis.cpp): the real axis's first pass
+// reads one side and its last pass writes the other. Loads: the real x[j]
+// as x[j] + 0i (RealLoad::Real), the full spectrum from the half, X[j] for
+// j <= n/2 and conj X[n - j] above (Hermitian), and the packed forms of an
+// even axis, a complex FFT of n/2 points z[j] = x[2j] + i x[2j+1]: two
+// reals a point (Pairs), Z[k] from X[k] and X[n/2 - k] (Mirror). Stores:
+// the half spectrum (Half), the real parts (Real), the packed forward's
+// split X[k] = E[k] + w_n^k O[k] through local memory (Split, and
+// SplitPaired in the last of several passes), two reals a point (Pairs).
+// The tables argument holds the split's w_n^k (runtime/plan_impl.cpp).
+#include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
+
+namespace bfly::pieces {
+namespace {
+
+using plan::KernelSpec;
+using RealLoad = KernelSpec::RealLoad;
+using RealStore = KernelSpec::RealStore;
+using codegen::PassWriter;
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// The real axis's length n: Bluestein's kernels take it at run time.
+std::string real_n(const KernelSpec& s) { return s.bluestein() ? "chirp_n" : str(s.real_length); }
+
+// w_n^e for the split: one lookup, or two and a product.
+std::string real_twiddle(const KernelSpec& s, const std::string& e) {
+  if (s.real_twiddle_bits == 0) return "tables[" + e + "]";
+  const std::int64_t fine = std::int64_t{1} << s.real_twiddle_bits;
+  return "cmul(tables[(" + e + ") & " + str(fine - 1) + "], tables[" + str(fine) + " + ((" + e + ") >> " +
+         std::to_string(s.real_twiddle_bits) + ")])";
+}
+
+// The packed inverse's loads: Z[j] = E' + i O' from X[j] and X[n/2 - j]
+// (j the point's index along the axis), conjugated for the forward FFT
+// that follows. Memory holds conj X where an earlier pass of this inverse
+// wrote it (in_sign 1), X itself on the first pass (in_sign -1). As
+// numpy's irfft, the imaginary parts of X[0] and X[n/2] are ignored.
+void mirror_read(PassWriter& w, const std::string& v, const std::string& n) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t S = s.in_point_stride, H = s.real_length / 2;
+  e.open("");
+  e.line("const " + w.idx() + " kk = " + std::string(s.axis_dim >= 0 ? "ci + " : "") + "(" + w.idx() + ")" + n + " * " +
+          str(s.axis_stride) + ";");
+  e.line("cpx a = src[(" + w.idx() + ")" + n + " * " + str(S) + "], c = in[axis_off + (" + str(H) + " - kk) * " +
+          str(S / s.axis_stride) + "];");
+  e.line("a.y *= -in_sign; c.y *= -in_sign;");
+  e.open("if (kk == 0)");
+  e.line("a.y = 0; c.y = 0;");
+  e.close();
+  e.line("const cpx w = " + real_twiddle(s, "kk") + ";");
+  e.line("const cpx even = cmake(a.x + c.x, a.y - c.y);");
+  e.line("const cpx odd = cmul(cmake(a.x - c.x, a.y + c.y), cmake(w.x, -w.y));");
+  e.line(v + " = cmake(even.x - odd.y, -(even.y + odd.x));");
+  e.close();
+}
+
+// A real axis's last stores: the half spectrum (output e = k + k' * P of
+// the n-point transform, e <= n/2), the real parts, or (packed inverse)
+// z[j] as the two reals x[2j], x[2j+1].
+void real_store(PassWriter& w, int r) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t R = s.length, S = s.out_point_stride;
+  const std::string k = s.twiddle_dim >= 0 ? "k + " : "";
+  w.for_each_butterfly(R / r, "valid", [&](int j) {
+    for (int t = 0; t < r; ++t) {
+      const std::string point = "(" + w.idx() + ")(b + " + str(t * (R / r)) + ")";
+      const std::string v = w.x(j * r + t), at = point + " * " + str(S);
+      switch (s.real_store) {
+        case RealStore::Half:
+          e.line("if (" + k + point + " * " + str(s.stride_product) + " <= " + str(s.real_length / 2) + ") dst[" +
+                  at + "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
+          break;
+        case RealStore::Real:
+          e.line("dst[" + at + "] = " + v + ".x * out_re;");
+          break;
+        default:  // Pairs
+          if (s.real_pairs_aligned) {
+            e.line("((" + std::string(w.dialect().global) + "cpx*)dst)[" + point + "] = " + w.scaled(v) + ";");
+          } else {
+            e.line("dst[" + at + "] = " + v + ".x * out_re;");
+            e.line("dst[" + at + " + " + str(S / 2) + "] = " + v + ".y * out_im;");
+          }
+      }
+    }
+  });
+}
+
+// The packed forward's split: Z into local memory in natural order, then
+// X[k] = E[k] + w_n^k O[k] for k = 0..n/2, each from Z[k] and Z[n/2 - k].
+void split_store(PassWriter& w, int r) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t R = s.length;
+  const int T = s.threads_per_transform;
+  w.for_each_butterfly(R / r, "", [&](int j) {
+    for (int t = 0; t < r; ++t) e.line(w.local("m", "b + " + str(t * (R / r))) + " = " + w.x(j * r + t) + ";");
+  });
+  e.line(w.dialect().barrier);
+  const int M = s.transforms_per_group;
+  if (s.dims.size() == 1 && s.out_point_stride == 1 && s.dims[0].out_stride == R + 1 && M > 1) {
+    // The group's rows of n/2 + 1 outputs lie end to end: write them as one
+    // block, consecutive threads consecutive points (a row per T threads
+    // wrote 8-point pieces across row boundaries that are not aligned).
+    const std::int64_t row = R + 1, block = row * M, G = s.group_size();
+    e.line("const " + w.u64() + " g0 = (" + w.u64() + ")" + w.dialect().group_id + " * " + str(M) + ";");
+    e.line(w.dialect().global + w.out_type() + "* block = out + g0 * " + str(row) + ";");
+    for (std::int64_t q = 0; q * G < block; ++q) {
+      e.open("");
+      e.line("const " + w.u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) +
+              ";");
+      e.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g0 + m2 < transforms)");
+      e.line("const cpx a = " + w.local("m2", "(kk == " + str(R) + " ? 0 : kk)") + ";");
+      e.line("const cpx c = " + w.local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
+      e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
+      e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
+      e.line("block[i] = " + w.product(w.scaled("cadd(even, cmul(tables[kk], odd))"), "g0 * " + str(row) + " + i") + ";");
+      e.close();
+      e.close();
+    }
+    return;
+  }
+  for (std::int64_t q = 0; q * T <= R; ++q) {
+    e.open("");
+    e.line("const " + w.u32() + " kk = t + " + str(q * T) + ";");
+    e.open("if (valid && kk <= " + str(R) + ")");
+    e.line("const cpx a = " + w.local("m", "(kk == " + str(R) + " ? 0 : kk)") + ";");
+    e.line("const cpx c = " + w.local("m", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
+    e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
+    e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
+    e.line("const cpx y = cadd(even, cmul(tables[kk], odd));");
+    const std::string at = "(" + w.idx() + ")kk * " + str(s.out_point_stride);
+    e.line("dst[" + at + "] = " + w.product(w.scaled("y"), "out_off + " + at) + ";");
+    e.close();
+    e.close();
+  }
+}
+
+// The forward split in the last of several passes: this transform's
+// outputs e = k + k' * P (k = kq) into local memory, then X[e] from Z[e]
+// and Z[n/2 - e], which sub-transform P - k holds at k'' = L - 1 - k' (the
+// group's transform m -+ M/2; itself where k = P/2), or, for k = 0, this
+// one at (L - k') mod L. The k = 0 transform also writes X[n/2].
+void split_paired_store(PassWriter& w, int r) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t L = s.length, P = s.stride_product;
+  const int T = s.threads_per_transform, M = s.transforms_per_group;
+  w.for_each_butterfly(L / r, "", [&](int j) {
+    for (int t = 0; t < r; ++t) e.line(w.local("m", "b + " + str(t * (L / r))) + " = " + w.x(j * r + t) + ";");
+  });
+  e.line(w.dialect().barrier);
+  e.line("const " + w.u32() + " pm = kq == 0 || 2 * kq == " + str(P) + " ? m : partner ? m - " + str(M / 2) + " : m + " +
+          str(M / 2) + ";");
+  for (std::int64_t q = 0; q * T < L; ++q) {
+    e.open("");
+    e.line("const " + w.u32() + " kp = t + " + str(q * T) + ";");
+    e.open("if (valid" + std::string((q + 1) * T > L ? " && kp < " + str(L) : "") + ")");
+    e.line("const " + w.u32() + " pos = kq == 0 ? (" + str(L) + " - kp) % " + str(L) + " : " + str(L - 1) + " - kp;");
+    e.line("const cpx a = " + w.local("m", "kp") + ";");
+    e.line("const cpx c = " + w.local("pm", "pos") + ";");
+    e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
+    e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
+    e.line("const " + w.idx() + " e = (" + w.idx() + ")kq + (" + w.idx() + ")kp * " + str(P) + ";");
+    const std::string at = "(" + w.idx() + ")kp * " + str(s.out_point_stride);
+    const std::string last = "(" + w.idx() + ")" + str(L) + " * " + str(s.out_point_stride);
+    e.line("dst[" + at +
+            "] = " + w.product(w.scaled("cadd(even, cmul(" + real_twiddle(s, "e") + ", odd))"), "out_off + " + at) + ";");
+    e.open("if (kq == 0 && kp == 0)");
+    e.line("dst[" + last + "] = " + w.product(w.scaled("cmake(even.x - odd.x, even.y - odd.y)"), "out_off + " + last) +
+            ";");
+    e.close();
+    e.close();
+    e.close();
+  }
+}
+
+class Real final : public Piece {
+ public:
+  const char* name() const override { return "real"; }
+
+  bool active(const KernelSpec& s) const override { return s.real(); }
+
+  void name_kind(const KernelSpec& s, std::ostream& out) const override { out << (s.packed() ? "_packed" : "_real"); }
+
+  void describe(const KernelSpec& s, std::ostream& out) const override {
+    static const char* loads[] = {"", "real", "hermitian", "pairs", "mirror"};
+    static const char* stores[] = {"", "half", "real", "split", "pairs", "split-paired"};
+    out << ", real " << s.real_length;
+    if (s.real_load != RealLoad::None) out << " load " << loads[static_cast<int>(s.real_load)];
+    if (s.real_store != RealStore::None) out << " store " << stores[static_cast<int>(s.real_store)];
+    if (s.real_pairs_aligned) out << " aligned";
+    if (s.real_twiddle_bits > 0) out << " tw" << s.real_twiddle_bits;
+  }
+
+  bool owns_store(const KernelSpec& s) const override { return s.real_store != RealStore::None; }
+
+  bool reads_reals(const KernelSpec& s) const override {
+    return s.real_load == RealLoad::Real || s.real_load == RealLoad::Pairs;
+  }
+  bool writes_reals(const KernelSpec& s) const override {
+    return s.real_store == RealStore::Real || s.real_store == RealStore::Pairs;
+  }
+
+  // The split meets Z[k] and Z[n/2 - k] through local memory.
+  bool needs_exchange(const KernelSpec& s) const override {
+    return s.real_store == RealStore::Split || s.real_store == RealStore::SplitPaired;
+  }
+
+  // The mirror X[n - j] is read from the axis's point 0.
+  bool reads_axis_origin(const KernelSpec& s) const override {
+    return s.real_load == RealLoad::Hermitian || s.real_load == RealLoad::Mirror;
+  }
+
+  bool emit_load_point(PassWriter& w, const std::string& v, const std::string& n) const override {
+    const KernelSpec& s = w.spec();
+    if (s.real_load == RealLoad::Mirror) {
+      mirror_read(w, v, n);
+      return true;
+    }
+    if (s.real_load != RealLoad::Hermitian) return false;
+    // emit_read extends the half spectrum by its mirror, which needs j.
+    w.out().open("");
+    w.emit_axis_index(n);
+    w.emit_read(v, n);
+    w.out().line(v + ".y *= in_sign;");
+    w.out().close();
+    return true;
+  }
+
+  bool emit_read(PassWriter& w, const std::string& v, const std::string& n, const std::string& at) const override {
+    const KernelSpec& s = w.spec();
+    codegen::Emitter& e = w.out();
+    const std::int64_t S = s.in_point_stride;
+    switch (s.real_load) {
+      case RealLoad::Real:
+        e.line(v + " = cmake(src[" + at + "], 0);");
+        return true;
+      case RealLoad::Pairs:
+        if (s.real_pairs_aligned)
+          e.line(v + " = ((" + w.dialect().global + " const cpx*)src)[" + n + "];");
+        else
+          e.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
+        return true;
+      case RealLoad::Hermitian:
+        // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
+        e.open("if (j <= " + real_n(s) + " / 2)");
+        e.line(v + " = src[" + at + "];");
+        e.close();
+        e.open("else");
+        e.line(v + " = in[axis_off + (" + real_n(s) + " - j) * " + str(S / s.axis_stride) + "];");
+        e.line(v + ".y = -" + v + ".y;");
+        e.close();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // (A one-kernel convolution's own stores write the real side.)
+  bool emit_store(PassWriter& w, int r) const override {
+    const KernelSpec& s = w.spec();
+    if (s.real_store == RealStore::None || s.convolve) return false;
+    if (s.real_store == RealStore::Split)
+      split_store(w, r);
+    else if (s.real_store == RealStore::SplitPaired)
+      split_paired_store(w, r);
+    else
+      real_store(w, r);
+    return true;
+  }
+};
+
+}  // namespace
+
+const Piece& real() {
+  static const Real piece;
+  return piece;
+}
+
+}  // namespace bfly::pieces
