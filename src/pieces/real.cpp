@@ -43,9 +43,9 @@ void mirror_read(PassWriter& w, const std::string& v, const std::string& n) {
   const std::int64_t S = s.in_point_stride, H = s.real_length / 2;
   e.open("");
   e.line("const " + w.idx() + " kk = " + std::string(s.axis_dim >= 0 ? "ci + " : "") + "(" + w.idx() + ")" + n + " * " +
-          str(s.axis_stride) + ";");
+         str(s.axis_stride) + ";");
   e.line("cpx a = src[(" + w.idx() + ")" + n + " * " + str(S) + "], c = in[axis_off + (" + str(H) + " - kk) * " +
-          str(S / s.axis_stride) + "];");
+         str(S / s.axis_stride) + "];");
   e.line("a.y *= -in_sign; c.y *= -in_sign;");
   e.open("if (kk == 0)");
   e.line("a.y = 0; c.y = 0;");
@@ -71,8 +71,8 @@ void real_store(PassWriter& w, int r) {
       const std::string v = w.x(j * r + t), at = point + " * " + str(S);
       switch (s.real_store) {
         case RealStore::Half:
-          e.line("if (" + k + point + " * " + str(s.stride_product) + " <= " + str(s.real_length / 2) + ") dst[" +
-                  at + "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
+          e.line("if (" + k + point + " * " + str(s.stride_product) + " <= " + str(s.real_length / 2) + ") dst[" + at +
+                 "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           break;
         case RealStore::Real:
           e.line("dst[" + at + "] = " + v + ".x * out_re;");
@@ -111,13 +111,14 @@ void split_store(PassWriter& w, int r) {
     for (std::int64_t q = 0; q * G < block; ++q) {
       e.open("");
       e.line("const " + w.u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) +
-              ";");
+             ";");
       e.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g0 + m2 < transforms)");
       e.line("const cpx a = " + w.local("m2", "(kk == " + str(R) + " ? 0 : kk)") + ";");
       e.line("const cpx c = " + w.local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
       e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
       e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
-      e.line("block[i] = " + w.product(w.scaled("cadd(even, cmul(tables[kk], odd))"), "g0 * " + str(row) + " + i") + ";");
+      e.line("block[i] = " + w.product(w.scaled("cadd(even, cmul(tables[kk], odd))"), "g0 * " + str(row) + " + i") +
+             ";");
       e.close();
       e.close();
     }
@@ -153,8 +154,8 @@ void split_paired_store(PassWriter& w, int r) {
     for (int t = 0; t < r; ++t) e.line(w.local("m", "b + " + str(t * (L / r))) + " = " + w.x(j * r + t) + ";");
   });
   e.line(w.dialect().barrier);
-  e.line("const " + w.u32() + " pm = kq == 0 || 2 * kq == " + str(P) + " ? m : partner ? m - " + str(M / 2) + " : m + " +
-          str(M / 2) + ";");
+  e.line("const " + w.u32() + " pm = kq == 0 || 2 * kq == " + str(P) + " ? m : partner ? m - " + str(M / 2) +
+         " : m + " + str(M / 2) + ";");
   for (std::int64_t q = 0; q * T < L; ++q) {
     e.open("");
     e.line("const " + w.u32() + " kp = t + " + str(q * T) + ";");
@@ -167,11 +168,11 @@ void split_paired_store(PassWriter& w, int r) {
     e.line("const " + w.idx() + " e = (" + w.idx() + ")kq + (" + w.idx() + ")kp * " + str(P) + ";");
     const std::string at = "(" + w.idx() + ")kp * " + str(s.out_point_stride);
     const std::string last = "(" + w.idx() + ")" + str(L) + " * " + str(s.out_point_stride);
-    e.line("dst[" + at +
-            "] = " + w.product(w.scaled("cadd(even, cmul(" + real_twiddle(s, "e") + ", odd))"), "out_off + " + at) + ";");
+    e.line("dst[" + at + "] = " +
+           w.product(w.scaled("cadd(even, cmul(" + real_twiddle(s, "e") + ", odd))"), "out_off + " + at) + ";");
     e.open("if (kq == 0 && kp == 0)");
     e.line("dst[" + last + "] = " + w.product(w.scaled("cmake(even.x - odd.x, even.y - odd.y)"), "out_off + " + last) +
-            ";");
+           ";");
     e.close();
     e.close();
     e.close();
