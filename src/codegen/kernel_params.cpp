@@ -14,7 +14,7 @@ bool Param::operator==(const Param& o) const { return type == o.type && std::str
 std::vector<Param> pass_params(const plan::KernelSpec& spec) {
   std::vector<Param> list{params::In,         params::Out,    params::Twiddles, params::PassTwiddles,
                           params::Transforms, params::InSign, params::OutRe,    params::OutIm};
-  if (spec.packed() || spec.rader() || spec.bluestein()) list.push_back(params::Tables);
+  if (pieces::has_tables(spec)) list.push_back(params::Tables);
   for (const pieces::Piece* piece : pieces::of(spec)) piece->add_params(spec, list);
   return list;
 }

@@ -8,8 +8,12 @@
 // dim's strides are run-time arguments, so one kernel serves every N of
 // the same M. The tables argument holds the chirp c[j] (N entries) then
 // the kernel K = FFT_M(conj c) / M (runtime/plan_impl.cpp).
+#include <type_traits>
+
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
+#include "plan/solvers/solver.hpp"
+#include "twiddle/chirp.hpp"
 
 namespace bfly::pieces {
 namespace {
@@ -23,11 +27,49 @@ const Param kOpenOut{"open_out", Param::Type::Count};
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// Bluestein's tables for N points: the chirp c[j] (N entries), then the
+// kernel FFT_M(conj c) / M (M entries), rounded once from long double; a
+// single-precision plan's kernel comes from an FFT in double (its error,
+// about 1e-16 x log2 M, is far below a float's 6e-8), which takes a
+// fraction of the long-double FFT's time.
+template <class T>
+std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
+  const std::int64_t m = plan::bluestein_length(n);
+  std::vector<std::complex<T>> out;
+  out.reserve(static_cast<std::size_t>(n + m));
+  auto append = [&out](const auto& values) {
+    for (const auto& v : values) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+  };
+  append(twiddle::chirp(n, n));
+  if constexpr (std::is_same<T, float>::value)
+    append(twiddle::bluestein_kernel_f64(n, m));
+  else
+    append(twiddle::bluestein_kernel(n, m));
+  return out;
+}
+
 class Chirp final : public Piece {
  public:
   const char* name() const override { return "chirp"; }
 
   bool active(const KernelSpec& s) const override { return s.bluestein(); }
+
+  void name_kind(const KernelSpec& s, std::ostream& out) const override {
+    out << (s.convolve ? "_bluestein" : "_chirp");
+  }
+
+  bool has_tables(const KernelSpec&) const override { return true; }
+
+  bool tables(const KernelSpec& s, TableSource& t) const override {
+    const std::int64_t n = s.chirp_length;
+    t.kind = "bluestein";
+    t.size = std::to_string(n);
+    t.on_disk = true;
+    t.format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(plan::bluestein_length(n));
+    t.f32 = [n] { return bluestein_tables<float>(n); };
+    t.f64 = [n] { return bluestein_tables<double>(n); };
+    return true;
+  }
 
   void describe(const KernelSpec& s, std::ostream& out) const override {
     out << ", chirp";  // N is a run-time argument

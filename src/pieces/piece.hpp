@@ -9,6 +9,7 @@
 // KernelSpec fields that make it active (plan/solvers/).
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -32,6 +33,19 @@ struct LaunchFacts {
   std::function<detail::KernelArg(plan::Slot)> buffer;  // a slot's buffer
   std::function<detail::KernelArg(double)> real;        // a real of the working precision
   const detail::BufferImpl* multiplier = nullptr;       // a fused product's factors (pieces/product.cpp)
+};
+
+// The host table a piece's kernels read as `tables`: the runtime keeps one
+// device copy a key and precision and, where `disk` names an entry, the
+// long ones (0.1-2 s to compute) in the disk cache beside the kernels
+// (runtime/table_cache.hpp).
+struct TableSource {
+  std::string kind;      // "rader": with the precision and `size`, the device copy's key ("rader:f32:1009")
+  std::string size;      // "1009", or "1024:5"
+  bool on_disk = false;  // kept in the disk cache as "rader_f32_1009"; else computed every time
+  std::string format;    // how its entries are laid out (part of the disk entry's key)
+  std::function<std::vector<std::complex<float>>()> f32;
+  std::function<std::vector<std::complex<double>>()> f64;
 };
 
 class Piece {
@@ -81,7 +95,11 @@ class Piece {
     return v;
   }
 
-  // The runtime's: the value of one of its parameters.
+  // The runtime's: the host table its kernels read (has_tables() says,
+  // for the parameter list, that it has one), and the value of one of its
+  // parameters.
+  virtual bool has_tables(const plan::KernelSpec&) const { return false; }
+  virtual bool tables(const plan::KernelSpec&, TableSource&) const { return false; }
   virtual detail::KernelArg bind(const codegen::Param& param, const LaunchFacts& facts) const;
 };
 
@@ -95,5 +113,8 @@ bool open_dim(const plan::KernelSpec& spec);
 bool reads_reals(const plan::KernelSpec& spec);
 bool writes_reals(const plan::KernelSpec& spec);
 bool need_exchange(const plan::KernelSpec& spec);
+bool has_tables(const plan::KernelSpec& spec);
+// The host table of the first of spec's pieces that has one.
+bool host_table(const plan::KernelSpec& spec, TableSource& table);
 
 }  // namespace bfly::pieces

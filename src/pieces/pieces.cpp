@@ -5,12 +5,13 @@
 namespace bfly::pieces {
 
 const Piece& chirp();
+const Piece& rader();
 const Piece& rader_pass();
 const Piece& real();
 const Piece& product();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&chirp(), &rader_pass(), &real(), &product()};
+  static const std::vector<const Piece*> pieces{&chirp(), &rader(), &rader_pass(), &real(), &product()};
   return pieces;
 }
 
@@ -43,6 +44,12 @@ bool writes_reals(const plan::KernelSpec& spec) {
 }
 bool need_exchange(const plan::KernelSpec& spec) {
   return any(spec, [&](const Piece& p) { return p.needs_exchange(spec); });
+}
+bool has_tables(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.has_tables(spec); });
+}
+bool host_table(const plan::KernelSpec& spec, TableSource& table) {
+  return any(spec, [&](const Piece& p) { return p.tables(spec, table); });
 }
 
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {

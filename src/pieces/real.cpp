@@ -10,6 +10,7 @@
 // The tables argument holds the split's w_n^k (runtime/plan_impl.cpp).
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
+#include "twiddle/oracle.hpp"
 
 namespace bfly::pieces {
 namespace {
@@ -198,6 +199,20 @@ class Real final : public Piece {
   }
 
   bool owns_store(const KernelSpec& s) const override { return s.real_store != RealStore::None; }
+
+  // The packed split's w_n^k, k = 0..n/2 (two-level past one pass).
+  bool has_tables(const KernelSpec& s) const override { return s.packed(); }
+
+  bool tables(const KernelSpec& s, TableSource& t) const override {
+    if (!s.packed()) return false;
+    const std::int64_t n = s.real_length;
+    const int bits = s.real_twiddle_bits;
+    t.kind = "real";
+    t.size = std::to_string(n) + ":" + std::to_string(bits);
+    t.f32 = [n, bits] { return bits > 0 ? twiddle::two_level_f32(n, bits) : twiddle::table_f32(n, n / 2 + 1); };
+    t.f64 = [n, bits] { return bits > 0 ? twiddle::two_level_f64(n, bits) : twiddle::table_f64(n, n / 2 + 1); };
+    return true;
+  }
 
   bool reads_reals(const KernelSpec& s) const override {
     return s.real_load == RealLoad::Real || s.real_load == RealLoad::Pairs;

@@ -70,9 +70,6 @@ std::string KernelSpec::geometry() const {
     if (static_cast<int>(d) == axis_dim) out << "(i)";
   }
   if (wide) out << ", 64-bit";
-  // (Bluestein's chirp and Rader exclude each other: the pieces' words
-  // come after Rader's prime.)
-  if (rader()) out << ", rader " << rader_prime;
   for (const pieces::Piece* piece : pieces::of(*this)) piece->describe(*this, out);
   return out.str();
 }
@@ -166,14 +163,6 @@ std::string KernelSpec::name() const {
   out << "bfly_" << (precision == Precision::Single ? "f32" : "f64") << "_n" << length << "_r";
   for (std::size_t i = 0; i < radices.size(); ++i) out << (i ? "x" : "") << radices[i];
   if (identity) out << "_copy";
-  if (rader_fused())
-    out << "_rader";
-  else if (rader())
-    out << "_raderpass";
-  else if (convolve)
-    out << "_bluestein";
-  else if (bluestein())
-    out << "_chirp";
   for (const pieces::Piece* piece : pieces::of(*this)) piece->name_kind(*this, out);
   // The geometry as a short hash: the full text is in the source's comment.
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a

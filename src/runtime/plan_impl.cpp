@@ -22,8 +22,6 @@
 #include "runtime/fused_plan.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
-#include "twiddle/chirp.hpp"
-#include "twiddle/rader.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly {
@@ -63,48 +61,6 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::co
   auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
   if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
   return buffer;
-}
-
-// Bluestein's tables for N points: the chirp c[j] (N entries), then the
-// kernel FFT_M(conj c) / M (M entries), rounded once from long double; a
-// single-precision plan's kernel comes from an FFT in double (its error,
-// about 1e-16 x log2 M, is far below a float's 6e-8), which takes a
-// fraction of the long-double FFT's time.
-template <class T>
-std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
-  const std::int64_t m = plan::bluestein_length(n);
-  std::vector<std::complex<T>> out;
-  out.reserve(static_cast<std::size_t>(n + m));
-  auto append = [&out](const auto& values) {
-    for (const auto& v : values) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
-  };
-  append(twiddle::chirp(n, n));
-  if constexpr (std::is_same<T, float>::value)
-    append(twiddle::bluestein_kernel_f64(n, m));
-  else
-    append(twiddle::bluestein_kernel(n, m));
-  return out;
-}
-
-// Rader's tables for the prime p (L = p - 1 points): the permutations, g^m
-// and g^-m as the real and imaginary parts of entry m (exact integers in
-// either precision: the one-kernel convolution is at most 4096 points),
-// then the kernel FFT_L(b) / L, rounded once from long double.
-template <class T>
-std::vector<std::complex<T>> rader_tables(std::int64_t p) {
-  if (p > (std::int64_t{1} << 24))
-    throw Error(ErrorCode::Unsupported,
-                "Rader's permutations of " + std::to_string(p) + " points are not exact in single precision");
-  const std::vector<std::int64_t> powers = twiddle::rader_powers(p);
-  const std::vector<std::complex<long double>> k = twiddle::rader_kernel(p);
-  const std::int64_t L = p - 1;
-  std::vector<std::complex<T>> out;
-  out.reserve(2 * static_cast<std::size_t>(L));
-  for (std::int64_t m = 0; m < L; ++m)
-    out.emplace_back(static_cast<T>(powers[static_cast<std::size_t>(m)]),
-                     static_cast<T>(powers[static_cast<std::size_t>((L - m) % L)]));
-  for (const auto& v : k) out.emplace_back(static_cast<T>(v.real()), static_cast<T>(v.imag()));
-  return out;
 }
 
 }  // namespace
@@ -356,30 +312,13 @@ class PlanImpl {
     } else {
       compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
     }
-    if (spec.bluestein()) {
-      const std::int64_t n = spec.chirp_length;
-      compiled.tables = device_->memo<BufferImpl>("bluestein:" + kind + std::to_string(n), [&] {
-        const std::string name = std::string("bluestein_") + (f64 ? "f64_" : "f32_") + std::to_string(n);
-        const std::string format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(plan::bluestein_length(n));
-        if (f64)
-          return upload(*device_, cached_table<double>(name, format, [&] { return bluestein_tables<double>(n); }));
-        return upload(*device_, cached_table<float>(name, format, [&] { return bluestein_tables<float>(n); }));
-      });
-    } else if (spec.rader()) {
-      const std::int64_t p = spec.rader_prime;
-      compiled.tables = device_->memo<BufferImpl>("rader:" + kind + std::to_string(p), [&] {
-        const std::string name = std::string("rader_") + (f64 ? "f64_" : "f32_") + std::to_string(p);
-        const std::string format = "g^m and g^-m as reals, FFT_L(b) / L";
-        if (f64) return upload(*device_, cached_table<double>(name, format, [&] { return rader_tables<double>(p); }));
-        return upload(*device_, cached_table<float>(name, format, [&] { return rader_tables<float>(p); }));
-      });
-    } else if (spec.packed()) {
-      // The split's w_n^k, k = 0..n/2 (two-level past one pass).
-      const std::int64_t n = spec.real_length;
-      const int bits = spec.real_twiddle_bits;
-      compiled.tables = device_->memo<BufferImpl>("real:" + kind + std::to_string(n) + ":" + std::to_string(bits), [&] {
-        if (f64) return upload(*device_, bits > 0 ? twiddle::two_level_f64(n, bits) : twiddle::table_f64(n, n / 2 + 1));
-        return upload(*device_, bits > 0 ? twiddle::two_level_f32(n, bits) : twiddle::table_f32(n, n / 2 + 1));
+    pieces::TableSource table;
+    if (pieces::host_table(spec, table)) {
+      compiled.tables = device_->memo<BufferImpl>(table.kind + ":" + kind + table.size, [&] {
+        const std::string name = table.kind + "_" + (f64 ? "f64_" : "f32_") + table.size;
+        if (!table.on_disk) return f64 ? upload(*device_, table.f64()) : upload(*device_, table.f32());
+        if (f64) return upload(*device_, cached_table<double>(name, table.format, table.f64));
+        return upload(*device_, cached_table<float>(name, table.format, table.f32));
       });
     } else {
       compiled.tables = compiled.twiddles;  // unused by the kernel

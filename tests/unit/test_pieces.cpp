@@ -31,9 +31,13 @@ TEST(Pieces, RadersKernelStoreNamesItsWordsParametersAndStores) {
   KernelSpec store;
   store.rader_prime = 10007;
   store.rader_kernel_store = true;
+  // Rader's own (its tables and words) and the pass's loads and stores.
   const auto own = bfly::pieces::of(store);
-  ASSERT_EQ(own.size(), 1u);
-  EXPECT_STREQ(own[0]->name(), "rader-pass");
+  ASSERT_EQ(own.size(), 2u);
+  EXPECT_STREQ(own[0]->name(), "rader");
+  EXPECT_STREQ(own[1]->name(), "rader-pass");
+  EXPECT_TRUE(bfly::pieces::has_tables(store));
+  EXPECT_NE(store.name().find("_raderpass"), std::string::npos) << store.name();
   EXPECT_TRUE(store.pieces_own_store());
   EXPECT_NE(store.geometry().find("kernel-store"), std::string::npos) << store.geometry();
   std::vector<std::string> names;
@@ -46,8 +50,8 @@ TEST(Pieces, RadersKernelStoreNamesItsWordsParametersAndStores) {
   KernelSpec gather;
   gather.rader_prime = 10007;
   gather.rader_gather = true;
-  ASSERT_EQ(bfly::pieces::of(gather).size(), 1u);
-  EXPECT_TRUE(bfly::pieces::of(gather)[0]->reads_axis_origin(gather));
+  ASSERT_EQ(bfly::pieces::of(gather).size(), 2u);
+  EXPECT_TRUE(bfly::pieces::of(gather)[1]->reads_axis_origin(gather));
   EXPECT_FALSE(gather.pieces_own_store());
   EXPECT_EQ(bfly::codegen::pass_params(gather).size(), 9u);
 }
