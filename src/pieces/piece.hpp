@@ -55,9 +55,12 @@ class Piece {
   // Whether a pass has this piece (its KernelSpec fields say so).
   virtual bool active(const plan::KernelSpec& spec) const = 0;
 
-  // The plan's: its words in the geometry text (and so in the kernel's
+  // The plan's: the launch forms it admits (plan::Form bits,
+  // plan/pass_modes.hpp; none by default: a new piece opts in to each);
+  // its words in the geometry text (and so in the kernel's
   // name); whether its stores index the output themselves (never through
   // local memory).
+  virtual unsigned admits(const plan::KernelSpec&) const { return 0; }
   virtual void describe(const plan::KernelSpec&, std::ostream&) const {}
   // Its word for the kind of kernel, before the geometry's hash ("_real").
   virtual void name_kind(const plan::KernelSpec&, std::ostream&) const {}

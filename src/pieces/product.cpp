@@ -30,6 +30,9 @@ class Product final : public Piece {
 
   bool active(const KernelSpec& s) const override { return s.multiply || s.multiply_load; }
 
+  // (The product restricts no launch form: the forms restrict it.)
+  unsigned admits(const KernelSpec&) const override { return ~0u; }
+
   void name_part(const KernelSpec& s, std::ostream& out) const override {
     if (s.multiply) out << "_mul" << s.multiply_period;
     if (s.multiply_load) out << "_lmul" << s.multiply_period;

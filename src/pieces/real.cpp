@@ -10,6 +10,7 @@
 // The tables argument holds the split's w_n^k (runtime/plan_impl.cpp).
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
+#include "plan/pass_modes.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly::pieces {
@@ -199,6 +200,18 @@ class Real final : public Piece {
   }
 
   bool owns_store(const KernelSpec& s) const override { return s.real_store != RealStore::None; }
+
+  // No launch form but the product's fusion: into stores that index the
+  // complex output (the half spectrum, the packed splits), and into the
+  // loads of a pass whose loads are plain (a C2R's real stores).
+  unsigned admits(const KernelSpec& s) const override {
+    using plan::Form;
+    unsigned bits = static_cast<unsigned>(Form::MultiplyStore) | static_cast<unsigned>(Form::MultiplyLoad);
+    if (s.real_load != RealLoad::None) bits &= static_cast<unsigned>(Form::MultiplyStore);
+    if (s.real_store == RealStore::Real || s.real_store == RealStore::Pairs)
+      bits &= static_cast<unsigned>(Form::MultiplyLoad);
+    return bits;
+  }
 
   // The packed split's w_n^k, k = 0..n/2 (two-level past one pass).
   bool has_tables(const KernelSpec& s) const override { return s.packed(); }

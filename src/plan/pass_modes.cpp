@@ -1,5 +1,6 @@
 #include "plan/pass_modes.hpp"
 
+#include "pieces/piece.hpp"
 #include "plan/kernel_spec.hpp"
 
 namespace bfly::plan {
@@ -15,30 +16,8 @@ const std::vector<PassMode>& pass_modes() {
   static const std::vector<PassMode> modes{
       // A copy or transpose pass (no FFT).
       {"copy", [](const KernelSpec& s) { return s.identity; }, kNone},
-      // Bluestein's chirp passes, and Rader's (its kernel store included):
-      // their loads and stores are the chirp's and the permutation's.
-      {"bluestein", [](const KernelSpec& s) { return s.bluestein(); }, kNone},
-      {"rader", [](const KernelSpec& s) { return s.rader() || s.rader_kernel_store; }, kNone},
       // A whole convolution in one kernel (Bluestein's or Rader's).
       {"convolution", [](const KernelSpec& s) { return s.convolve; }, kNone},
-      // A real transform's loads and stores (packed halves among them). The
-      // spectrum's product fuses into stores that index the complex output
-      // (the half spectrum, the packed splits), and into loads of a pass
-      // whose loads are plain (a C2R's real stores).
-      {"real-load", [](const KernelSpec& s) { return s.real_load != KernelSpec::RealLoad::None; },
-       static_cast<unsigned>(Form::MultiplyStore)},
-      {"real-half-spectrum",
-       [](const KernelSpec& s) {
-         using R = KernelSpec::RealStore;
-         return s.real_store == R::Half || s.real_store == R::Split || s.real_store == R::SplitPaired;
-       },
-       Form::MultiplyStore | Form::MultiplyLoad},
-      {"real-store",
-       [](const KernelSpec& s) {
-         using R = KernelSpec::RealStore;
-         return s.real_store == R::Real || s.real_store == R::Pairs;
-       },
-       static_cast<unsigned>(Form::MultiplyLoad)},
       // Rows past one block across a thread-block cluster, and two axes in
       // one group. (Tuning: as before these rows; the launch model keeps a
       // cluster's own launch, launch_model.cpp complete_launch.)
@@ -62,6 +41,8 @@ const std::vector<PassMode>& pass_modes() {
 bool modes_admit(const KernelSpec& spec, Form form) {
   for (const PassMode& mode : pass_modes())
     if (mode.active(spec) && (mode.admits & static_cast<unsigned>(form)) == 0) return false;
+  for (const pieces::Piece* piece : pieces::of(spec))
+    if ((piece->admits(spec) & static_cast<unsigned>(form)) == 0) return false;
   return true;
 }
 
@@ -69,6 +50,7 @@ std::string mode_names(const KernelSpec& spec) {
   std::string names;
   for (const PassMode& mode : pass_modes())
     if (mode.active(spec)) names += (names.empty() ? "" : "+") + std::string(mode.name);
+  for (const pieces::Piece* piece : pieces::of(spec)) names += (names.empty() ? "" : "+") + std::string(piece->name());
   return names.empty() ? "plain" : names;
 }
 

@@ -1,5 +1,5 @@
 // The modes a pass can be in and the launch forms each admits
-// (plan/pass_modes.hpp): one row a mode, read by chainable(),
+// (plan/pass_modes.hpp, and each piece's admits()): one row a mode, read by chainable(),
 // staged_allowed(), block_rows_allowed(), halves_allowed() and the tuning
 // table's applicability.
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "plan/kernel_spec.hpp"
+#include "pieces/piece.hpp"
 #include "plan/pass_modes.hpp"
 
 namespace {
@@ -32,16 +33,19 @@ TEST(PassModes, EachModeIsOneNamedRow) {
     EXPECT_TRUE(names.insert(mode.name).second) << mode.name << " twice";
     EXPECT_FALSE(mode.active(KernelSpec{})) << mode.name << " is active on a plain pass";
   }
-  EXPECT_GE(names.size(), 10u);
+  // ... and each piece, one name each, none shared with a row.
+  for (const bfly::pieces::Piece* piece : bfly::pieces::all())
+    EXPECT_TRUE(names.insert(piece->name()).second) << piece->name() << " twice";
+  EXPECT_GE(names.size(), 12u);
 }
 
 TEST(PassModes, ChirpAndRealPassesTakeNoExtraForm) {
   KernelSpec chirp;
   chirp.chirp_length = 1000;
-  EXPECT_EQ(bfly::plan::mode_names(chirp), "bluestein");
+  EXPECT_EQ(bfly::plan::mode_names(chirp), "chirp");
   KernelSpec real;
   real.real_store = KernelSpec::RealStore::Split;
-  EXPECT_EQ(bfly::plan::mode_names(real), "real-half-spectrum");
+  EXPECT_EQ(bfly::plan::mode_names(real), "real");
   for (Form form : kLaunchForms) {
     EXPECT_FALSE(modes_admit(chirp, form)) << static_cast<unsigned>(form);
     EXPECT_FALSE(modes_admit(real, form)) << static_cast<unsigned>(form);
