@@ -61,6 +61,9 @@ class Piece {
   // name); whether its stores index the output themselves (never through
   // local memory).
   virtual unsigned admits(const plan::KernelSpec&) const { return 0; }
+  // Registers a thread needs beyond the pass's estimate
+  // (plan/launch_model.cpp), where the piece holds more.
+  virtual int extra_registers(const plan::KernelSpec&) const { return 0; }
   virtual void describe(const plan::KernelSpec&, std::ostream&) const {}
   // Its word for the kind of kernel, before the geometry's hash ("_real").
   virtual void name_kind(const plan::KernelSpec&, std::ostream&) const {}

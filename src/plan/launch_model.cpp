@@ -5,6 +5,7 @@
 #include <functional>
 #include <numeric>
 
+#include "pieces/piece.hpp"
 #include "plan/factorize.hpp"
 #include "plan/pass_modes.hpp"
 
@@ -78,13 +79,11 @@ int register_estimate(const KernelSpec& spec) {
   // Dividing the transform index by an extent that is not a power of two
   // (a magic-number multiply) takes a few more where a thread holds many
   // points: the NVRTC sweep saw the 1024-point columns (64 points a
-  // thread) of a 513-wide half spectrum spill at 5 groups. So do a real
-  // axis's mirror loads and split stores (a second point and a twiddle:
-  // the 512-point split spilled at 72 and at 80 registers, not at 102).
-  // An exchange in halves keeps one real a point waiting.
-  using K = KernelSpec;
-  const bool real_extra = spec.real_load == K::RealLoad::Hermitian || spec.real_load == K::RealLoad::Mirror ||
-                          spec.real_store == K::RealStore::Split || spec.real_store == K::RealStore::SplitPaired;
+  // thread) of a 513-wide half spectrum spill at 5 groups. The pieces ask
+  // for their own (Piece::extra_registers: a real axis's mirror loads and
+  // split stores). An exchange in halves keeps one real a point waiting.
+  int piece_extra = 0;
+  for (const pieces::Piece* piece : pieces::of(spec)) piece_extra += piece->extra_registers(spec);
   bool odd_extents = false;
   if (spec.points_per_thread() >= 32)
     for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
@@ -92,7 +91,7 @@ int register_estimate(const KernelSpec& spec) {
   const int registers = 2 * words * spec.points_per_thread() + temporaries + 40 +
                         (spec.stage_twiddle_bits > 0 ? 48 : 0) + (spec.wide ? 16 : 0) +
                         (spec.reads_pass_twiddles() ? 24 : 0) + (spec.convolve ? 40 : 0) + (odd_extents ? 8 : 0) +
-                        (real_extra ? 16 : 0) + (spec.local_halves ? words * spec.points_per_thread() : 0);
+                        piece_extra + (spec.local_halves ? words * spec.points_per_thread() : 0);
   return std::min(255, registers);
 }
 
