@@ -16,6 +16,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "problem/text.hpp"
+#include "random_suite.hpp"
+#include "size_lists.hpp"
 #include "peer.hpp"
 
 namespace bfly::cli {
@@ -36,6 +38,8 @@ struct BenchOptions {
   std::string kernel_sizes;      // --kernel-sizes for --app convolve
   std::string product = "auto";  // --product for --app convolve
   std::string digits;            // --digits for --app bigmul
+  std::int64_t seed = -1;        // --seed for --suite random (-1: a fresh one, printed)
+  bool list = false;             // --list: print the cases and stop
 };
 
 Progress progress_for(bool quiet) {
@@ -110,9 +114,30 @@ int run(BenchOptions& o, bool demo) {
                     : o.suite_name == "real" ? Kind::R2C
                                              : Kind::C2C;
   std::vector<BenchCase> cases;
+  if (o.seed != -1 && o.suite_name != "random")
+    throw Error(ErrorCode::InvalidArgument, "--seed " + std::to_string(o.seed) + " is for --suite random");
   if (demo) {
     cases = suite("demo", std::int64_t{1} << 20);
+  } else if (o.suite_name == "random") {
+    if (o.seed < -1)
+      throw Error(ErrorCode::InvalidArgument, "invalid --seed " + std::to_string(o.seed) + " (0 or more)");
+    const std::uint64_t seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : fresh_seed();
+    std::printf("random suite: seed %llu (bfly bench --suite random --seed %llu draws the same cases)\n",
+                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+    for (const RandomCase& r : random_cases(seed)) {
+      BenchCase c;
+      c.shape = r.shape;
+      c.kind = o.problem.kind.empty() ? r.kind : kind;
+      c.inverse = c.kind == Kind::C2R;
+      c.batch = std::max<std::int64_t>(1, o.points / c.array_points());
+      cases.push_back(c);
+    }
   } else if (!o.suite_name.empty()) {
+    if (suite_shapes(o.suite_name).empty()) {
+      std::string names;
+      for (const std::string& known : suite_names()) names += known + ", ";
+      throw Error(ErrorCode::InvalidArgument, "unknown suite '" + o.suite_name + "' (expected " + names + "or random)");
+    }
     cases = suite(o.suite_name, o.points);
     for (BenchCase& c : cases) {
       c.kind = kind;
@@ -135,6 +160,10 @@ int run(BenchOptions& o, bool demo) {
     }
   }
   for (BenchCase& c : cases) c.precision = precision;
+  if (o.list) {
+    for (const BenchCase& c : cases) std::printf("%s\n", c.label().c_str());
+    return 0;
+  }
   TemporaryDirectory cold_caches;
   if (o.cold) {
     // A new, empty kernel cache for this run: the first plan of each case
@@ -241,7 +270,11 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
                           "demo (1D), 2d, 3d, prime (Bluestein lengths beside "
                           "powers of two, 1D), prime-extra (15 primes and awkward lengths in no other suite), prime-nd "
                           "(prime axes in 2D and 3D), real (real-transform sizes, 1D "
-                          "to 3D, even and odd; r2c unless --kind says otherwise)");
+                          "to 3D, even and odd; r2c unless --kind says otherwise), random (40 cases drawn from "
+                          "--seed: smooth 1D lengths to 2^24, 2D and 3D shapes, primes, odd real lengths)");
+      command->add_option("--seed", o->seed,
+                          "--suite random: the seed its cases are drawn from (default: a fresh one, printed)");
+      command->add_flag("--list", o->list, "print the cases (shape, batch, kind) and stop");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
       command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");

@@ -900,6 +900,30 @@ def check_other_verbs(bfly, work):
     checks.record("bench --cold times a cold plan and removes its caches after",
                   result.returncode == 0 and found is not None and not os.path.exists(found.group(1)),
                   f"exit {result.returncode}; {short(result.stdout + result.stderr)}")
+    # The random suite: a seed names its cases; a run without one prints its own.
+    def listed(args):
+        result = bfly.run(["bench", "--suite", "random", "--list"] + args, device=False)
+        return result, [line for line in result.stdout.splitlines() if not line.startswith("random suite")]
+    first, cases = listed(["--seed", "2026"])
+    again, _ = listed(["--seed", "2026"])
+    other, _ = listed(["--seed", "2027"])
+    shapes = [line.split()[0] for line in cases]
+    checks.record("bench --suite random --seed S --list: 40 distinct cases of each family, the same for the same seed",
+                  first.returncode == 0 and first.stdout == again.stdout and first.stdout != other.stdout and
+                  len(cases) == 40 and len(set(cases)) == 40 and sum(line.endswith("r2c") for line in cases) == 6 and
+                  sum(shape.count("x") == 1 for shape in shapes) == 6 and
+                  sum(shape.count("x") == 2 for shape in shapes) == 4,
+                  f"exit {first.returncode}; {short(first.stdout + first.stderr)}")
+    fresh, fresh_cases = listed([])
+    seed = re.search(r"seed (\d+)", fresh.stdout)
+    replay = listed(["--seed", seed.group(1)])[1] if seed else []
+    checks.record("bench --suite random prints a fresh seed that draws the same cases again",
+                  fresh.returncode == 0 and seed is not None and replay == fresh_cases and len(replay) == 40,
+                  f"exit {fresh.returncode}; {short(fresh.stdout + fresh.stderr)}")
+    misplaced = bfly.run(["bench", "--suite", "gpu", "--seed", "3", "--list"], device=False)
+    checks.record("bench --seed without --suite random fails in one line naming --seed",
+                  misplaced.returncode != 0 and len(misplaced.stderr.strip().splitlines()) == 1 and
+                  "--seed 3" in misplaced.stderr, f"exit {misplaced.returncode}; {short(misplaced.stderr)}")
     checks.run("plan --shape 64x48 --axes 0", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "64x48", "--axes", "0"]))
     checks.run("plan --shape 64x48 --strategy transpose", lambda name: check_runs(
