@@ -71,10 +71,18 @@ struct Family {
 };
 
 const Family kFamilies[] = {
-    {"smooth", 18, [](std::mt19937_64& rng) { return RandomCase{{smooth_length(rng, 2, 1 << 24)}, Kind::C2C, ""}; }},
+    {"smooth", 18,
+     [](std::mt19937_64& rng) {
+       return RandomCase{{smooth_length(rng, 2, 1 << 24)}, Kind::C2C, ""};
+     }},
     {"2d", 6,
-     [](std::mt19937_64& rng) { return RandomCase{smooth_shape(rng, 2, 16, 4096, 1 << 24), Kind::C2C, ""}; }},
-    {"3d", 4, [](std::mt19937_64& rng) { return RandomCase{smooth_shape(rng, 3, 8, 256, 1 << 24), Kind::C2C, ""}; }},
+     [](std::mt19937_64& rng) {
+       return RandomCase{smooth_shape(rng, 2, 16, 4096, 1 << 24), Kind::C2C, ""};
+     }},
+    {"3d", 4,
+     [](std::mt19937_64& rng) {
+       return RandomCase{smooth_shape(rng, 3, 8, 256, 1 << 24), Kind::C2C, ""};
+     }},
     {"prime", 6,
      [](std::mt19937_64& rng) {
        std::int64_t n = log_uniform(rng, 3, 1 << 21);
@@ -82,7 +90,9 @@ const Family kFamilies[] = {
        return RandomCase{{n}, Kind::C2C, ""};
      }},
     {"odd real", 6,
-     [](std::mt19937_64& rng) { return RandomCase{{log_uniform(rng, 9, 1 << 16) | 1}, Kind::R2C, ""}; }},
+     [](std::mt19937_64& rng) {
+       return RandomCase{{log_uniform(rng, 9, 1 << 16) | 1}, Kind::R2C, ""};
+     }},
 };
 
 }  // namespace
@@ -94,9 +104,8 @@ std::vector<RandomCase> random_cases(std::uint64_t seed) {
     for (int k = 0; k < family.count;) {
       RandomCase c = family.draw(rng);
       c.family = family.name;
-      const bool repeated = std::any_of(cases.begin(), cases.end(), [&](const RandomCase& o) {
-        return o.shape == c.shape && o.kind == c.kind;
-      });
+      const bool repeated = std::any_of(cases.begin(), cases.end(),
+                                        [&](const RandomCase& o) { return o.shape == c.shape && o.kind == c.kind; });
       if (repeated) continue;  // redrawn: the suite's cases are distinct
       cases.push_back(c);
       ++k;
