@@ -159,7 +159,8 @@ std::string axes_text(const BenchCase& c) {
 
 }  // namespace
 
-void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device) {
+void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device,
+          const std::string& source) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
     // kind, c2c_ms (bfly's complex time beside a real case) and
@@ -196,6 +197,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
     nlohmann::json doc;
     doc["bfly_version"] = version();
     doc["device"] = {{"spec", device.spec}, {"name", device.name}, {"driver", device.driver}};
+    if (!source.empty()) doc["source"] = source;
     // One precision per run (--precision); also kept per case for merged records.
     if (!results.empty()) {
       const Precision precision = results.front().bench_case.precision;

@@ -19,7 +19,10 @@ std::string table_footer(Precision precision, Kind kind = Kind::C2C);
 // One line per peer: the geometric mean of its speed-up over the cases both
 // ran, the worst case and how many cases it covers (empty: no peer ran).
 std::string table_summary(const std::vector<CaseResult>& results);
-// Format from the extension: .csv or .json. Written atomically.
-void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device);
+// Format from the extension: .csv or .json. Written atomically. `source`
+// (JSON only): where the cases came from, e.g. "suite random, seed 2026",
+// so that a record says how to draw them again.
+void save(const std::string& path, const std::vector<CaseResult>& results, const DeviceInfo& device,
+          const std::string& source = "");
 
 }  // namespace bfly::cli

@@ -114,6 +114,7 @@ int run(BenchOptions& o, bool demo) {
                     : o.suite_name == "real" ? Kind::R2C
                                              : Kind::C2C;
   std::vector<BenchCase> cases;
+  std::string source = o.suite_name.empty() ? std::string() : "suite " + o.suite_name;  // for --out's record
   if (o.seed != -1 && o.suite_name != "random")
     throw Error(ErrorCode::InvalidArgument, "--seed " + std::to_string(o.seed) + " is for --suite random");
   if (demo) {
@@ -122,6 +123,7 @@ int run(BenchOptions& o, bool demo) {
     if (o.seed < -1)
       throw Error(ErrorCode::InvalidArgument, "invalid --seed " + std::to_string(o.seed) + " (0 or more)");
     const std::uint64_t seed = o.seed >= 0 ? static_cast<std::uint64_t>(o.seed) : fresh_seed();
+    source = "suite random, seed " + std::to_string(seed);
     std::printf("random suite: seed %llu (bfly bench --suite random --seed %llu draws the same cases)\n",
                 static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
     for (const RandomCase& r : random_cases(seed)) {
@@ -221,7 +223,7 @@ int run(BenchOptions& o, bool demo) {
       &notes);
   std::fputs(table_footer(precision, kind).c_str(), stdout);
   std::fputs(table_summary(results).c_str(), stdout);
-  if (!o.out.empty()) save(o.out, results, device.info());
+  if (!o.out.empty()) save(o.out, results, device.info(), source);
   if (demo) {
     for (const CaseResult& r : results) {
       if (!r.unsupported.empty()) {
