@@ -5,7 +5,10 @@
 # The CPU-side check of a planner's register budget on sizes nobody chose
 # (issue 39): run it before and after a change, on seeds drawn after it.
 #
-#   bash scripts/nvrtc-survey.sh [--precision single|double] SEED [SEED ...]
+#   bash scripts/nvrtc-survey.sh [--precision single|double] SEED [SEED ...] [-- PLAN OPTIONS]
+#
+# PLAN OPTIONS go to each `bfly plan` (e.g. -- --tuning off, to see the
+# model without the tuning table); BFLY_LIMITS applies as everywhere.
 #
 # Prints one line a kernel (seed, case, kernel, registers, spill bytes) and a
 # summary a seed; BFLY is the binary (default build/apps/bfly/bfly).
@@ -16,12 +19,19 @@ if [ "${1:-}" = "--precision" ]; then
   precision=$2
   shift 2
 fi
-[ $# -gt 0 ] || { echo "usage: $0 [--precision single|double] SEED [SEED ...]" >&2; exit 2; }
+seeds=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+  seeds+=("$1")
+  shift
+done
+[ "${1:-}" = "--" ] && shift
+extra=("$@")
+[ ${#seeds[@]} -gt 0 ] || { echo "usage: $0 [--precision single|double] SEED [SEED ...] [-- PLAN OPTIONS]" >&2; exit 2; }
 [ -x "$bfly" ] || { echo "$0: no bfly binary at $bfly (build first, or set BFLY)" >&2; exit 2; }
-for seed in "$@"; do
+for seed in "${seeds[@]}"; do
   kernels=0 spilling=0 max_registers=0 registers_sum=0
   while read -r shape batch kind; do
-    args=(plan --shape "$shape" --batch "${batch#b}" --precision "$precision" --limits hopper --nvrtc sm_90)
+    args=(plan --shape "$shape" --batch "${batch#b}" --precision "$precision" --limits hopper --nvrtc sm_90 "${extra[@]}")
     [ "$kind" = r2c ] && args+=(--kind r2c)
     while read -r name registers spills; do
       echo "seed $seed  $shape ${kind:-c2c}  $name  $registers registers, spills $spills bytes"

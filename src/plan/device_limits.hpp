@@ -43,6 +43,13 @@ struct DeviceLimits {
   // of two, 64 otherwise, 16 for doubles (complete_spec).
   std::int64_t long_strided_length = 1000;
   int strided_points_per_thread = 32;
+  // A one-pass contiguous transform's threads and radices by VkFFT's rule
+  // (issue 39; ../shared/reviews/vkfft-planning-2026-11-25.md) when > 0:
+  // m values a thread, m a divisor of N near row_values, N / m threads,
+  // radices of at most 16 that leave each thread the fewest values. 0: the
+  // model's one widest butterfly a thread. A measurement knob until the
+  // GPU has timed it (`BFLY_LIMITS=row_values=12`).
+  int row_values = 0;
   // Those passes whose points take at most 32 registers a thread (fp32), or
   // this many (fp64), keep their columns whatever the register estimate
   // says (complete_model's compact rule).

@@ -349,6 +349,66 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
   }
 }
 
+// The values a thread holds in a stage of radix r when T = N / m threads
+// share its N / r butterflies (b = t + j T): ceil(m / r) butterflies.
+std::int64_t stage_values(std::int64_t m, int r) { return (m + r - 1) / r * r; }
+
+// The radices of at most 16 whose product is n that leave a thread the
+// fewest values at m (then the fewest stages), largest first; empty where
+// n does not factor over them.
+std::vector<int> row_radices(std::int64_t n, std::int64_t m, const std::vector<int>& small) {
+  std::vector<int> best, now;
+  std::int64_t best_values = 0;
+  std::function<void(std::int64_t, std::size_t, std::int64_t)> search = [&](std::int64_t rest, std::size_t from,
+                                                                            std::int64_t values) {
+    if (rest == 1) {
+      if (best.empty() || values < best_values || (values == best_values && now.size() < best.size()))
+        best = now, best_values = values;
+      return;
+    }
+    if (now.size() >= 8) return;
+    for (std::size_t i = from; i < small.size(); ++i) {
+      const int r = small[i];
+      if (rest % r != 0) continue;
+      now.push_back(r);
+      search(rest / r, i, std::max(values, stage_values(m, r)));
+      now.pop_back();
+    }
+  };
+  search(n, 0, 0);
+  return best;
+}
+
+// VkFFT's rule for a one-pass row (DeviceLimits::row_values): m values a
+// thread for m a divisor of N from 2/3 to twice row_values (N / m threads
+// within a group), with the radices that leave a thread the fewest values
+// at that m; of the m, the one with the fewest values a thread, then the
+// fewest stages, then m nearest row_values. Sets spec.radices; returns the
+// threads, or 0 where no m applies.
+std::int64_t row_values_threads(KernelSpec& spec, const DeviceLimits& limits) {
+  std::vector<int> small;
+  for (int r : available_radices())
+    if (r <= 16) small.push_back(r);
+  std::sort(small.begin(), small.end(), std::greater<int>());
+  const std::int64_t n = spec.length, target = limits.row_values;
+  std::vector<int> best;
+  std::int64_t best_m = 0, best_values = 0;
+  for (std::int64_t m = std::max<std::int64_t>(2, 2 * target / 3); m <= 2 * target; ++m) {
+    if (n % m != 0 || n / m > limits.max_group_size) continue;
+    const std::vector<int> radices = row_radices(n, m, small);
+    if (radices.empty()) continue;
+    std::int64_t values = 0;
+    for (int r : radices) values = std::max(values, stage_values(m, r));
+    const bool better =
+        best.empty() || values < best_values || (values == best_values && radices.size() < best.size()) ||
+        (values == best_values && radices.size() == best.size() && std::abs(m - target) < std::abs(best_m - target));
+    if (better) best = radices, best_m = m, best_values = values;
+  }
+  if (best.empty()) return 0;
+  spec.radices = best;
+  return n / best_m;
+}
+
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   if (spec.plane()) {
     complete_plane(spec, limits);
@@ -368,7 +428,6 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
     return;
   }
   spec.radices = choose_radices(length);
-  const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
   // Points of a transform apart in memory: adjacent work-items take adjacent
   // transforms (columns), so reads coalesce across the group.
   // (A packed real axis reads two reals a point: contiguous at stride 2.)
@@ -377,6 +436,11 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
+  const std::int64_t rule_threads =
+      limits.row_values > 0 && !columns && spec.stride_product == 1 && !spec.convolve && !spec.clustered()
+          ? row_values_threads(spec, limits)
+          : 0;
+  const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
   // Padding pays where the first stage writes its outputs a power of two
   // (8 or 16) points apart, which lands whole warps in one bank, and the
   // group's array is small; elsewhere it only cost (H100, % of the copy
@@ -392,8 +456,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
       length > 4 * limits.max_direct_twiddles || (power_of_two && length > limits.max_direct_twiddles);
   if (long_table) spec.stage_twiddle_bits = static_cast<int>(std::ceil(std::log2(static_cast<double>(length)) / 2));
 
-  // One widest butterfly per thread per stage.
-  std::int64_t threads = (length + widest - 1) / widest;
+  // One widest butterfly per thread per stage (or VkFFT's rule, above).
+  std::int64_t threads = rule_threads > 0 ? rule_threads : (length + widest - 1) / widest;
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
   // On a GPU, short strided transforms take more columns, up to a full
   // group: a 7-point column pass with 8 columns ran groups of 8 threads

@@ -60,6 +60,8 @@ const std::vector<Key>& keys() {
       {"long_strided", "long_strided_length", 0, kAny, [](DeviceLimits& l, long long v) { l.long_strided_length = v; }},
       {"strided_points", "strided_points_per_thread", 4, 256,
        [](DeviceLimits& l, long long v) { l.strided_points_per_thread = static_cast<int>(v); }},
+      {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,
+       [](DeviceLimits& l, long long v) { l.row_values = static_cast<int>(v); }},
       {"strided_compact_double", "strided_compact_words_double", 0, 4096,
        [](DeviceLimits& l, long long v) { l.strided_compact_words_double = static_cast<int>(v); }},
       {"strided_occ", "strided_groups_per_unit", 0, 64,

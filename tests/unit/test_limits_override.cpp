@@ -102,3 +102,27 @@ TEST(LimitsOverride, ChainOccupancyNamesTheChain) {
 }
 
 }  // namespace
+
+// row_values (VkFFT's rule, issue 39; off by default): a one-pass row takes
+// N / m threads for a divisor m of N near the target and radices of at most
+// 16, so a thread holds about m values where one widest butterfly a thread
+// held up to 25 and more (3000 = 25 x 12 x 10 at 120 threads: 195 registers
+// in NVRTC, against 55 at 10 x 10 x 10 x 3 over 375).
+TEST(LimitsOverride, RowValuesGiveAThreadAboutThatManyValues) {
+  bfly::PlanOptions off;
+  off.tuning = "off";
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  for (std::int64_t n : {200, 1536, 3000, 4000, 5184, 10000}) {
+    bfly::Problem p;
+    p.shape = {n};
+    p.batch = 64;
+    const bfly::plan::PlanTree model = bfly::plan::make_plan(p, hopper, off);
+    const bfly::plan::PlanTree rule = bfly::plan::make_plan(p, with_override(hopper, "row_values=12"), off);
+    ASSERT_EQ(rule.passes.size(), 1u) << rule.print();
+    const bfly::plan::KernelSpec& s = rule.passes[0].spec;
+    for (int r : s.radices) EXPECT_LE(r, 16) << n << ": " << s.name();
+    EXPECT_LE(s.points_per_thread(), 16) << n << ": " << s.name();
+    EXPECT_EQ(n % s.threads_per_transform, 0) << n << ": " << s.name();
+    EXPECT_NE(s.name(), model.passes[0].spec.name()) << n;
+  }
+}
