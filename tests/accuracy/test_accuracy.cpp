@@ -316,6 +316,31 @@ TEST_P(Accuracy, ComputedPassTwiddles) {
     }
 }
 
+// VkFFT's rule for one-pass rows (DeviceLimits::row_values, issue 39's
+// knob): N / m threads, radices of at most 16, stages of radix above m run
+// on part of the threads; one pass forced up to 16384 points so the long
+// rows take it on a CPU too. Both precisions, directions and placements
+// (the quick tier: each length in one precision).
+TEST_P(Accuracy, RowValuesRule) {
+  PrecisionDraw draw("Accuracy.RowValuesRule");
+  PlanOptions rule;
+  rule.limits = "row_values=12,single_pass=16384";
+  rule.tuning = "off";
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {std::int64_t{120}, std::int64_t{200}, std::int64_t{1536}, std::int64_t{3000},
+                           std::int64_t{7056}, std::int64_t{11025}, std::int64_t{16200}}) {
+      if (!draw.take(precision)) continue;
+      Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      // (Long doubles may take two passes: local memory holds half as many.)
+      if (precision == Precision::Single) EXPECT_EQ(Plan(device(), p, rule).passes(), 1) << p.token();
+      expect_accurate(p, rule);
+      ++i;
+    }
+}
+
 // Short rows as one block through local memory (KernelSpec::block_rows; a
 // GPU's choice for rows of few threads, forced here on every device):
 // every row length from 2 to 24 and a few longer, batches that leave the
