@@ -63,6 +63,26 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::co
   return buffer;
 }
 
+// A pass kernel's parameters (codegen::pass_params), each with the first of
+// the pass's pieces that names it among its own (nullptr: the runtime's).
+std::vector<std::pair<codegen::Param, const pieces::Piece*>> bound_params(const plan::KernelSpec& spec) {
+  const std::vector<const pieces::Piece*> own = pieces::of(spec);
+  std::vector<std::pair<codegen::Param, const pieces::Piece*>> out;
+  for (const codegen::Param& param : codegen::pass_params(spec)) {
+    const pieces::Piece* by = nullptr;
+    for (const pieces::Piece* piece : own) {
+      std::vector<codegen::Param> its;
+      piece->add_params(spec, its);
+      if (std::find(its.begin(), its.end(), param) != its.end()) {
+        by = piece;
+        break;
+      }
+    }
+    out.emplace_back(param, by);
+  }
+  return out;
+}
+
 }  // namespace
 
 class PlanImpl {
@@ -81,6 +101,10 @@ class PlanImpl {
     // its kernel and the groups it launches (its counters: Queue).
     std::shared_ptr<KernelImpl> chain;
     std::size_t chain_groups = 0;
+    // The kernel's parameters in order, each with the piece that binds it
+    // (nullptr: the runtime's own), found once here rather than at every
+    // launch.
+    std::vector<std::pair<codegen::Param, const pieces::Piece*>> params;
   };
 
   // What a plan's executions write besides the caller's buffers: the
@@ -250,7 +274,7 @@ class PlanImpl {
 
   // The pass's tables and, when `compile`, its kernel.
   CompiledPass build(const plan::Pass& pass, bool compile = true) {
-    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0};
+    CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0, {}};
     const plan::KernelSpec& spec = pass.spec;
     if (compile)
       compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
@@ -325,6 +349,7 @@ class PlanImpl {
     }
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
+    compiled.params = bound_params(compiled.pass.spec);
     return compiled;
   }
 
@@ -373,16 +398,16 @@ class PlanImpl {
     // A pass kernel's arguments, bound by its parameters (codegen/kernel_params.hpp).
     auto pass_args = [&](std::size_t j) {
       const CompiledPass& c = passes_[j];
-      const plan::KernelSpec& spec = c.pass.spec;
       const bool first = j == 0, last = j + 1 == passes_.size();
       std::vector<KernelArg> args;
-      const pieces::LaunchFacts facts{c.pass, inverse,
-                                      scale,  [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); },
-                                      real,   multiplier};
-      const std::vector<const pieces::Piece*> own = pieces::of(spec);
       namespace P = codegen::params;
-      for (const codegen::Param& param : codegen::pass_params(spec)) {
-        if (param == P::In) {
+      for (const auto& [param, piece] : c.params) {
+        if (piece != nullptr) {
+          const pieces::LaunchFacts facts{c.pass, inverse,
+                                          scale,  [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); },
+                                          real,   multiplier};
+          args.push_back(piece->bind(param, facts));
+        } else if (param == P::In) {
           args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue)));
         } else if (param == P::Out) {
           args.push_back(KernelArg::of(slot(c.pass.destination, in, out, queue)));
@@ -400,16 +425,6 @@ class PlanImpl {
           args.push_back(real(last ? (inverse ? -scale : scale) : 1.0));
         } else if (param == P::Tables) {
           args.push_back(KernelArg::of(*c.tables));
-        } else {
-          // A piece's own: the first of the pass's pieces that names it.
-          for (const pieces::Piece* piece : own) {
-            std::vector<codegen::Param> its;
-            piece->add_params(spec, its);
-            if (std::find(its.begin(), its.end(), param) != its.end()) {
-              args.push_back(piece->bind(param, facts));
-              break;
-            }
-          }
         }
       }
       return args;
