@@ -79,16 +79,14 @@ PassCore fused_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
 // inverse's). The middle passes are plain FFT passes (shared with fast
 // lengths) and take no piece.
 void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
-  using C = Step::Chirp;
   spec.chirp_length = f.n;
-  if (step.chirp == C::Load || step.chirp == C::LoadKernelStore) {
+  if (step.loads_convolution()) {
     spec.chirp_load = true;
     spec.axis_dim = 1;
     spec.axis_stride = f.stockham_stride;
   }
-  if (step.chirp == C::KernelStore || step.chirp == C::LoadKernelStore)
-    spec.chirp_store = KernelSpec::ChirpStore::Kernel;
-  if (step.chirp == C::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+  if (step.stores_kernel()) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
+  if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
 }
 
 }  // namespace

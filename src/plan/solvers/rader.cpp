@@ -55,15 +55,14 @@ PassCore rader_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
 // caller strides); the inverse's last scatters to X[g^-q]. The middle
 // passes are plain and take no piece.
 void rader_pass_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
-  using C = Step::Chirp;
   spec.rader_prime = f.n;
-  if (step.chirp == C::Load || step.chirp == C::LoadKernelStore) {
+  if (step.loads_convolution()) {
     spec.rader_gather = true;
     spec.axis_dim = 1;
     spec.axis_stride = f.stockham_stride;
   }
-  spec.rader_kernel_store = step.chirp == C::KernelStore || step.chirp == C::LoadKernelStore;
-  spec.rader_scatter = step.chirp == C::ChirpStore;
+  spec.rader_kernel_store = step.stores_kernel();
+  spec.rader_scatter = step.chirp == Step::Chirp::ChirpStore;
   if (!spec.rader_kernel_store) return;
   for (const auto& [i, d] : f.outer_dims) {
     spec.dims[i].caller_in = f.caller_src[static_cast<std::size_t>(d)];
@@ -102,7 +101,7 @@ std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimit
       Step& step = steps[j];
       step.pieces.clear();  // (Bluestein's chirp)
       if (step.chirp != Step::Chirp::Middle) step.pieces.push_back(rader_pass_piece);
-      if (step.chirp == Step::Chirp::KernelStore || step.chirp == Step::Chirp::LoadKernelStore) {
+      if (step.stores_kernel()) {
         // x[0] from the convolution's first source, X[0] to its last destination.
         step.reach_back = static_cast<int>(j);
         step.reach_forward = static_cast<int>(steps.size() - 1 - j);

@@ -84,6 +84,11 @@ struct Step {
   // before and after it those steps are (Pass::caller_source and after).
   int reach_back = 0, reach_forward = 0;
   std::int64_t padded = 0;  // M, when chirp != None
+  // A convolution's roles (Bluestein's, and Rader's past one kernel): the
+  // first pass, which loads the input; the forward FFT's last, which
+  // multiplies by the kernel.
+  bool loads_convolution() const { return chirp == Chirp::Load || chirp == Chirp::LoadKernelStore; }
+  bool stores_kernel() const { return chirp == Chirp::KernelStore || chirp == Chirp::LoadKernelStore; }
   // Where the step's data has `padded` points along the dim: Bluestein's M,
   // or n/2 between the passes of a packed real axis.
   bool padded_source() const {
