@@ -87,7 +87,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bfly::fuzz::fail("to_json + parse_tuning changed the table:\n" + json);
   for (const TuningEntry& e : table.entries) {
     (void)table.exact(e.precision, e.length);
-    (void)table.neighbours(e.precision, e.length + 1);
     (void)e.launch.text();
   }
   TuningTable merged = table;

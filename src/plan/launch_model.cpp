@@ -201,78 +201,6 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
   return true;
 }
 
-// A neighbour's launch (a tuned length within a factor of two) carried over
-// as what it measured to pay rather than as numbers that fit only its own
-// stages: at most its points a thread (the fewest threads that do it), its
-// threads a group, the registers a thread its blocks-per-multiprocessor hint
-// allowed it (the hint caps registers; what runs at once follows from what
-// the compiler uses), its halves, padding and twiddles.
-bool apply_neighbour(KernelSpec& spec, const TuningEntry& neighbour, const DeviceLimits& limits) {
-  const LaunchChoice& c = neighbour.launch;
-  if (c.threads <= 0 || c.radices.empty()) return false;
-  KernelSpec theirs;
-  theirs.length = neighbour.length;
-  theirs.radices = c.radices;
-  theirs.threads_per_transform = c.threads;
-  const int their_points = theirs.points_per_thread();
-  const std::int64_t their_group = std::max(c.threads, c.group_threads);
-  const std::int64_t their_registers =
-      limits.registers_per_unit > 0
-          ? std::min<std::int64_t>(255, limits.registers_per_unit / (std::max(1, c.occupancy) * warps_of(their_group)))
-          : 0;
-  KernelSpec s = spec;
-  s.staged = 0;
-  const std::int64_t most = std::min<std::int64_t>(limits.max_group_size, s.length);
-  int chosen = 0, fewest = 1 << 30;
-  for (std::int64_t t = 1; t <= most; ++t) {
-    s.threads_per_transform = static_cast<int>(t);
-    const int points = s.points_per_thread();
-    if (points < fewest) fewest = points, chosen = static_cast<int>(t);
-    if (points <= their_points) break;
-  }
-  // Fewer points a thread than it had are out of reach (a radix wider than
-  // its points): its register budget says nothing then.
-  if (fewest > their_points) return false;
-  // Doubles keep the model: at two registers a value the tuned fp64 kernels
-  // sit at the register limit, and other stages spill there (the NVRTC
-  // sweep: 3840 = 16 x 16 x 15 after 4000, 6720 after 6144, 4800 and 6000).
-  if (s.precision == Precision::Double) return false;
-  s.threads_per_transform = chosen;
-  s.transforms_per_group = static_cast<int>(std::max<std::int64_t>(1, their_group / chosen));
-  if (c.two_level >= 0)
-    s.stage_twiddle_bits = c.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
-  if (c.padding >= 0) s.local_padding = c.padding == 1;
-  if (c.halves >= 0) s.local_halves = c.halves == 1 && s.halves_allowed();
-  if (!fit_group(s, limits)) return false;
-  if (limits.registers_per_unit > 0) {
-    // Odd codelets keep more temporaries live than powers of two (about 5 a
-    // point against 2): stages with a wider odd radix than the neighbour's
-    // may not fit its registers, so they keep the model (the NVRTC sweep saw
-    // 6720 = 15 x 8 x 8 x 7 after 6144 = 12 x 8 x 8 x 8 spill at any blocks
-    // per multiprocessor, 2160 = 15 x 12 x 12 after 2187, 4800 = 25 x 16 x
-    // 12 after 4096).
-    auto widest_odd = [](const std::vector<int>& radices) {
-      int odd = 1;
-      for (int r : radices) odd = std::max(odd, r / (r & -r));
-      return odd;
-    };
-    if (widest_odd(s.radices) > widest_odd(c.radices)) return false;
-    // More registers than the neighbour had: tuned kernels sit at the edge
-    // (10000's spills a little) and other stages need more. The NVRTC sweep
-    // saw 5120, 6720, 7680 and 9000 spill at the same budget; a quarter more
-    // fits up to 24 points a thread, half more past that (9000 at 30). Not
-    // more: the budget caps registers, and a kernel given more uses them and
-    // runs fewer groups at once (2160 after 3000 at half more: 0.65x cuFFT).
-    const std::int64_t group = warps_of(s.group_size());
-    const std::int64_t registers = std::min<std::int64_t>(255, their_registers * (fewest > 24 ? 6 : 5) / 4);
-    s.min_groups_per_unit = static_cast<int>(
-        std::clamp<std::int64_t>(limits.registers_per_unit / (group * registers), 1, limits.threads_per_unit / group));
-  }
-  set_staged(s, c.staged >= 0 ? c.staged : model_stages(s, limits), limits);
-  spec = s;
-  return true;
-}
-
 // KernelSpec::plane: one widest butterfly a thread in each phase (fewer
 // threads where a plane would not fit a group), as many planes a group as
 // the target group size asks and local memory holds.
@@ -648,20 +576,19 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   if (const TuningEntry* tuned = limits.tuning->exact(spec.precision, spec.length); tuned && tuned->passes.empty())
     return apply_launch(spec, tuned->launch, limits) ? "table"
                                                      : "model (the table's " + tuned->launch.text() + " does not fit)";
-  // Rows past the single-pass length keep the model's long-row launch: the
-  // tuner's winners there are that launch (17280, 22500) or near it, and a
-  // neighbour's stages carried over spilled 300-1000 bytes a thread (NVRTC:
-  // 20480 after 20000, 24000 after 27648).
-  if (spec.length > limits.max_single_pass_length) return "model";
-  // Nor do the long rows' launches suit shorter rows (15000 after 19440's
-  // 432 threads in halves: 0.69x cuFFT).
-  for (const TuningEntry* near : limits.tuning->neighbours(spec.precision, spec.length))
-    if (near->length <= limits.max_single_pass_length && apply_neighbour(spec, *near, limits))
-      return "table, from " + std::to_string(near->length);
+  // A length the table has no entry for keeps the model's launch: nothing
+  // is borrowed from a neighbour (issue 39). Where its kernel spills, the
+  // runtime tries the rule's other launches (plan/launch_alternatives.hpp).
   return "model";
 }
 
 }  // namespace
+
+bool apply_choice(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimits& limits) {
+  return apply_launch(spec, choice, limits);
+}
+
+bool tunable_row(const KernelSpec& spec) { return tunable(spec); }
 
 std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   const std::string from = complete_launch(spec, limits);

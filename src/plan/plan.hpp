@@ -38,8 +38,9 @@ struct Pass {
   std::int64_t chain_elements = 0;
   std::int64_t chain_lookahead = 0;
   int chain_groups_per_unit = 0;  // DeviceLimits::chain_groups_per_unit (0: the generator's estimate)
-  // Where the launch shape came from: "model", "table" or "table, from N"
-  // (complete_spec); plan printing shows it.
+  // Where the launch shape came from: "model" or "table" (complete_spec),
+  // "model, relaunched (...)" where the runtime replaced a spilling model
+  // launch (plan/launch_alternatives.hpp); plan printing shows it.
   std::string launch_from = "model";
   std::int64_t groups() const;
 };

@@ -40,26 +40,6 @@ const TuningEntry* TuningTable::exact(Precision precision, std::int64_t length) 
   return nullptr;
 }
 
-std::vector<const TuningEntry*> TuningTable::neighbours(Precision precision, std::int64_t length) const {
-  std::vector<std::pair<double, const TuningEntry*>> found;
-  for (const TuningEntry& e : entries) {
-    if (e.precision != precision || !e.passes.empty() || e.length <= 1 || e.length == length) continue;
-    const double distance = std::abs(std::log2(static_cast<double>(e.length) / static_cast<double>(length)));
-    if (distance <= 1.0 + 1e-9) found.push_back({distance, &e});
-  }
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : a.second->length < b.second->length;
-  });
-  std::vector<const TuningEntry*> out;
-  for (const auto& f : found) out.push_back(f.second);
-  return out;
-}
-
-const TuningEntry* TuningTable::nearest(Precision precision, std::int64_t length) const {
-  const std::vector<const TuningEntry*> near = neighbours(precision, length);
-  return near.empty() ? nullptr : near.front();
-}
-
 void TuningTable::put(const TuningEntry& entry) {
   for (TuningEntry& e : entries)
     if (e.precision == entry.precision && e.length == entry.length) {

@@ -54,13 +54,9 @@ struct TuningTable {
   std::string note;                // how it was made (command, date, driver)
   std::vector<TuningEntry> entries;
 
+  // The entry for exactly this length (nullptr: none; a length no entry
+  // names takes the model's launch, nothing borrowed from a neighbour).
   const TuningEntry* exact(Precision precision, std::int64_t length) const;
-  // For a length no entry names: the one-pass entry of the same precision
-  // nearest in log2(length), within a factor of two (nullptr: none).
-  const TuningEntry* nearest(Precision precision, std::int64_t length) const;
-  // Every such entry, nearest first (the planner takes the first whose
-  // launch carries over).
-  std::vector<const TuningEntry*> neighbours(Precision precision, std::int64_t length) const;
   // Adds or replaces the entry of the same precision and length.
   void put(const TuningEntry& entry);
   // Entries of `other` replace or extend these (a user's table over the shipped one).

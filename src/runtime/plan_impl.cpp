@@ -8,6 +8,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 
@@ -16,6 +17,7 @@
 #include "codegen/kernel_params.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "pieces/piece.hpp"
+#include "plan/launch_alternatives.hpp"
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
@@ -129,7 +131,8 @@ class PlanImpl {
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     auto start = Clock::now();
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
-    plan::DeviceLimits limits = plan::with_override(device_->limits(), plan::override_text(options));
+    limits_ = plan::with_override(device_->limits(), plan::override_text(options));
+    plan::DeviceLimits& limits = limits_;
     if (options.tuning.empty()) {
       // The device's table, read once per device.
       limits.tuning = device_->memo<plan::TuningTable>(
@@ -272,12 +275,37 @@ class PlanImpl {
     return tree_.passes[i].chain_elements > 0 || (i > 0 && tree_.passes[i - 1].chain_elements > 0);
   }
 
+  // A model launch whose kernel spilled `spilled` bytes a thread: the first
+  // of the rule's other launches (plan/launch_alternatives.hpp) whose kernel
+  // spills none, else the one that spills least, if less; nothing where
+  // none spills less.
+  std::optional<plan::Pass> relaunched(const plan::Pass& pass, std::size_t spilled) {
+    std::optional<plan::Pass> best;
+    std::size_t least = spilled;
+    for (const plan::KernelSpec& spec : plan::launch_alternatives(pass.spec, limits_)) {
+      auto kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
+      const std::size_t bytes = device_->spill_bytes(*kernel);
+      if (bytes < least) {
+        least = bytes;
+        best = pass;
+        best->spec = spec;
+        best->launch_from = "model, relaunched (" + std::to_string(pass.spec.threads_per_transform) +
+                            " threads spilled " + std::to_string(spilled) + " bytes a thread)";
+      }
+      if (bytes == 0) break;
+    }
+    return best;
+  }
+
   // The pass's tables and, when `compile`, its kernel.
   CompiledPass build(const plan::Pass& pass, bool compile = true) {
     CompiledPass compiled{pass, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0, {}};
     const plan::KernelSpec& spec = pass.spec;
     if (compile)
       compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
+    if (compile && pass.launch_from == "model" && device_->spill_bytes(*compiled.kernel) > 0)
+      if (std::optional<plan::Pass> other = relaunched(pass, device_->spill_bytes(*compiled.kernel)))
+        return build(*other);
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
       // The loop over transforms costs registers; where the compiler
       // spilled many for them (the NVRTC sweep lists such kernels), the
@@ -513,6 +541,7 @@ class PlanImpl {
   }
 
   std::shared_ptr<DeviceImpl> device_;
+  plan::DeviceLimits limits_;  // as planned with (the override and table applied)
   plan::PlanTree tree_;
   bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;

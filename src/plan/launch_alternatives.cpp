@@ -1,0 +1,49 @@
+#include "plan/launch_alternatives.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "plan/launch_model.hpp"
+
+namespace bfly::plan {
+
+std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const DeviceLimits& limits, int most) {
+  std::vector<KernelSpec> out;
+  if (!limits.is_gpu || limits.registers_per_unit <= 0 || !tunable_row(spec) || spec.radices.empty()) return out;
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  // Points a thread -> the fewest threads that give it.
+  std::map<int, int> fewest;
+  KernelSpec probe = spec;
+  const std::int64_t top = std::min<std::int64_t>(limits.max_group_size, spec.length / 2);
+  for (std::int64_t t = 32; t <= top; ++t) {
+    probe.threads_per_transform = static_cast<int>(t);
+    const int points = probe.points_per_thread();
+    // A value takes `words` registers a part, a thread about 40 more for
+    // its indexing (launch_model.cpp register_estimate): a launch whose
+    // points alone pass what its threads leave cannot fit.
+    const std::int64_t warps = (t + 31) / 32 * 32;
+    const std::int64_t leaves = std::min<std::int64_t>(255, limits.registers_per_unit / warps);
+    if (2 * words * points + 40 > leaves) continue;
+    // Nor more points than the model's launch or 36, whichever is more:
+    // fewer threads holding more fit the registers but leave a
+    // multiprocessor too few warps (H100: 20736 at 247 threads of 84 points
+    // spilled nothing and ran 2.5x slower than at 432 of 48 spilling 4
+    // bytes; 24000 at 250 of 105, 2.4x). Up to 36 they ran as well as or
+    // better than the model's (7680 at 256 threads of 32: 1.24x).
+    if (points > std::max(36, spec.points_per_thread())) continue;
+    fewest.emplace(points, static_cast<int>(t));
+  }
+  for (const auto& [points, threads] : fewest) {
+    if (threads == spec.threads_per_transform) continue;
+    LaunchChoice choice;
+    choice.threads = threads;
+    choice.staged = spec.staged;
+    KernelSpec s = spec;
+    if (!apply_choice(s, choice, limits) || s.threads_per_transform != threads) continue;
+    out.push_back(s);
+    if (static_cast<int>(out.size()) >= most) break;
+  }
+  return out;
+}
+
+}  // namespace bfly::plan

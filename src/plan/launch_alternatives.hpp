@@ -1,0 +1,28 @@
+// Other launches for a one-pass row whose kernel the compiler spilled
+// (issue 39). Whether a launch spills depends on what the compiler makes of
+// its stages at the registers its thread count leaves (64K / threads), which
+// no estimate here predicts well: on an H100 the same radices spilled at one
+// thread count and fitted at a neighbouring one (7680 = 15 x 8 x 8 x 8: 256
+// bytes a thread at 320 and 512 threads, none at 256), and a spilling launch
+// ran at 0.6-0.8 of one that fitted (docs/PERF.md, "launches that spill").
+// So the runtime asks the compiler: where the model's kernel spills, it
+// compiles these in turn and keeps the first that does not
+// (runtime/plan_impl.cpp).
+#pragma once
+
+#include <vector>
+
+#include "plan/device_limits.hpp"
+#include "plan/kernel_spec.hpp"
+
+namespace bfly::plan {
+
+// Relaunches of a completed one-pass row `spec` (tunable_row) on a GPU: for
+// each count of points a thread, the fewest threads that give it, fewest
+// points first, those whose points could not fit the registers their
+// threads leave or that hold more than 36 points a thread and more than the
+// spec's left out; at most `most`, the spec's own launch not among them.
+// Empty where launches do not apply.
+std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const DeviceLimits& limits, int most = 4);
+
+}  // namespace bfly::plan

@@ -1,0 +1,95 @@
+// The launches the runtime tries where a model launch's kernel spills
+// (plan/launch_alternatives.hpp, issue 39): other thread counts for the same
+// one-pass row, fewest points a thread first, each one the device can hold;
+// none for CPUs, strided passes or a spec's own launch. Where NVRTC loads,
+// the H100 case that motivated them: 7680 = 15 x 8 x 8 x 8 spills at the
+// model's 512 threads, and an alternative compiles without spills.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "backends/cuda/nvrtc_compiler.hpp"
+#include "bfly/bfly.hpp"
+#include "codegen/dialect.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "plan/launch_alternatives.hpp"
+#include "plan/launch_model.hpp"
+#include "plan/plan.hpp"
+
+namespace {
+
+using bfly::Precision;
+using bfly::plan::KernelSpec;
+
+bfly::plan::DeviceLimits hopper(Precision precision) {
+  return bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), precision);
+}
+
+KernelSpec row_spec(std::int64_t n, Precision precision, const bfly::plan::DeviceLimits& limits) {
+  bfly::Problem p;
+  p.shape = {n};
+  p.batch = 64;
+  p.precision = precision;
+  return bfly::plan::make_plan(p, limits).passes.at(0).spec;
+}
+
+TEST(LaunchAlternatives, OtherThreadCountsFewestPointsFirstThatTheDeviceHolds) {
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {2160, 5120, 7680, 11025, 16200}) {
+      if (precision == Precision::Double && n == 16200) continue;  // two passes
+      const bfly::plan::DeviceLimits limits = hopper(precision);
+      const KernelSpec spec = row_spec(n, precision, limits);
+      const std::vector<KernelSpec> others = bfly::plan::launch_alternatives(spec, limits);
+      // (fp64 11025 has none: every other count either repeats the model's
+      // 50 points a thread or leaves fewer registers than its points need.)
+      if (precision == Precision::Single) EXPECT_FALSE(others.empty()) << n;
+      EXPECT_LE(others.size(), 4u);
+      std::set<int> threads;
+      int last_points = 0;
+      const int words = precision == Precision::Double ? 2 : 1;
+      for (const KernelSpec& s : others) {
+        EXPECT_EQ(s.length, n);
+        EXPECT_EQ(s.radices, spec.radices) << "same stages, other threads";
+        EXPECT_NE(s.threads_per_transform, spec.threads_per_transform) << n;
+        EXPECT_TRUE(threads.insert(s.threads_per_transform).second) << "one launch a thread count";
+        EXPECT_GE(s.points_per_thread(), last_points) << n << ": fewest points first";
+        last_points = s.points_per_thread();
+        EXPECT_LE(s.group_size(), limits.max_group_size);
+        EXPECT_LE(s.local_bytes(), limits.local_memory_bytes);
+        const int warps = (s.threads_per_transform + 31) / 32 * 32;
+        EXPECT_LE(2 * words * s.points_per_thread() + 40, std::min(255, limits.registers_per_unit / warps)) << n;
+        EXPECT_LE(s.points_per_thread(), std::max(36, spec.points_per_thread())) << n;
+        EXPECT_NE(s.name(), spec.name());
+      }
+    }
+}
+
+TEST(LaunchAlternatives, NoneForCpusOrColumns) {
+  const bfly::plan::DeviceLimits cpu = bfly::plan::cpu_limits();
+  EXPECT_TRUE(bfly::plan::launch_alternatives(row_spec(4096, Precision::Single, cpu), cpu).empty());
+  bfly::Problem columns;
+  columns.shape = {4096, 64};
+  columns.axes = {0};
+  const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  for (const bfly::plan::Pass& pass : bfly::plan::make_plan(columns, limits).passes)
+    EXPECT_TRUE(bfly::plan::launch_alternatives(pass.spec, limits).empty()) << pass.spec.name();
+}
+
+TEST(LaunchAlternatives, TheH100CaseSpillsAtTheModelsLaunchAndAnAlternativeFits) {
+  std::string why;
+  if (!bfly::cuda::Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
+  const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
+  auto spills = [&](const KernelSpec& s) {
+    const auto result = nvrtc.compile(bfly::codegen::generate(s, bfly::codegen::DialectKind::Cuda), s.name(), "sm_90");
+    return result.kernels.at(0).spill_store_bytes + result.kernels.at(0).stack_bytes;
+  };
+  const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  const KernelSpec spec = row_spec(7680, Precision::Single, limits);
+  EXPECT_GT(spills(spec), 0) << spec.name() << ": the model's launch no longer spills; pick another case";
+  bool fits = false;
+  for (const KernelSpec& s : bfly::plan::launch_alternatives(spec, limits))
+    if (!fits && spills(s) == 0) fits = true;
+  EXPECT_TRUE(fits) << "no alternative of " << spec.name() << " compiles without spills";
+}
+
+}  // namespace
