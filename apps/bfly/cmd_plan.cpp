@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "plan/device_policy.hpp"
+#include "plan/launch_alternatives.hpp"
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "runtime/tuning_files.hpp"
@@ -40,8 +41,11 @@ std::vector<plan::KernelSpec> distinct_specs(const plan::PlanTree& tree) {
 }
 
 // Each kernel's resources as ptxas allocates them for `arch`: a kernel that
-// spills keeps points in local memory, which costs bandwidth.
-std::string resources(const plan::PlanTree& tree, const std::string& arch) {
+// spills keeps points in local memory, which costs bandwidth. A model
+// launch that spills is followed by the launch the CUDA runtime would
+// relaunch it as (plan/launch_alternatives.hpp: the first that spills
+// nothing under `limits`).
+std::string resources(const plan::PlanTree& tree, const std::string& arch, const plan::DeviceLimits& limits) {
   if (!std::regex_match(arch, std::regex("sm_[0-9]+[a-z]?")))
     throw Error(ErrorCode::InvalidArgument, "invalid --nvrtc '" + arch + "' (expected an architecture such as sm_90)");
   const inspect::Nvrtc& nvrtc = inspect::Nvrtc::instance();
@@ -50,8 +54,14 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
   // Each distinct kernel, and each chained launch's (whose passes' own
   // kernels a device then does not build).
   std::vector<std::pair<std::string, std::string>> kernels;  // name, source
-  for (const plan::KernelSpec& spec : distinct_specs(tree))
+  std::vector<const plan::Pass*> model_rows;                 // the kernel's pass where it may be relaunched
+  for (const plan::KernelSpec& spec : distinct_specs(tree)) {
     kernels.emplace_back(spec.name(), inspect::pass_source(spec, inspect::DialectKind::Cuda));
+    const plan::Pass* first = nullptr;
+    for (const plan::Pass& pass : tree.passes)
+      if (!first && pass.spec == spec && pass.launch_from == "model") first = &pass;
+    model_rows.push_back(first);
+  }
   for (std::size_t i = 0; i + 1 < tree.passes.size(); ++i) {
     const plan::Pass& a = tree.passes[i];
     if (a.chain_elements == 0) continue;
@@ -59,7 +69,9 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
     kernels.emplace_back(inspect::chain_name(a.spec, tree.passes[i + 1].spec, shape),
                          inspect::chain_source(a.spec, tree.passes[i + 1].spec, shape));
   }
-  for (const auto& [name, source] : kernels) {
+  auto spills = [](const inspect::KernelResources& k) { return k.spill_store_bytes > 0 || k.stack_bytes > 0; };
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& [name, source] = kernels[i];
     const auto start = std::chrono::steady_clock::now();
     const inspect::NvrtcResult result = nvrtc.compile(source, name, arch);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -72,6 +84,20 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch) {
                     k.static_shared_bytes, ms, lines);
       out += line;
     }
+    if (i >= model_rows.size() || !model_rows[i] || result.kernels.size() != 1 || !spills(result.kernels[0])) continue;
+    std::string relaunch =
+        "    no other launch compiles without spills (the runtime keeps the one that spills least)\n";
+    for (const plan::KernelSpec& other : plan::launch_alternatives(model_rows[i]->spec, limits)) {
+      const inspect::NvrtcResult r =
+          nvrtc.compile(inspect::pass_source(other, inspect::DialectKind::Cuda), other.name(), arch);
+      if (r.kernels.size() != 1 || spills(r.kernels[0])) continue;
+      std::snprintf(line, sizeof line, "    relaunched as %s: %d registers, no spills (%d threads, %d points each)\n",
+                    other.name().c_str(), r.kernels[0].registers, other.threads_per_transform,
+                    other.points_per_thread());
+      relaunch = line;
+      break;
+    }
+    out += relaunch;
   }
   return out;
 }
@@ -133,7 +159,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         // Compiled first, so an error prints nothing else.
-        const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc);
+        const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc, limits);
         std::fputs((tree.print() + compiled).c_str(), stdout);
         return 0;
       }
