@@ -303,9 +303,9 @@ class PlanImpl {
     const plan::KernelSpec& spec = pass.spec;
     if (compile)
       compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
-    if (compile && pass.launch_from == "model" && device_->spill_bytes(*compiled.kernel) > 0)
-      if (std::optional<plan::Pass> other = relaunched(pass, device_->spill_bytes(*compiled.kernel)))
-        return build(*other);
+    if (compile && pass.launch_from == "model")
+      if (const std::size_t spilled = device_->spill_bytes(*compiled.kernel); spilled > 0)
+        if (std::optional<plan::Pass> other = relaunched(pass, spilled)) return build(*other);
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
       // The loop over transforms costs registers; where the compiler
       // spilled many for them (the NVRTC sweep lists such kernels), the
