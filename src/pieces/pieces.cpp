@@ -7,11 +7,12 @@ namespace bfly::pieces {
 const Piece& chirp();
 const Piece& rader();
 const Piece& rader_pass();
+const Piece& row_pairs();
 const Piece& real();
 const Piece& product();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&chirp(), &rader(), &rader_pass(), &real(), &product()};
+  static const std::vector<const Piece*> pieces{&row_pairs(), &chirp(), &rader(), &rader_pass(), &real(), &product()};
   return pieces;
 }
 

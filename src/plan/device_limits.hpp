@@ -116,6 +116,10 @@ struct DeviceLimits {
   // register and local-memory limits): a testing knob, so the passes past
   // one kernel run on any device (BFLY_LIMITS=rader_kernel=L).
   std::int64_t rader_one_kernel = std::int64_t{1} << 40;
+  // The longest convolution one kernel runs, Bluestein's M and Rader's
+  // N - 1, where > 0 (at most max_single_pass_length); 0: the GPUs' rule
+  // (solvers/bluestein.cpp one_kernel_convolution).
+  std::int64_t convolution_length = 0;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,
   // codegen/chain_kernel.hpp) when a batch element is at most this many

@@ -169,6 +169,22 @@ struct KernelSpec {
   // Packed pairs move as one complex access (the real axis contiguous and
   // every offset even).
   bool real_pairs_aligned = false;
+  // Two real rows in one complex transform (pieces/row_pairs.cpp; a real
+  // axis that is not packed, plan/solvers/real_axis.cpp): rows 2c and 2c + 1
+  // of dims[pair_dim] (its extent halved, rounded up, and its strides
+  // doubled, on every pass of the axis) as z = x_a + i x_b. R2C: the first
+  // pass reads row b pair_in past row a; the last, in one pass, separates
+  // X_a[k] = (Z[k] + conj Z[n - k]) / 2 and X_b[k] = (Z[k] - conj Z[n - k])
+  // / 2i through local memory and writes row b pair_out past row a. C2R:
+  // the first pass reads Z = X_a + i X_b (each extended by its Hermitian
+  // symmetry), the last writes the real parts to row a and the imaginary
+  // parts to row b. The dim's own extent (pair_rows, bound at launch: one
+  // kernel for every batch) says where the last pair has no row b. pair_in
+  // and pair_out are 0 on the passes that do not read or write the rows.
+  int pair_dim = -1;
+  std::int64_t pair_in = 0, pair_out = 0;
+  std::int64_t pair_rows = 0;
+  bool row_pairs() const { return pair_in != 0 || pair_out != 0; }
   // Groups per multiprocessor the CUDA compiler must fit (__launch_bounds__'s
   // second argument), so memory-bound kernels keep enough loads in flight;
   // 0: no requirement. Ignored by OpenCL.

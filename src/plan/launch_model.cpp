@@ -15,18 +15,22 @@ namespace {
 
 // Sorts the dims before the last (the batch dim stays outermost) by `key`,
 // drops 1-point dims and merges neighbours that step as one, keeping track of
-// the twiddle dim and the chirp dim (never merged: their indices enter the
-// twiddle and chirp exponents).
+// the twiddle dim, the chirp dim and an odd count of paired rows (never
+// merged: their indices enter the twiddle and chirp exponents and the
+// test for the last pair's row b). An even count of paired rows has no
+// such test (KernelSpec::pair_dim becomes -1) and merges as any dim.
 void normalise_dims(KernelSpec& spec, bool by_input) {
   struct D {
     IndexDim dim;
     bool twiddle;
     bool chirp;
-    bool kept() const { return twiddle || chirp; }
+    bool pair;
+    bool kept() const { return twiddle || chirp || pair; }
   };
   std::vector<D> ds;
   for (std::size_t d = 0; d < spec.dims.size(); ++d)
-    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.axis_dim});
+    ds.push_back({spec.dims[d], static_cast<int>(d) == spec.twiddle_dim, static_cast<int>(d) == spec.axis_dim,
+                  static_cast<int>(d) == spec.pair_dim && spec.pair_rows % 2 == 1});
   D batch = ds.back();
   ds.pop_back();
   ds.erase(std::remove_if(ds.begin(), ds.end(), [](const D& d) { return d.dim.extent == 1 && !d.kept(); }), ds.end());
@@ -53,9 +57,11 @@ void normalise_dims(KernelSpec& spec, bool by_input) {
   spec.dims.clear();
   spec.twiddle_dim = -1;
   spec.axis_dim = -1;
+  spec.pair_dim = -1;
   for (const D& d : merged) {
     if (d.twiddle) spec.twiddle_dim = static_cast<int>(spec.dims.size());
     if (d.chirp) spec.axis_dim = static_cast<int>(spec.dims.size());
+    if (d.pair) spec.pair_dim = static_cast<int>(spec.dims.size());
     spec.dims.push_back(d.dim);
   }
 }

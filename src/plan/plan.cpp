@@ -118,7 +118,16 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     frame.outer_dims.emplace_back(spec.dims.size(), 0);
     spec.dims.push_back({p.batch, src[0], dst[0]});
   }
+  // Pieces may reshape the dims (row pairs halve one): the transform count
+  // follows their product.
+  auto transforms_of = [&spec] {
+    std::int64_t product = 1;
+    for (const IndexDim& d : spec.dims) product *= d.extent;
+    return product;
+  };
+  const std::int64_t shaped = transforms_of();
   for (PassPieceFn piece : step.pieces) piece(spec, step, frame);
+  const std::int64_t reshaped = transforms_of();
   // 64-bit offsets once any offset or the transform count can pass 2^31.
   std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = (spec.length - 1) * spec.out_point_stride;
   for (const IndexDim& d : spec.dims) {
@@ -134,6 +143,7 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   pass.launch_from = launch_from;
   pass.spec = spec;
   pass.transforms = elements / core.points;
+  if (reshaped != shaped) pass.transforms = pass.transforms / shaped * reshaped;
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
     // Pairs (k, P - k) of the P sub-transforms of each row: P/2 + 1 of them,
     // counted twice (a group runs M/2 pairs).

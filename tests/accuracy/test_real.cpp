@@ -134,6 +134,43 @@ TEST_P(Real, Batched) {
         if (draw.take(precision)) expect_accurate(p);
 }
 
+// Odd real axes two rows a transform (pieces/row_pairs.cpp; rows of 256
+// points or more, and Bluestein's of any length): one Stockham pass, Bluestein's one kernel, Bluestein and Stockham
+// past one pass (C2R only: an R2C pairs where its split fits one pass), an odd count of rows (the last pair without row
+// b) along the batch and along an axis, in place. Each plan must pair where it can, so a planner that stopped pairing
+// fails here, not only in the benchmarks. The quick tier: each problem in one precision.
+TEST_P(Real, TwoRowsATransform) {
+  PlanOptions forced;
+  forced.limits = "max_pass_length=16";
+  struct Case {
+    Shape shape;
+    std::int64_t batch;
+    Placement placement;
+    bool forced;
+  };
+  const Case cases[] = {{{1001}, 3, Placement::OutOfPlace, false},   {{625}, 4, Placement::OutOfPlace, false},
+                        {{1025}, 5, Placement::OutOfPlace, false},   {{4097}, 3, Placement::OutOfPlace, false},
+                        {{5, 273}, 1, Placement::OutOfPlace, false}, {{3, 7, 297}, 2, Placement::OutOfPlace, false},
+                        {{999}, 3, Placement::InPlace, false},       {{1025}, 2, Placement::InPlace, false},
+                        {{275}, 3, Placement::OutOfPlace, true}};
+  PrecisionDraw draw("Real.TwoRowsATransform");
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds)
+      for (const Case& c : cases) {
+        if (!draw.take(precision)) continue;
+        const Problem p = make(kind, c.shape, precision, c.batch, {}, c.placement);
+        const PlanOptions options = c.forced ? forced : PlanOptions{};
+        const std::string text = Plan(device(), p, options).describe();
+        // (An R2C whose real axis takes several passes, a device's choice
+        // for 1025 and 4097, does not pair.)
+        const bool one_pass =
+            text.find(", pass 1 of") == std::string::npos && text.find("forward pass") == std::string::npos;
+        const bool pairs = kind == Kind::C2R || one_pass;
+        EXPECT_EQ(text.find("two rows a transform") != std::string::npos, pairs) << p.token() << "\n" << text;
+        expect_accurate(p, options);
+      }
+}
+
 // Explicit strides and distances on either side (cuFFT's advanced layout),
 // counted in elements of each side: reals on the real side.
 // The quick tier: each block (an R2C and the C2R back) in one precision.

@@ -56,6 +56,7 @@ std::int64_t bluestein_length(std::int64_t n) {
 // 255 registers.
 std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits) {
   std::int64_t fused = limits.max_single_pass_length;
+  if (limits.convolution_length > 0) return std::min(fused, limits.convolution_length);
   if (limits.is_gpu) fused = std::min<std::int64_t>(fused, problem.precision == Precision::Double ? 1024 : 4096);
   return fused;
 }

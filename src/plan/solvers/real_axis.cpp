@@ -99,6 +99,53 @@ void real_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
   if (!spec.bluestein()) spec.real_length = f.n;  // Bluestein's kernels take N at run time
 }
 
+// Two real rows a transform (KernelSpec::pair_dim, pieces/row_pairs.cpp),
+// on every pass of the axis: the innermost other axis with two rows or
+// more, else the batch. Rows 2c and 2c + 1 are near each other in memory,
+// and the choice depends on the extents alone, so every pass makes it.
+void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  int chosen = -1, chosen_dim = -1;
+  for (const auto& [i, d] : f.outer_dims) {
+    if (spec.dims[i].extent < 2) continue;
+    if (chosen < 0 || (d != 0 && (chosen_dim == 0 || d > chosen_dim))) {
+      chosen = static_cast<int>(i);
+      chosen_dim = d;
+    }
+  }
+  if (chosen < 0) return;
+  IndexDim& d = spec.dims[static_cast<std::size_t>(chosen)];
+  if (step.real_first) spec.pair_in = d.in_stride;
+  if (step.real_last) spec.pair_out = d.out_stride;
+  if (spec.row_pairs()) {
+    spec.pair_dim = chosen;
+    spec.pair_rows = d.extent;
+  }
+  d.extent = (d.extent + 1) / 2;
+  d.in_stride *= 2;
+  d.out_stride *= 2;
+}
+
+// Whether the axis's steps run two rows a transform: Stockham passes and
+// Bluestein's (Rader's loads and stores are its own), and for R2C one pass,
+// where the split meets Z[k] and Z[n - k] in local memory (past one pass,
+// output e and n - e lie in different groups). Not Stockham rows under 256
+// points: there a transform is a few hundred bytes that one or a few
+// threads read, pairing doubles the distance between their rows and adds
+// the split's local memory, and the arithmetic it saves is small (H200,
+// fp32: 13, 19, 81, 125 points 1.05-1.5x slower paired, 299-15625 1.0-1.4x
+// faster, Bluestein's 1.2-1.9x; docs/PERF.md 2026-11-26).
+bool pairs_rows(const std::vector<Step>& steps, bool forward, std::int64_t n) {
+  if (n < 256 && steps.front().chirp == Step::Chirp::None) return false;
+  for (const Step& s : steps) {
+    const bool bluestein = s.chirp != Step::Chirp::None && s.chirp != Step::Chirp::Rader;
+    if ((s.core != nullptr && s.chirp != Step::Chirp::Fused) || s.chirp == Step::Chirp::Rader || s.prime != 0 ||
+        s.kind != Step::Kind::Fft || s.plane || s.cluster > 1)
+      return false;
+    if (forward && bluestein && s.chirp != Step::Chirp::Fused) return false;
+  }
+  return !forward || steps.size() == 1;
+}
+
 }  // namespace
 
 std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& limits) {
@@ -156,7 +203,11 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     return real_ends(steps);
   }
   std::vector<Step> steps = axis_steps(problem, dim, limits, {});
-  for (Step& s : steps) s.what = axis + " as complex: " + s.what;
+  const bool two_rows = pairs_rows(steps, forward, n) && problem.elements() / n > 1;
+  for (Step& s : steps) {
+    s.what = axis + " as complex" + std::string(two_rows ? ", two rows a transform: " : ": ") + s.what;
+    if (two_rows) s.pieces.push_back(row_pairs_piece);
+  }
   return real_ends(steps);
 }
 
