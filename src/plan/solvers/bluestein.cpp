@@ -53,12 +53,18 @@ std::int64_t bluestein_length(std::int64_t n) {
 // One kernel where the convolution fits a group, and on a GPU where its
 // registers do: the fused kernel holds 16 points a thread through two FFTs,
 // and past 4096 single (1024 double) points the NVRTC sweep saw it spill at
-// 255 registers.
+// 255 registers; a C2C past that runs as well or better in passes (H200
+// fp32, 4099 and 5003 at M = 9216 and 10240: 0.97x and 0.90x in one
+// kernel). Real rows that pair (pieces/row_pairs.cpp) go to the one-pass
+// limit in fp32: past one kernel an R2C does a row a transform, in one
+// kernel two (H200, M 5120-10240: 1.5-2.1x; docs/PERF.md 2026-11-26).
 std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits) {
   std::int64_t fused = limits.max_single_pass_length;
   if (limits.convolution_length > 0) return std::min(fused, limits.convolution_length);
-  if (limits.is_gpu) fused = std::min<std::int64_t>(fused, problem.precision == Precision::Double ? 1024 : 4096);
-  return fused;
+  if (!limits.is_gpu) return fused;
+  if (problem.precision == Precision::Double) return std::min<std::int64_t>(fused, 1024);
+  const bool pairs = problem.is_real() && problem.elements() / problem.shape[problem.real_axis()] > 1;
+  return pairs ? fused : std::min<std::int64_t>(fused, 4096);
 }
 
 namespace {

@@ -28,9 +28,13 @@ std::int64_t rader_one_kernel(const Problem& problem, const DeviceLimits& limits
   // codelet stages leave Rader's threads 12-27 points, and sm_90 (NVRTC)
   // compiled fp64 L = 1050..2052 (radices up to 19, 186-254 registers)
   // without spills where L = 4050 spilled 48 bytes.
+  // In fp32 up to 8192 points (7000 and 8190 ran 1.27-1.34x faster in one
+  // kernel than by Bluestein's passes, H200, though 8190 spills 292 bytes
+  // a thread; docs/PERF.md 2026-11-26).
   std::int64_t most = one_kernel_convolution(problem, limits);
-  if (limits.is_gpu && problem.precision == Precision::Double)
-    most = std::min<std::int64_t>(limits.max_single_pass_length, 2048);
+  if (limits.is_gpu && limits.convolution_length == 0)
+    most = std::min<std::int64_t>(limits.max_single_pass_length,
+                                  problem.precision == Precision::Double ? 2048 : std::max<std::int64_t>(most, 8192));
   return std::min(most, limits.rader_one_kernel);
 }
 
