@@ -150,11 +150,28 @@ void PassWriter::emit_indexing() {
     const std::int64_t P = s_.stride_product, half = M / 2;
     e_.line("const " + u64() + " pair = (" + u64() + ")" + d_.group_id + " * " + str(half) + " + m % " + str(half) +
             ";");
-    e_.line("const " + u64() + " q = pair % " + str(P / 2 + 1) + ";");
-    e_.line("const bool partner = m >= " + str(half) + ";");
-    e_.line("const " + u64() + " kq = partner ? " + str(P) + " - q : q;");
-    e_.line("const " + u64() + " g = pair / " + str(P / 2 + 1) + " * " + str(P) + " + kq;");
-    e_.line("const bool valid = pair < transforms / 2 && !(partner && (q == 0 || 2 * q == " + str(P) + "));");
+    if (s_.bluestein()) {
+      e_.line("const bool partner = m >= " + str(half) + ";");
+      // Two real rows by Bluestein (pieces/row_pairs.cpp): output e needs
+      // N - e, so sub-transform k pairs with (c - k) mod P, c = N mod P:
+      // k = q with c - q for q <= c/2, then k = c + 1 + q' with P - 1 - q'.
+      // kq is this transform's k, ks its partner's (itself where they meet).
+      const std::string u = u64();
+      e_.line("const " + u + " cn = chirp_n % " + str(P) + ", low = cn / 2 + 1, per = low + (" + str(P) +
+              " - cn) / 2;");
+      e_.line("const " + u + " q = pair % per;");
+      e_.line("const " + u + " k0 = q < low ? q : cn + 1 + (q - low), k1 = q < low ? cn - q : " + str(P - 1) +
+              " - (q - low);");
+      e_.line("const " + u + " kq = partner ? k1 : k0, ks = partner ? k0 : k1;");
+      e_.line("const " + u + " g = pair / per * " + str(P) + " + kq;");
+      e_.line("const bool valid = pair < transforms / 2 && !(partner && k0 == k1);");
+    } else {
+      e_.line("const " + u64() + " q = pair % " + str(P / 2 + 1) + ";");
+      e_.line("const bool partner = m >= " + str(half) + ";");
+      e_.line("const " + u64() + " kq = partner ? " + str(P) + " - q : q;");
+      e_.line("const " + u64() + " g = pair / " + str(P / 2 + 1) + " * " + str(P) + " + kq;");
+      e_.line("const bool valid = pair < transforms / 2 && !(partner && (q == 0 || 2 * q == " + str(P) + "));");
+    }
   } else {
     e_.line("const " + u64() + " g = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m;");
     e_.line("const bool valid = g < transforms;");

@@ -77,6 +77,48 @@ void split_store(PassWriter& w, int r) {
   }
 }
 
+// The forward split past one pass (Bluestein's inverse FFT in passes, P >
+// 1): this sub-transform kq holds outputs e = kq + k' P; Z[N - e] lies in
+// sub-transform ks (codegen/pass_kernel.cpp pairs them in one group, as the
+// group's transforms m and m -+ M/2, or m alone where ks == kq) at k'' =
+// (N - e - ks) / P, and Z[N] is Z[0].
+void split_paired_store(PassWriter& w, int r) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t L = s.length, P = s.stride_product, S = s.out_point_stride, B = s.pair_out;
+  const int T = s.threads_per_transform, M = s.transforms_per_group;
+  const std::string idx = w.idx();
+  w.for_each_butterfly(L / r, "", [&](int j) {
+    for (int t = 0; t < r; ++t) {
+      const std::string point = "b + " + str(t * (L / r)), v = w.x(j * r + t);
+      e.line("{ const " + idx + " e = kq + (" + idx + ")(" + point + ") * " + str(P) + "; " + w.local("m", point) +
+             " = e < chirp_n ? " + chirped(v) + " : cmake(0, 0); }");
+    }
+  });
+  e.line(w.dialect().barrier);
+  e.line("const " + w.u32() + " pm = ks == kq ? m : partner ? m - " + str(M / 2) + " : m + " + str(M / 2) + ";");
+  for (std::int64_t q = 0; q * T < L; ++q) {
+    e.open("");
+    e.line("const " + w.u32() + " kk = t + " + str(q * T) + ";");
+    e.line("const " + idx + " e = kq + (" + idx + ")kk * " + str(P) + ";");
+    e.open("if (valid" + std::string((q + 1) * T > L ? " && kk < " + str(L) : "") + " && 2 * e <= chirp_n)");
+    e.line("const cpx a = " + w.local("m", "kk") + ";");
+    e.line("const cpx c = e == 0 ? a : " + w.local("pm", "(chirp_n - e - ks) / " + str(P)) + ";");
+    const std::string at = "(" + idx + ")kk * " + str(S);
+    e.line("dst[" + at + "] = " +
+           w.product(w.scaled("cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ")"), "out_off + " + at) +
+           ";");
+    e.open("if (pair_ok)");
+    e.line("dst[" + at + " + " + str(B) + "] = " +
+           w.product(w.scaled("cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ")"),
+                     "out_off + " + at + " + " + str(B)) +
+           ";");
+    e.close();
+    e.close();
+    e.close();
+  }
+}
+
 // The inverse's last stores: the real parts to row a, the imaginary parts
 // (conjugated back by out_im) to row b.
 void rows_store(PassWriter& w, int r) {
@@ -128,7 +170,9 @@ class RowPairs final : public Piece {
 
   bool owns_store(const KernelSpec& s) const override { return s.pair_out != 0; }
 
-  bool needs_exchange(const KernelSpec& s) const override { return s.pair_out != 0 && s.real_store == RealStore::Half; }
+  bool needs_exchange(const KernelSpec& s) const override {
+    return s.pair_out != 0 && (s.real_store == RealStore::Half || s.real_store == RealStore::SplitPaired);
+  }
 
   // An odd count of rows (the dim's extent, at run time where it is the
   // batch) leaves the last pair without row b; an even count has no test
@@ -184,7 +228,9 @@ class RowPairs final : public Piece {
   bool emit_store(PassWriter& w, int r) const override {
     const KernelSpec& s = w.spec();
     if (s.pair_out == 0) return false;
-    if (s.real_store == RealStore::Half)
+    if (s.real_store == RealStore::SplitPaired)
+      split_paired_store(w, r);
+    else if (s.real_store == RealStore::Half)
       split_store(w, r);
     else
       rows_store(w, r);

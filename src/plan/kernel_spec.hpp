@@ -279,9 +279,10 @@ struct KernelSpec {
   std::size_t stage_bytes() const;         // the staged input's share of local_bytes()
   std::size_t stage_offset_bytes() const;  // where the stage starts in local memory
   std::size_t exchange_bytes() const;      // the exchange array's share
+  // (Two rows of Bluestein's split over paired sub-transforms too, but not packed.)
   bool packed() const {
     return real_load == RealLoad::Pairs || real_load == RealLoad::Mirror || real_store == RealStore::Split ||
-           real_store == RealStore::SplitPaired;
+           (real_store == RealStore::SplitPaired && !row_pairs());
   }
   // (A plane's group has the larger of its phases' threads.)
   int group_size() const;

@@ -135,10 +135,13 @@ TEST_P(Real, Batched) {
 }
 
 // Odd real axes two rows a transform (pieces/row_pairs.cpp; rows of 256
-// points or more, and Bluestein's of any length): one Stockham pass, Bluestein's one kernel, Bluestein and Stockham
-// past one pass (C2R only: an R2C pairs where its split fits one pass), an odd count of rows (the last pair without row
-// b) along the batch and along an axis, in place. Each plan must pair where it can, so a planner that stopped pairing
-// fails here, not only in the benchmarks. The quick tier: each problem in one precision.
+// points or more, and Bluestein's of any length): one Stockham pass,
+// Bluestein's one kernel, Bluestein's passes (the R2C split over pairs of
+// sub-transforms), Stockham past one pass (C2R only), an odd count of rows
+// (the last pair without row b) along the batch and along an axis, in
+// place. Each plan must pair where it can, so a planner that stopped
+// pairing fails here, not only in the benchmarks. The quick tier: each
+// problem in one precision.
 TEST_P(Real, TwoRowsATransform) {
   PlanOptions forced;
   forced.limits = "max_pass_length=16";
@@ -152,7 +155,8 @@ TEST_P(Real, TwoRowsATransform) {
                         {{1025}, 5, Placement::OutOfPlace, false},   {{4097}, 3, Placement::OutOfPlace, false},
                         {{5, 273}, 1, Placement::OutOfPlace, false}, {{3, 7, 297}, 2, Placement::OutOfPlace, false},
                         {{999}, 3, Placement::InPlace, false},       {{1025}, 2, Placement::InPlace, false},
-                        {{275}, 3, Placement::OutOfPlace, true}};
+                        {{275}, 3, Placement::OutOfPlace, true},     {{1025}, 5, Placement::OutOfPlace, true},
+                        {{997}, 2, Placement::InPlace, true}};
   PrecisionDraw draw("Real.TwoRowsATransform");
   for (Precision precision : kPrecisions)
     for (Kind kind : kKinds)
@@ -161,11 +165,10 @@ TEST_P(Real, TwoRowsATransform) {
         const Problem p = make(kind, c.shape, precision, c.batch, {}, c.placement);
         const PlanOptions options = c.forced ? forced : PlanOptions{};
         const std::string text = Plan(device(), p, options).describe();
-        // (An R2C whose real axis takes several passes, a device's choice
-        // for 1025 and 4097, does not pair.)
-        const bool one_pass =
-            text.find(", pass 1 of") == std::string::npos && text.find("forward pass") == std::string::npos;
-        const bool pairs = kind == Kind::C2R || one_pass;
+        // (An R2C whose real axis takes several Stockham passes does not
+        // pair; Bluestein's passes do.)
+        const bool one_pass = text.find(", pass 1 of") == std::string::npos;
+        const bool pairs = kind == Kind::C2R || one_pass || text.find("by Bluestein") != std::string::npos;
         EXPECT_EQ(text.find("two rows a transform") != std::string::npos, pairs) << p.token() << "\n" << text;
         expect_accurate(p, options);
       }

@@ -116,6 +116,10 @@ void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
   IndexDim& d = spec.dims[static_cast<std::size_t>(chosen)];
   if (step.real_first) spec.pair_in = d.in_stride;
   if (step.real_last) spec.pair_out = d.out_stride;
+  // Bluestein's inverse in passes: its last pass runs the sub-transforms
+  // that hold outputs e and N - e side by side (after real_piece's Half).
+  if (step.real_last && f.problem.kind == Kind::R2C && step.chirp == Step::Chirp::ChirpStore && step.stride_product > 1)
+    spec.real_store = KernelSpec::RealStore::SplitPaired;
   if (spec.row_pairs()) {
     spec.pair_dim = chosen;
     spec.pair_rows = d.extent;
@@ -136,14 +140,11 @@ void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
 // faster, Bluestein's 1.2-1.9x; docs/PERF.md 2026-11-26).
 bool pairs_rows(const std::vector<Step>& steps, bool forward, std::int64_t n) {
   if (n < 256 && steps.front().chirp == Step::Chirp::None) return false;
-  for (const Step& s : steps) {
-    const bool bluestein = s.chirp != Step::Chirp::None && s.chirp != Step::Chirp::Rader;
+  for (const Step& s : steps)
     if ((s.core != nullptr && s.chirp != Step::Chirp::Fused) || s.chirp == Step::Chirp::Rader || s.prime != 0 ||
         s.kind != Step::Kind::Fft || s.plane || s.cluster > 1)
       return false;
-    if (forward && bluestein && s.chirp != Step::Chirp::Fused) return false;
-  }
-  return !forward || steps.size() == 1;
+  return !forward || steps.size() == 1 || steps.back().chirp == Step::Chirp::ChirpStore;
 }
 
 }  // namespace
@@ -203,12 +204,18 @@ std::vector<Step> real_axis_steps(const Problem& problem, const DeviceLimits& li
     return real_ends(steps);
   }
   std::vector<Step> steps = axis_steps(problem, dim, limits, {});
-  const bool two_rows = pairs_rows(steps, forward, n) && problem.elements() / n > 1;
-  for (Step& s : steps) {
+  // An R2C split past one pass finds its partner sub-transform as the pass's
+  // first index (codegen/pass_kernel.cpp): the axis innermost in workspace
+  // and in the output.
+  const bool split_in_passes = forward && steps.size() > 1;
+  const bool innermost = dim == problem.rank() && problem.output_layout().strides[dim - 1] == 1;
+  const bool two_rows = pairs_rows(steps, forward, n) && problem.elements() / n > 1 && (!split_in_passes || innermost);
+  for (Step& s : steps)
     s.what = axis + " as complex" + std::string(two_rows ? ", two rows a transform: " : ": ") + s.what;
-    if (two_rows) s.pieces.push_back(row_pairs_piece);
-  }
-  return real_ends(steps);
+  steps = real_ends(steps);
+  if (two_rows)
+    for (Step& s : steps) s.pieces.push_back(row_pairs_piece);
+  return steps;
 }
 
 }  // namespace bfly::plan
