@@ -182,6 +182,7 @@ void PassWriter::emit_indexing() {
   declare_points(s_.points_per_thread());
   e_.line("(void)valid; (void)src; (void)twiddles; (void)pass_twiddles;");
   if (s_.block_rows) emit_block_load();
+  for (const pieces::Piece* piece : pieces::of(s_)) piece->emit_prologue(*this);
 }
 
 void PassWriter::emit_block_load() {
@@ -422,7 +423,7 @@ void PassWriter::emit_fft(bool from_global, bool to_global) {
     // Others may still be reading this stage's inputs from local memory.
     const bool split = pieces::need_exchange(s_);  // (a real axis's split reads it after the last stage)
     // Block rows' first stage reads the block from the array the exchange reuses.
-    const bool read_array = reads_local || (stage == 0 && s_.block_rows);
+    const bool read_array = reads_local || (stage == 0 && (s_.block_rows || pieces::loads_from_local(s_)));
     if (read_array && (!last || !to_global || s_.store_via_local() || split || s_.rader_fused() || s_.clustered() ||
                        plane_block_store_))
       barrier();

@@ -85,6 +85,11 @@ class Piece {
   virtual bool reads_axis_origin(const plan::KernelSpec&) const { return false; }
   // Its lines among the offsets, given each dim's index variable.
   virtual void emit_offsets(codegen::PassWriter&, const std::vector<std::string>& /*index*/) const {}
+  // Its lines after the indexing, before the first loads (a block of the
+  // group's rows into local memory), and whether the first stage then reads
+  // its points from local memory (the exchange that follows must wait).
+  virtual void emit_prologue(codegen::PassWriter&) const {}
+  virtual bool loads_from_local(const plan::KernelSpec&) const { return false; }
   // The load of point n into v (with its conjugation and factors), the read
   // of point n alone (`at` its offset from in_off), the stores of the last
   // stage (radix r): each returns whether the piece wrote them.
@@ -119,6 +124,7 @@ bool open_dim(const plan::KernelSpec& spec);
 bool reads_reals(const plan::KernelSpec& spec);
 bool writes_reals(const plan::KernelSpec& spec);
 bool need_exchange(const plan::KernelSpec& spec);
+bool loads_from_local(const plan::KernelSpec& spec);
 bool has_tables(const plan::KernelSpec& spec);
 // The host table of the first of spec's pieces that has one.
 bool host_table(const plan::KernelSpec& spec, TableSource& table);

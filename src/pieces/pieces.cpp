@@ -8,11 +8,13 @@ const Piece& chirp();
 const Piece& rader();
 const Piece& rader_pass();
 const Piece& row_pairs();
+const Piece& real_block();
 const Piece& real();
 const Piece& product();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&row_pairs(), &chirp(), &rader(), &rader_pass(), &real(), &product()};
+  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),  &rader(),
+                                                &rader_pass(), &real(),       &product()};
   return pieces;
 }
 
@@ -45,6 +47,9 @@ bool writes_reals(const plan::KernelSpec& spec) {
 }
 bool need_exchange(const plan::KernelSpec& spec) {
   return any(spec, [&](const Piece& p) { return p.needs_exchange(spec); });
+}
+bool loads_from_local(const plan::KernelSpec& spec) {
+  return any(spec, [&](const Piece& p) { return p.loads_from_local(spec); });
 }
 bool has_tables(const plan::KernelSpec& spec) {
   return any(spec, [&](const Piece& p) { return p.has_tables(spec); });

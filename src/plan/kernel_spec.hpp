@@ -181,6 +181,12 @@ struct KernelSpec {
   // parts to row b. The dim's own extent (pair_rows, bound at launch: one
   // kernel for every batch) says where the last pair has no row b. pair_in
   // and pair_out are 0 on the passes that do not read or write the rows.
+  // Short real rows that lie end to end in both buffers, a thread or a few
+  // a row, move as one block of the group's rows through local memory
+  // (pieces/real_block.cpp; plan/launch_model.cpp set_real_block), as
+  // block_rows does for complex rows: consecutive threads, consecutive
+  // elements, where each thread would read its own row.
+  bool real_block = false;
   int pair_dim = -1;
   std::int64_t pair_in = 0, pair_out = 0;
   std::int64_t pair_rows = 0;

@@ -546,6 +546,34 @@ void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
   if (spec.local_bytes() > limits.local_memory_bytes) spec.block_rows = false;
 }
 
+// Short real rows the same way (KernelSpec::real_block): an R2C or C2R in
+// one pass, rows end to end in both buffers (out of place), where a row's
+// threads would read less than block_rows_bytes of it at once (a C2R,
+// whose mirrored reads X[n - j] scatter the more), or half that (an R2C).
+// H200 fp32, 2^26 points: R2C rows of one thread (7-31 points) 2.0-3.3x
+// faster, of 3 (21, 27) 1.02-1.09x, of 5 and 7 (45, 63) 0.85-0.88x; C2R 13
+// and 19 points 4.8-5.8x, 125 (5 threads) 1.23x (docs/PERF.md 2026-11-26).
+void set_real_block(KernelSpec& spec, const DeviceLimits& limits) {
+  using K = KernelSpec;
+  const int real = spec.precision == Precision::Single ? 4 : 8;
+  const bool r2c = spec.real_load == K::RealLoad::Real && spec.real_store == K::RealStore::Half;
+  const bool c2r = spec.real_load == K::RealLoad::Hermitian && spec.real_store == K::RealStore::Real;
+  const int bytes = c2r ? limits.block_rows_bytes : limits.block_rows_bytes / 2;
+  if (bytes <= 0 || spec.threads_per_transform * real >= bytes) return;
+  const std::int64_t n = spec.length, h = n / 2 + 1;
+  if ((!r2c && !c2r) || spec.row_pairs() || spec.bluestein() || spec.rader_prime > 0 || spec.multiply ||
+      spec.multiply_load || spec.staged || spec.block_rows || spec.local_halves || spec.stride_product != 1 ||
+      spec.mapping != Mapping::TransformMajor || spec.transforms_per_group < 2 || spec.in_point_stride != 1 ||
+      spec.out_point_stride != 1 || spec.dims.back().in_stride != (r2c ? n : h) ||
+      spec.dims.back().out_stride != (r2c ? h : n))
+    return;
+  // (A C2R keeps the axis's dim of one point for its index j.)
+  for (std::size_t d = 0; d + 1 < spec.dims.size(); ++d)
+    if (spec.dims[d].extent != 1) return;
+  spec.real_block = true;
+  if (spec.local_bytes() > limits.local_memory_bytes) spec.real_block = false;
+}
+
 // The launch: the model's, then a tuning table's where one applies.
 std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
@@ -599,6 +627,7 @@ bool tunable_row(const KernelSpec& spec) { return tunable(spec); }
 std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   const std::string from = complete_launch(spec, limits);
   set_block_rows(spec, limits);
+  set_real_block(spec, limits);
   return from;
 }
 

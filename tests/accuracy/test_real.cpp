@@ -174,6 +174,36 @@ TEST_P(Real, TwoRowsATransform) {
       }
 }
 
+// Short real rows as one block through local memory (KernelSpec::
+// real_block; a GPU's choice for rows of a few threads, forced here on
+// every device): odd lengths 3 to 243 (even ones go packed), batches that
+// leave the last group part full, both kinds and precisions, and two
+// shapes whose real rows lie end to end across an axis.
+TEST_P(Real, BlockRows) {
+  PlanOptions forced;
+  forced.limits = "block_rows=100000";
+  int i = 0;
+  std::vector<Problem> problems;
+  for (Precision precision : kPrecisions)
+    for (Kind kind : kKinds)
+      for (std::int64_t n : {3, 5, 7, 9, 11, 13, 15, 17, 21, 25, 27, 31, 45, 63, 81, 125, 243}) {
+        problems.push_back(make(kind, {n}, precision, 1 + 37 * (i % 5)));
+        ++i;
+      }
+  // The quick tier: 16 of the 68, each (kind, precision) with one row and with many.
+  for (const Problem& p : sample("real rows in one block", problems, 16, [](const Problem& q) {
+         return q.token().substr(0, 8) + (q.batch == 1 ? " one" : " many");
+       })) {
+    const std::string text = Plan(device(), p, forced).describe();
+    if (p.batch > 1) EXPECT_NE(text.find("real block"), std::string::npos) << p.token() << "\n" << text;
+    expect_accurate(p, forced);
+  }
+  for (Kind kind : kKinds) {
+    expect_accurate(make(kind, {6, 15}, Precision::Single, 3), forced);
+    expect_accurate(make(kind, {4, 5, 27}, Precision::Double, 2), forced);
+  }
+}
+
 // Explicit strides and distances on either side (cuFFT's advanced layout),
 // counted in elements of each side: reals on the real side.
 // The quick tier: each block (an R2C and the C2R back) in one precision.
