@@ -120,6 +120,9 @@ struct DeviceLimits {
   // N - 1, where > 0 (at most max_single_pass_length); 0: the GPUs' rule
   // (solvers/bluestein.cpp one_kernel_convolution).
   std::int64_t convolution_length = 0;
+  // One-kernel convolutions take a thread per butterfly of their busiest
+  // stage (launch_model.cpp); false: one widest butterfly a thread.
+  bool convolution_threads = false;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,
   // codegen/chain_kernel.hpp) when a batch element is at most this many

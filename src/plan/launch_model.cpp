@@ -392,6 +392,15 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
 
   // One widest butterfly per thread per stage (or VkFFT's rule, above).
   std::int64_t threads = rule_threads > 0 ? rule_threads : (length + widest - 1) / widest;
+  // A one-kernel convolution holds its points through two FFTs: with
+  // convolution_threads, a thread per butterfly of its stage with the most
+  // (every stage whole butterflies a thread, the fewest points a thread),
+  // where the group allows.
+  if (spec.convolve && limits.convolution_threads && spec.radices.size() > 1) {
+    std::int64_t most = threads;
+    for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
+    if (most <= limits.max_group_size) threads = most;
+  }
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
   // On a GPU, short strided transforms take more columns, up to a full
   // group: a 7-point column pass with 8 columns ran groups of 8 threads
