@@ -18,7 +18,10 @@ void PassWriter::emit_convolve_turn(int r) {
       const std::string v = x(j * r + t);
       const bool dc = s_.rader() && j == 0 && t == 0;  // the only slot that holds point 0
       if (dc) e_.line("const cpx sum = " + v + ";");
-      e_.line(v + " = cmul(" + v + ", tables[" + kernel + " + " + n + "]);");
+      // (Over the second pass's sub-transforms, output n of sub-transform k
+      // is e = k + n P.)
+      const std::string at = s_.has_pass_twiddles() ? "k + (" + n + ") * " + str(s_.stride_product) : n;
+      e_.line(v + " = cmul(" + v + ", tables[" + kernel + " + " + at + "]);");
       if (dc) {
         e_.open("if (b == 0)");
         emit_rader_zero();

@@ -32,7 +32,6 @@ const std::vector<PassWriter::StorePiece>& PassWriter::store_pieces() {
 
 void PassWriter::emit_load(int r) {
   const std::int64_t R = s_.length;
-  const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
   const auto& forms = load_pieces();
   const auto form = std::find_if(forms.begin(), forms.end(), [&](const LoadPiece& row) { return row.applies(*this); });
   const std::vector<const pieces::Piece*> own = pieces::of(s_);
@@ -42,17 +41,24 @@ void PassWriter::emit_load(int r) {
       const std::string v = x(j * r + t);
       if (std::none_of(own.begin(), own.end(), [&](const pieces::Piece* p) { return p->emit_load_point(*this, v, n); }))
         (this->*(form->emit))(v, n);
-      if (s_.has_pass_twiddles() && s_.pass_sincos) {
-        emit_pass_sincos(v, n);
-      } else if (s_.has_pass_twiddles()) {
-        e_.open("");
-        e_.line("const " + idx() + " e = (" + idx() + ")" + n + " * k;");
-        e_.line(v + " = cmul(" + v + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) +
-                " + (e >> " + std::to_string(s_.twiddle_fine_bits) + ")]));");
-        e_.close();
-      }
+      if (s_.has_pass_twiddles()) emit_pass_twiddle(v, n);
     }
   });
+}
+
+// v times the pass twiddle of point n, w_{P L}^{n k}: computed, or from the
+// two-level table.
+void PassWriter::emit_pass_twiddle(const std::string& v, const std::string& n) {
+  const std::int64_t mask = (std::int64_t{1} << s_.twiddle_fine_bits) - 1;
+  if (s_.pass_sincos) {
+    emit_pass_sincos(v, n);
+    return;
+  }
+  e_.open("");
+  e_.line("const " + idx() + " e = (" + idx() + ")" + n + " * k;");
+  e_.line(v + " = cmul(" + v + ", cmul(pass_twiddles[e & " + str(mask) + "], pass_twiddles[" + str(mask + 1) +
+          " + (e >> " + std::to_string(s_.twiddle_fine_bits) + ")]));");
+  e_.close();
 }
 
 // The plain load: the point as emit_read reads it, conjugated on an inverse.

@@ -44,6 +44,8 @@ class PassWriter {
   // The value stored at output element `at`: v as the pieces change it.
   std::string product(const std::string& v, const std::string& at) const;
   void emit_axis_index(const std::string& n);
+  // v times the pass twiddle of point n (a pass with P > 1).
+  void emit_pass_twiddle(const std::string& v, const std::string& n);
   void emit_read(const std::string& v, const std::string& n);
 
   // Emits `body(j)` for each butterfly slot j of a stage with `butterflies`

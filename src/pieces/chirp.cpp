@@ -76,6 +76,7 @@ class Chirp final : public Piece {
     if (s.chirp_load) out << " load/" << s.axis_stride;
     if (s.chirp_store == KernelSpec::ChirpStore::Kernel) out << " kernel-store";
     if (s.chirp_store == KernelSpec::ChirpStore::Chirp) out << " chirp-store";
+    if (s.chirp_store == KernelSpec::ChirpStore::Twiddle) out << " twiddle-store";
     if (s.convolve) out << " convolve";
   }
 
@@ -111,15 +112,22 @@ class Chirp final : public Piece {
     codegen::Emitter& e = w.out();
     const std::int64_t R = s.length;
     const bool kernel = s.chirp_store == KernelSpec::ChirpStore::Kernel;
-    const std::string k = s.twiddle_dim >= 0 ? "k + " : "";
+    const bool twiddle = s.chirp_store == KernelSpec::ChirpStore::Twiddle;
+    // e = k + k' P, or (the last of three passes) ci + k' S along the axis.
+    const bool along_axis = s.twiddle_dim < 0 && s.axis_dim >= 0 && !s.chirp_load;
+    const std::string k = s.twiddle_dim >= 0 ? "k + " : along_axis ? "ci + " : "";
+    const std::int64_t step = along_axis ? s.axis_stride : s.stride_product;
     const std::string idx = w.idx();
     w.for_each_butterfly(R / r, "valid", [&](int j) {
       for (int t = 0; t < r; ++t) {
         const std::string point = "(" + idx + ")(b + " + str(t * (R / r)) + ")";
         const std::string v = w.x(j * r + t);
         e.open("");
-        e.line("const " + idx + " e = " + k + point + " * " + str(s.stride_product) + ";");
-        if (kernel) {
+        if (!twiddle) e.line("const " + idx + " e = " + k + point + " * " + str(step) + ";");
+        if (twiddle) {
+          w.emit_pass_twiddle(v, point);
+          e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + w.scaled(v) + ";");
+        } else if (kernel) {
           e.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
           e.line("dst[" + point + " * " + str(s.out_point_stride) +
                  "] = " + w.scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");

@@ -97,7 +97,13 @@ struct KernelSpec {
   // dim's index) becomes conj(y[e] * K[e]) (Kernel: the forward FFT's last
   // pass, so the inverse FFT that follows is a forward one), or
   // conj(y[e]) * c[e] for e < N only (Chirp: the inverse FFT's last pass).
-  enum class ChirpStore { None, Kernel, Chirp };
+  // Twiddle: the middle kernel of Bluestein in three passes (a one-kernel
+  // convolution over the second pass's sub-transforms, P > 1): its second
+  // FFT's outputs times the pass twiddles w^{n k} go back where its points
+  // came from, the inverse of the pass that read them (solvers/bluestein.cpp).
+  // Where a store has axis_dim (and no chirp load), output e is
+  // ci + point * axis_stride: the last of those three passes.
+  enum class ChirpStore { None, Kernel, Chirp, Twiddle };
   ChirpStore chirp_store = ChirpStore::None;
   // A whole convolution in one kernel: two FFTs of `length` points through
   // local memory, the kernel multiply between them. Bluestein (chirp

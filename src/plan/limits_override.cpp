@@ -74,6 +74,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.convolution_length = v; }},
       {"convolution_threads", "convolution_threads (0 or 1): a one-kernel convolution's threads", 0, 1,
        [](DeviceLimits& l, long long v) { l.convolution_threads = v != 0; }},
+      {"bluestein_three", "bluestein_three (0 or 1): Bluestein past one kernel in three passes", 0, 1,
+       [](DeviceLimits& l, long long v) { l.bluestein_three = v != 0; }},
       {"plane", "plane_points (0: never)", 0, kAny, [](DeviceLimits& l, long long v) { l.plane_points = v; }},
       {"plane_block", "plane_block_bytes", 0, kAny,
        [](DeviceLimits& l, long long v) { l.plane_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},

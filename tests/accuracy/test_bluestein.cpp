@@ -144,6 +144,37 @@ TEST_P(Bluestein, ForcedMultiPass) {
   }
 }
 
+// Three passes (BFLY_LIMITS=bluestein_three=1, off by default until
+// measured): the first pass, one kernel over the second pass's
+// sub-transforms, the first's inverse; M forced into two passes of at most
+// 32 points, forward and inverse, in place, batches, a strided axis and a
+// 2D array with a Bluestein axis each way; and once with passes of at most
+// 16, where 509's M = 1024 takes three and the form steps aside. The quick
+// tier: each in one precision.
+TEST_P(Bluestein, ThreePasses) {
+  PrecisionDraw draw("Bluestein.ThreePasses");
+  PlanOptions forced;
+  forced.limits = "bluestein_three=1,rader=0,max_pass_length=32";
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    for (std::int64_t n : {37, 53, 101, 131, 331, 509}) {
+      if (!draw.take(precision)) continue;
+      const Problem p = make({n}, precision, n % 3 == 0 ? 1 : 3, n % 2 ? Direction::Forward : Direction::Inverse);
+      const std::string text = Plan(device(), p, forced).describe();
+      EXPECT_NE(text.find("convolved in one kernel"), std::string::npos) << p.token() << "\n" << text;
+      expect_accurate(p, forced);
+    }
+    if (draw.take(precision))
+      expect_accurate(make({101}, precision, 2, Direction::Inverse, Placement::InPlace), forced);
+    Problem columns = make({37, 12}, precision, 2);
+    columns.axes = {0};
+    if (draw.take(precision)) expect_accurate(columns, forced);
+    if (draw.take(precision)) expect_accurate(make({41, 43}, precision, 2), forced);
+  }
+  PlanOptions longer;
+  longer.limits = "bluestein_three=1,rader=0,max_pass_length=16";
+  expect_accurate(make({509}, Precision::Single, 2), longer);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Bluestein, ::testing::Values("cuda", "opencl"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 

@@ -30,7 +30,8 @@ bool Step::may_write_source(const Problem& problem) const {
   if (cluster > 1) return true;  // a cluster holds whole rows: every load precedes its barrier
   if (plane) return true;        // a group holds whole planes: every load precedes its first barrier
   if (chirp == Chirp::Fused || (chirp == Chirp::Rader && prime == 0) || (packed && padded == 0))
-    return true;  // one group holds the whole axis
+    return true;                          // one group holds the whole axis
+  if (chirp == Chirp::Turn) return true;  // its sub-transforms' points go back where they came from
   return chirp == Chirp::None && length == problem.shape[dim - 1];
 }
 

@@ -80,6 +80,21 @@ PassCore fused_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
   return {f.n, false};
 }
 
+// The last of three passes (Chirp::Unload): the first pass's inverse, its
+// geometry reversed. Sub-transform a' (of S = M / L) reads the L points the
+// first pass wrote together, a' L + k', and its output j is e = a' + j S
+// along the axis, stored where e < N (the chirp store's axis index).
+PassCore unload_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t L = step.length, S = f.span / L;
+  spec.length = L;
+  spec.in_point_stride = f.src[f.dim];
+  spec.out_point_stride = S * f.dst[f.dim];
+  spec.dims.push_back({S, L * f.src[f.dim], f.dst[f.dim]});
+  spec.axis_dim = 0;
+  spec.axis_stride = S;
+  return {L, false};
+}
+
 // Bluestein's passes: the first (P == 1) loads point j = i + n_point * S of
 // the N-point input times c[j]; the last passes (S == P) store output e =
 // k + k' * P times the kernel (the forward FFT's) or the chirp (the
@@ -93,7 +108,12 @@ void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
     spec.axis_stride = f.stockham_stride;
   }
   if (step.stores_kernel()) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
-  if (step.chirp == Step::Chirp::ChirpStore) spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+  if (step.chirp == Step::Chirp::ChirpStore || step.chirp == Step::Chirp::Unload)
+    spec.chirp_store = KernelSpec::ChirpStore::Chirp;
+  if (step.chirp == Step::Chirp::Turn) {
+    spec.convolve = true;
+    spec.chirp_store = KernelSpec::ChirpStore::Twiddle;
+  }
 }
 
 }  // namespace
@@ -115,7 +135,39 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     step.what = axis + " in one pass)";
     return {step};
   }
-  return convolution_steps(problem, dim, limits, order, m, axis);
+  std::vector<Step> steps = convolution_steps(problem, dim, limits, order, m, axis);
+  // Three passes where each FFT takes two (DeviceLimits::bluestein_three):
+  // M = L1 L2; the first pass as it is; one kernel runs the second pass's
+  // sub-transforms k (points k + n L1, pass twiddles w_M^{n k}) through
+  // FFT_L2, the kernel K[k + k' L1], and FFT_L2 of the conjugate, and puts
+  // them back times the same twiddles, which is the second pass's inverse
+  // taken as conj(FFT(conj)); the last pass is the first's inverse. The
+  // points move 2N + 4M times for 2N + 6M, no transposes: the kernel's
+  // order is the forward FFT's natural one.
+  if (limits.bluestein_three && problem.kind == Kind::C2C && steps.size() == 4) {
+    const std::int64_t l1 = steps[0].length, l2 = steps[1].length;
+    steps.erase(steps.begin() + 1, steps.end());
+    Step turn;
+    turn.dim = dim;
+    turn.length = l2;
+    turn.stride_product = l1;
+    turn.order = order;
+    turn.padded = m;
+    turn.chirp = Step::Chirp::Turn;
+    turn.pieces.push_back(chirp_piece);
+    turn.work_only = true;
+    turn.what = axis + ", the second pass's sub-transforms convolved in one kernel)";
+    Step unload = steps[0];
+    unload.chirp = Step::Chirp::Unload;
+    unload.core = unload_core;
+    unload.stride_product = 1;
+    unload.work_only = false;
+    unload.what = axis + ", the first pass's inverse)";
+    steps[0].what = axis + ", the first pass)";
+    steps.push_back(turn);
+    steps.push_back(unload);
+  }
+  return steps;
 }
 
 // The passes of a convolution of m points along `dim` in workspace: a

@@ -73,7 +73,11 @@ struct Step {
   // kernel does not fit its registers).
   // Rader: a prime dim of N points as one kernel of an (N - 1)-point
   // convolution (solvers/rader.cpp; length N - 1).
-  enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore, Rader };
+  // Bluestein in three passes (solvers/bluestein.cpp): Turn, one kernel
+  // over the second pass's sub-transforms (its forward FFT, the kernel
+  // multiply, its inverse, in place), then Unload, the first pass's
+  // inverse with the chirp store.
+  enum class Chirp { None, Fused, Load, Middle, KernelStore, LoadKernelStore, ChirpStore, Rader, Turn, Unload };
   Chirp chirp = Chirp::None;
   // Rader on a prime factor: the first Stockham pass of a dim of N = p m
   // points, its m p-point sub-transforms each by Rader's one kernel (chirp
@@ -93,11 +97,11 @@ struct Step {
   // or n/2 between the passes of a packed real axis.
   bool padded_source() const {
     return chirp == Chirp::Middle || chirp == Chirp::KernelStore || chirp == Chirp::ChirpStore ||
-           (packed && padded > 0 && !real_first);
+           chirp == Chirp::Turn || chirp == Chirp::Unload || (packed && padded > 0 && !real_first);
   }
   bool padded_destination() const {
     return chirp == Chirp::Load || chirp == Chirp::Middle || chirp == Chirp::KernelStore ||
-           chirp == Chirp::LoadKernelStore || (packed && padded > 0 && !real_last);
+           chirp == Chirp::LoadKernelStore || chirp == Chirp::Turn || (packed && padded > 0 && !real_last);
   }
   // Real transforms (solvers/real_axis.cpp). Which data a step reads and
   // writes: Complex is the problem's complex side (the half spectrum of a
