@@ -151,6 +151,9 @@ void PassWriter::emit_indexing() {
     e_.line("const " + u64() + " pair = (" + u64() + ")" + d_.group_id + " * " + str(half) + " + m % " + str(half) +
             ";");
     if (s_.bluestein()) {
+      // (The period of the outputs along the axis: P, or S in the last of
+      // Bluestein's three passes.)
+      const std::int64_t P = s_.chirp_store_period();
       e_.line("const bool partner = m >= " + str(half) + ";");
       // Two real rows by Bluestein (pieces/row_pairs.cpp): output e needs
       // N - e, so sub-transform k pairs with (c - k) mod P, c = N mod P:

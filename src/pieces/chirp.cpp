@@ -114,9 +114,8 @@ class Chirp final : public Piece {
     const bool kernel = s.chirp_store == KernelSpec::ChirpStore::Kernel;
     const bool twiddle = s.chirp_store == KernelSpec::ChirpStore::Twiddle;
     // e = k + k' P, or (the last of three passes) ci + k' S along the axis.
-    const bool along_axis = s.twiddle_dim < 0 && s.axis_dim >= 0 && !s.chirp_load;
-    const std::string k = s.twiddle_dim >= 0 ? "k + " : along_axis ? "ci + " : "";
-    const std::int64_t step = along_axis ? s.axis_stride : s.stride_product;
+    const std::string k = s.twiddle_dim >= 0 ? "k + " : s.chirp_store_along_axis() ? "ci + " : "";
+    const std::int64_t step = s.chirp_store_period();
     const std::string idx = w.idx();
     w.for_each_butterfly(R / r, "valid", [&](int j) {
       for (int t = 0; t < r; ++t) {

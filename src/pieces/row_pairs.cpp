@@ -85,7 +85,7 @@ void split_store(PassWriter& w, int r) {
 void split_paired_store(PassWriter& w, int r) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
-  const std::int64_t L = s.length, P = s.stride_product, S = s.out_point_stride, B = s.pair_out;
+  const std::int64_t L = s.length, P = s.chirp_store_period(), S = s.out_point_stride, B = s.pair_out;
   const int T = s.threads_per_transform, M = s.transforms_per_group;
   const std::string idx = w.idx();
   w.for_each_butterfly(L / r, "", [&](int j) {
@@ -133,8 +133,8 @@ void rows_store(PassWriter& w, int r) {
       const std::string v = w.x(j * r + t);
       e.open("");
       if (chirp) {
-        e.line("const " + w.idx() + " e = " + std::string(s.twiddle_dim >= 0 ? "k + " : "") + point + " * " +
-               str(s.stride_product) + ";");
+        const std::string k = s.twiddle_dim >= 0 ? "k + " : s.chirp_store_along_axis() ? "ci + " : "";
+        e.line("const " + w.idx() + " e = " + k + point + " * " + str(s.chirp_store_period()) + ";");
         e.open("if (e < chirp_n)");
         e.line(v + " = " + chirped(v) + ";");
       }

@@ -125,7 +125,7 @@ struct DeviceLimits {
   bool convolution_threads = false;
   // Bluestein past one kernel in three passes where M splits in two (the
   // first pass, one kernel over the second's sub-transforms, the first's
-  // inverse: solvers/bluestein.cpp), C2C only; false: the two FFTs' passes.
+  // inverse: solvers/bluestein.cpp); false: the two FFTs' passes.
   bool bluestein_three = false;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,

@@ -277,6 +277,15 @@ struct KernelSpec {
   bool reads_pass_twiddles() const { return has_pass_twiddles() || clustered(); }
   std::int64_t pass_twiddle_points() const { return clustered() ? length * cluster_width() : stride_product * length; }
   bool bluestein() const { return chirp_length > 0; }
+  // Bluestein's last stores: output k' of sub-transform k is e = k + k'
+  // period. A Stockham pass's twiddle dim (period P), or, in the last of
+  // three passes (ChirpStore::Chirp with an axis dim and no chirp or real
+  // load), the axis dim (period axis_stride).
+  bool chirp_store_along_axis() const {
+    return chirp_store == ChirpStore::Chirp && twiddle_dim < 0 && axis_dim >= 0 && !chirp_load &&
+           real_load == RealLoad::None;
+  }
+  std::int64_t chirp_store_period() const { return chirp_store_along_axis() ? axis_stride : stride_product; }
   bool rader() const { return rader_prime > 0; }
   // Rader in one kernel (both FFTs through local memory).
   bool rader_fused() const { return rader_prime > 0 && convolve; }

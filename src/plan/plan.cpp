@@ -148,7 +148,8 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
     // Pairs (k, (c - k) mod P) of the P sub-transforms of each row (c = 0
     // packed, N mod P for Bluestein's two rows: codegen/pass_kernel.cpp),
     // c/2 + 1 + (P - c)/2 of them, counted twice (a group runs M/2 pairs).
-    const std::int64_t P = spec.stride_product, c = spec.bluestein() ? spec.chirp_length % P : 0;
+    const std::int64_t P = spec.bluestein() ? spec.chirp_store_period() : spec.stride_product;
+    const std::int64_t c = spec.bluestein() ? spec.chirp_length % P : 0;
     pass.transforms = 2 * (pass.transforms / P) * (c / 2 + 1 + (P - c) / 2);
   }
   return pass;

@@ -149,8 +149,9 @@ TEST_P(Bluestein, ForcedMultiPass) {
 // sub-transforms, the first's inverse; M forced into two passes of at most
 // 32 points, forward and inverse, in place, batches, a strided axis and a
 // 2D array with a Bluestein axis each way; and once with passes of at most
-// 16, where 509's M = 1024 takes three and the form steps aside. The quick
-// tier: each in one precision.
+// 16, where 509's M = 1024 takes three and the form steps aside; R2C and
+// C2R axes, in pairs and alone. The quick tier: each complex problem in one
+// precision.
 TEST_P(Bluestein, ThreePasses) {
   PrecisionDraw draw("Bluestein.ThreePasses");
   PlanOptions forced;
@@ -173,6 +174,19 @@ TEST_P(Bluestein, ThreePasses) {
   PlanOptions longer;
   longer.limits = "bluestein_three=1,rader=0,max_pass_length=16";
   expect_accurate(make({509}, Precision::Single, 2), longer);
+  // Real axes: the R2C's split over the pairs of sub-transforms (a', (N -
+  // a') mod S) of the last pass, two rows a transform, an odd count of rows;
+  // one row alone; the C2R's rows.
+  for (Kind kind : {Kind::R2C, Kind::C2R})
+    for (std::int64_t batch : {1, 3}) {
+      Problem p = make({331}, batch == 1 ? Precision::Double : Precision::Single, batch,
+                       kind == Kind::C2R ? Direction::Inverse : Direction::Forward);
+      p.kind = kind;
+      const std::string text = Plan(device(), p, forced).describe();
+      EXPECT_NE(text.find("convolved in one kernel"), std::string::npos) << p.token() << "\n" << text;
+      EXPECT_EQ(text.find("two rows a transform") != std::string::npos, batch > 1) << p.token() << "\n" << text;
+      expect_accurate(p, forced);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Bluestein, ::testing::Values("cuda", "opencl"),

@@ -116,9 +116,11 @@ void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
   IndexDim& d = spec.dims[static_cast<std::size_t>(chosen)];
   if (step.real_first) spec.pair_in = d.in_stride;
   if (step.real_last) spec.pair_out = d.out_stride;
-  // Bluestein's inverse in passes: its last pass runs the sub-transforms
-  // that hold outputs e and N - e side by side (after real_piece's Half).
-  if (step.real_last && f.problem.kind == Kind::R2C && step.chirp == Step::Chirp::ChirpStore && step.stride_product > 1)
+  // Bluestein's inverse in passes (or the last of its three): its last
+  // pass runs the sub-transforms that hold outputs e and N - e side by side
+  // (after real_piece's Half).
+  if (step.real_last && f.problem.kind == Kind::R2C &&
+      ((step.chirp == Step::Chirp::ChirpStore && step.stride_product > 1) || step.chirp == Step::Chirp::Unload))
     spec.real_store = KernelSpec::RealStore::SplitPaired;
   if (spec.row_pairs()) {
     spec.pair_dim = chosen;
@@ -141,10 +143,11 @@ void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
 bool pairs_rows(const std::vector<Step>& steps, bool forward, std::int64_t n) {
   if (n < 256 && steps.front().chirp == Step::Chirp::None) return false;
   for (const Step& s : steps)
-    if ((s.core != nullptr && s.chirp != Step::Chirp::Fused) || s.chirp == Step::Chirp::Rader || s.prime != 0 ||
-        s.kind != Step::Kind::Fft || s.plane || s.cluster > 1)
+    if ((s.core != nullptr && s.chirp != Step::Chirp::Fused && s.chirp != Step::Chirp::Unload) ||
+        s.chirp == Step::Chirp::Rader || s.prime != 0 || s.kind != Step::Kind::Fft || s.plane || s.cluster > 1)
       return false;
-  return !forward || steps.size() == 1 || steps.back().chirp == Step::Chirp::ChirpStore;
+  return !forward || steps.size() == 1 || steps.back().chirp == Step::Chirp::ChirpStore ||
+         steps.back().chirp == Step::Chirp::Unload;
 }
 
 }  // namespace
