@@ -32,13 +32,28 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 // (pieces/chirp.cpp), which this piece's stores take on.
 std::string chirped(const std::string& v) { return "cmul(cmake(" + v + ".x, -" + v + ".y), tables[e])"; }
 
+// X_a[e] = (a + conj c) / 2 to row a at `at`, X_b[e] = (a - conj c) / 2i to
+// row b pair_out past it, from a = Z[e] and c = Z[N - e].
+void store_split(PassWriter& w, const std::string& at) {
+  codegen::Emitter& e = w.out();
+  const std::string b = at + " + " + str(w.spec().pair_out);
+  e.line("dst[" + at + "] = " +
+         w.product(w.scaled("cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ")"), "out_off + " + at) +
+         ";");
+  e.open("if (pair_ok)");
+  e.line("dst[" + b + "] = " +
+         w.product(w.scaled("cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ")"), "out_off + " + b) +
+         ";");
+  e.close();
+}
+
 // The forward split: Z into local memory in natural order, then X_a[k] and
 // X_b[k] for k = 0..n/2 from Z[k] and Z[n - k], each thread a run of k.
 // One pass (P = 1): output e of the transform is point e.
 void split_store(PassWriter& w, int r) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
-  const std::int64_t R = s.length, S = s.out_point_stride, B = s.pair_out;
+  const std::int64_t R = s.length, S = s.out_point_stride;
   const bool chirp = s.bluestein();
   const int T = s.threads_per_transform;
   w.for_each_butterfly(R / r, "", [&](int j) {
@@ -63,15 +78,7 @@ void split_store(PassWriter& w, int r) {
     e.line("const cpx a = " + w.local("m", "kk") + ";");
     e.line("const cpx c = " + w.local("m", "(kk == 0 ? 0 : " + n + " - kk)") + ";");
     const std::string at = "(" + w.idx() + ")kk * " + str(S);
-    e.line("dst[" + at + "] = " +
-           w.product(w.scaled("cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ")"), "out_off + " + at) +
-           ";");
-    e.open("if (pair_ok)");
-    e.line("dst[" + at + " + " + str(B) + "] = " +
-           w.product(w.scaled("cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ")"),
-                     "out_off + " + at + " + " + str(B)) +
-           ";");
-    e.close();
+    store_split(w, at);
     e.close();
     e.close();
   }
@@ -85,7 +92,7 @@ void split_store(PassWriter& w, int r) {
 void split_paired_store(PassWriter& w, int r) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
-  const std::int64_t L = s.length, P = s.chirp_store_period(), S = s.out_point_stride, B = s.pair_out;
+  const std::int64_t L = s.length, P = s.chirp_store_period(), S = s.out_point_stride;
   const int T = s.threads_per_transform, M = s.transforms_per_group;
   const std::string idx = w.idx();
   w.for_each_butterfly(L / r, "", [&](int j) {
@@ -105,15 +112,7 @@ void split_paired_store(PassWriter& w, int r) {
     e.line("const cpx a = " + w.local("m", "kk") + ";");
     e.line("const cpx c = e == 0 ? a : " + w.local("pm", "(chirp_n - e - ks) / " + str(P)) + ";");
     const std::string at = "(" + idx + ")kk * " + str(S);
-    e.line("dst[" + at + "] = " +
-           w.product(w.scaled("cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ")"), "out_off + " + at) +
-           ";");
-    e.open("if (pair_ok)");
-    e.line("dst[" + at + " + " + str(B) + "] = " +
-           w.product(w.scaled("cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ")"),
-                     "out_off + " + at + " + " + str(B)) +
-           ";");
-    e.close();
+    store_split(w, at);
     e.close();
     e.close();
   }

@@ -132,9 +132,10 @@ void row_pairs_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
 }
 
 // Whether the axis's steps run two rows a transform: Stockham passes and
-// Bluestein's (Rader's loads and stores are its own), and for R2C one pass,
-// where the split meets Z[k] and Z[n - k] in local memory (past one pass,
-// output e and n - e lie in different groups). Not Stockham rows under 256
+// Bluestein's (Rader's loads and stores are its own). An R2C's split meets
+// Z[k] and Z[n - k] in local memory: in one pass, or in Bluestein's last,
+// whose groups run the sub-transforms holding e and N - e side by side
+// (past Stockham passes they lie in different groups). Not Stockham rows under 256
 // points: there a transform is a few hundred bytes that one or a few
 // threads read, pairing doubles the distance between their rows and adds
 // the split's local memory, and the arithmetic it saves is small (H200,
