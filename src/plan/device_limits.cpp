@@ -95,6 +95,13 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   limits.min_columns = 8;
   limits.target_group_size = 128;
   limits.local_padding = true;
+  // Bluestein in three passes: H200, fp32, 2^26 points, nine lengths
+  // 16411-2097143 (docs/PERF.md 2026-11-26, third step): C2C 1.15x and
+  // R2C 1.17x the speed of the two FFTs' four passes (556727 and 1048577
+  // 1.55x; 100003 0.87x), fp64 C2C 1.16-1.39x but 100003 0.95x; C2R's
+  // real axis 1.01x (50021-300007 0.77-0.89x: its last pass scatters
+  // reals along the axis), so not there.
+  limits.bluestein_three = 1;
   limits.max_direct_twiddles = 1024;
   // Hopper (and every NVIDIA GPU since Kepler): 64K 32-bit registers and
   // 2048 threads per multiprocessor.

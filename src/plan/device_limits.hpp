@@ -40,9 +40,11 @@ struct DeviceLimits {
   std::int64_t cache_alias_bytes = 4096;
   // GPU: strided transforms of at least this many points keep about
   // strided_points_per_thread points a thread where their length is a power
-  // of two, 64 otherwise, 16 for doubles (complete_spec).
+  // of two, strided_points_mixed otherwise (64 where fewer would cost the
+  // group columns: complete_model), 16 for doubles.
   std::int64_t long_strided_length = 1000;
   int strided_points_per_thread = 32;
+  int strided_points_mixed = 16;
   // A one-pass contiguous transform's threads and radices by VkFFT's rule
   // (issue 39; ../shared/reviews/vkfft-planning-2026-11-25.md) when > 0:
   // m values a thread, m a divisor of N near row_values, N / m threads,
@@ -125,8 +127,9 @@ struct DeviceLimits {
   bool convolution_threads = false;
   // Bluestein past one kernel in three passes where M splits in two (the
   // first pass, one kernel over the second's sub-transforms, the first's
-  // inverse: solvers/bluestein.cpp); false: the two FFTs' passes.
-  bool bluestein_three = false;
+  // inverse: solvers/bluestein.cpp): 0 never (the two FFTs' passes), 1
+  // where it wins (every axis but a C2R's real one: GPUs), 2 every axis.
+  int bluestein_three = 0;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,
   // codegen/chain_kernel.hpp) when a batch element is at most this many

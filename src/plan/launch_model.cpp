@@ -13,6 +13,10 @@ namespace bfly::plan {
 
 namespace {
 
+// Points a thread of long strided fp32 columns before issue 39 (not powers
+// of two): complete_model keeps them where fewer would cost columns.
+constexpr int kStridedPointsWide = 64;
+
 // Sorts the dims before the last (the batch dim stays outermost) by `key`,
 // drops 1-point dims and merges neighbours that step as one, keeping track of
 // the twiddle dim, the chirp dim and an odd count of paired rows (never
@@ -343,7 +347,28 @@ std::int64_t row_values_threads(KernelSpec& spec, const DeviceLimits& limits) {
   return n / best_m;
 }
 
+void complete_model_at(KernelSpec& spec, const DeviceLimits& limits);
+
+// Long strided fp32 columns of a length not a power of two take
+// strided_points_mixed points a thread (16), where the group keeps the
+// columns it has at the old 64 (a 64-byte run a row and point): H200,
+// 2^26 points, fp32, 21 lengths that change, 16 against 64 where the
+// columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
+// 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
+// 2026-11-26, issue 39 third step).
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+  const KernelSpec given = spec;
+  complete_model_at(spec, limits);
+  if (!limits.is_gpu || limits.strided_points_mixed >= kStridedPointsWide || spec.mapping != Mapping::ColumnMajor)
+    return;
+  KernelSpec wide = given;
+  DeviceLimits at_wide = limits;
+  at_wide.strided_points_mixed = kStridedPointsWide;
+  complete_model_at(wide, at_wide);
+  if (wide.transforms_per_group > spec.transforms_per_group) spec = wide;
+}
+
+void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   if (spec.plane()) {
     complete_plane(spec, limits);
     return;
@@ -425,15 +450,19 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   // 0.96 -> 1.14: 40-50 points a thread, the columns halved) and keep 64.
   // (Radices 29 and 31 as well: 64 points, two of their butterflies a
   // thread, spilled 72-192 bytes in the NVRTC sweep, 3100 x 6.)
-  const std::int64_t fp32_points = power_of_two || wide_codelet(length) ? limits.strided_points_per_thread : 64;
+  const std::int64_t fp32_points =
+      power_of_two || wide_codelet(length) ? limits.strided_points_per_thread : limits.strided_points_mixed;
   const std::int64_t per_thread = spec.precision == Precision::Double || spec.convolve ? 16 : fp32_points;
   const bool long_strided = columns && limits.is_gpu && length >= limits.long_strided_length;
   if (long_strided) threads = std::min<std::int64_t>(threads, (length + per_thread - 1) / per_thread);
-  if (long_strided && !power_of_two && spec.stride_product > 1) {
+  if (long_strided && !power_of_two) {
     // Mixed-radix stages round a thread's points up past per_thread (2000 =
     // 25 x 10 x 8 at 32 threads: 75 points, whose pass twiddles spilled
     // under 255 registers in the NVRTC sweep): the fewest more threads, up
-    // to twice as many, that bring them within it (40: 50 points).
+    // to twice as many, that bring them within it (40: 50 points), so each
+    // thread does whole butterflies (1000-point columns at 16: 100 threads
+    // of 10 points, not 63 of 20; H200, fp32: 3000x3000 1.09x, at 64 as
+    // before, but 12582912 0.94x).
     const std::int64_t most = std::min<std::int64_t>(2 * threads, (length + widest - 1) / widest);
     for (std::int64_t t = threads; t <= most; ++t) {
       spec.threads_per_transform = static_cast<int>(t);

@@ -144,18 +144,19 @@ TEST_P(Bluestein, ForcedMultiPass) {
   }
 }
 
-// Three passes (BFLY_LIMITS=bluestein_three=1, off by default until
-// measured): the first pass, one kernel over the second pass's
+// Three passes (bluestein_three, on GPUs by default; 2 here: every axis,
+// the C2R's real one too): the first pass, one kernel over the second pass's
 // sub-transforms, the first's inverse; M forced into two passes of at most
 // 32 points, forward and inverse, in place, batches, a strided axis and a
 // 2D array with a Bluestein axis each way; and once with passes of at most
 // 16, where 509's M = 1024 takes three and the form steps aside; R2C and
-// C2R axes, in pairs and alone. The quick tier: each complex problem in one
+// C2R axes, in pairs and alone; at 1 the C2R's real axis keeps the two
+// FFTs' passes. The quick tier: each complex problem in one
 // precision.
 TEST_P(Bluestein, ThreePasses) {
   PrecisionDraw draw("Bluestein.ThreePasses");
   PlanOptions forced;
-  forced.limits = "bluestein_three=1,rader=0,max_pass_length=32";
+  forced.limits = "bluestein_three=2,rader=0,max_pass_length=32";
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {37, 53, 101, 131, 331, 509}) {
       if (!draw.take(precision)) continue;
@@ -172,7 +173,7 @@ TEST_P(Bluestein, ThreePasses) {
     if (draw.take(precision)) expect_accurate(make({41, 43}, precision, 2), forced);
   }
   PlanOptions longer;
-  longer.limits = "bluestein_three=1,rader=0,max_pass_length=16";
+  longer.limits = "bluestein_three=2,rader=0,max_pass_length=16";
   expect_accurate(make({509}, Precision::Single, 2), longer);
   // Real axes: the R2C's split over the pairs of sub-transforms (a', (N -
   // a') mod S) of the last pass, two rows a transform, an odd count of rows;
@@ -186,6 +187,11 @@ TEST_P(Bluestein, ThreePasses) {
       EXPECT_NE(text.find("convolved in one kernel"), std::string::npos) << p.token() << "\n" << text;
       EXPECT_EQ(text.find("two rows a transform") != std::string::npos, batch > 1) << p.token() << "\n" << text;
       expect_accurate(p, forced);
+      PlanOptions rule;
+      rule.limits = "bluestein_three=1,rader=0,max_pass_length=32";
+      const std::string ruled = Plan(device(), p, rule).describe();
+      EXPECT_EQ(ruled.find("convolved in one kernel") != std::string::npos, kind == Kind::R2C) << p.token() << "\n"
+                                                                                               << ruled;
     }
 }
 

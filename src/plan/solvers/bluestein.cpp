@@ -144,7 +144,8 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
   // taken as conj(FFT(conj)); the last pass is the first's inverse. The
   // points move 2N + 4M times for 2N + 6M, no transposes: the kernel's
   // order is the forward FFT's natural one.
-  if (limits.bluestein_three && steps.size() == 4) {
+  const bool c2r_axis = problem.kind == Kind::C2R && dim - 1 == problem.real_axis();
+  if (limits.bluestein_three > (c2r_axis ? 1 : 0) && steps.size() == 4) {
     const std::int64_t l1 = steps[0].length, l2 = steps[1].length;
     steps.erase(steps.begin() + 1, steps.end());
     Step turn;
