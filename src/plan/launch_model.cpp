@@ -359,7 +359,11 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits);
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_at(spec, limits);
-  if (!limits.is_gpu || limits.strided_points_mixed >= kStridedPointsWide || spec.mapping != Mapping::ColumnMajor)
+  // (Only there does strided_points_mixed decide anything: doubles take 16
+  // and powers of two strided_points_per_thread either way.)
+  const bool mixed = (spec.length & (spec.length - 1)) != 0 && spec.precision == Precision::Single;
+  if (!limits.is_gpu || limits.strided_points_mixed >= kStridedPointsWide || spec.mapping != Mapping::ColumnMajor ||
+      !mixed || spec.length < limits.long_strided_length)
     return;
   KernelSpec wide = given;
   DeviceLimits at_wide = limits;
