@@ -207,7 +207,22 @@ void PassWriter::emit_butterflies(int r, std::int64_t Ps) {
     for (int t = 0; t < r; ++t) in[t] = x(j * r + t);
     if (Ps > 1) {
       e_.line("const " + u32() + " kt = (b % " + str(Ps) + ") * " + str(R / (Ps * r)) + ";");
-      for (int t = 1; t < r; ++t) e_.line(in[t] + " = cmul(" + in[t] + ", " + stage_twiddle(str(t) + " * kt") + ");");
+      if (s_.stage_twiddle_powers && r > 2) {
+        // KernelSpec::stage_twiddle_powers: w^t looked up where t is a power
+        // of two, else w^h w^(t - h), h the highest power of two in t.
+        for (int t = 1; t < r; ++t) {
+          int high = 1;
+          while (high * 2 <= t) high *= 2;
+          const std::string w = "const cpx w" + std::to_string(t) + " = ";
+          if (high == t)
+            e_.line(w + stage_twiddle(str(t) + " * kt") + ";");
+          else
+            e_.line(w + "cmul(w" + std::to_string(high) + ", w" + std::to_string(t - high) + ");");
+        }
+        for (int t = 1; t < r; ++t) e_.line(in[t] + " = cmul(" + in[t] + ", w" + std::to_string(t) + ");");
+      } else {
+        for (int t = 1; t < r; ++t) e_.line(in[t] + " = cmul(" + in[t] + ", " + stage_twiddle(str(t) + " * kt") + ");");
+      }
     }
     const std::vector<std::string> out = emit_dft(e_, in);
     for (int t = 0; t < r; ++t)

@@ -103,6 +103,12 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // reals along the axis), so not there.
   limits.bluestein_three = 1;
   limits.max_direct_twiddles = 1024;
+  // Inner twiddles as products of a few looked-up powers (H200, fp32,
+  // 2^26 points, docs/PERF.md 2026-11-26 fourth step): 24 one-pass lengths
+  // 1000-24000 1.12x (two-level tables only: 1.11x), 13824 128 -> 87
+  // registers, 7500 145 -> 89; fp64 15 lengths 1.12x; the large suite
+  // 1.02x, 2d 1.03x. Error unchanged to within 0.2e-7 (4096: 1.2 -> 1.4e-7).
+  limits.twiddle_powers = 2;
   // Hopper (and every NVIDIA GPU since Kepler): 64K 32-bit registers and
   // 2048 threads per multiprocessor.
   limits.registers_per_unit = 65536;

@@ -69,6 +69,11 @@ struct DeviceLimits {
   // Sub-transforms longer than this take their inner twiddles from a
   // two-level table (KernelSpec::stage_twiddle_bits).
   std::int64_t max_direct_twiddles = std::int64_t{1} << 40;
+  // Inner-stage twiddles looked up only at powers of two, the others their
+  // products (KernelSpec::stage_twiddle_powers): 0 never, 1 where the
+  // table is two-level, 2 always (GPUs; not long strided passes of 32
+  // words a thread).
+  int twiddle_powers = 0;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

@@ -171,6 +171,7 @@ std::string KernelSpec::name() const {
       << threads_per_transform << "_M" << transforms_per_group << '_' << to_string(mapping);
   if (reads_pass_twiddles()) out << "_tw" << (pass_sincos ? "sc" : std::to_string(twiddle_fine_bits));
   if (stage_twiddle_bits > 0) out << "_st" << stage_twiddle_bits;
+  if (stage_twiddle_powers) out << "_pw";
   if (local_padding) out << "_pad";
   if (local_halves) out << "_half";
   if (min_groups_per_unit > 0) out << "_occ" << min_groups_per_unit;

@@ -189,6 +189,7 @@ bool apply_launch(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
   if (choice.two_level >= 0)
     s.stage_twiddle_bits =
         choice.two_level ? static_cast<int>(std::ceil(std::log2(static_cast<double>(s.length)) / 2)) : 0;
+  if (limits.twiddle_powers == 1 && s.stage_twiddle_bits == 0) s.stage_twiddle_powers = false;
   if (choice.padding >= 0) s.local_padding = choice.padding == 1;
   if (choice.threads > 0)
     s.threads_per_transform = static_cast<int>(
@@ -519,6 +520,14 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   while (threads * per_group > limits.max_group_size && per_group > 1) per_group /= 2;
   spec.threads_per_transform = static_cast<int>(threads);
   while (per_group > 1 && !spec.clustered() && local_bytes(per_group) > limits.local_memory_bytes) per_group /= 2;
+  // Twiddles as powers (KernelSpec::stage_twiddle_powers), but not in long
+  // strided passes of 32 words a thread, whose registers are full: the
+  // products keep w^1..w^7 live through a radix-16 stage (NVRTC, sm_90:
+  // 2048- and 4096-point columns spilled 16-44 bytes; H200, 1572864's
+  // 1024-point columns 127 -> 157 registers, 0.91x).
+  const int point_words = spec.precision == Precision::Double ? 2 : 1;
+  spec.stage_twiddle_powers = (limits.twiddle_powers == 2 || (limits.twiddle_powers == 1 && long_table)) &&
+                              !(long_strided && spec.points_per_thread() * point_words >= 32);
   if (limits.registers_per_unit > 0) {
     const int registers = register_estimate(spec);
     // (Not for long strided passes of up to 32 registers' worth of points a

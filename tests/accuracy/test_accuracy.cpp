@@ -316,6 +316,33 @@ TEST_P(Accuracy, ComputedPassTwiddles) {
     }
 }
 
+// Inner-stage twiddles as products of looked-up powers of two
+// (KernelSpec::stage_twiddle_powers: the GPUs' choice, forced here on every
+// device), from the one-level table and, with direct_twiddles=64, the
+// two-level one: stages of radix 16, 12, 25, 11 and 7 after the first, one
+// pass and several, both precisions, directions and placements (the quick
+// tier: each length in one precision).
+TEST_P(Accuracy, StageTwiddlePowers) {
+  PrecisionDraw draw("Accuracy.StageTwiddlePowers");
+  int i = 0;
+  for (const char* limits : {"twiddle_powers=2", "twiddle_powers=2,direct_twiddles=64"}) {
+    PlanOptions forced;
+    forced.limits = limits;
+    for (Precision precision : {Precision::Single, Precision::Double})
+      for (std::int64_t n : {std::int64_t{4096}, std::int64_t{2000}, std::int64_t{4235}, std::int64_t{7500},
+                             std::int64_t{13824}, std::int64_t{1} << 20}) {
+        if (!draw.take(precision)) continue;
+        Problem p = make(n, n > 65536 ? 1 : 2, i % 2 ? Direction::Inverse : Direction::Forward,
+                         (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace);
+        p.precision = precision;
+        const std::string text = Plan(device(), p, forced).describe();
+        EXPECT_NE(text.find("_pw"), std::string::npos) << p.token() << "\n" << text;
+        expect_accurate(p, forced);
+        ++i;
+      }
+  }
+}
+
 // VkFFT's rule for one-pass rows (DeviceLimits::row_values, issue 39's
 // knob): N / m threads, radices of at most 16, stages of radix above m run
 // on part of the threads; one pass forced up to 16384 points so the long
