@@ -527,6 +527,7 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   // 1024-point columns 127 -> 157 registers, 0.91x).
   const int point_words = spec.precision == Precision::Double ? 2 : 1;
   spec.stage_twiddle_powers = (limits.twiddle_powers == 2 || (limits.twiddle_powers == 1 && long_table)) &&
+                              spec.radices.size() > 1 &&
                               !(long_strided && spec.points_per_thread() * point_words >= 32);
   if (limits.registers_per_unit > 0) {
     const int registers = register_estimate(spec);

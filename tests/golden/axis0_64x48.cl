@@ -10,7 +10,7 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 64-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M16_cm_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+__kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n64_r8x8_gf68887c84e_p1_T8_M16_cm_pw_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
   // points 48/48, dims 48:1/1 *:3072/3072
   __local cpx lds[1024];
   const uint lid = (uint)get_local_id(0);
@@ -113,13 +113,20 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void bfly_f32_n64_r8x8
   {
     const uint b = t + 0;  (void)b;
     const uint kt = (b % 8) * 1;
-    x1 = cmul(x1, twiddles[1 * kt]);
-    x2 = cmul(x2, twiddles[2 * kt]);
-    x3 = cmul(x3, twiddles[3 * kt]);
-    x4 = cmul(x4, twiddles[4 * kt]);
-    x5 = cmul(x5, twiddles[5 * kt]);
-    x6 = cmul(x6, twiddles[6 * kt]);
-    x7 = cmul(x7, twiddles[7 * kt]);
+    const cpx w1 = twiddles[1 * kt];
+    const cpx w2 = twiddles[2 * kt];
+    const cpx w3 = cmul(w2, w1);
+    const cpx w4 = twiddles[4 * kt];
+    const cpx w5 = cmul(w4, w1);
+    const cpx w6 = cmul(w4, w2);
+    const cpx w7 = cmul(w4, w3);
+    x1 = cmul(x1, w1);
+    x2 = cmul(x2, w2);
+    x3 = cmul(x3, w3);
+    x4 = cmul(x4, w4);
+    x5 = cmul(x5, w5);
+    x6 = cmul(x6, w6);
+    x7 = cmul(x7, w7);
     const cpx t27 = cadd(x0, x4);
     const cpx t28 = csub(x0, x4);
     const cpx t29 = cadd(x1, x5);

@@ -10,7 +10,7 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 36-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_occ4(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im, __global const cpx* tables) {
+__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_pw_occ4(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im, __global const cpx* tables) {
   // points 1/1, dims *:37/37, rader 37
   __local cpx lds[756];
   const uint lid = (uint)get_local_id(0);
@@ -170,11 +170,16 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint b = t + 0;  (void)b;
     const uint kt = (b % 6) * 1;
-    x1 = cmul(x1, twiddles[1 * kt]);
-    x2 = cmul(x2, twiddles[2 * kt]);
-    x3 = cmul(x3, twiddles[3 * kt]);
-    x4 = cmul(x4, twiddles[4 * kt]);
-    x5 = cmul(x5, twiddles[5 * kt]);
+    const cpx w1 = twiddles[1 * kt];
+    const cpx w2 = twiddles[2 * kt];
+    const cpx w3 = cmul(w2, w1);
+    const cpx w4 = twiddles[4 * kt];
+    const cpx w5 = cmul(w4, w1);
+    x1 = cmul(x1, w1);
+    x2 = cmul(x2, w2);
+    x3 = cmul(x3, w3);
+    x4 = cmul(x4, w4);
+    x5 = cmul(x5, w5);
     const cpx t22 = cadd(x0, x3);
     const cpx t23 = csub(x0, x3);
     const cpx t24 = cadd(x1, x4);
@@ -301,11 +306,16 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint b = t + 0;  (void)b;
     const uint kt = (b % 6) * 1;
-    x1 = cmul(x1, twiddles[1 * kt]);
-    x2 = cmul(x2, twiddles[2 * kt]);
-    x3 = cmul(x3, twiddles[3 * kt]);
-    x4 = cmul(x4, twiddles[4 * kt]);
-    x5 = cmul(x5, twiddles[5 * kt]);
+    const cpx w1 = twiddles[1 * kt];
+    const cpx w2 = twiddles[2 * kt];
+    const cpx w3 = cmul(w2, w1);
+    const cpx w4 = twiddles[4 * kt];
+    const cpx w5 = cmul(w4, w1);
+    x1 = cmul(x1, w1);
+    x2 = cmul(x2, w2);
+    x3 = cmul(x3, w3);
+    x4 = cmul(x4, w4);
+    x5 = cmul(x5, w5);
     const cpx t66 = cadd(x0, x3);
     const cpx t67 = csub(x0, x3);
     const cpx t68 = cadd(x1, x4);

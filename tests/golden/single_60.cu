@@ -10,7 +10,7 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 60-point pass, stride product 1
-extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_pw_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 1/1, dims *:60/60
   __shared__ __align__(16) cpx lds[1260];
   const unsigned int lid = threadIdx.x;
@@ -142,11 +142,16 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e
   {
     const unsigned int b = t + 0;  (void)b;
     const unsigned int kt = (b % 10) * 1;
-    x1 = cmul(x1, twiddles[1 * kt]);
-    x2 = cmul(x2, twiddles[2 * kt]);
-    x3 = cmul(x3, twiddles[3 * kt]);
-    x4 = cmul(x4, twiddles[4 * kt]);
-    x5 = cmul(x5, twiddles[5 * kt]);
+    const cpx w1 = twiddles[1 * kt];
+    const cpx w2 = twiddles[2 * kt];
+    const cpx w3 = cmul(w2, w1);
+    const cpx w4 = twiddles[4 * kt];
+    const cpx w5 = cmul(w4, w1);
+    x1 = cmul(x1, w1);
+    x2 = cmul(x2, w2);
+    x3 = cmul(x3, w3);
+    x4 = cmul(x4, w4);
+    x5 = cmul(x5, w5);
     const cpx t40 = cadd(x0, x3);
     const cpx t41 = csub(x0, x3);
     const cpx t42 = cadd(x1, x4);
@@ -180,11 +185,16 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_gcfe930e
     const unsigned int b = t + 6;  (void)b;
     if (b < 10) {
       const unsigned int kt = (b % 10) * 1;
-      x7 = cmul(x7, twiddles[1 * kt]);
-      x8 = cmul(x8, twiddles[2 * kt]);
-      x9 = cmul(x9, twiddles[3 * kt]);
-      x10 = cmul(x10, twiddles[4 * kt]);
-      x11 = cmul(x11, twiddles[5 * kt]);
+      const cpx w1 = twiddles[1 * kt];
+      const cpx w2 = twiddles[2 * kt];
+      const cpx w3 = cmul(w2, w1);
+      const cpx w4 = twiddles[4 * kt];
+      const cpx w5 = cmul(w4, w1);
+      x7 = cmul(x7, w1);
+      x8 = cmul(x8, w2);
+      x9 = cmul(x9, w3);
+      x10 = cmul(x10, w4);
+      x11 = cmul(x11, w5);
       const cpx t62 = cadd(x6, x9);
       const cpx t63 = csub(x6, x9);
       const cpx t64 = cadd(x7, x10);
