@@ -74,6 +74,11 @@ struct DeviceLimits {
   // table is two-level, 2 always (GPUs; not long strided passes of 32
   // words a thread).
   int twiddle_powers = 0;
+  // The most threads the model gives a long fp32 row (launch_model.cpp
+  // complete_launch); past 512 only where the points leave the registers
+  // room (a measurement knob: 5120 ran 1.13x faster at 640 threads of 10
+  // points than at 512 of 16 once the twiddles took fewer registers).
+  int long_row_threads = 512;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

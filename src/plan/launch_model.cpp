@@ -121,10 +121,15 @@ int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
 // threads among equals (the others would idle): halving can leave a stage
 // one thread's worth of slots short (12288 at 768 threads: 24 points each;
 // at 1024: 16).
-int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high) {
+// (With `registers_per_unit`, only counts whose points alone leave one group
+// of them room in a multiprocessor's registers: launch_alternatives.cpp's test.)
+int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high, int registers_per_unit = 0) {
   int best = static_cast<int>(high), best_points = 1 << 30;
+  const int words = s.precision == Precision::Double ? 2 : 1;
   for (std::int64_t t = std::max<std::int64_t>(1, low); t <= high; ++t) {
     s.threads_per_transform = static_cast<int>(t);
+    const std::int64_t leaves = std::min<std::int64_t>(255, registers_per_unit / ((t + 31) / 32 * 32));
+    if (registers_per_unit > 0 && 2 * words * s.points_per_thread() + 40 > leaves) continue;
     if (s.points_per_thread() < best_points) {
       best_points = s.points_per_thread();
       best = static_cast<int>(t);
@@ -641,6 +646,20 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
     const int most = static_cast<int>(std::min<std::int64_t>({limits.max_group_size, 512, spec.length / 2}));
     spec.threads_per_transform = fewest_points_threads(spec, most / 2 + 1, most);
     if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+  }
+  const int wide =
+      static_cast<int>(std::min<std::int64_t>({limits.max_group_size, limits.long_row_threads, spec.length / 2}));
+  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
+      wide > 512 && wide > spec.threads_per_transform) {
+    // DeviceLimits::long_row_threads past 512: the fewest points a thread
+    // up to that many threads, where the points leave the registers room.
+    KernelSpec probe = spec;
+    probe.threads_per_transform =
+        fewest_points_threads(spec, spec.threads_per_transform + 1, wide, limits.registers_per_unit);
+    if (probe.points_per_thread() < spec.points_per_thread()) {
+      spec.threads_per_transform = probe.threads_per_transform;
+      if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
+    }
   }
   if (limits.is_gpu && spec.precision == Precision::Double && spec.transforms_per_group == 1 &&
       spec.points_per_thread() > 16 && spec.threads_per_transform > 256) {

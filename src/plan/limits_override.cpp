@@ -39,6 +39,8 @@ const std::vector<Key>& keys() {
       {"twiddle_powers",
        "twiddle_powers: inner twiddles from looked-up powers of two (0 never, 1 with a two-level table, 2 always)", 0,
        2, [](DeviceLimits& l, long long v) { l.twiddle_powers = static_cast<int>(v); }},
+      {"long_row_threads", "long_row_threads: the most threads of a long fp32 row (past 512 where they fit)", 64, 1024,
+       [](DeviceLimits& l, long long v) { l.long_row_threads = static_cast<int>(v); }},
       {"staged", "staged_min_length, both precisions (0: no staging)", 0, kAny,
        [](DeviceLimits& l, long long v) { l.staged_min_length = l.staged_min_length_double = v; }},
       {"staged_copy", "staged_copy (1 or 2)", 1, 2,

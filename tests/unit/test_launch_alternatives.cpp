@@ -77,6 +77,34 @@ TEST(LaunchAlternatives, NoneForCpusOrColumns) {
     EXPECT_TRUE(bfly::plan::launch_alternatives(pass.spec, limits).empty()) << pass.spec.name();
 }
 
+// DeviceLimits::long_row_threads (a measurement knob, 512 by default): past
+// 512, a long fp32 row takes the fewest points a thread up to that many
+// threads where its points leave the registers room; at 512 the launch is
+// the model's as before, and fp64 rows and short rows never change.
+TEST(LaunchAlternatives, LongRowThreadsPast512TakeFewerPoints) {
+  bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  for (std::int64_t n : {6300, 7056, 9600}) {
+    const KernelSpec before = row_spec(n, Precision::Single, limits);
+    EXPECT_LE(before.threads_per_transform, 512) << n;
+    bfly::plan::DeviceLimits wide = limits;
+    wide.long_row_threads = 1024;
+    const KernelSpec after = row_spec(n, Precision::Single, wide);
+    EXPECT_GT(after.threads_per_transform, 512) << n;
+    EXPECT_LT(after.points_per_thread(), before.points_per_thread()) << n;
+    const int warps = (after.threads_per_transform + 31) / 32 * 32;
+    EXPECT_LE(2 * after.points_per_thread() + 40, std::min(255, limits.registers_per_unit / warps)) << n;
+    bfly::plan::DeviceLimits doubles =
+        bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), Precision::Double);
+    const KernelSpec d = row_spec(n, Precision::Double, doubles);
+    doubles.long_row_threads = 1024;
+    EXPECT_EQ(row_spec(n, Precision::Double, doubles).threads_per_transform, d.threads_per_transform) << n;
+  }
+  bfly::plan::DeviceLimits wide = limits;
+  wide.long_row_threads = 1024;
+  EXPECT_EQ(row_spec(2000, Precision::Single, wide).threads_per_transform,
+            row_spec(2000, Precision::Single, limits).threads_per_transform);
+}
+
 TEST(LaunchAlternatives, TheH100CaseSpillsAtTheModelsLaunchAndAnAlternativeFits) {
   std::string why;
   if (!bfly::cuda::Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
