@@ -102,6 +102,29 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch, const
   return out;
 }
 
+// A one-pass row's launch from the model beside the others the runtime
+// may take (plan/launch_alternatives.hpp): threads, points a thread and
+// the points its busiest thread runs through all stages.
+std::string launches(const plan::PlanTree& tree, const plan::DeviceLimits& limits) {
+  std::string out;
+  char line[160];
+  auto text = [&](const plan::KernelSpec& s) {
+    std::snprintf(line, sizeof line, "%d threads: %d points a thread, %lld through its stages", s.threads_per_transform,
+                  s.points_per_thread(), static_cast<long long>(plan::busiest_thread_points(s)));
+    return std::string(line);
+  };
+  for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+    const plan::Pass& pass = tree.passes[i];
+    if (pass.launch_from != "model") continue;
+    const std::vector<plan::KernelSpec> others = plan::launch_alternatives(pass.spec, limits);
+    if (others.empty()) continue;
+    out += "  pass " + std::to_string(i) + " launches: the model's " + text(pass.spec) + "; others";
+    for (std::size_t k = 0; k < others.size(); ++k) out += (k ? "; " : " ") + text(others[k]);
+    out += "\n";
+  }
+  return out;
+}
+
 // The table a plan for `limits` reads: --tuning FILE or off; by default the
 // device's (auto limits), or for --limits hopper the table shipped for the
 // H100, so a plan printed on any machine shows what an H100 runs.
@@ -160,7 +183,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       if (!gen) {
         // Compiled first, so an error prints nothing else.
         const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc, limits);
-        std::fputs((tree.print() + compiled).c_str(), stdout);
+        std::fputs((tree.print() + launches(tree, limits) + compiled).c_str(), stdout);
         return 0;
       }
       std::fputs(inspect::program_source(distinct_specs(tree), dialect).c_str(), stdout);

@@ -46,4 +46,11 @@ std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const Device
   return out;
 }
 
+std::int64_t busiest_thread_points(const KernelSpec& spec) {
+  const std::int64_t T = std::max(1, spec.threads_per_transform);
+  std::int64_t points = 0;
+  for (int r : spec.radices) points += (spec.length / r + T - 1) / T * r;
+  return points;
+}
+
 }  // namespace bfly::plan

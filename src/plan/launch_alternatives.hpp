@@ -25,4 +25,13 @@ namespace bfly::plan {
 // Empty where launches do not apply.
 std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const DeviceLimits& limits, int most = 4);
 
+// The points the busiest thread of a one-pass row runs through its stages'
+// butterflies, the sum over stages of ceil((N / r) / T) r: N times the stage
+// count where every thread does whole butterflies of every stage, more
+// where the radices' butterfly counts do not share the thread count (5120 =
+// 10 x 8 x 8 x 8: 58 at 512 threads, 34 at 640). `bfly plan` shows it
+// beside each launch (issue 39: the candidates a cost model will choose
+// among).
+std::int64_t busiest_thread_points(const KernelSpec& spec);
+
 }  // namespace bfly::plan

@@ -883,6 +883,14 @@ def check_other_verbs(bfly, work):
     checks.run("plan --shape 1000 --batch 3", lambda name: check_runs(
         name, bfly, ["plan", "--shape", "1000", "--batch", "3"]))
     checks.run("gen --shape 1000", lambda name: check_runs(name, bfly, ["gen", "--shape", "1000"]))
+    # A GPU row's launch beside the others the runtime may take, with the
+    # points its busiest thread runs through the stages (5120 = 10 x 8 x 8 x
+    # 8: 16 + 2 x 3 x 8 at 512 threads, 10 + 3 x 8 at 640).
+    result = bfly.run(["plan", "--shape", "5120", "--limits", "hopper", "--tuning", "off"], device=False)
+    checks.record("plan lists a row's launches and their busiest thread's points",
+                  result.returncode == 0 and "the model's 512 threads: 16 points a thread, 58 through its stages"
+                  in result.stdout and "640 threads: 10 points a thread, 34 through its stages" in result.stdout,
+                  short(result.stdout))
     # Registers and spills without a GPU, where NVRTC loads (the CUDA toolkit).
     result = bfly.run(["plan", "--shape", "18000", "--limits", "hopper", "--nvrtc", "sm_90"], device=False)
     if result.returncode == 0:
