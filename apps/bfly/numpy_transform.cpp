@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -154,7 +155,11 @@ class Runner {
   // complex input's shape, C-contiguous, and the runner's own copy).
   void run_steps(const ArraySteps& steps, unsigned char* input, unsigned char* output) {
     for (const ArrayStep& step : steps.steps) {
-      const Plan plan(*device_, step.problem);
+      // A size new to the device compiles first: say so on stderr where
+      // that takes more than a second (issue 40), the output unaffected.
+      PlanOptions options;
+      options.on_wait = [](const std::string& message) { std::fprintf(stderr, "bfly: %s\n", message.c_str()); };
+      const Plan plan(*device_, step.problem, options);
       auto at = [&](ArrayOperand o) { return o == ArrayOperand::Output ? output : input; };
       for (const auto& [from, to] : step.offsets) launch(plan, at(step.source) + from, at(step.target) + to);
     }

@@ -16,6 +16,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -162,6 +163,13 @@ struct PlanOptions {
   // listed in docs/ARCHITECTURE.md ("The limits override"); a bad one is
   // refused by name when the plan is made.
   std::string limits;
+  // Told why a plan waits: called with a one-line message when making its
+  // kernels has taken a second (a size new to this device and to the
+  // kernel cache compiles: 0.2-2 s a kernel on a GPU, seconds on PoCL),
+  // and again when they are made. It runs on a thread of its own while
+  // the constructor waits; exceptions it throws are ignored. Empty: silent.
+  // (The CLI prints these on stderr; Python logs them.)
+  std::function<void(const std::string&)> on_wait;
 };
 
 // What a device is, as listed by `bfly info`.

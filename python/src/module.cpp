@@ -47,6 +47,23 @@ struct CoreDevice {
   explicit CoreDevice(const std::string& spec) : device(Device::open(spec)) {}
 };
 
+// A plan that waits for its kernels to compile past a second says so
+// through Python's logging (logger "bfly", level INFO; issue 40), never
+// print. The plan is made with the GIL released (the bindings' call
+// guards), so the notice's thread takes it to log.
+PlanOptions logged_waits() {
+  PlanOptions options;
+  options.on_wait = [](const std::string& message) {
+    nb::gil_scoped_acquire gil;
+    try {
+      nb::module_::import_("logging").attr("getLogger")("bfly").attr("info")(message);
+    } catch (const nb::python_error&) {
+      // (Logging failed: nothing to say it with.)
+    }
+  };
+  return options;
+}
+
 // One plan: a bfly::Plan and the device it runs on.
 class CorePlan {
  public:
@@ -61,7 +78,8 @@ class CorePlan {
   // A problem by its token (array_steps' problems).
   CorePlan(const CoreDevice& device, const std::string& token) : CorePlan(device, Problem::parse(token)) {}
 
-  CorePlan(const CoreDevice& device, const Problem& problem) : device_(device.device), plan_(device_, problem) {
+  CorePlan(const CoreDevice& device, const Problem& problem)
+      : device_(device.device), plan_(device_, problem, logged_waits()) {
     const Problem& p = plan_.problem();
     in_bytes_ = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
     out_bytes_ = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();

@@ -63,3 +63,19 @@ def test_threads_share_the_cache(rng):
         results = list(pool.map(bfly.fft.fft, xs))
     for x, y in zip(xs, results):
         assert_close(y, np.fft.fft(x.astype(np.complex128)))
+
+
+def test_a_plan_that_compiles_says_so_through_logging(rng, caplog):
+    """A size new to the device and the kernel cache compiles first: past a
+    second, the plan logs why it waits (logger "bfly", INFO) and when its
+    kernels are made, and never prints; a faster compile logs nothing."""
+    caplog.set_level("INFO", logger="bfly")
+    n = 4111 + 2 * int(rng.integers(0, 1000))  # odd, and likely new to this process
+    x = random_array(rng, (n,), np.complex64)
+    assert_close(bfly.fft.fft(x), np.fft.fft(x.astype(np.complex128)))
+    told = [r for r in caplog.records if r.name == "bfly"]
+    assert all(r.levelname == "INFO" for r in told)
+    assert len(told) in (0, 2), [r.getMessage() for r in told]
+    if told:
+        assert told[0].getMessage().startswith("compiling ") and f"_{n}_" in told[0].getMessage()
+        assert " made in " in told[1].getMessage()

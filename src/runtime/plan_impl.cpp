@@ -24,6 +24,7 @@
 #include "runtime/fused_plan.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
+#include "runtime/wait_notice.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly {
@@ -165,6 +166,9 @@ class PlanImpl {
     // plan waits for its slowest kernel rather than for their sum. Passes
     // whose kernels are made already, or a plan of one pass, stay on this
     // thread.
+    int to_make = 0;
+    for (const plan::Pass& pass : tree_.passes) to_make += device_->has_memo("kernel:" + pass.spec.name()) ? 0 : 1;
+    WaitNotice notice(options.on_wait, problem.token(), to_make);
     std::vector<std::future<CompiledPass>> builds(tree_.passes.size());
     if (tree_.passes.size() > 1)
       for (std::size_t i = 0; i < tree_.passes.size(); ++i)
@@ -175,6 +179,7 @@ class PlanImpl {
       passes_.push_back(builds[i].valid() ? builds[i].get() : build(tree_.passes[i], !chained(i)));
       tree_.passes[i] = passes_.back().pass;  // as built (a staged kernel may have fallen back)
     }
+    notice.done();
     // (build() may have dropped it.)
     fused_ = !passes_.empty() && (passes_.back().pass.spec.multiply || passes_.front().pass.spec.multiply_load);
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)

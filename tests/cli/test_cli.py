@@ -1367,6 +1367,22 @@ def check_cache(bfly, work):
                       f"exit {result.returncode}; stderr: {short(result.stderr)}")
 
 
+    # A size new to the device and the cache: where its kernels take over a
+    # second to compile, stderr says so in two lines (issue 40); a second
+    # run, from the cache, says nothing; stdout and the output are the same.
+    spectrum = os.path.join(work, "wait_in.npy")
+    np.save(spectrum, random_array(np.random.default_rng(40), (4111,), np.complex64))
+    first = run(["fft", spectrum, os.path.join(work, "wait_out1.npy")], extra={"POCL_KERNEL_CACHE": "0"})
+    second = run(["fft", spectrum, os.path.join(work, "wait_out2.npy")])
+    told = first.stderr.strip().splitlines()
+    checks.record("a first call that compiles says why it waits, a cached one says nothing",
+                  first.returncode == 0 and second.returncode == 0 and second.stderr == "" and
+                  (told == [] or (len(told) == 2 and told[0].startswith("bfly: compiling ") and
+                                  "c2c_f32_fwd_4111" in told[0] and " made in " in told[1])) and
+                  np.array_equal(np.load(os.path.join(work, "wait_out1.npy")),
+                                 np.load(os.path.join(work, "wait_out2.npy"))),
+                  f"first: {short(first.stderr)}; second: {short(second.stderr)}")
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bfly", required=True, help="path to the bfly binary")
