@@ -7,7 +7,10 @@ namespace bfly::detail {
 
 WaitNotice::WaitNotice(std::function<void(const std::string&)> on_wait, std::string what, int kernels,
                        std::chrono::milliseconds after)
-    : on_wait_(std::move(on_wait)), what_(std::move(what)), kernels_(kernels), start_(std::chrono::steady_clock::now()) {
+    : on_wait_(std::move(on_wait)),
+      what_(std::move(what)),
+      kernels_(kernels),
+      start_(std::chrono::steady_clock::now()) {
   if (!on_wait_ || kernels_ <= 0) return;
   watcher_ = std::thread([this, after] {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -19,8 +22,7 @@ WaitNotice::WaitNotice(std::function<void(const std::string&)> on_wait, std::str
     // A callback that throws must not end the process from this thread.
     try {
       on_wait_(message);
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
   });
 }
 
@@ -40,8 +42,7 @@ void WaitNotice::done() {
   std::snprintf(text, sizeof text, " made in %.1f s", seconds);
   try {
     on_wait_("kernels for " + what_ + text);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
 }
 
 }  // namespace bfly::detail
