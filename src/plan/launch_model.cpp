@@ -122,9 +122,10 @@ int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
 // one thread's worth of slots short (12288 at 768 threads: 24 points each;
 // at 1024: 16).
 // (With `registers_per_unit`, only counts whose points alone leave one group
-// of them room in a multiprocessor's registers: launch_alternatives.cpp's test.)
+// of them room in a multiprocessor's registers, launch_alternatives.cpp's
+// test; low - 1 where none does.)
 int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high, int registers_per_unit = 0) {
-  int best = static_cast<int>(high), best_points = 1 << 30;
+  int best = static_cast<int>(registers_per_unit > 0 ? low - 1 : high), best_points = 1 << 30;
   const int words = s.precision == Precision::Double ? 2 : 1;
   for (std::int64_t t = std::max<std::int64_t>(1, low); t <= high; ++t) {
     s.threads_per_transform = static_cast<int>(t);
