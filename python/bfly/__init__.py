@@ -8,11 +8,12 @@
     plan(x)                          # planned once, run many times
     bfly.plan_cache.clear()          # the plans bfly.fft keeps (max_size: BFLY_PLAN_CACHE_SIZE, 64)
     bfly.devices()                   # what bfly can run on
+    bfly.warmup([1000, (512, 512)])  # compile ahead of the first call
 """
 from . import _core, fft
 from ._device_array import DeviceArray
 from ._engine import plan_cache
-from ._plan import Plan
+from ._plan import Plan, warmup
 
 __version__ = _core.version()
 
@@ -30,4 +31,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'bfly' has no attribute {name!r}")
 
 
-__all__ = ["fft", "scipy_fft", "Plan", "plan_cache", "devices", "DeviceArray", "__version__"]
+__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "devices", "DeviceArray", "__version__"]

@@ -87,3 +87,37 @@ class Plan:
     def __repr__(self):
         return (f"bfly.Plan(shape={self.shape}, dtype={self.dtype}, axes={tuple(self.axes)}, kind={self.kind!r}, "
                 f"norm={self.norm!r}, device={self.device!r})")
+
+
+_INPUT_IS_REAL = {"rfft", "ihfft"}
+
+
+def warmup(shapes, kinds=("fft",), precisions=("single",), axes=None, device=None):
+    """Compiles the kernels of these transforms ahead of their first call.
+
+    warmup(shapes, kinds=("fft",), precisions=("single",), axes=None, device=None)
+
+    shapes: lengths or shape tuples; kinds as Plan's; precisions "single"
+    and/or "double" (the input dtype follows the kind: float32/float64 for
+    rfft and ihfft, complex64/complex128 otherwise). A size new to the
+    device compiles here rather than at its first call, and the kernel
+    cache keeps the kernels for later processes too (as ``bfly cache warm``
+    does from the command line). Returns the number of plans made.
+    """
+    names = {"single": (np.complex64, np.float32), "double": (np.complex128, np.float64)}
+    for precision in precisions:
+        if precision not in names:
+            raise ValueError(f"precision {precision!r} is not 'single' or 'double'")
+    for kind in kinds:
+        if kind not in _KINDS:
+            raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
+    made = 0
+    for shape in shapes:
+        shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
+        for precision in precisions:
+            for kind in kinds:
+                complex_dtype, real_dtype = names[precision]
+                Plan(shape, real_dtype if kind in _INPUT_IS_REAL else complex_dtype, axes=axes, kind=kind,
+                     device=device)
+                made += 1
+    return made

@@ -79,3 +79,15 @@ def test_a_plan_that_compiles_says_so_through_logging(rng, caplog):
     if told:
         assert told[0].getMessage().startswith("compiling ") and f"_{n}_" in told[0].getMessage()
         assert " made in " in told[1].getMessage()
+
+
+def test_warmup_compiles_ahead_and_refuses_bad_names(rng):
+    """bfly.warmup plans each shape, kind and precision (the input dtype
+    following the kind), so the first call after it compiles nothing new."""
+    assert bfly.warmup([60, (3, 40)], kinds=("fft", "rfft"), precisions=("single", "double")) == 8
+    x = random_array(rng, (3, 40), np.float64)
+    assert_close(bfly.fft.rfftn(x), np.fft.rfftn(x))
+    with pytest.raises(ValueError, match="sideways"):
+        bfly.warmup([8], kinds=("sideways",))
+    with pytest.raises(ValueError, match="half"):
+        bfly.warmup([8], precisions=("half",))
