@@ -4,13 +4,13 @@
 #include <map>
 
 #include "plan/launch_model.hpp"
+#include "plan/row_threads.hpp"
 
 namespace bfly::plan {
 
 std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const DeviceLimits& limits, int most) {
   std::vector<KernelSpec> out;
   if (!limits.is_gpu || limits.registers_per_unit <= 0 || !tunable_row(spec) || spec.radices.empty()) return out;
-  const int words = spec.precision == Precision::Double ? 2 : 1;
   // Points a thread -> the fewest threads that give it.
   std::map<int, int> fewest;
   KernelSpec probe = spec;
@@ -18,12 +18,8 @@ std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const Device
   for (std::int64_t t = 32; t <= top; ++t) {
     probe.threads_per_transform = static_cast<int>(t);
     const int points = probe.points_per_thread();
-    // A value takes `words` registers a part, a thread about 40 more for
-    // its indexing (launch_model.cpp register_estimate): a launch whose
-    // points alone pass what its threads leave cannot fit.
-    const std::int64_t warps = (t + 31) / 32 * 32;
-    const std::int64_t leaves = std::min<std::int64_t>(255, limits.registers_per_unit / warps);
-    if (2 * words * points + 40 > leaves) continue;
+    // A launch whose points alone pass what its threads leave cannot fit.
+    if (!points_fit_registers(probe, limits.registers_per_unit)) continue;
     // Nor more points than the model's launch or 36, whichever is more:
     // fewer threads holding more fit the registers but leave a
     // multiprocessor too few warps (H100: 20736 at 247 threads of 84 points

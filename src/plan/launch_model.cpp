@@ -1,4 +1,5 @@
 #include "plan/launch_model.hpp"
+#include "plan/row_threads.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -114,29 +115,6 @@ int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
   const int groups =
       std::min(limits.threads_per_unit / group, limits.registers_per_unit / (group * register_estimate(spec)));
   return std::max(1, groups);
-}
-
-// The thread count in [low, high] that leaves each thread the fewest points
-// (the widest stage's slots times its radix, over every stage), the fewest
-// threads among equals (the others would idle): halving can leave a stage
-// one thread's worth of slots short (12288 at 768 threads: 24 points each;
-// at 1024: 16).
-// (With `registers_per_unit`, only counts whose points alone leave one group
-// of them room in a multiprocessor's registers, launch_alternatives.cpp's
-// test; low - 1 where none does.)
-int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high, int registers_per_unit = 0) {
-  int best = static_cast<int>(registers_per_unit > 0 ? low - 1 : high), best_points = 1 << 30;
-  const int words = s.precision == Precision::Double ? 2 : 1;
-  for (std::int64_t t = std::max<std::int64_t>(1, low); t <= high; ++t) {
-    s.threads_per_transform = static_cast<int>(t);
-    const std::int64_t leaves = std::min<std::int64_t>(255, registers_per_unit / ((t + 31) / 32 * 32));
-    if (registers_per_unit > 0 && 2 * words * s.points_per_thread() + 40 > leaves) continue;
-    if (s.points_per_thread() < best_points) {
-      best_points = s.points_per_thread();
-      best = static_cast<int>(t);
-    }
-  }
-  return best;
 }
 
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
@@ -637,39 +615,10 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model(spec, limits);
   if (spec.clustered()) return "model";
   if (!tunable(spec)) return "model";
-  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
-      spec.points_per_thread() > 16) {
-    // A long row: about 512 threads with up to 128 registers each hold its
-    // points without spilling, where 1024 threads have 64 each (NVRTC,
-    // sm_90: 20000 points at 1000 threads spilled 128 bytes, at 500 threads
-    // of 40-50 points none); among those, the count that leaves the fewest
-    // points a thread.
-    const int most = static_cast<int>(std::min<std::int64_t>({limits.max_group_size, 512, spec.length / 2}));
-    spec.threads_per_transform = fewest_points_threads(spec, most / 2 + 1, most);
-    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
-  }
-  const int wide =
-      static_cast<int>(std::min<std::int64_t>({limits.max_group_size, limits.long_row_threads, spec.length / 2}));
-  if (limits.is_gpu && spec.precision == Precision::Single && spec.transforms_per_group == 1 && spec.length > 4096 &&
-      wide > 512 && wide > spec.threads_per_transform) {
-    // DeviceLimits::long_row_threads past 512: the fewest points a thread
-    // up to that many threads, where the points leave the registers room.
-    KernelSpec probe = spec;
-    probe.threads_per_transform =
-        fewest_points_threads(spec, spec.threads_per_transform + 1, wide, limits.registers_per_unit);
-    if (probe.points_per_thread() < spec.points_per_thread()) {
-      spec.threads_per_transform = probe.threads_per_transform;
-      if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
-    }
-  }
-  if (limits.is_gpu && spec.precision == Precision::Double && spec.transforms_per_group == 1 &&
-      spec.points_per_thread() > 16 && spec.threads_per_transform > 256) {
-    // Doubles take two registers: at most 256 threads, which may keep 255
-    // registers each (NVRTC, sm_90: 6720 = 15 x 8 x 8 x 7 at 448 threads of
-    // 21 points spilled 16 bytes, at 840 of 15 184 bytes).
-    spec.threads_per_transform = fewest_points_threads(spec, 129, 256);
-    if (limits.registers_per_unit > 0) spec.min_groups_per_unit = groups_per_unit(spec, limits);
-  }
+  // Long rows: the thread count that keeps their points in registers
+  // (plan/row_threads.cpp).
+  if (choose_long_row_threads(spec, limits) && limits.registers_per_unit > 0)
+    spec.min_groups_per_unit = groups_per_unit(spec, limits);
   // A row too long for local memory in whole points exchanges in halves.
   if (spec.local_bytes() > limits.local_memory_bytes && spec.halves_allowed()) {
     spec.local_halves = true;

@@ -1,0 +1,29 @@
+// How many threads a long one-pass row takes on a GPU: few enough that
+// each holds its points in registers, many enough that no thread holds
+// more points than the radices force (launch_model.cpp calls it after the
+// model's launch; launch_alternatives.cpp shares its register test).
+#pragma once
+
+#include <cstdint>
+
+#include "plan/device_limits.hpp"
+#include "plan/kernel_spec.hpp"
+
+namespace bfly::plan {
+
+// Whether `spec`'s points alone (2 registers a value, a double's two
+// values, and about 40 for its indexing) leave one group of its threads
+// room in a multiprocessor's `registers_per_unit` (at most 255 a thread).
+bool points_fit_registers(const KernelSpec& spec, int registers_per_unit);
+
+// The thread count in [low, high] that leaves each thread the fewest
+// points, the fewest threads among equals; with `registers_per_unit` > 0,
+// only counts whose points fit (points_fit_registers), low - 1 where none
+// does.
+int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high, int registers_per_unit = 0);
+
+// Long GPU rows of one transform a group: the threads as the rules in
+// row_threads.cpp say. True where it changed them.
+bool choose_long_row_threads(KernelSpec& spec, const DeviceLimits& limits);
+
+}  // namespace bfly::plan
