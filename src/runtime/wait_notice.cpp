@@ -1,7 +1,6 @@
 #include "runtime/wait_notice.hpp"
 
 #include <cstdio>
-#include <exception>
 
 namespace bfly::detail {
 
@@ -19,11 +18,16 @@ WaitNotice::WaitNotice(std::function<void(const std::string&)> on_wait, std::str
     const std::string message = "compiling " + std::to_string(kernels_) + " kernel" + (kernels_ == 1 ? "" : "s") +
                                 " for " + what_ + " (new to this device; the kernel cache keeps them for next time)";
     lock.unlock();
-    // A callback that throws must not end the process from this thread.
-    try {
-      on_wait_(message);
-    } catch (const std::exception&) {}
+    tell(message);
   });
+}
+
+// A callback that throws must not end the process (from the watcher's
+// thread, or from a destructor).
+void WaitNotice::tell(const std::string& message) const {
+  try {
+    on_wait_(message);
+  } catch (...) {}
 }
 
 WaitNotice::~WaitNotice() { done(); }
@@ -40,9 +44,7 @@ void WaitNotice::done() {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   char text[64];
   std::snprintf(text, sizeof text, " made in %.1f s", seconds);
-  try {
-    on_wait_("kernels for " + what_ + text);
-  } catch (const std::exception&) {}
+  tell("kernels for " + what_ + text);
 }
 
 }  // namespace bfly::detail

@@ -31,6 +31,8 @@ class WaitNotice {
   void done();
 
  private:
+  void tell(const std::string& message) const;
+
   std::function<void(const std::string&)> on_wait_;
   std::string what_;
   int kernels_ = 0;
