@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
 #include "options.hpp"
 #include "problem/text.hpp"
@@ -25,6 +27,7 @@ struct TuneOptions {
   std::string suite;  // "tune": the shipped tables' lengths
   std::string precision = "single";
   std::string out;  // empty: the user's table for the device
+  std::string log;  // every timed variant as JSON lines; empty: none
   bool quiet = false;
   TuneSettings settings;
 };
@@ -63,12 +66,40 @@ std::string today() {
   return text;
 }
 
+// One JSON line of the log: the device, the problem, the search step and
+// the launch as planned with its kernel and median time.
+std::string log_line(const DeviceInfo& info, std::int64_t length, Precision precision, const TimedLaunch& t) {
+  const plan::LaunchChoice& l = t.launch;
+  const nlohmann::json line = {{"device", info.name},
+                               {"length", length},
+                               {"precision", precision == Precision::Single ? "single" : "double"},
+                               {"step", t.step},
+                               {"round", t.round},
+                               {"threads", l.threads},
+                               {"group_threads", l.group_threads},
+                               {"padding", l.padding},
+                               {"halves", l.halves},
+                               {"two_level", l.two_level},
+                               {"occupancy", l.occupancy},
+                               {"staged", l.staged},
+                               {"radices", l.radices},
+                               {"kernel", t.kernel},
+                               {"ms", t.ms < 1e29 ? t.ms : -1.0}};
+  return line.dump();
+}
+
 int run(const TuneOptions& o) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   const std::vector<std::int64_t> lengths = lengths_of(o);
   const std::vector<Precision> precisions = precisions_of(o.precision);
   if (o.settings.points < 1 || o.settings.repetitions < 1 || o.settings.rounds < 1)
     throw Error(ErrorCode::InvalidArgument, "--points, --repetitions and --rounds must be >= 1");
+  // Opened (appending) before any work, so a bad path fails at once.
+  std::ofstream log;
+  if (!o.log.empty()) {
+    log.open(o.log, std::ios::app);
+    if (!log) throw Error(ErrorCode::InvalidArgument, "cannot open the tune log '" + o.log + "' for appending");
+  }
   const Device device = o.device.open();
   const DeviceInfo& info = device.info();
   const std::string path = o.out.empty() ? detail::user_tuning_path(info) : o.out;
@@ -111,6 +142,10 @@ int run(const TuneOptions& o) {
                     precision == Precision::Single ? "single" : "double", r.model_plan.c_str(), r.model_ms, r.best_ms,
                     r.model_ms / r.best_ms, r.variants, choice.c_str());
         for (const std::string& note : r.notes) std::printf("    rejected %s\n", note.c_str());
+        if (log.is_open()) {
+          for (const TimedLaunch& t : r.timed) log << log_line(info, length, precision, t) << "\n";
+          log.flush();
+        }
         table.put(r.entry);
         // Written after every length, so a run cut short keeps what it measured.
         detail::write_tuning(table, path);
@@ -141,9 +176,10 @@ void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
       "where the model takes several. The table is JSON keyed by device name, compute capability and bfly "
       "version. Later plans on this device read it: the table shipped for the device (tuning/*.json in the "
       "source), then the user's table written here (by default under the cache directory), or only the file "
-      "named by BFLY_TUNING (BFLY_TUNING=off: the model alone). Lengths the table lacks borrow the launch of the "
-      "nearest tuned length within a factor of two where it fits their registers, else the planner's model. "
-      "`bfly plan` says where each pass's launch came from.");
+      "named by BFLY_TUNING (BFLY_TUNING=off: the model alone). Lengths the table lacks take the planner's "
+      "model (nothing is borrowed from a neighbour). `bfly plan` says where each pass's launch came from. "
+      "--log FILE appends every timed variant as a JSON line (step, launch, kernel, median ms): the data a "
+      "rule for untuned lengths is fitted to.");
   o->device.add_to(*command);
   command->add_option("--shape", o->shape, "lengths to tune, comma-separated (1D, contiguous: 1024,6144,20000)");
   command->add_option("--suite", o->suite, "tune: the lengths of the shipped tables");
@@ -154,6 +190,7 @@ void add_tune_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& 
   command->add_option("--out", o->out,
                       "the table to write (default: the user's table for this device under the cache directory); "
                       "entries of other lengths already in it are kept");
+  command->add_option("--log", o->log, "append every timed variant to FILE as JSON lines");
   command->add_flag("--quiet", o->quiet, "no progress display");
   actions.emplace_back(command, [o] { return run(*o); });
 }

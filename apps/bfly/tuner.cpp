@@ -96,6 +96,16 @@ class Tuner {
     std::vector<Variant*> field{&model};
     time(field);
     result.model_ms = model.median();
+    if (model.single) {
+      // (Logged with its launch and kernel; the table's entry stays empty.)
+      Variant logged;
+      logged.launch = launch_of(model_tree.passes[0].spec);
+      logged.kernel = model_tree.passes[0].spec.name();
+      logged.samples = model.samples;
+      record(result, "model", 0, logged);
+    } else {
+      record(result, "model", 0, model);
+    }
 
     // The one-pass kernel to start from: the model's, or where the model
     // takes several passes and one fits (in halves), the model's launch for it.
@@ -119,6 +129,7 @@ class Tuner {
       time(both);
       result.model_ms = model.median();
     }
+    record(result, "start", 0, start);
     variants_ = 2;
     Variant best = std::move(start);
     for (int round = 0; round < settings_.rounds; ++round) {
@@ -149,6 +160,7 @@ class Tuner {
         best.samples.clear();
         time(timed);
         variants_ += static_cast<int>(timed.size()) - 1;
+        for (std::size_t i = 1; i < timed.size(); ++i) record(result, dimension, round + 1, *timed[i]);
         Variant* winner = &best;
         for (Variant* v : timed)
           if (v->median() < winner->median()) winner = v;
@@ -183,6 +195,10 @@ class Tuner {
   }
 
  private:
+  static void record(TuneResult& result, const std::string& step, int round, const Variant& v) {
+    result.timed.push_back({step, round, v.launch, v.kernel, v.median()});
+  }
+
   TuneResult finish(TuneResult& result) {
     result.entry.ms = result.best_ms;
     result.entry.model_ms = result.model_ms;

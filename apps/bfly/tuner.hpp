@@ -24,6 +24,17 @@ struct TuneSettings {
   int compile_threads = 0;                      // 0: the machine's cores
 };
 
+// One timed variant, for `bfly tune --log`: which step of the search timed
+// it (model, start, or the choice it varied), its launch as planned, its
+// one-pass kernel and its median time.
+struct TimedLaunch {
+  std::string step;
+  int round = 0;
+  plan::LaunchChoice launch;
+  std::string kernel;
+  double ms = 0;
+};
+
 struct TuneResult {
   plan::TuningEntry entry;  // what goes in the table
   double model_ms = 0;      // the model's plan (no table)
@@ -32,6 +43,7 @@ struct TuneResult {
   int rejected = 0;                // did not build or disagreed with the model's output
   std::string model_plan;          // "1 pass", "2 passes"
   std::vector<std::string> notes;  // why variants were rejected
+  std::vector<TimedLaunch> timed;  // every variant timed, in order
 };
 
 using TuneProgress = std::function<void(const std::string& what)>;

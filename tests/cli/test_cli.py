@@ -1265,8 +1265,9 @@ def check_tune(bfly, work):
     plan, and its failure modes."""
     import json
     table = os.path.join(work, "tuning.json")
+    log = os.path.join(work, "tune-log.jsonl")
     result = bfly.run(["tune", "--shape", "16,12", "--points", "8192", "--rounds", "1", "--repetitions", "1",
-                       "--quiet", "--out", table])
+                       "--quiet", "--out", table, "--log", log])
     if not checks.record("tune --shape 16,12 writes a table", result.returncode == 0 and os.path.isfile(table),
                          f"exit {result.returncode}; {short(result.stdout + result.stderr)}"):
         return
@@ -1275,6 +1276,12 @@ def check_tune(bfly, work):
     lengths = sorted(e["length"] for e in data.get("entries", []))
     checks.record("the table is bfly-tuning-1 with both lengths", data.get("format") == "bfly-tuning-1"
                   and lengths == [12, 16] and data.get("bfly_version"), f"{data.get('format')} {lengths}")
+    lines = [json.loads(line) for line in open(log)] if os.path.isfile(log) else []
+    steps = {(line["length"], line["step"]) for line in lines}
+    checks.record("tune --log has a line for each timed launch, the model's first, each with a kernel and time",
+                  {(16, "model"), (12, "model"), (16, "start")} <= steps and
+                  all(line["kernel"].startswith("bfly_") and line["ms"] > 0 for line in lines),
+                  f"{len(lines)} lines, steps {sorted(steps)}")
     checks.record("no temporary table is left beside it", listing(work).count("tuning.json") == 1 and
                   not any(name.startswith("tuning.json.tmp") for name in listing(work)), str(listing(work)))
     # A second run keeps the other entries.
@@ -1300,6 +1307,8 @@ def check_tune(bfly, work):
         ("tune without lengths fails", ["tune"], "--shape"),
         ("tune --shape 1 fails naming it", ["tune", "--shape", "64,1"], "'1'"),
         ("tune --precision half fails naming it", ["tune", "--shape", "64", "--precision", "half"], "half"),
+        ("tune --log into a missing folder fails naming it",
+         ["tune", "--shape", "64", "--log", os.path.join(work, "none", "log.jsonl")], "log.jsonl"),
         ("plan --tuning with a malformed table fails naming it",
          ["plan", "--shape", "64", "--limits", "cpu", "--tuning", bad], "bad.json"),
         ("plan --tuning with a missing file fails naming it",
