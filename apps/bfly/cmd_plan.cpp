@@ -42,9 +42,10 @@ std::vector<plan::KernelSpec> distinct_specs(const plan::PlanTree& tree) {
 
 // Each kernel's resources as ptxas allocates them for `arch`: a kernel that
 // spills keeps points in local memory, which costs bandwidth. A model
-// launch that spills is followed by the launch the CUDA runtime would
-// relaunch it as (plan/launch_alternatives.hpp: the first that spills
-// nothing under `limits`).
+// launch that spills more than the runtime tolerates is followed by the
+// launch the CUDA runtime would relaunch it as (plan/launch_alternatives.hpp
+// relaunch_candidates: the first that spills no more than that under
+// `limits`).
 std::string resources(const plan::PlanTree& tree, const std::string& arch, const plan::DeviceLimits& limits) {
   if (!std::regex_match(arch, std::regex("sm_[0-9]+[a-z]?")))
     throw Error(ErrorCode::InvalidArgument, "invalid --nvrtc '" + arch + "' (expected an architecture such as sm_90)");
@@ -85,15 +86,27 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch, const
       out += line;
     }
     if (i >= model_rows.size() || !model_rows[i] || result.kernels.size() != 1 || !spills(result.kernels[0])) continue;
+    const std::size_t tolerated = plan::tolerated_spill_bytes(model_rows[i]->spec, limits);
+    auto too_many = [&](const inspect::KernelResources& k) {
+      return k.stack_bytes > static_cast<int>(tolerated) || k.spill_store_bytes > static_cast<int>(tolerated);
+    };
+    if (!too_many(result.kernels[0])) {
+      std::snprintf(line, sizeof line, "    kept: the runtime tolerates %zu spilled bytes a thread at these groups\n",
+                    tolerated);
+      out += line;
+      continue;
+    }
     std::string relaunch =
-        "    no other launch compiles without spills (the runtime keeps the one that spills least)\n";
-    for (const plan::KernelSpec& other : plan::launch_alternatives(model_rows[i]->spec, limits)) {
+        "    no other launch compiles within the spills tolerated (the runtime keeps the one that spills least)\n";
+    for (const plan::KernelSpec& other : plan::relaunch_candidates(model_rows[i]->spec, limits)) {
       const inspect::NvrtcResult r =
           nvrtc.compile(inspect::pass_source(other, inspect::DialectKind::Cuda), other.name(), arch);
-      if (r.kernels.size() != 1 || spills(r.kernels[0])) continue;
-      std::snprintf(line, sizeof line, "    relaunched as %s: %d registers, no spills (%d threads, %d points each)\n",
-                    other.name().c_str(), r.kernels[0].registers, other.threads_per_transform,
-                    other.points_per_thread());
+      if (r.kernels.size() != 1 || too_many(r.kernels[0])) continue;
+      std::snprintf(line, sizeof line,
+                    "    relaunched as %s: %d registers, spills %d bytes (%d threads, %d points each, %d groups a "
+                    "unit)\n",
+                    other.name().c_str(), r.kernels[0].registers, r.kernels[0].spill_store_bytes,
+                    other.threads_per_transform, other.points_per_thread(), other.min_groups_per_unit);
       relaunch = line;
       break;
     }

@@ -109,6 +109,9 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // registers, 7500 145 -> 89; fp64 15 lengths 1.12x; the large suite
   // 1.02x, 2d 1.03x. Error unchanged to within 0.2e-7 (4096: 1.2 -> 1.4e-7).
   limits.twiddle_powers = 2;
+  // One-pass rows' occupancy from their points (launch_model.cpp
+  // row_groups_per_unit).
+  limits.row_occupancy = 1;
   // Hopper (and every NVIDIA GPU since Kepler): 64K 32-bit registers and
   // 2048 threads per multiprocessor.
   limits.registers_per_unit = 65536;

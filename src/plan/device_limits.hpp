@@ -79,6 +79,12 @@ struct DeviceLimits {
   // room (a measurement knob: 5120 ran 1.13x faster at 640 threads of 10
   // points than at 512 of 16 once the twiddles took fewer registers).
   int long_row_threads = 512;
+  // One-pass rows ask the compiler for as many groups a multiprocessor as
+  // leave each thread 2 registers a point's word and 16 more (rather than
+  // register_estimate's), and are staged only where one group fits
+  // (launch_model.cpp row_groups_per_unit); 0: the estimate, as for other
+  // kernels.
+  int row_occupancy = 0;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

@@ -42,6 +42,27 @@ std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const Device
   return out;
 }
 
+bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
+  return limits.is_gpu && limits.row_occupancy && limits.registers_per_unit > 0 && tunable_row(spec) &&
+         spec.transforms_per_group == 1 && !spec.clustered();
+}
+
+std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {
+  return row_occupancy_applies(spec, limits) && spec.min_groups_per_unit > 1 ? 32 : 0;
+}
+
+std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const DeviceLimits& limits) {
+  std::vector<KernelSpec> out;
+  if (row_occupancy_applies(spec, limits))
+    for (int groups = spec.min_groups_per_unit - 1; groups >= std::max(1, spec.min_groups_per_unit - 2); --groups) {
+      KernelSpec fewer = spec;
+      fewer.min_groups_per_unit = groups;
+      out.push_back(fewer);
+    }
+  for (const KernelSpec& other : launch_alternatives(spec, limits)) out.push_back(other);
+  return out;
+}
+
 std::int64_t busiest_thread_points(const KernelSpec& spec) {
   const std::int64_t T = std::max(1, spec.threads_per_transform);
   std::int64_t points = 0;

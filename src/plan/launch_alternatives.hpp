@@ -25,6 +25,23 @@ namespace bfly::plan {
 // Empty where launches do not apply.
 std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const DeviceLimits& limits, int most = 4);
 
+// Whether a one-pass row's groups a multiprocessor came from its points
+// (DeviceLimits::row_occupancy, launch_model.cpp row_groups_per_unit).
+bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
+
+// Spilled bytes a thread the runtime keeps a model launch with rather than
+// relaunch it: 32 at row_occupancy's groups (a few spilled words cost less
+// than a group fewer: H200, 4704 at 48 registers spilling 28 bytes 1.07x
+// faster than at 64 without; 11025 and 9375, 12-56 bytes, 1.08-1.32x; but
+// 44-72 bytes lost 8-16%: 3375, 2352, 6300), else none.
+std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits);
+
+// What the runtime compiles in turn where a model launch spills more than
+// that: at row_occupancy's groups, the same launch at one and two groups
+// fewer first (the spill came from the register share), then
+// launch_alternatives.
+std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const DeviceLimits& limits);
+
 // The points the busiest thread of a one-pass row runs through its stages'
 // butterflies, the sum over stages of ceil((N / r) / T) r: N times the stage
 // count where every thread does whole butterflies of every stage, more

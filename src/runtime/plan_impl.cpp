@@ -280,24 +280,26 @@ class PlanImpl {
     return tree_.passes[i].chain_elements > 0 || (i > 0 && tree_.passes[i - 1].chain_elements > 0);
   }
 
-  // A model launch whose kernel spilled `spilled` bytes a thread: the first
-  // of the rule's other launches (plan/launch_alternatives.hpp) whose kernel
-  // spills none, else the one that spills least, if less; nothing where
-  // none spills less.
+  // A model launch whose kernel spilled `spilled` bytes a thread, more than
+  // plan::tolerated_spill_bytes: the first of plan::relaunch_candidates
+  // whose kernel spills no more than that, else the one that spills least,
+  // if less; nothing where none spills less.
   std::optional<plan::Pass> relaunched(const plan::Pass& pass, std::size_t spilled) {
     std::optional<plan::Pass> best;
     std::size_t least = spilled;
-    for (const plan::KernelSpec& spec : plan::launch_alternatives(pass.spec, limits_)) {
+    const std::size_t tolerated = plan::tolerated_spill_bytes(pass.spec, limits_);
+    for (const plan::KernelSpec& spec : plan::relaunch_candidates(pass.spec, limits_)) {
       auto kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
       const std::size_t bytes = device_->spill_bytes(*kernel);
       if (bytes < least) {
         least = bytes;
         best = pass;
         best->spec = spec;
-        best->launch_from = "model, relaunched (" + std::to_string(pass.spec.threads_per_transform) +
-                            " threads spilled " + std::to_string(spilled) + " bytes a thread)";
+        best->launch_from = "model, relaunched (" + std::to_string(pass.spec.threads_per_transform) + " threads, " +
+                            std::to_string(pass.spec.min_groups_per_unit) + " groups a unit, spilled " +
+                            std::to_string(spilled) + " bytes a thread)";
       }
-      if (bytes == 0) break;
+      if (bytes <= tolerated) break;
     }
     return best;
   }
@@ -309,7 +311,8 @@ class PlanImpl {
     if (compile)
       compiled.kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
     if (compile && pass.launch_from == "model")
-      if (const std::size_t spilled = device_->spill_bytes(*compiled.kernel); spilled > 0)
+      if (const std::size_t spilled = device_->spill_bytes(*compiled.kernel);
+          spilled > plan::tolerated_spill_bytes(spec, limits_))
         if (std::optional<plan::Pass> other = relaunched(pass, spilled)) return build(*other);
     if (spec.staged && device_->spill_bytes(*compiled.kernel) > kStagedSpillLimit) {
       // The loop over transforms costs registers; where the compiler

@@ -175,17 +175,21 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
   for (std::thread& t : pool) t.join();
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  // A model launch that spills is relaunched at run time: the first of its
-  // alternatives that spills nothing runs (runtime/plan_impl.cpp, issue
-  // 39). As there, they compile in turn until one fits; `runs` names it.
+  // A model launch that spills more than plan::tolerated_spill_bytes is
+  // relaunched at run time: the first of plan::relaunch_candidates that
+  // spills no more than that runs (runtime/plan_impl.cpp, issue 39). As
+  // there, they compile in turn until one fits; `runs` names it.
+  auto hopper_for = [](const KernelSpec& spec) {
+    return bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), spec.precision);
+  };
   auto relaunch_fits = [&](const KernelSpec& spec, std::string* runs) {
-    const bfly::plan::DeviceLimits hopper =
-        bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), spec.precision);
-    for (const KernelSpec& other : bfly::plan::launch_alternatives(spec, hopper)) {
+    const bfly::plan::DeviceLimits hopper = hopper_for(spec);
+    const int tolerated = static_cast<int>(bfly::plan::tolerated_spill_bytes(spec, hopper));
+    for (const KernelSpec& other : bfly::plan::relaunch_candidates(spec, hopper)) {
       const std::string source = bfly::codegen::generate(other, bfly::codegen::DialectKind::Cuda);
       const bfly::cuda::CompileResult result = nvrtc.compile(source, other.name(), kArch);
-      if (result.kernels.size() == 1 && result.kernels[0].spill_store_bytes == 0 &&
-          result.kernels[0].stack_bytes == 0) {
+      if (result.kernels.size() == 1 && result.kernels[0].spill_store_bytes <= tolerated &&
+          result.kernels[0].stack_bytes <= tolerated) {
         *runs = other.name() + " (" + std::to_string(result.kernels[0].registers) + " registers)";
         return true;
       }
@@ -199,7 +203,7 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
     if (jobs[i].spec.staged && outcomes[i].compiled && outcomes[i].kernels.size() == 1)
       staged_spill[jobs[i].spec.name()] = outcomes[i].kernels[0].spill_store_bytes;
   int max_registers = 0, failures = 0, measured_spills = 0, staged_spills = 0, long_row_spills = 0, cluster_spills = 0,
-      plane_spills = 0, fused_spills = 0, convolve_spills = 0;
+      plane_spills = 0, fused_spills = 0, convolve_spills = 0, row_occupancy_spills = 0;
   std::string max_registers_kernel, slowest_kernel;
   double slowest = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -229,7 +233,14 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
       if (!ok) problems.push_back(problem);
     };
     std::string runs;
-    if (!jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0) && relaunch_fits(spec, &runs)) {
+    const int tolerated = static_cast<int>(bfly::plan::tolerated_spill_bytes(spec, hopper_for(spec)));
+    if (!jobs[i].measured && k.spill_store_bytes > 0 && k.spill_store_bytes <= tolerated &&
+        k.spill_load_bytes <= tolerated && k.stack_bytes <= tolerated) {
+      ++row_occupancy_spills;
+      std::printf("[ row occ  ] %s (%s): %d registers, spills %d/%d bytes, within the %d the runtime keeps\n",
+                  name.c_str(), jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes,
+                  tolerated);
+    } else if (!jobs[i].measured && (k.spill_store_bytes > 0 || k.stack_bytes > 0) && relaunch_fits(spec, &runs)) {
       ++relaunched;
       std::printf("[ relaunch ] %s (%s): %d registers, spills %d/%d bytes; runs as %s\n", name.c_str(),
                   jobs[i].origin.c_str(), k.registers, k.spill_store_bytes, k.spill_load_bytes, runs.c_str());
@@ -337,9 +348,11 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
   std::printf(
       "[ info     ] NVRTC %s, %s: %zu distinct kernels compiled in %.1f s with %u threads, %d failed, %d "
       "measured by bfly tune spill, %d relaunched (another launch fits), %d staged spill (they run unstaged), %d "
-      "long rows, %d convolutions and mixed columns, %d clusters, %d planes and %d fused products spill a little\n",
+      "long rows, %d convolutions and mixed columns, %d clusters, %d planes, %d fused products and %d rows at "
+      "row_occupancy's groups spill a little\n",
       nvrtc.version().c_str(), kArch, jobs.size(), elapsed, threads, failures, measured_spills, relaunched,
-      staged_spills, long_row_spills, convolve_spills, cluster_spills, plane_spills, fused_spills);
+      staged_spills, long_row_spills, convolve_spills, cluster_spills, plane_spills, fused_spills,
+      row_occupancy_spills);
   std::printf("[ info     ] max registers %d (%s); slowest compile %.2f s (%s)\n", max_registers,
               max_registers_kernel.c_str(), slowest, slowest_kernel.c_str());
 }

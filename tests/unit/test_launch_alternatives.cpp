@@ -122,4 +122,39 @@ TEST(LaunchAlternatives, TheH100CaseSpillsAtTheModelsLaunchAndAnAlternativeFits)
   EXPECT_TRUE(fits) << "no alternative of " << spec.name() << " compiles without spills";
 }
 
+// row_occupancy (DeviceLimits): a one-pass row asks for the groups its
+// points leave registers for, four register banks a multiprocessor
+// (2304 = 16 x 12 x 12 at 144 threads, 24 points a thread: 5 warps a group,
+// 6 groups leave 64 registers, 2 x 24 + 16); where its kernel spills more
+// than 32 bytes a thread the runtime tries one and two groups fewer before
+// other thread counts. Without it, nothing is tolerated and the
+// alternatives are launch_alternatives'.
+TEST(LaunchAlternatives, RowOccupancyRelaunchesAtFewerGroupsFirst) {
+  const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  const KernelSpec spec = row_spec(2304, Precision::Single, limits);
+  ASSERT_EQ(spec.threads_per_transform, 144);
+  EXPECT_EQ(spec.min_groups_per_unit, 6);
+  EXPECT_TRUE(bfly::plan::row_occupancy_applies(spec, limits));
+  EXPECT_EQ(bfly::plan::tolerated_spill_bytes(spec, limits), 32u);
+  const std::vector<KernelSpec> candidates = bfly::plan::relaunch_candidates(spec, limits);
+  ASSERT_GE(candidates.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(candidates[i].threads_per_transform, 144);
+    EXPECT_EQ(candidates[i].min_groups_per_unit, 5 - i);
+  }
+  const std::vector<KernelSpec> others = bfly::plan::launch_alternatives(spec, limits);
+  EXPECT_EQ(candidates.size(), 2 + others.size());
+  bfly::plan::DeviceLimits estimate = limits;
+  estimate.row_occupancy = 0;
+  const KernelSpec old = row_spec(2304, Precision::Single, estimate);
+  EXPECT_LT(old.min_groups_per_unit, spec.min_groups_per_unit);
+  EXPECT_EQ(bfly::plan::tolerated_spill_bytes(old, estimate), 0u);
+  EXPECT_EQ(bfly::plan::relaunch_candidates(old, estimate).size(),
+            bfly::plan::launch_alternatives(old, estimate).size());
+  // Several transforms a group keep the estimate's groups.
+  const KernelSpec short_rows = row_spec(64, Precision::Single, limits);
+  ASSERT_GT(short_rows.transforms_per_group, 1);
+  EXPECT_FALSE(bfly::plan::row_occupancy_applies(short_rows, limits));
+}
+
 }  // namespace

@@ -199,15 +199,26 @@ TEST(Tuning, PlannerTakesTheTablesLaunchAndSaysSo) {
 }
 
 // Staging (KernelSpec::staged): the model stages long one-pass rows (fp32
-// from 2048 points, fp64 from 3072) where input and exchange fit; a table's
+// from 2048 points, fp64 from 3072) where input and exchange fit and, with
+// row_occupancy, only where one group fits a multiprocessor; a table's
 // entry stays unstaged unless it says so, and may ask for either copy.
 TEST(Tuning, StagedRowsFromTheModelAndTheTable) {
   auto staged = [](const bfly::plan::PlanTree& tree) { return tree.passes[0].spec.staged; };
-  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160), hopper(nullptr))), 2);
-  EXPECT_EQ(staged(bfly::plan::make_plan(row(1800), hopper(nullptr))), 0);
-  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160, Precision::Double), hopper(nullptr))), 0);
-  EXPECT_EQ(staged(bfly::plan::make_plan(row(4800, Precision::Double), hopper(nullptr))), 2);
-  const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(2160), hopper(nullptr));
+  bfly::plan::DeviceLimits estimate = hopper(nullptr);
+  estimate.row_occupancy = 0;
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160), estimate)), 2);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(1800), estimate)), 0);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(2160, Precision::Double), estimate)), 0);
+  EXPECT_EQ(staged(bfly::plan::make_plan(row(4800, Precision::Double), estimate)), 2);
+  // row_occupancy (the GPUs' default): several groups a multiprocessor run
+  // unstaged (3375: 15 points a thread, 5 groups of 225 threads), one
+  // staged (13824: 32 points a thread at 432 threads).
+  for (std::int64_t n : {3375, 13824}) {
+    const bfly::plan::KernelSpec& s = bfly::plan::make_plan(row(n), hopper(nullptr)).passes[0].spec;
+    EXPECT_EQ(s.staged, s.min_groups_per_unit > 1 ? 0 : 2) << n;
+    EXPECT_EQ(s.min_groups_per_unit, n == 3375 ? 5 : 1) << n;
+  }
+  const bfly::plan::PlanTree tree = bfly::plan::make_plan(row(2160), estimate);
   EXPECT_LE(tree.passes[0].spec.local_bytes(), 232448u);
   EXPECT_NE(tree.print().find("staged"), std::string::npos);
   // Multi-pass axes and strided points are never staged.
