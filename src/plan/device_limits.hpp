@@ -85,6 +85,10 @@ struct DeviceLimits {
   // (launch_model.cpp row_groups_per_unit); 0: the estimate, as for other
   // kernels.
   int row_occupancy = 0;
+  // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
+  // fixed kernels that take the length as an argument (nothing compiled for
+  // a new size); 0: the specialised kernels (the default).
+  int generic_tier = 0;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

@@ -22,6 +22,7 @@
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
 #include "runtime/fused_plan.hpp"
+#include "runtime/generic_plan.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
 #include "runtime/wait_notice.hpp"
@@ -143,6 +144,12 @@ class PlanImpl {
     }
     tree_ = plan::make_plan(problem, limits, options);
     check_fits(problem);
+    if (limits.generic_tier && multiply_period < 0) {
+      // Nothing compiled for this size (runtime/generic_plan.hpp).
+      generic_ = std::make_unique<GenericPlan>(device_, tree_.problem, limits, stats_);
+      stats_.plan_ms = ms_since(start);
+      return;
+    }
     if (multiply_period >= 0 && !tree_.passes.empty()) {
       if (at == FuseAt::LastStores) {
         plan::Pass& last = tree_.passes.back();
@@ -413,6 +420,7 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
+    if (generic_) return generic_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
     Queue& queue = queue_of(stream);
     std::lock_guard<std::mutex> lock(queue.order);
@@ -525,11 +533,14 @@ class PlanImpl {
   }
 
   const plan::PlanTree& tree() const { return tree_; }
+  std::string describe() const { return generic_ ? generic_->describe() : tree_.print(); }
+  int launches() const { return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size()); }
   bool fused() const { return fused_; }
   const BuildStats& stats() const { return stats_; }
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
   // One queue's (every queue the plan runs on has as much: Queue).
   std::size_t workspace_bytes() const {
+    if (generic_) return generic_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -551,7 +562,8 @@ class PlanImpl {
   std::shared_ptr<DeviceImpl> device_;
   plan::DeviceLimits limits_;  // as planned with (the override and table applied)
   plan::PlanTree tree_;
-  bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
+  std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
+  bool fused_ = false;                    // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;
   bool per_queue_ = false;  // the plan has workspace or counters: a Queue each
   mutable std::mutex queues_mutex_;
@@ -584,10 +596,10 @@ Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 
 const Problem& Plan::problem() const { return impl_->tree().problem; }
-std::string Plan::describe() const { return impl_->tree().print(); }
+std::string Plan::describe() const { return impl_->describe(); }
 std::size_t Plan::workspace_bytes() const { return impl_->workspace_bytes(); }
 const BuildStats& Plan::build_stats() const { return impl_->stats(); }
-int Plan::passes() const { return static_cast<int>(impl_->tree().passes.size()); }
+int Plan::passes() const { return impl_->launches(); }
 
 void Plan::execute(const Buffer& in, const Buffer& out) const {
   if (in.device() != impl_->device() || out.device() != impl_->device())

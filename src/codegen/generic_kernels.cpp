@@ -1,0 +1,197 @@
+#include "codegen/generic_kernels.hpp"
+
+namespace bfly::codegen {
+namespace {
+
+std::string suffix(Precision precision) { return precision == Precision::Double ? "f64" : "f32"; }
+
+// The complex helpers every generic kernel uses.
+std::string preamble(const Dialect& d, Precision precision) {
+  const std::string f = std::string(d.function) + " cpx ";
+  const std::string fma = precision == Precision::Single && d.kind == DialectKind::Cuda ? d.fma_single : "fma";
+  std::string s = d.types(precision);
+  s += f + "cmake(real x, real y) { " + d.make_body + " }\n";
+  s +=
+      f + "cmul(cpx a, cpx b) { return cmake(" + fma + "(a.x, b.x, -a.y * b.y), " + fma + "(a.x, b.y, a.y * b.x)); }\n";
+  // A table's entry in the transform's direction (sign -1: conjugated).
+  s += f + "tw_at(" + d.global + "const cpx* t, " + d.u64 + " e, real sign) { cpx w = t[e]; w.y *= sign; return w; }\n";
+  return s;
+}
+
+}  // namespace
+
+std::string generic_row_name(Precision precision, std::int64_t capacity) {
+  return "bfly_generic_row_" + suffix(precision) + "_c" + std::to_string(capacity) + "_g" +
+         std::to_string(kGenericGroupSize);
+}
+
+std::string generate_generic_row(DialectKind kind, Precision precision, std::int64_t capacity) {
+  const Dialect& d = dialect(kind);
+  const std::string g = d.global, u = d.u64, G = std::to_string(kGenericGroupSize), C = std::to_string(capacity);
+  const std::string R = std::to_string(kGenericMaxRadix);
+  std::string s = preamble(d, precision);
+  s += d.kernel_head(generic_row_name(precision, capacity), kGenericGroupSize) + g + "const cpx* in, " + g +
+       "cpx* out, " + g + "const cpx* tw, " + g + "const cpx* fine, " + g + "const cpx* coarse, " + u + " n, " + u +
+       " radices, " + u + " stages, " + u + " count, " + u + " per_group, " + u + " mid, " + u + " inner, " + u +
+       " in_outer, " + u + " in_mid, " + u + " in_inner, " + u + " in_point, " + u + " out_outer, " + u + " out_mid, " +
+       u + " out_inner, " + u + " out_point, " + u + " big_n, " + u + " big_bits, real sign, real scale) {\n";
+  // Two arrays: each stage reads one and writes the other (Stockham).
+  s += "  " + d.local_array("buf", static_cast<std::size_t>(2 * capacity), precision == Precision::Double ? 16 : 8) +
+       "\n";
+  s += "  const " + u + " lid = " + d.local_id + ";\n";
+  s += "  const " + u + " first = (" + u + ")" + d.group_id + " * per_group;\n";
+  s += "  const " + u + " total = per_group * n;\n";
+  // Loads: the group's transforms end to end in the first array.
+  s += "  for (" + u + " idx = lid; idx < total; idx += " + G + ") {\n";
+  s += "    const " + u + " tr = idx / n, i = idx - tr * n, t = first + tr;\n";
+  s += "    cpx v = cmake(0, 0);\n";
+  s += "    if (t < count) {\n";
+  s += "      const " + u + " q = t % inner, a = (t / inner) % mid, o = t / (inner * mid);\n";
+  s += "      v = in[o * in_outer + a * in_mid + q * in_inner + i * in_point];\n";
+  s += "    }\n";
+  s += "    buf[idx] = v;\n";
+  s += "  }\n";
+  s += "  " + std::string(d.barrier) + "\n";
+  // Stage s (radix r after stages of product p): butterfly i of a transform
+  // reads x_q = A[i + q n / r], twiddled by w_(p r)^(q k), k = i mod p, and
+  // writes its DFT's y_j to B[(i - k) r + k + j p].
+  s += "  " + u + " p = 1, from = 0;\n";
+  s += "  for (" + u + " stage = 0; stage < stages; ++stage) {\n";
+  s +=
+      "    const " + u + " r = (radices >> (8 * stage)) & 255, m = n / r, step = n / (p * r), to = " + C + " - from;\n";
+  s += "    for (" + u + " idx = lid; idx < per_group * m; idx += " + G + ") {\n";
+  s += "      const " + u + " tr = idx / m, i = idx - tr * m, k = i % p, base = tr * n;\n";
+  s += "      cpx x[" + R + "];\n";
+  s += "      #pragma unroll\n";
+  s += "      for (int q = 0; q < " + R + "; ++q) {\n";
+  s += "        if ((" + u + ")q < r) {\n";
+  s += "          cpx v = buf[from + base + i + (" + u + ")q * m];\n";
+  s += "          if (q > 0 && k > 0) v = cmul(v, tw_at(tw, (" + u + ")q * k * step, sign));\n";
+  s += "          x[q] = v;\n";
+  s += "        }\n";
+  s += "      }\n";
+  s += "      const " + u + " out_at = to + base + (i - k) * r + k;\n";
+  s += "      if (r == 2) {\n";
+  s += "        buf[out_at] = cmake(x[0].x + x[1].x, x[0].y + x[1].y);\n";
+  s += "        buf[out_at + p] = cmake(x[0].x - x[1].x, x[0].y - x[1].y);\n";
+  s += "      } else if (r == 4) {\n";
+  // -i sign (x1 - x3): forward w_4 = -i.
+  s += "        const cpx a = cmake(x[0].x + x[2].x, x[0].y + x[2].y), b = cmake(x[0].x - x[2].x, x[0].y - x[2].y);\n";
+  s += "        const cpx c = cmake(x[1].x + x[3].x, x[1].y + x[3].y), e = cmake(x[1].x - x[3].x, x[1].y - x[3].y);\n";
+  s += "        const cpx f = cmake(sign * e.y, -sign * e.x);\n";
+  s += "        buf[out_at] = cmake(a.x + c.x, a.y + c.y);\n";
+  s += "        buf[out_at + p] = cmake(b.x + f.x, b.y + f.y);\n";
+  s += "        buf[out_at + 2 * p] = cmake(a.x - c.x, a.y - c.y);\n";
+  s += "        buf[out_at + 3 * p] = cmake(b.x - f.x, b.y - f.y);\n";
+  s += "      } else {\n";
+  // y_j = sum_q x_q w_r^(q j), w_r^e = tw[e n / r].
+  s += "        #pragma unroll\n";
+  s += "        for (int j = 0; j < " + R + "; ++j) {\n";
+  s += "          if ((" + u + ")j < r) {\n";
+  s += "            cpx y = x[0];\n";
+  s += "            #pragma unroll\n";
+  s += "            for (int q = 1; q < " + R + "; ++q) {\n";
+  s += "              if ((" + u + ")q < r) {\n";
+  s += "                const cpx t = cmul(x[q], tw_at(tw, (((" + u + ")q * (" + u + ")j) % r) * m, sign));\n";
+  s += "                y.x += t.x;\n";
+  s += "                y.y += t.y;\n";
+  s += "              }\n";
+  s += "            }\n";
+  s += "            buf[out_at + (" + u + ")j * p] = y;\n";
+  s += "          }\n";
+  s += "        }\n";
+  s += "      }\n";
+  s += "    }\n";
+  s += "    " + std::string(d.barrier) + "\n";
+  s += "    p *= r;\n";
+  s += "    from = to;\n";
+  s += "  }\n";
+  // Stores, with the four-step twiddle where asked.
+  s += "  for (" + u + " idx = lid; idx < total; idx += " + G + ") {\n";
+  s += "    const " + u + " tr = idx / n, i = idx - tr * n, t = first + tr;\n";
+  s += "    if (t < count) {\n";
+  s += "      const " + u + " q = t % inner, a = (t / inner) % mid, o = t / (inner * mid);\n";
+  s += "      cpx v = buf[from + idx];\n";
+  s += "      if (big_n > 0) {\n";
+  s += "        const " + u + " e = (a * i) % big_n;\n";
+  s += "        v = cmul(v, cmul(tw_at(fine, e & ((((" + u +
+       ")1) << big_bits) - 1), sign), tw_at(coarse, e >> big_bits, "
+       "sign)));\n";
+  s += "      }\n";
+  s += "      out[o * out_outer + a * out_mid + q * out_inner + i * out_point] = cmake(v.x * scale, v.y * scale);\n";
+  s += "    }\n";
+  s += "  }\n";
+  s += "}\n";
+  return s;
+}
+
+std::string generic_reshape_name(Precision precision) { return "bfly_generic_reshape_" + suffix(precision); }
+
+std::string generate_generic_reshape(DialectKind kind, Precision precision) {
+  const Dialect& d = dialect(kind);
+  const std::string g = d.global, u = d.u64;
+  std::string s = preamble(d, precision);
+  std::string args =
+      g + "const cpx* src, " + g + "cpx* dst, " + u + " count, " + u + " d1, " + u + " d2, " + u + " d3, " + u + " d4";
+  for (const char* p : {"s", "t", "e"}) {
+    if (*p == 'e') args += ", " + u + " mode, " + u + " real_axis, " + u + " half_len";
+    for (int j = 0; j < 5; ++j) args += ", " + u + " " + p + std::to_string(j);
+  }
+  args += ", " + u + " mirror, real scale) {\n";
+  s += d.kernel_head(generic_reshape_name(precision), kGenericGroupSize) + args;
+  s += "  const " + u + " id = (" + u + ")" + d.group_id + " * " + std::to_string(kGenericGroupSize) + " + " +
+       d.local_id + ";\n";
+  s += "  if (id >= count) return;\n";
+  s += "  " + u + " i[5];\n";
+  s += "  i[4] = id % d4;\n  " + u + " rest = id / d4;\n";
+  s += "  i[3] = rest % d3;\n  rest /= d3;\n";
+  s += "  i[2] = rest % d2;\n  rest /= d2;\n";
+  s += "  i[1] = rest % d1;\n  i[0] = rest / d1;\n";
+  s += "  const " + u + " e[5] = {e0, e1, e2, e3, e4};\n";
+  s += "  " + u + " from[5] = {i[0], i[1], i[2], i[3], i[4]};\n";
+  s += "  bool conjugate = false;\n";
+  s += "  if (mode == 2 && i[real_axis] >= half_len) {\n";
+  s += "    conjugate = true;\n";
+  s += "    for (int j = 0; j < 5; ++j)\n";
+  s += "      if ((mirror >> j) & 1) from[j] = from[j] == 0 ? 0 : e[j] - from[j];\n";
+  s += "  }\n";
+  s += "  const " + u + " at = from[0] * s0 + from[1] * s1 + from[2] * s2 + from[3] * s3 + from[4] * s4;\n";
+  s += "  const " + u + " put = i[0] * t0 + i[1] * t1 + i[2] * t2 + i[3] * t3 + i[4] * t4;\n";
+  s += "  cpx v;\n";
+  s += "  if (mode == 1) v = cmake(((" + g + "const real*)src)[at], 0);\n";
+  s += "  else v = src[at];\n";
+  s += "  if (conjugate) v.y = -v.y;\n";
+  s += "  if (mode == 3) ((" + g + "real*)dst)[put] = v.x * scale;\n";
+  s += "  else dst[put] = cmake(v.x * scale, v.y * scale);\n";
+  s += "}\n";
+  return s;
+}
+
+std::string generic_chirp_name(Precision precision) { return "bfly_generic_chirp_" + suffix(precision); }
+
+std::string generate_generic_chirp(DialectKind kind, Precision precision) {
+  const Dialect& d = dialect(kind);
+  const std::string g = d.global, u = d.u64;
+  std::string s = preamble(d, precision);
+  s += d.kernel_head(generic_chirp_name(precision), kGenericGroupSize) + g + "const cpx* src, " + g + "cpx* dst, " + g +
+       "const cpx* chirp, " + u + " n, " + u + " m, " + u + " count, " + u + " inner, " + u + " outer_stride, " + u +
+       " inner_stride, " + u + " point, " + u + " mode, real sign, real scale) {\n";
+  s += "  const " + u + " id = (" + u + ")" + d.group_id + " * " + std::to_string(kGenericGroupSize) + " + " +
+       d.local_id + ";\n";
+  // Mode 0 runs over the dense rows (m points each), mode 1 over the n
+  // points a row keeps.
+  s += "  const " + u + " width = mode == 0 ? m : n;\n";
+  s += "  if (id >= count * width) return;\n";
+  s += "  const " + u + " t = id / width, k = id - t * width;\n";
+  s += "  const " + u + " strided = (t / inner) * outer_stride + (t % inner) * inner_stride + k * point;\n";
+  s += "  if (mode == 0) {\n";
+  s += "    dst[t * m + k] = k < n ? cmul(src[strided], tw_at(chirp, k, sign)) : cmake(0, 0);\n";
+  s += "  } else {\n";
+  s += "    const cpx v = cmul(src[t * m + k], tw_at(chirp, k, sign));\n";
+  s += "    dst[strided] = cmake(v.x * scale, v.y * scale);\n";
+  s += "  }\n";
+  s += "}\n";
+  return s;
+}
+
+}  // namespace bfly::codegen

@@ -1,0 +1,60 @@
+// The generic tier's kernels (issue 40): fixed sources that take a
+// transform's length, factorisation, strides and tables as arguments, so
+// one compile per device and precision serves every length
+// (runtime/generic_plan.cpp). Both dialects.
+//
+// Row kernel `generic_row_name`: groups of kGenericGroupSize threads, each
+// group `per_group` transforms of n <= capacity points through local memory
+// (two arrays of `capacity` points), the stages a run-time loop of radix-r
+// Stockham steps (r in 2..16, one byte each of `radices`, first stage in the
+// lowest byte; a DFT by the table beside radix 2 and 4), the inner
+// twiddles from `tw` (n entries, exp(-2 pi i e / n)). Transform t is
+// (o, a, q) = (t / (mid * inner), (t / inner) % mid, t % inner); its point i
+// is read at o * in_outer + a * in_mid + q * in_inner + i * in_point and
+// written likewise with the out_ strides, times scale and, where big_n > 0,
+// w_big_n^(a * i) from the two-level table (fine[e mod 2^big_bits] *
+// coarse[e >> big_bits]): a four-step decomposition's twiddles. `sign` is
+// +1 forward, -1 inverse (the tables' imaginary parts are multiplied by it).
+//   (in, out, tw, fine, coarse, n, radices, stages, count, per_group, mid, inner,
+//    in_outer, in_mid, in_inner, in_point, out_outer, out_mid, out_inner, out_point,
+//    big_n, big_bits, sign, scale)
+//
+// Reshape kernel `generic_reshape_name`: for each index (i0..i4) of an
+// array of extents (count / (d1 d2 d3 d4), d1, d2, d3, d4), one point from
+// src at sum i_j s_j to dst at sum i_j t_j, times scale. mode 0: complex to
+// complex; 1: real to complex (imaginary 0); 2: a Hermitian half to the
+// whole (along axis `real_axis` indices past `half` read the mirror,
+// conjugated: i_j -> (e_j - i_j) mod e_j on the axes in `mirror`, bit j);
+// 3: complex to real (the real part). One point a thread.
+//   (src, dst, count, d1, d2, d3, d4, s0..s4, t0..t4, mode, real_axis, half,
+//    e0..e4, mirror, scale)
+//
+// Chirp kernel `generic_chirp_name` (Bluestein): mode 0 loads rows of n
+// points (addressed as the row kernel's input, mid = 1) times
+// chirp[m] = exp(-i pi m^2 / n) (imaginary part times sign) into dense rows
+// of `m` points, zero past n; mode 1 stores the first n points of dense
+// rows of `m` times the chirp and scale, addressed as the row kernel's
+// output. One point a thread.
+//   (src, dst, chirp, n, m, count, inner, outer_stride, inner_stride, point, mode, sign, scale)
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bfly/bfly.hpp"
+#include "codegen/dialect.hpp"
+
+namespace bfly::codegen {
+
+constexpr int kGenericGroupSize = 128;
+constexpr int kGenericMaxRadix = 16;
+constexpr int kGenericMaxStages = 8;
+
+std::string generic_row_name(Precision precision, std::int64_t capacity);
+std::string generate_generic_row(DialectKind dialect, Precision precision, std::int64_t capacity);
+std::string generic_reshape_name(Precision precision);
+std::string generate_generic_reshape(DialectKind dialect, Precision precision);
+std::string generic_chirp_name(Precision precision);
+std::string generate_generic_chirp(DialectKind dialect, Precision precision);
+
+}  // namespace bfly::codegen

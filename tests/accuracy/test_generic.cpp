@@ -1,0 +1,124 @@
+// The generic tier (issue 40; runtime/generic_plan.hpp, BFLY_LIMITS=generic=1):
+// every kind, shape, layout and length run by the fixed kernels against
+// FFTW, outputs poisoned first; and a new size compiles nothing once the
+// device has them.
+#include <algorithm>
+
+#include "accuracy/fixture.hpp"
+
+namespace bfly::test {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+PlanOptions generic() {
+  PlanOptions o;
+  o.limits = "generic=1";
+  return o;
+}
+
+struct Case {
+  Kind kind;
+  Shape shape;
+  std::int64_t batch;
+  std::vector<int> axes;
+  Placement placement;
+  Norm norm;
+  Direction direction;
+  const char* what;  // the feature it meets
+};
+
+Problem make(const Case& c, Precision precision) {
+  Problem p;
+  p.kind = c.kind;
+  p.shape = c.shape;
+  p.batch = c.batch;
+  p.axes = c.axes;
+  p.placement = c.placement;
+  p.norm = c.norm;
+  p.precision = precision;
+  p.direction = c.kind == Kind::R2C ? Direction::Forward : c.kind == Kind::C2R ? Direction::Inverse : c.direction;
+  return p;
+}
+
+class Generic : public Accuracy {};
+
+// Lengths of every path: rows in local memory (radices 2, 4 and the odd
+// primes to 13), four-step splits of one and two levels, Bluestein (primes,
+// a prime factor past 13, Bluestein's own length split four-step), and
+// the layouts around them.
+TEST_P(Generic, EveryPathAgainstFftw) {
+  const auto O = Placement::OutOfPlace, I = Placement::InPlace;
+  const auto F = Direction::Forward, B = Direction::Inverse;
+  const std::vector<Case> all = {
+      {Kind::C2C, {1}, 3, {}, O, Norm::None, F, "length 1"},
+      {Kind::C2C, {2}, 5, {}, O, Norm::None, B, "radix 2"},
+      {Kind::C2C, {8}, 7, {}, O, Norm::None, F, "radices 4 and 2"},
+      {Kind::C2C, {1000}, 3, {}, O, Norm::None, F, "radices 4, 2, 5"},
+      {Kind::C2C, {3 * 7 * 11 * 13}, 2, {}, I, Norm::None, B, "radices 3, 7, 11, 13"},
+      {Kind::C2C, {1024}, 4, {}, O, Norm::Ortho, B, "a power of two, ortho"},
+      {Kind::C2C, {6144}, 2, {}, O, Norm::None, F, "four-step"},
+      {Kind::C2C, {1 << 21}, 1, {}, O, Norm::None, F, "four-step of two levels"},
+      {Kind::C2C, {17}, 6, {}, O, Norm::None, F, "a prime: Bluestein"},
+      {Kind::C2C, {997}, 2, {}, I, Norm::Forward, B, "a prime, inverse, in place"},
+      {Kind::C2C, {2 * 3 * 1009}, 2, {}, O, Norm::None, F, "Bluestein over a four-step length"},
+      {Kind::C2C, {12, 17, 10}, 2, {}, O, Norm::None, F, "3D with a Bluestein axis"},
+      {Kind::C2C, {6, 5, 8, 9}, 1, {0, 2}, O, Norm::None, B, "4D, two axes"},
+      {Kind::C2C, {96, 128}, 3, {0}, O, Norm::None, F, "the outer axis alone"},
+      {Kind::R2C, {1024}, 3, {}, O, Norm::None, F, "R2C even"},
+      {Kind::R2C, {1025}, 2, {}, I, Norm::None, F, "R2C odd, in place"},
+      {Kind::R2C, {30, 49}, 2, {}, O, Norm::Ortho, F, "2D R2C"},
+      {Kind::C2R, {1000}, 2, {}, O, Norm::None, B, "C2R even"},
+      {Kind::C2R, {4097}, 1, {}, O, Norm::Backward, B, "C2R odd past the capacity"},
+      {Kind::C2R, {14, 9, 16}, 2, {}, I, Norm::None, B, "3D C2R in place"},
+      {Kind::C2R, {12, 18}, 1, {0, 1}, O, Norm::None, B, "2D C2R, every axis named"},
+  };
+  for (const Case& c :
+       cover("generic tier paths", all, 12, [](const Case& c) { return std::vector<std::string>{c.what}; }))
+    for (Precision precision : {Precision::Single, Precision::Double}) {
+      const Problem p = make(c, precision);
+      SCOPED_TRACE(std::string(c.what) + ": " + p.token());
+      expect_accurate(p, generic());
+    }
+}
+
+// Strided layouts: points a stride apart, batches a distance apart.
+TEST_P(Generic, StridedLayouts) {
+  Problem p;
+  p.shape = {60};
+  p.batch = 3;
+  p.input.strides = {2};
+  p.input.distance = 130;
+  p.output.strides = {3};
+  p.output.distance = 200;
+  p.direction = Direction::Inverse;
+  expect_accurate(p, generic());
+  p.kind = Kind::R2C;
+  p.direction = Direction::Forward;
+  p.shape = {61};
+  expect_accurate(p, generic());
+}
+
+// Once the tier's kernels are made on a device, a plan of any new length
+// compiles nothing: its build counts no kernel built (they come from the
+// device's memory), and it describes itself as the generic tier.
+TEST_P(Generic, ANewSizeCompilesNothing) {
+  Problem warm;
+  warm.shape = {17};  // Bluestein: every kernel the tier has
+  Plan first(device(), warm, generic());
+  for (std::int64_t n : {4099, 1536, 2 * 3 * 5 * 7 * 11 * 13}) {
+    Problem p;
+    p.shape = {n};
+    p.batch = 2;
+    const Plan plan(device(), p, generic());
+    EXPECT_EQ(plan.build_stats().built, 0) << p.token() << ": a kernel was built for a new size";
+    EXPECT_NE(plan.describe().find("generic tier"), std::string::npos) << plan.describe();
+    expect_accurate(p, generic());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Generic, ::testing::Values("cuda", "opencl"),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+}  // namespace
+}  // namespace bfly::test
