@@ -424,7 +424,9 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     r.bench_case = c;
     if (progress) progress(done, steps, "bfly " + c.label());
     const Problem problem = c.problem();
-    const PlanOptions options{settings.strategy, settings.tuning, {}};
+    PlanOptions options;
+    options.strategy = settings.strategy;
+    options.tuning = settings.tuning;
     // A case bfly cannot plan (a length its planner does not reach, fp64 on a
     // device without it) is a row that says why, not the end of the run: the
     // copy and the peers are still timed on it.
@@ -526,7 +528,10 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
         if (progress) progress(done, steps, std::string("preparing ") + kTransposePeer + " " + c.label());
         try {
           const auto start = Clock::now();
-          transposing = std::make_unique<Plan>(device, problem, PlanOptions{Strategy::Transpose, settings.tuning, {}});
+          PlanOptions transpose;
+          transpose.strategy = Strategy::Transpose;
+          transpose.tuning = settings.tuning;
+          transposing = std::make_unique<Plan>(device, problem, transpose);
           p.plan_ms = ms_between(start, Clock::now());
           p.passes = transposing->passes();
           const Plan* t = transposing.get();

@@ -149,6 +149,17 @@ enum class Strategy { Auto, Transpose };
 const char* to_string(Strategy s);
 Strategy parse_strategy(const std::string& text);  // throws Error naming the text
 
+// Which kernels a plan runs (issue 40). Specialised: kernels made for the
+// problem, compiled the first time a device meets its size (0.2-2 s a
+// kernel on a GPU, seconds on PoCL), then cached on disk. Generic: the
+// generic tier's fixed kernels, which take the length as an argument, so a
+// new size compiles nothing (made once per device); correct at every size,
+// slower. Tiered: the generic plan at once, the specialised one made on a
+// thread meanwhile and run by every execution after it is made. Default:
+// the limits override's `generic` key (0, 1, 2: BFLY_LIMITS=generic=2),
+// else Specialised.
+enum class Tier { Default, Specialised, Generic, Tiered };
+
 struct PlanOptions {
   Strategy strategy = Strategy::Auto;
   // The tuning table (`bfly tune`) this plan takes its launch choices from:
@@ -170,6 +181,9 @@ struct PlanOptions {
   // the constructor waits; exceptions it throws are ignored. Empty: silent.
   // (The CLI prints these on stderr; Python logs them.)
   std::function<void(const std::string&)> on_wait;
+  // Which kernels run (Tier above; last, so aggregate initialisers of the
+  // fields before it keep their meaning).
+  Tier tier = Tier::Default;
 };
 
 // What a device is, as listed by `bfly info`.

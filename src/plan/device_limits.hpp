@@ -87,7 +87,9 @@ struct DeviceLimits {
   int row_occupancy = 0;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
-  // a new size); 0: the specialised kernels (the default).
+  // a new size); 2 tiered (generic until the specialised plan, made on a
+  // thread, is ready); 0: the specialised kernels (the default).
+  // PlanOptions::tier, where set, decides instead.
   int generic_tier = 0;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.

@@ -1,6 +1,7 @@
 // Executing a plan: compiled kernels, twiddle tables and workspace for each
 // pass, and the launches.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -142,12 +143,26 @@ class PlanImpl {
     } else {
       limits.tuning = tuning_from_options(options.tuning, device_->info());
     }
+    if (options.tier != Tier::Default)
+      limits.generic_tier = options.tier == Tier::Generic ? 1 : options.tier == Tier::Tiered ? 2 : 0;
     tree_ = plan::make_plan(problem, limits, options);
     check_fits(problem);
     if (limits.generic_tier && multiply_period < 0) {
       // Nothing compiled for this size (runtime/generic_plan.hpp).
       generic_ = std::make_unique<GenericPlan>(device_, tree_.problem, limits, stats_);
       stats_.plan_ms = ms_since(start);
+      if (limits.generic_tier == 2) {
+        // Tiered: the specialised plan is made on a thread of its own while
+        // executions run the generic one; the first execution after it is
+        // made runs it (each keeps its own workspace, so the swap is safe
+        // between executions on any queue). It tells nobody of its wait.
+        PlanOptions specialised = options;
+        specialised.tier = Tier::Specialised;
+        specialised.on_wait = nullptr;
+        specialised_ = std::async(std::launch::async, [device = device_, problem, specialised] {
+                         return std::make_shared<PlanImpl>(device, problem, specialised);
+                       }).share();
+      }
       return;
     }
     if (multiply_period >= 0 && !tree_.passes.empty()) {
@@ -420,6 +435,7 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
+    if (const PlanImpl* made = specialised()) return made->execute(in, out, stream, multiplier);
     if (generic_) return generic_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
     Queue& queue = queue_of(stream);
@@ -533,13 +549,38 @@ class PlanImpl {
   }
 
   const plan::PlanTree& tree() const { return tree_; }
-  std::string describe() const { return generic_ ? generic_->describe() : tree_.print(); }
-  int launches() const { return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size()); }
+  // What runs now: a tiered plan's specialised plan once made.
+  std::string describe() const {
+    if (const PlanImpl* made = specialised()) return made->describe();
+    if (!generic_) return tree_.print();
+    return generic_->describe() +
+           (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
+  }
+  int launches() const {
+    if (const PlanImpl* made = specialised()) return made->launches();
+    return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
+  }
+
+  // A tiered plan's specialised plan where it is made (else nullptr: still
+  // being made, failed, or not tiered); it then runs every execution.
+  const PlanImpl* specialised() const {
+    if (const PlanImpl* made = made_.load(std::memory_order_acquire)) return made;
+    if (!specialised_.valid() || specialised_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return nullptr;
+    try {
+      const PlanImpl* made = specialised_.get().get();
+      made_.store(made, std::memory_order_release);
+      return made;
+    } catch (const std::exception&) {
+      return nullptr;  // (the generic plan goes on)
+    }
+  }
   bool fused() const { return fused_; }
   const BuildStats& stats() const { return stats_; }
   const std::shared_ptr<DeviceImpl>& device() const { return device_; }
   // One queue's (every queue the plan runs on has as much: Queue).
   std::size_t workspace_bytes() const {
+    if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
@@ -563,7 +604,10 @@ class PlanImpl {
   plan::DeviceLimits limits_;  // as planned with (the override and table applied)
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
-  bool fused_ = false;                    // a pass multiplies (KernelSpec::multiply, multiply_load)
+  // Tiered (generic_tier 2): the specialised plan being made, and once made.
+  std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
+  mutable std::atomic<const PlanImpl*> made_{nullptr};
+  bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;
   bool per_queue_ = false;  // the plan has workspace or counters: a Queue each
   mutable std::mutex queues_mutex_;

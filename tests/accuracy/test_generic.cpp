@@ -3,6 +3,10 @@
 // FFTW, outputs poisoned first; and a new size compiles nothing once the
 // device has them.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <random>
+#include <thread>
 
 #include "accuracy/fixture.hpp"
 
@@ -115,6 +119,55 @@ TEST_P(Generic, ANewSizeCompilesNothing) {
     EXPECT_NE(plan.describe().find("generic tier"), std::string::npos) << plan.describe();
     expect_accurate(p, generic());
   }
+}
+
+// Tiered (Tier::Tiered): executions run the generic plan until the
+// specialised one, made on a thread, is ready, then run it; two threads
+// executing all along (each its own buffers on the device's queue) get
+// results within the tolerance of the specialised plan's every time, and
+// the plan ends up describing the specialised one.
+TEST_P(Generic, TieredSwapsUnderConcurrentExecutions) {
+  Problem p;
+  p.shape = {2 * 3 * 5 * 7 * 11};
+  p.batch = 3;
+  PlanOptions specialised;
+  specialised.tier = Tier::Specialised;
+  PlanOptions tiered;
+  tiered.tier = Tier::Tiered;
+  const std::size_t points = static_cast<std::size_t>(p.length() * p.batch);
+  const Plan plan(device(), p, tiered);
+  const bool began_generic = plan.describe().find("generic tier") != std::string::npos;
+  std::atomic<bool> swapped{false};
+  std::atomic<int> runs{0}, bad{0};
+  auto worker = [&](unsigned seed) {
+    std::mt19937 engine(seed);
+    std::uniform_real_distribution<float> uniform(-1, 1);
+    std::vector<std::complex<float>> x(points), want(points), got(points);
+    for (auto& v : x) v = {uniform(engine), uniform(engine)};
+    Plan(device(), p, specialised).execute_host(x.data(), want.data());
+    Buffer in(device(), points * sizeof x[0]), out(device(), points * sizeof x[0]);
+    in.write(x.data(), points * sizeof x[0]);
+    const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    for (int after = 0; after < 3 && std::chrono::steady_clock::now() < stop;) {
+      std::fill(got.begin(), got.end(), std::complex<float>(NAN, NAN));
+      out.write(got.data(), points * sizeof got[0]);
+      plan.execute(in, out);
+      out.read(got.data(), points * sizeof got[0]);
+      double num = 0, den = 0;
+      for (std::size_t i = 0; i < points; ++i)
+        num += std::norm(std::complex<double>(got[i] - want[i])), den += std::norm(std::complex<double>(want[i]));
+      if (!(std::sqrt(num / den) <= kTolerance)) ++bad;
+      ++runs;
+      if (plan.describe().find("generic tier") == std::string::npos) swapped = true;
+      if (swapped) ++after;
+    }
+  };
+  std::thread a(worker, 1), b(worker, 2);
+  a.join();
+  b.join();
+  EXPECT_EQ(bad.load(), 0) << "of " << runs.load() << " executions";
+  EXPECT_TRUE(swapped.load()) << "the specialised plan never ran: " << plan.describe();
+  std::printf("[ tiered   ] %d executions, began %s\n", runs.load(), began_generic ? "generic" : "specialised");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Generic, ::testing::Values("cuda", "opencl"),
