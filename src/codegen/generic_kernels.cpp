@@ -38,15 +38,23 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   // Two arrays: each stage reads one and writes the other (Stockham).
   s += "  " + d.local_array("buf", static_cast<std::size_t>(2 * capacity), precision == Precision::Double ? 16 : 8) +
        "\n";
-  s += "  const " + u + " lid = " + d.local_id + ";\n";
+  // In-group indices in 32 bits (a group holds at most `capacity` points:
+  // 64-bit division is several times slower on GPUs); transform indices
+  // and addresses in 64.
+  const std::string w = d.u32;
+  s += "  const " + w + " lid = " + d.local_id + ", n32 = (" + w + ")n, total = (" + w + ")(per_group * n);\n";
   s += "  const " + u + " first = (" + u + ")" + d.group_id + " * per_group;\n";
-  s += "  const " + u + " total = per_group * n;\n";
+  // Transform t's first point: (o, a, q) from t, where rows are plain (mid
+  // and inner 1: o = t) without a division.
+  s += "  const bool plain = mid == 1 && inner == 1;\n";
   // Loads: the group's transforms end to end in the first array.
-  s += "  for (" + u + " idx = lid; idx < total; idx += " + G + ") {\n";
-  s += "    const " + u + " tr = idx / n, i = idx - tr * n, t = first + tr;\n";
+  s += "  for (" + w + " idx = lid; idx < total; idx += " + G + ") {\n";
+  s += "    const " + w + " tr = idx / n32, i = idx - tr * n32;\n";
+  s += "    const " + u + " t = first + tr;\n";
   s += "    cpx v = cmake(0, 0);\n";
   s += "    if (t < count) {\n";
-  s += "      const " + u + " q = t % inner, a = (t / inner) % mid, o = t / (inner * mid);\n";
+  s += "      const " + u +
+       " q = plain ? 0 : t % inner, a = plain ? 0 : (t / inner) % mid, o = plain ? t : t / (inner * mid);\n";
   s += "      v = in[o * in_outer + a * in_mid + q * in_inner + i * in_point];\n";
   s += "    }\n";
   s += "    buf[idx] = v;\n";
@@ -55,22 +63,23 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   // Stage s (radix r after stages of product p): butterfly i of a transform
   // reads x_q = A[i + q n / r], twiddled by w_(p r)^(q k), k = i mod p, and
   // writes its DFT's y_j to B[(i - k) r + k + j p].
-  s += "  " + u + " p = 1, from = 0;\n";
-  s += "  for (" + u + " stage = 0; stage < stages; ++stage) {\n";
-  s +=
-      "    const " + u + " r = (radices >> (8 * stage)) & 255, m = n / r, step = n / (p * r), to = " + C + " - from;\n";
-  s += "    for (" + u + " idx = lid; idx < per_group * m; idx += " + G + ") {\n";
-  s += "      const " + u + " tr = idx / m, i = idx - tr * m, k = i % p, base = tr * n;\n";
+  s += "  " + w + " p = 1, from = 0;\n";
+  s += "  for (" + w + " stage = 0; stage < (" + w + ")stages; ++stage) {\n";
+  s += "    const " + w + " r = (" + w +
+       ")((radices >> (8 * stage)) & 255), m = n32 / r, step = n32 / (p * r), to = " + C + " - from;\n";
+  s += "    const " + w + " butterflies = (" + w + ")per_group * m;\n";
+  s += "    for (" + w + " idx = lid; idx < butterflies; idx += " + G + ") {\n";
+  s += "      const " + w + " tr = idx / m, i = idx - tr * m, k = i % p, base = tr * n32;\n";
   s += "      cpx x[" + R + "];\n";
   s += "      #pragma unroll\n";
   s += "      for (int q = 0; q < " + R + "; ++q) {\n";
-  s += "        if ((" + u + ")q < r) {\n";
-  s += "          cpx v = buf[from + base + i + (" + u + ")q * m];\n";
-  s += "          if (q > 0 && k > 0) v = cmul(v, tw_at(tw, (" + u + ")q * k * step, sign));\n";
+  s += "        if ((" + w + ")q < r) {\n";
+  s += "          cpx v = buf[from + base + i + (" + w + ")q * m];\n";
+  s += "          if (q > 0 && k > 0) v = cmul(v, tw_at(tw, (" + w + ")q * k * step, sign));\n";
   s += "          x[q] = v;\n";
   s += "        }\n";
   s += "      }\n";
-  s += "      const " + u + " out_at = to + base + (i - k) * r + k;\n";
+  s += "      const " + w + " out_at = to + base + (i - k) * r + k;\n";
   s += "      if (r == 2) {\n";
   s += "        buf[out_at] = cmake(x[0].x + x[1].x, x[0].y + x[1].y);\n";
   s += "        buf[out_at + p] = cmake(x[0].x - x[1].x, x[0].y - x[1].y);\n";
@@ -87,17 +96,17 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   // y_j = sum_q x_q w_r^(q j), w_r^e = tw[e n / r].
   s += "        #pragma unroll\n";
   s += "        for (int j = 0; j < " + R + "; ++j) {\n";
-  s += "          if ((" + u + ")j < r) {\n";
+  s += "          if ((" + w + ")j < r) {\n";
   s += "            cpx y = x[0];\n";
   s += "            #pragma unroll\n";
   s += "            for (int q = 1; q < " + R + "; ++q) {\n";
-  s += "              if ((" + u + ")q < r) {\n";
-  s += "                const cpx t = cmul(x[q], tw_at(tw, (((" + u + ")q * (" + u + ")j) % r) * m, sign));\n";
+  s += "              if ((" + w + ")q < r) {\n";
+  s += "                const cpx t = cmul(x[q], tw_at(tw, (((" + w + ")q * (" + w + ")j) % r) * m, sign));\n";
   s += "                y.x += t.x;\n";
   s += "                y.y += t.y;\n";
   s += "              }\n";
   s += "            }\n";
-  s += "            buf[out_at + (" + u + ")j * p] = y;\n";
+  s += "            buf[out_at + (" + w + ")j * p] = y;\n";
   s += "          }\n";
   s += "        }\n";
   s += "      }\n";
@@ -107,10 +116,12 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   s += "    from = to;\n";
   s += "  }\n";
   // Stores, with the four-step twiddle where asked.
-  s += "  for (" + u + " idx = lid; idx < total; idx += " + G + ") {\n";
-  s += "    const " + u + " tr = idx / n, i = idx - tr * n, t = first + tr;\n";
+  s += "  for (" + w + " idx = lid; idx < total; idx += " + G + ") {\n";
+  s += "    const " + w + " tr = idx / n32, i = idx - tr * n32;\n";
+  s += "    const " + u + " t = first + tr;\n";
   s += "    if (t < count) {\n";
-  s += "      const " + u + " q = t % inner, a = (t / inner) % mid, o = t / (inner * mid);\n";
+  s += "      const " + u +
+       " q = plain ? 0 : t % inner, a = plain ? 0 : (t / inner) % mid, o = plain ? t : t / (inner * mid);\n";
   s += "      cpx v = buf[from + idx];\n";
   s += "      if (big_n > 0) {\n";
   s += "        const " + u + " e = (a * i) % big_n;\n";

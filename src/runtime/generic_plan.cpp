@@ -104,6 +104,31 @@ class GenericBuilder {
     const std::vector<int> axes = p.transform_axes();
     const double sign = p.direction == Direction::Forward ? 1.0 : -1.0;
 
+    // Complex arrays in the default layout whose every axis is rows in
+    // local memory: row launches from the input to the output, then on the
+    // output in place, the scale in the last; no workspace.
+    const bool simple = p.kind == Kind::C2C && p.input.is_default() && p.output.is_default() &&
+                        std::all_of(axes.begin(), axes.end(), [&](int a) {
+                          const std::int64_t n = full[static_cast<std::size_t>(a)];
+                          return smooth(n) && n <= capacity_;
+                        });
+    if (simple) {
+      Slot from = Slot::In;
+      for (std::size_t k = 0; k < axes.size(); ++k) {
+        std::int64_t outer = p.batch, inner = 1;
+        for (int b = 0; b < axes[k]; ++b) outer *= full[static_cast<std::size_t>(b)];
+        for (int b = axes[k] + 1; b < rank; ++b) inner *= full[static_cast<std::size_t>(b)];
+        const std::int64_t n = full[static_cast<std::size_t>(axes[k])];
+        const std::int64_t rows_in[4] = {n * inner, 0, 1, inner};
+        rows(from, Slot::Out, n, outer * inner, 1, inner, rows_in, rows_in, 0, sign,
+             k + 1 == axes.size() ? p.scale() : 1.0,
+             std::to_string(n) + "-point rows of axis " + std::to_string(axes[k]) + " in local memory");
+        from = Slot::Out;
+      }
+      plan_.dense_bytes_ = 0;
+      return;
+    }
+
     // Gather.
     const Layout in = p.input_layout();
     std::vector<std::int64_t> extents{p.batch};
@@ -452,9 +477,9 @@ GenericPlan::Workspace& GenericPlan::workspace_of(void* stream) const {
 void GenericPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream) const {
   Workspace& w = workspace_of(stream);
   std::lock_guard<std::mutex> lock(w.order);
-  if (!w.w0) {
-    w.w0 = device_->allocate(std::max<std::size_t>(dense_bytes_, 16));
-    w.w1 = device_->allocate(std::max<std::size_t>(dense_bytes_, 16));
+  if (!w.w0 && dense_bytes_ > 0) {
+    w.w0 = device_->allocate(dense_bytes_);
+    w.w1 = device_->allocate(dense_bytes_);
     if (padded_bytes_ > 0) {
       w.b0 = device_->allocate(padded_bytes_);
       w.b1 = device_->allocate(padded_bytes_);
