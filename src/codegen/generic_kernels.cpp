@@ -20,24 +20,36 @@ std::string preamble(const Dialect& d, Precision precision) {
 
 }  // namespace
 
-std::string generic_row_name(Precision precision, std::int64_t capacity) {
-  return "bfly_generic_row_" + suffix(precision) + "_c" + std::to_string(capacity) + "_g" +
-         std::to_string(kGenericGroupSize);
+std::string generic_row_name(Precision precision, std::int64_t capacity, int max_radix) {
+  return "bfly_generic_row_" + suffix(precision) + "_c" + std::to_string(capacity) + "_r" + std::to_string(max_radix) +
+         "_g" + std::to_string(kGenericGroupSize);
 }
 
-std::string generate_generic_row(DialectKind kind, Precision precision, std::int64_t capacity) {
+int generic_row_groups(Precision precision, int max_radix) {
+  return max_radix <= 8 && precision == Precision::Single ? 6 : 1;
+}
+
+std::string generate_generic_row(DialectKind kind, Precision precision, std::int64_t capacity, int max_radix) {
   const Dialect& d = dialect(kind);
-  const std::string g = d.global, u = d.u64, G = std::to_string(kGenericGroupSize), C = std::to_string(capacity);
-  const std::string R = std::to_string(kGenericMaxRadix);
+  const std::string g = d.global, u = d.u64, G = std::to_string(kGenericGroupSize);
+  const std::string R = std::to_string(max_radix);
   std::string s = preamble(d, precision);
-  s += d.kernel_head(generic_row_name(precision, capacity), kGenericGroupSize) + g + "const cpx* in, " + g +
-       "cpx* out, " + g + "const cpx* tw, " + g + "const cpx* fine, " + g + "const cpx* coarse, " + u + " n, " + u +
-       " radices, " + u + " stages, " + u + " count, " + u + " per_group, " + u + " mid, " + u + " inner, " + u +
-       " in_outer, " + u + " in_mid, " + u + " in_inner, " + u + " in_point, " + u + " out_outer, " + u + " out_mid, " +
-       u + " out_inner, " + u + " out_point, " + u + " big_n, " + u + " big_bits, real sign, real scale) {\n";
-  // Two arrays: each stage reads one and writes the other (Stockham).
-  s += "  " + d.local_array("buf", static_cast<std::size_t>(2 * capacity), precision == Precision::Double ? 16 : 8) +
-       "\n";
+  s += d.kernel_head(generic_row_name(precision, capacity, max_radix), kGenericGroupSize,
+                     generic_row_groups(precision, max_radix)) +
+       g + "const cpx* in, " + g + "cpx* out, " + g + "const cpx* tw, " + g + "const cpx* fine, " + g +
+       "const cpx* coarse, " + u + " n, " + u + " radices, " + u + " stages, " + u + " count, " + u + " per_group, " +
+       u + " mid, " + u + " inner, " + u + " in_outer, " + u + " in_mid, " + u + " in_inner, " + u + " in_point, " + u +
+       " out_outer, " + u + " out_mid, " + u + " out_inner, " + u + " out_point, " + u + " big_n, " + u +
+       " big_bits, real sign, real scale) {\n";
+  // Two arrays of the group's points: each stage reads one and writes the
+  // other (Stockham). CUDA: dynamic shared memory of the launch's size (a
+  // group of short rows takes what it needs, so more groups fit a
+  // multiprocessor); OpenCL: `capacity` points each.
+  if (kind == DialectKind::Cuda)
+    s += "  extern __shared__ cpx buf[];  // 2 per_group n points\n";
+  else
+    s += "  " + d.local_array("buf", static_cast<std::size_t>(2 * capacity), precision == Precision::Double ? 16 : 8) +
+         "\n";
   // In-group indices in 32 bits (a group holds at most `capacity` points:
   // 64-bit division is several times slower on GPUs); transform indices
   // and addresses in 64.
@@ -66,7 +78,7 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   s += "  " + w + " p = 1, from = 0;\n";
   s += "  for (" + w + " stage = 0; stage < (" + w + ")stages; ++stage) {\n";
   s += "    const " + w + " r = (" + w +
-       ")((radices >> (8 * stage)) & 255), m = n32 / r, step = n32 / (p * r), to = " + C + " - from;\n";
+       ")((radices >> (8 * stage)) & 255), m = n32 / r, step = n32 / (p * r), to = total - from;\n";
   s += "    const " + w + " butterflies = (" + w + ")per_group * m;\n";
   s += "    for (" + w + " idx = lid; idx < butterflies; idx += " + G + ") {\n";
   s += "      const " + w + " tr = idx / m, i = idx - tr * m, k = i % p, base = tr * n32;\n";
@@ -134,6 +146,10 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   s += "  }\n";
   s += "}\n";
   return s;
+}
+
+std::size_t generic_row_local_bytes(Precision precision, std::int64_t points) {
+  return static_cast<std::size_t>(2 * points) * (precision == Precision::Double ? 16 : 8);
 }
 
 std::string generic_reshape_name(Precision precision) { return "bfly_generic_reshape_" + suffix(precision); }

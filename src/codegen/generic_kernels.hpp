@@ -5,8 +5,8 @@
 //
 // Row kernel `generic_row_name`: groups of kGenericGroupSize threads, each
 // group `per_group` transforms of n <= capacity points through local memory
-// (two arrays of `capacity` points), the stages a run-time loop of radix-r
-// Stockham steps (r in 2..16, one byte each of `radices`, first stage in the
+// (two arrays of per_group n points), the stages a run-time loop of radix-r
+// Stockham steps (r in 2..max_radix, one byte each of `radices`, first stage in the
 // lowest byte; a DFT by the table beside radix 2 and 4), the inner
 // twiddles from `tw` (n entries, exp(-2 pi i e / n)). Transform t is
 // (o, a, q) = (t / (mid * inner), (t / inner) % mid, t % inner); its point i
@@ -38,6 +38,7 @@
 //   (src, dst, chirp, n, m, count, inner, outer_stride, inner_stride, point, mode, sign, scale)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -47,11 +48,17 @@
 namespace bfly::codegen {
 
 constexpr int kGenericGroupSize = 128;
-constexpr int kGenericMaxRadix = 16;
 constexpr int kGenericMaxStages = 8;
 
-std::string generic_row_name(Precision precision, std::int64_t capacity);
-std::string generate_generic_row(DialectKind dialect, Precision precision, std::int64_t capacity);
+// `max_radix`: the largest radix the kernel takes (8 or 16: radices 11 and
+// 13 need the wider one, whose 16 slots cost registers); its groups a
+// multiprocessor asked of the compiler: generic_row_groups. A launch's
+// local memory (CUDA's dynamic shared memory): generic_row_local_bytes of
+// per_group * n points.
+std::string generic_row_name(Precision precision, std::int64_t capacity, int max_radix);
+std::string generate_generic_row(DialectKind dialect, Precision precision, std::int64_t capacity, int max_radix);
+int generic_row_groups(Precision precision, int max_radix);
+std::size_t generic_row_local_bytes(Precision precision, std::int64_t points);
 std::string generic_reshape_name(Precision precision);
 std::string generate_generic_reshape(DialectKind dialect, Precision precision);
 std::string generic_chirp_name(Precision precision);

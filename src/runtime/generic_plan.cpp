@@ -28,7 +28,7 @@ Arg u64(std::int64_t v) { return {Slot::Table, -1, KernelArg::of_u64(static_cast
 Arg buffer(Slot s) { return {s, -1, KernelArg::of_u64(0)}; }
 Arg table(int index) { return {Slot::Table, index, KernelArg::of_u64(0)}; }
 
-// Radices the row kernel runs (each <= kGenericMaxRadix), or empty where n
+// Radices the row kernel runs (each <= 16), or empty where n
 // has a prime factor past 13: fours and twos over a generic DFT's eights
 // and sixteens (cheaper by the table), odd primes as they are.
 std::vector<int> generic_radices(std::int64_t n) {
@@ -220,16 +220,19 @@ class GenericBuilder {
     const std::vector<int> radices = generic_radices(n);
     std::uint64_t packed = 0;
     for (std::size_t s = 0; s < radices.size(); ++s) packed |= static_cast<std::uint64_t>(radices[s]) << (8 * s);
-    const std::string name = codegen::generic_row_name(precision_, capacity_);
+    const int max_radix = radices.empty() || *std::max_element(radices.begin(), radices.end()) <= 8 ? 8 : 16;
+    const std::string name = codegen::generic_row_name(precision_, capacity_, max_radix);
     const codegen::DialectKind dialect = device_.dialect();
     const Precision precision = precision_;
     const std::int64_t capacity = capacity_;
     Step step;
-    step.kernel = kernel(name, [=] { return codegen::generate_generic_row(dialect, precision, capacity); });
+    step.kernel = kernel(name, [=] { return codegen::generate_generic_row(dialect, precision, capacity, max_radix); });
     // About four points a thread: short rows share a group.
     const std::int64_t per_group =
         std::max<std::int64_t>(1, std::min<std::int64_t>(capacity_ / n, 4 * codegen::kGenericGroupSize / n));
     step.groups = static_cast<std::size_t>((count + per_group - 1) / per_group);
+    step.local_bytes = codegen::generic_row_local_bytes(precision_, per_group * n);
+    step.dynamic_local = true;
     int fine = roots_table(1), coarse = fine;
     std::int64_t bits = 0;
     if (big_n > 0) {
@@ -424,7 +427,7 @@ class GenericBuilder {
       else
         args.push_back(a.value);
     }
-    device_.launch(*s.kernel, s.groups, s.group_size, s.local_bytes, args);
+    device_.launch(*s.kernel, s.groups, s.group_size, s.local_bytes, args, nullptr, s.dynamic_local);
   }
 
   GenericPlan& plan_;
@@ -517,7 +520,7 @@ void GenericPlan::execute(const BufferImpl& in, const BufferImpl& out, void* str
           break;
       }
     }
-    device_->launch(*s.kernel, s.groups, s.group_size, s.local_bytes, args, stream);
+    device_->launch(*s.kernel, s.groups, s.group_size, s.local_bytes, args, stream, s.dynamic_local);
   }
 }
 

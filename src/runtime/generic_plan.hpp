@@ -51,6 +51,7 @@ class GenericPlan {
   struct Step {
     std::shared_ptr<KernelImpl> kernel;
     std::size_t groups = 0, group_size = 0, local_bytes = 0;
+    bool dynamic_local = false;  // local_bytes is CUDA's dynamic shared memory
     std::vector<Arg> args;
     std::string what;  // for describe()
   };

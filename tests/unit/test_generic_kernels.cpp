@@ -21,8 +21,10 @@ TEST(GenericKernels, CompileUnderNvrtcWithoutSpills) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
     const std::int64_t capacity = precision == Precision::Single ? 3072 : 1536;
     const std::pair<std::string, std::string> kernels[] = {
-        {bfly::codegen::generic_row_name(precision, capacity),
-         bfly::codegen::generate_generic_row(DialectKind::Cuda, precision, capacity)},
+        {bfly::codegen::generic_row_name(precision, capacity, 8),
+         bfly::codegen::generate_generic_row(DialectKind::Cuda, precision, capacity, 8)},
+        {bfly::codegen::generic_row_name(precision, capacity, 16),
+         bfly::codegen::generate_generic_row(DialectKind::Cuda, precision, capacity, 16)},
         {bfly::codegen::generic_reshape_name(precision),
          bfly::codegen::generate_generic_reshape(DialectKind::Cuda, precision)},
         {bfly::codegen::generic_chirp_name(precision),
