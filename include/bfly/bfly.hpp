@@ -270,6 +270,7 @@ struct BuildStats {
   int kernels = 0;
   int built = 0;       // kernels this plan generated and compiled or loaded (the rest were shared in memory)
   int cache_hits = 0;  // kernels loaded from the on-disk binary cache
+  int shipped = 0;     // kernels loaded from those compiled into the library (the generic tier's, on CUDA)
 };
 
 class Plan {

@@ -50,6 +50,7 @@ struct KernelArg {
 struct CompileOutcome {
   std::shared_ptr<KernelImpl> kernel;
   bool cache_hit = false;
+  bool shipped = false;  // loaded from the cubins compiled into the library (backends/cuda/shipped_kernels.hpp)
 };
 
 class DeviceImpl {

@@ -1,5 +1,9 @@
 #include "codegen/generic_kernels.hpp"
 
+#include <algorithm>
+
+#include "codegen/multiply_kernel.hpp"
+
 namespace bfly::codegen {
 namespace {
 
@@ -219,6 +223,26 @@ std::string generate_generic_chirp(DialectKind kind, Precision precision) {
   s += "  }\n";
   s += "}\n";
   return s;
+}
+
+std::int64_t generic_capacity(std::size_t local_memory_bytes, Precision precision) {
+  const std::size_t local = std::min<std::size_t>(local_memory_bytes, 48 * 1024);
+  return static_cast<std::int64_t>(local / (2 * (precision == Precision::Double ? 16 : 8)));
+}
+
+std::vector<std::pair<std::string, std::string>> generic_kernel_sources(DialectKind dialect,
+                                                                        std::size_t local_memory_bytes) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    const std::int64_t capacity = generic_capacity(local_memory_bytes, precision);
+    for (int max_radix : {8, 16})
+      out.emplace_back(generic_row_name(precision, capacity, max_radix),
+                       generate_generic_row(dialect, precision, capacity, max_radix));
+    out.emplace_back(generic_reshape_name(precision), generate_generic_reshape(dialect, precision));
+    out.emplace_back(generic_chirp_name(precision), generate_generic_chirp(dialect, precision));
+    out.emplace_back(multiply_kernel_name(precision), generate_multiply(dialect, precision));
+  }
+  return out;
 }
 
 }  // namespace bfly::codegen

@@ -41,6 +41,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bfly/bfly.hpp"
 #include "codegen/dialect.hpp"
@@ -63,5 +65,16 @@ std::string generic_reshape_name(Precision precision);
 std::string generate_generic_reshape(DialectKind dialect, Precision precision);
 std::string generic_chirp_name(Precision precision);
 std::string generate_generic_chirp(DialectKind dialect, Precision precision);
+
+// The longest row the row kernel holds: two arrays of it within 48 KiB
+// (CUDA's static shared memory) or the device's local memory, if less.
+std::int64_t generic_capacity(std::size_t local_memory_bytes, Precision precision);
+
+// Every kernel the tier may launch on a device of that much local memory,
+// (name, source), in both precisions: what the build ships compiled for
+// CUDA (tools/ship_kernels.cpp) so that even a device's first generic plan
+// compiles nothing.
+std::vector<std::pair<std::string, std::string>> generic_kernel_sources(DialectKind dialect,
+                                                                        std::size_t local_memory_bytes);
 
 }  // namespace bfly::codegen

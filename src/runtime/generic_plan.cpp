@@ -177,6 +177,7 @@ class GenericBuilder {
       ++stats_.built;
       stats_.compile_ms += ms_since(start);
       stats_.cache_hits += outcome.cache_hit ? 1 : 0;
+      stats_.shipped += outcome.shipped ? 1 : 0;
       return outcome.kernel;
     });
   }
@@ -440,9 +441,7 @@ class GenericBuilder {
 };
 
 std::int64_t GenericPlan::capacity(const plan::DeviceLimits& limits, Precision precision) {
-  // Two arrays within 48 KiB (CUDA's static shared memory) or the device's.
-  const std::size_t local = std::min<std::size_t>(limits.local_memory_bytes, 48 * 1024);
-  return static_cast<std::int64_t>(local / (2 * (precision == Precision::Double ? 16 : 8)));
+  return codegen::generic_capacity(limits.local_memory_bytes, precision);
 }
 
 GenericPlan::GenericPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, const plan::DeviceLimits& limits,

@@ -5,7 +5,10 @@
 // does not load, skipped; the OpenCL side runs in the accuracy suite.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/cuda/shipped_kernels.hpp"
 #include "codegen/generic_kernels.hpp"
 #include "codegen/multiply_kernel.hpp"
 
@@ -39,6 +42,32 @@ TEST(GenericKernels, CompileUnderNvrtcWithoutSpills) {
                   result.kernels[0].registers, result.kernels[0].spill_store_bytes, result.kernels[0].stack_bytes);
     }
   }
+}
+
+// The cubins compiled into the library (tools/ship_kernels.cpp) are of
+// exactly the sources the generator writes now, one for every kernel the
+// tier may launch on each shipped architecture, each an ELF. A build
+// without NVRTC (or with BFLY_SHIP_KERNELS off) ships none: skipped.
+TEST(GenericKernels, ShippedCubinsMatchTheGenerator) {
+  const auto& shipped = bfly::cuda::shipped_kernels();
+  if (shipped.empty()) GTEST_SKIP() << "this build ships no kernels (no NVRTC at build time, or BFLY_SHIP_KERNELS=OFF)";
+  std::vector<std::string> archs;
+  for (const auto& k : shipped)
+    if (std::find(archs.begin(), archs.end(), k.arch) == archs.end()) archs.push_back(k.arch);
+  const auto sources = bfly::codegen::generic_kernel_sources(DialectKind::Cuda, 48 * 1024);
+  EXPECT_EQ(shipped.size(), sources.size() * archs.size());
+  for (const std::string& arch : archs)
+    for (const auto& [name, source] : sources) {
+      const bfly::cuda::ShippedKernel* k = bfly::cuda::find_shipped(name, arch, source);
+      ASSERT_NE(k, nullptr) << name << " for " << arch << " is not shipped, or is of an older source";
+      ASSERT_GT(k->bytes, 4u);
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(k->cubin), 4), std::string("\x7f"
+                                                                                     "ELF",
+                                                                                     4))
+          << name;
+    }
+  // A source that differs by a byte finds nothing.
+  EXPECT_EQ(bfly::cuda::find_shipped(sources[0].first, archs[0], sources[0].second + " "), nullptr);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "backends/cuda/driver_api.hpp"
 #include "backends/cuda/nvrtc_compiler.hpp"
+#include "backends/cuda/shipped_kernels.hpp"
 #include "backends/kernel_cache.hpp"
 #include "plan/device_policy.hpp"
 #include "problem/text.hpp"
@@ -154,6 +155,12 @@ class Device final : public DeviceImpl {
     const std::string key = KernelCache::key(name, source, identity);
     current();
     CompileOutcome outcome;
+    if (const bfly::cuda::ShippedKernel* shipped = bfly::cuda::find_shipped(name, arch_, source))
+      if (auto kernel = load(shipped->cubin, name, false)) {
+        outcome.kernel = kernel;
+        outcome.shipped = true;
+        return outcome;
+      }
     if (auto binary = cache_.load(key)) {
       if (auto kernel = load(binary->data(), name, false)) {
         outcome.kernel = kernel;
