@@ -117,37 +117,6 @@ int groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
   return std::max(1, groups);
 }
 
-// A one-pass row's groups a multiprocessor (DeviceLimits::row_occupancy):
-// the most whose register share still holds 2 registers a point's word
-// and 16 more, within the threads and local memory a multiprocessor has.
-// The share: a multiprocessor's registers are four banks, one a warp
-// scheduler, each warp's from one bank in steps of 8 a thread (4 groups of
-// 8 warps: 64; 6 of 8: 40, not 42; 3 of 13: 48), as NVRTC then allots.
-// register_estimate asks for 2-3 times what NVRTC uses on such rows (3375
-// at 225 threads: 145 against 62-78). Fitted to `bfly tune --log` over 38
-// lengths 648-24500 (H200, fp32, 2026-11-26; docs/perf/2026-11-26-row-
-// occupancy): at this share the best time was within 3% in 20 of 22
-// occupancy sweeps; below it (2352's 14 points at 40 registers, 6300's 27
-// at 64) 1.13-2.5x slower; above it, one group fewer, 1.03-1.38x slower
-// (9375: 1.32x at 1 group against 2). A few spilled words cost less than
-// the occupancy gains (4704 at 48 registers spilling 28 bytes a thread:
-// 1.07x faster than at 64). Rows of several transforms a group kept to
-// the estimate: short, they ran alike at every occupancy.
-int row_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
-  const int words = spec.precision == Precision::Double ? 2 : 1;
-  const std::int64_t need = 2 * words * spec.points_per_thread() + 16;
-  const std::int64_t warps = warps_of(spec.group_size()) / 32;
-  const std::int64_t fit = static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
-  const std::int64_t most = std::min<std::int64_t>({limits.threads_per_unit / (32 * warps), fit, 32});
-  const std::int64_t bank = limits.registers_per_unit / 4;
-  int groups = 1;
-  for (std::int64_t g = 2; g <= most; ++g) {
-    const std::int64_t warps_a_bank = (g * warps + 3) / 4;
-    if (std::min<std::int64_t>(255, bank / (32 * warps_a_bank) / 8 * 8) >= need) groups = static_cast<int>(g);
-  }
-  return groups;
-}
-
 // Whether the tuning table's launch choices apply to `spec`: a one-pass
 // kernel of contiguous points of a complex transform (what `bfly tune` times).
 bool tunable(const KernelSpec& spec) {

@@ -1,7 +1,8 @@
 // How many threads a long one-pass row takes on a GPU: few enough that
 // each holds its points in registers, many enough that no thread holds
 // more points than the radices force (launch_model.cpp calls it after the
-// model's launch; launch_alternatives.cpp shares its register test).
+// model's launch; launch_alternatives.cpp shares its register test); and
+// how many groups of them a multiprocessor is asked to hold.
 #pragma once
 
 #include <cstdint>
@@ -25,5 +26,10 @@ int fewest_points_threads(KernelSpec s, std::int64_t low, std::int64_t high, int
 // Long GPU rows of one transform a group: the threads as the rules in
 // row_threads.cpp say. True where it changed them.
 bool choose_long_row_threads(KernelSpec& spec, const DeviceLimits& limits);
+
+// A one-pass row's groups a multiprocessor under DeviceLimits::row_occupancy
+// (the most whose register share leaves 2 registers a point's word and 16
+// more; row_threads.cpp says how it was fitted).
+int row_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits);
 
 }  // namespace bfly::plan
