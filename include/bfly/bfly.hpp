@@ -155,7 +155,9 @@ Strategy parse_strategy(const std::string& text);  // throws Error naming the te
 // generic tier's fixed kernels, which take the length as an argument, so a
 // new size compiles nothing (made once per device); correct at every size,
 // slower. Tiered: the generic plan at once, the specialised one made on a
-// thread meanwhile and run by every execution after it is made. Default:
+// thread meanwhile and run by every execution after it is made (a tiered
+// plan's destructor waits for that thread, whose kernels then sit in the
+// disk cache for the next process: a one-shot process wants Generic). Default:
 // the limits override's `generic` key (0, 1, 2: BFLY_LIMITS=generic=2),
 // else Specialised.
 enum class Tier { Default, Specialised, Generic, Tiered };
