@@ -20,6 +20,7 @@ struct WarmOptions {
   std::string suite;  // a bench suite's shapes
   std::string precision = "single";
   std::string kind = "c2c";
+  bool generic = false;  // the generic tier's kernels instead of the shapes'
 };
 
 std::string mib(std::uintmax_t bytes) {
@@ -50,8 +51,8 @@ std::vector<std::vector<std::int64_t>> shapes_of(const WarmOptions& o) {
     for (const BenchCase& c : suite(o.suite, 1)) shapes.push_back(c.shape);
   for (const std::string& item : text::split(o.shape, ','))
     if (!item.empty()) shapes.push_back(text::parse_shape(item));
-  if (shapes.empty())
-    throw Error(ErrorCode::InvalidArgument, "cache warm needs --shape N[xM...][,...] or --suite NAME");
+  if (shapes.empty() && !o.generic)
+    throw Error(ErrorCode::InvalidArgument, "cache warm needs --shape N[xM...][,...], --suite NAME or --generic");
   return shapes;
 }
 
@@ -69,7 +70,12 @@ int warm(const WarmOptions& o) {
     kind = Kind::C2R;
   else if (o.kind != "c2c")
     throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
-  const std::vector<std::vector<std::int64_t>> shapes = shapes_of(o);
+  // Each shape with whether it plans by the generic tier: the tier's every
+  // kernel from 11 (a row of 16 slots) and 17 (Bluestein: gather, rows of 8
+  // slots, chirp, product, scatter).
+  std::vector<std::pair<std::vector<std::int64_t>, bool>> shapes;
+  for (const auto& shape : shapes_of(o)) shapes.emplace_back(shape, false);
+  if (o.generic) shapes.insert(shapes.end(), {{{11}, true}, {{17}, true}});
   const inspect::KernelCache cache;
   if (!cache.enabled())
     throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
@@ -77,7 +83,8 @@ int warm(const WarmOptions& o) {
   std::printf("warming %s/kernels for %s\n", cache.directory().c_str(), device.info().name.c_str());
   int kernels = 0, compiled = 0;
   for (Precision precision : precisions)
-    for (const auto& shape : shapes) {
+    for (const auto& [shape, generic] : shapes) {
+      if (generic && kind != Kind::C2C) continue;
       Problem p;
       p.shape = shape;
       p.precision = precision;
@@ -85,13 +92,18 @@ int warm(const WarmOptions& o) {
       p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
       // (Direction, normalisation and the batch are kernel arguments: one plan covers them.)
       const auto start = std::chrono::steady_clock::now();
-      const Plan plan(device, p);
+      PlanOptions options;
+      if (generic) options.tier = Tier::Generic;
+      const Plan plan(device, p, options);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       const BuildStats& s = plan.build_stats();
+      // (A kernel shared in memory with an earlier plan here counts for that one.)
+      const int made = s.built - s.cache_hits - s.shipped;
       kernels += s.kernels;
-      compiled += s.kernels - s.cache_hits;
-      std::printf("  %-28s %2d kernels, %2d compiled, %2d from the cache, %8.1f ms (kernels %.1f, tables %.1f)\n",
-                  p.token().c_str(), s.kernels, s.kernels - s.cache_hits, s.cache_hits, ms, s.compile_ms, s.twiddle_ms);
+      compiled += made;
+      std::printf(
+          "  %-28s %2d kernels, %2d compiled, %2d from the cache, %2d shipped, %8.1f ms (kernels %.1f, tables %.1f)\n",
+          p.token().c_str(), s.kernels, made, s.cache_hits, s.shipped, ms, s.compile_ms, s.twiddle_ms);
     }
   std::printf("%d kernels, %d compiled now\n", kernels, compiled);
   return show_info();
@@ -130,6 +142,9 @@ void add_cache_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       "a bench suite's shapes (pocl, gpu, smooth, large, tune, demo, 2d, 3d, prime, prime-extra, prime-nd, real)");
   warm_command->add_option("--precision", o->precision, "single, double or both");
   warm_command->add_option("--kind", o->kind, "c2c, r2c or c2r");
+  warm_command->add_flag("--generic", o->generic,
+                         "also the generic tier's kernels (PlanOptions::tier, BFLY_LIMITS=generic=1: a plan of any "
+                         "size then compiles nothing)");
   actions.emplace_back(warm_command, [o] { return warm(*o); });
 }
 
