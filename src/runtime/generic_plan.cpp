@@ -458,6 +458,21 @@ GenericPlan::GenericPlan(std::shared_ptr<DeviceImpl> device, const Problem& prob
           std::to_string(capacity(limits, problem_.precision)) + " points in local memory, workspace " +
           std::to_string(workspace_bytes()) + " bytes\n";
   for (std::size_t i = 0; i < steps_.size(); ++i) text_ += "  step " + std::to_string(i) + ": " + steps_[i].what + "\n";
+  // One queue's workspace now: the first queue's executions allocate
+  // nothing (a CUDA graph can capture them), and a plan the device cannot
+  // hold fails here.
+  spare_ = std::make_unique<Workspace>();
+  make(*spare_);
+}
+
+void GenericPlan::make(Workspace& w) const {
+  if (w.w0 || dense_bytes_ == 0) return;
+  w.w0 = device_->allocate(dense_bytes_);
+  w.w1 = device_->allocate(dense_bytes_);
+  if (padded_bytes_ > 0) {
+    w.b0 = device_->allocate(padded_bytes_);
+    w.b1 = device_->allocate(padded_bytes_);
+  }
 }
 
 GenericPlan::~GenericPlan() = default;
@@ -472,21 +487,14 @@ GenericPlan::Workspace& GenericPlan::workspace_of(void* stream) const {
   std::lock_guard<std::mutex> lock(workspaces_mutex_);
   for (auto& [key, w] : workspaces_)
     if (key.first == stream && key.second == thread) return *w;
-  workspaces_.emplace_back(std::make_pair(stream, thread), std::make_unique<Workspace>());
+  workspaces_.emplace_back(std::make_pair(stream, thread), spare_ ? std::move(spare_) : std::make_unique<Workspace>());
   return *workspaces_.back().second;
 }
 
 void GenericPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream) const {
   Workspace& w = workspace_of(stream);
   std::lock_guard<std::mutex> lock(w.order);
-  if (!w.w0 && dense_bytes_ > 0) {
-    w.w0 = device_->allocate(dense_bytes_);
-    w.w1 = device_->allocate(dense_bytes_);
-    if (padded_bytes_ > 0) {
-      w.b0 = device_->allocate(padded_bytes_);
-      w.b1 = device_->allocate(padded_bytes_);
-    }
-  }
+  make(w);
   for (const Step& s : steps_) {
     std::vector<KernelArg> args;
     args.reserve(s.args.size());

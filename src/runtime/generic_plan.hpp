@@ -59,6 +59,7 @@ class GenericPlan {
  private:
   struct Workspace;
   Workspace& workspace_of(void* stream) const;
+  void make(Workspace& w) const;  // its buffers, where not made yet
 
   std::shared_ptr<DeviceImpl> device_;
   Problem problem_;
@@ -68,6 +69,7 @@ class GenericPlan {
   std::string text_;
   mutable std::mutex workspaces_mutex_;
   mutable std::vector<std::pair<std::pair<void*, std::size_t>, std::unique_ptr<Workspace>>> workspaces_;
+  mutable std::unique_ptr<Workspace> spare_;  // made with the plan; the first queue takes it
   friend class GenericBuilder;
 };
 
