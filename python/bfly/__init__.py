@@ -9,6 +9,7 @@
     bfly.plan_cache.clear()          # the plans bfly.fft keeps (max_size: BFLY_PLAN_CACHE_SIZE, 64)
     bfly.devices()                   # what bfly can run on
     bfly.warmup([1000, (512, 512)])  # compile ahead of the first call
+    bfly.set_tier("generic")         # new sizes without compiling (slower kernels; see set_tier)
 """
 from . import _core, fft
 from ._device_array import DeviceArray
@@ -16,6 +17,19 @@ from ._engine import plan_cache
 from ._plan import Plan, warmup
 
 __version__ = _core.version()
+
+
+def set_tier(tier):
+    """Which kernels the plans made from now on run (bfly::PlanOptions::tier):
+    "specialised" (kernels made for each size, compiled the first time a
+    device meets it: 0.2-2 s a kernel on a GPU, seconds on a CPU), "generic"
+    (fixed kernels that take the size as an argument: nothing compiled for a
+    new size, slower), "tiered" (generic at once, the specialised kernels
+    made on a thread and used once made), or "default" (BFLY_LIMITS's
+    generic=0/1/2, else specialised). Clears bfly.plan_cache, whose plans
+    were made under the tier before."""
+    _core.set_tier(str(tier))
+    plan_cache.clear()
 
 
 def devices():
@@ -31,4 +45,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'bfly' has no attribute {name!r}")
 
 
-__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "devices", "DeviceArray", "__version__"]
+__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "set_tier", "devices", "DeviceArray", "__version__"]

@@ -4,6 +4,7 @@
 // any DLPack or __cuda_array_interface__ producer). How an array's axes map
 // onto problems is the library's (bfly/array.hpp, array_steps); dtypes and
 // frameworks are decided in Python (bfly/_engine.py, _transform.py).
+#include <atomic>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -51,8 +52,12 @@ struct CoreDevice {
 // through Python's logging (logger "bfly", level INFO; issue 40), never
 // print. The plan is made with the GIL released (the bindings' call
 // guards), so the notice's thread takes it to log.
+// bfly.set_tier: the tier of the plans made after it (PlanOptions::tier).
+std::atomic<int> g_tier{static_cast<int>(Tier::Default)};
+
 PlanOptions logged_waits() {
   PlanOptions options;
+  options.tier = static_cast<Tier>(g_tier.load());
   options.on_wait = [](const std::string& message) {
     nb::gil_scoped_acquire gil;
     try {
@@ -206,6 +211,19 @@ NB_MODULE(_core, m) {
   });
 
   m.def("version", [] { return std::string(bfly::version()); });
+  m.def(
+      "set_tier",
+      [](const std::string& tier) {
+        const bfly::Tier t = tier == "default"       ? bfly::Tier::Default
+                       : tier == "specialised" ? bfly::Tier::Specialised
+                       : tier == "generic"     ? bfly::Tier::Generic
+                       : tier == "tiered"      ? bfly::Tier::Tiered
+                                               : throw bfly::Error(bfly::ErrorCode::InvalidArgument,
+                                                             "invalid tier '" + tier +
+                                                                 "' (expected default, specialised, generic or tiered)");
+        g_tier = static_cast<int>(t);
+      },
+      "tier"_a);
 
   // The host's memory this process may still take and what bounds it
   // (None: nothing does), as the CLI's one memory check reads it.

@@ -91,3 +91,25 @@ def test_warmup_compiles_ahead_and_refuses_bad_names(rng):
         bfly.warmup([8], kinds=("sideways",))
     with pytest.raises(ValueError, match="half"):
         bfly.warmup([8], precisions=("half",))
+
+
+@pytest.mark.parametrize("tier", ["generic", "tiered"])
+def test_set_tier_runs_new_sizes_by_the_generic_tier(rng, tier):
+    """bfly.set_tier("generic") plans every new size by the fixed kernels
+    (nothing compiled for it) and "tiered" answers by them while the
+    specialised ones are made; results match numpy either way, in both
+    precisions and for real transforms; a bad name is refused by name."""
+    try:
+        bfly.set_tier(tier)
+        for n, dtype in [(4099, np.complex128), (1536, np.complex64), (245, np.float32)]:
+            x = random_array(rng, (2, n), dtype)
+            want = np.fft.rfft(x.astype(np.float64)) if dtype == np.float32 else np.fft.fft(x.astype(np.complex128))
+            got = bfly.fft.rfft(x) if dtype == np.float32 else bfly.fft.fft(x)
+            assert_close(got, want)
+        from bfly import _core, _engine
+        described = _core.CorePlan(_engine.default_device(), "c2c_f32_fwd_4111_b2_oop_none").describe()
+        assert "generic tier" in described or tier == "tiered", described
+        with pytest.raises(ValueError, match="sideways"):
+            bfly.set_tier("sideways")
+    finally:
+        bfly.set_tier("default")
