@@ -214,14 +214,17 @@ NB_MODULE(_core, m) {
   m.def(
       "set_tier",
       [](const std::string& tier) {
-        const bfly::Tier t = tier == "default"       ? bfly::Tier::Default
-                       : tier == "specialised" ? bfly::Tier::Specialised
-                       : tier == "generic"     ? bfly::Tier::Generic
-                       : tier == "tiered"      ? bfly::Tier::Tiered
-                                               : throw bfly::Error(bfly::ErrorCode::InvalidArgument,
-                                                             "invalid tier '" + tier +
-                                                                 "' (expected default, specialised, generic or tiered)");
-        g_tier = static_cast<int>(t);
+        static const std::pair<const char*, bfly::Tier> names[] = {{"default", bfly::Tier::Default},
+                                                                   {"specialised", bfly::Tier::Specialised},
+                                                                   {"generic", bfly::Tier::Generic},
+                                                                   {"tiered", bfly::Tier::Tiered}};
+        for (const auto& [name, value] : names)
+          if (tier == name) {
+            g_tier = static_cast<int>(value);
+            return;
+          }
+        throw bfly::Error(bfly::ErrorCode::InvalidArgument,
+                          "invalid tier '" + tier + "' (expected default, specialised, generic or tiered)");
       },
       "tier"_a);
 
