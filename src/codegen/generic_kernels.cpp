@@ -1,7 +1,10 @@
 #include "codegen/generic_kernels.hpp"
 
 #include <algorithm>
+#include <sstream>
 
+#include "codegen/butterfly.hpp"
+#include "codegen/emitter.hpp"
 #include "codegen/multiply_kernel.hpp"
 
 namespace bfly::codegen {
@@ -17,6 +20,11 @@ std::string preamble(const Dialect& d, Precision precision) {
   s += f + "cmake(real x, real y) { " + d.make_body + " }\n";
   s +=
       f + "cmul(cpx a, cpx b) { return cmake(" + fma + "(a.x, b.x, -a.y * b.y), " + fma + "(a.x, b.y, a.y * b.x)); }\n";
+  // The codelets' vocabulary (codegen/butterfly.hpp).
+  s += f + "cadd(cpx a, cpx b) { return cmake(a.x + b.x, a.y + b.y); }\n";
+  s += f + "csub(cpx a, cpx b) { return cmake(a.x - b.x, a.y - b.y); }\n";
+  s += f + "cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }\n";
+  s += f + "crot_mi(cpx a) { return cmake(a.y, -a.x); }\n";
   // A table's entry in the transform's direction (sign -1: conjugated).
   s += f + "tw_at(" + d.global + "const cpx* t, " + d.u64 + " e, real sign) { cpx w = t[e]; w.y *= sign; return w; }\n";
   return s;
@@ -29,6 +37,11 @@ std::string generic_row_name(Precision precision, std::int64_t capacity, int max
          "_g" + std::to_string(kGenericGroupSize);
 }
 
+std::vector<int> generic_row_radices(int max_radix) {
+  if (max_radix <= 8) return {2, 3, 4, 5, 7, 8};
+  return {2, 3, 4, 5, 7, 8, 9, 11, 13, 16};
+}
+
 int generic_row_groups(Precision precision, int max_radix) {
   return max_radix <= 8 && precision == Precision::Single ? 6 : 1;
 }
@@ -36,7 +49,6 @@ int generic_row_groups(Precision precision, int max_radix) {
 std::string generate_generic_row(DialectKind kind, Precision precision, std::int64_t capacity, int max_radix) {
   const Dialect& d = dialect(kind);
   const std::string g = d.global, u = d.u64, G = std::to_string(kGenericGroupSize);
-  const std::string R = std::to_string(max_radix);
   std::string s = preamble(d, precision);
   s += d.kernel_head(generic_row_name(precision, capacity, max_radix), kGenericGroupSize,
                      generic_row_groups(precision, max_radix)) +
@@ -72,60 +84,46 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   s += "      const " + u +
        " q = plain ? 0 : t % inner, a = plain ? 0 : (t / inner) % mid, o = plain ? t : t / (inner * mid);\n";
   s += "      v = in[o * in_outer + a * in_mid + q * in_inner + i * in_point];\n";
+  s += "      v.y *= sign;\n";
   s += "    }\n";
   s += "    buf[idx] = v;\n";
   s += "  }\n";
   s += "  " + std::string(d.barrier) + "\n";
   // Stage s (radix r after stages of product p): butterfly i of a transform
   // reads x_q = A[i + q n / r], twiddled by w_(p r)^(q k), k = i mod p, and
-  // writes its DFT's y_j to B[(i - k) r + k + j p].
+  // writes its DFT's y_j to B[(i - k) r + k + j p]; a case a radix, its
+  // codelet the specialised kernels' own (codegen/butterfly.hpp, forward:
+  // an inverse transform conjugates its points as it loads and stores).
   s += "  " + w + " p = 1, from = 0;\n";
   s += "  for (" + w + " stage = 0; stage < (" + w + ")stages; ++stage) {\n";
   s += "    const " + w + " r = (" + w +
        ")((radices >> (8 * stage)) & 255), m = n32 / r, step = n32 / (p * r), to = total - from;\n";
   s += "    const " + w + " butterflies = (" + w + ")per_group * m;\n";
-  s += "    for (" + w + " idx = lid; idx < butterflies; idx += " + G + ") {\n";
-  s += "      const " + w + " tr = idx / m, i = idx - tr * m, k = i % p, base = tr * n32;\n";
-  s += "      cpx x[" + R + "];\n";
-  s += "      #pragma unroll\n";
-  s += "      for (int q = 0; q < " + R + "; ++q) {\n";
-  s += "        if ((" + w + ")q < r) {\n";
-  s += "          cpx v = buf[from + base + i + (" + w + ")q * m];\n";
-  s += "          if (q > 0 && k > 0) v = cmul(v, tw_at(tw, (" + w + ")q * k * step, sign));\n";
-  s += "          x[q] = v;\n";
-  s += "        }\n";
-  s += "      }\n";
-  s += "      const " + w + " out_at = to + base + (i - k) * r + k;\n";
-  s += "      if (r == 2) {\n";
-  s += "        buf[out_at] = cmake(x[0].x + x[1].x, x[0].y + x[1].y);\n";
-  s += "        buf[out_at + p] = cmake(x[0].x - x[1].x, x[0].y - x[1].y);\n";
-  s += "      } else if (r == 4) {\n";
-  // -i sign (x1 - x3): forward w_4 = -i.
-  s += "        const cpx a = cmake(x[0].x + x[2].x, x[0].y + x[2].y), b = cmake(x[0].x - x[2].x, x[0].y - x[2].y);\n";
-  s += "        const cpx c = cmake(x[1].x + x[3].x, x[1].y + x[3].y), e = cmake(x[1].x - x[3].x, x[1].y - x[3].y);\n";
-  s += "        const cpx f = cmake(sign * e.y, -sign * e.x);\n";
-  s += "        buf[out_at] = cmake(a.x + c.x, a.y + c.y);\n";
-  s += "        buf[out_at + p] = cmake(b.x + f.x, b.y + f.y);\n";
-  s += "        buf[out_at + 2 * p] = cmake(a.x - c.x, a.y - c.y);\n";
-  s += "        buf[out_at + 3 * p] = cmake(b.x - f.x, b.y - f.y);\n";
-  s += "      } else {\n";
-  // y_j = sum_q x_q w_r^(q j), w_r^e = tw[e n / r].
-  s += "        #pragma unroll\n";
-  s += "        for (int j = 0; j < " + R + "; ++j) {\n";
-  s += "          if ((" + w + ")j < r) {\n";
-  s += "            cpx y = x[0];\n";
-  s += "            #pragma unroll\n";
-  s += "            for (int q = 1; q < " + R + "; ++q) {\n";
-  s += "              if ((" + w + ")q < r) {\n";
-  s += "                const cpx t = cmul(x[q], tw_at(tw, (((" + w + ")q * (" + w + ")j) % r) * m, sign));\n";
-  s += "                y.x += t.x;\n";
-  s += "                y.y += t.y;\n";
-  s += "              }\n";
-  s += "            }\n";
-  s += "            buf[out_at + (" + w + ")j * p] = y;\n";
-  s += "          }\n";
-  s += "        }\n";
-  s += "      }\n";
+  s += "    switch (r) {\n";
+  for (int radix : generic_row_radices(max_radix)) {
+    const std::string rs = std::to_string(radix);
+    s += "      case " + rs + ":\n";
+    s += "        for (" + w + " idx = lid; idx < butterflies; idx += " + G + ") {\n";
+    s += "          const " + w + " tr = idx / m, i = idx - tr * m, k = i % p, base = from + tr * n32 + i;\n";
+    std::vector<std::string> inputs;
+    for (int q = 0; q < radix; ++q) {
+      const std::string x = "x" + std::to_string(q);
+      inputs.push_back(x);
+      s += "          " + std::string(q == 0 ? "const " : "") + "cpx " + x + " = buf[base" +
+           (q ? " + " + std::to_string(q) + " * m" : std::string()) + "];\n";
+      if (q > 0) s += "          if (k > 0) " + x + " = cmul(" + x + ", tw[" + std::to_string(q) + " * k * step]);\n";
+    }
+    Emitter e(precision);
+    const std::vector<std::string> y = emit_dft(e, inputs);
+    std::istringstream body(e.text());
+    for (std::string line; std::getline(body, line);) s += "          " + line + "\n";
+    s += "          const " + w + " out_at = to + tr * n32 + (i - k) * " + rs + " + k;\n";
+    for (int j = 0; j < radix; ++j)
+      s += "          buf[out_at" + (j ? " + " + std::to_string(j) + " * p" : std::string()) +
+           "] = " + y[static_cast<std::size_t>(j)] + ";\n";
+    s += "        }\n";
+    s += "        break;\n";
+  }
   s += "    }\n";
   s += "    " + std::string(d.barrier) + "\n";
   s += "    p *= r;\n";
@@ -141,11 +139,10 @@ std::string generate_generic_row(DialectKind kind, Precision precision, std::int
   s += "      cpx v = buf[from + idx];\n";
   s += "      if (big_n > 0) {\n";
   s += "        const " + u + " e = (a * i) % big_n;\n";
-  s += "        v = cmul(v, cmul(tw_at(fine, e & ((((" + u +
-       ")1) << big_bits) - 1), sign), tw_at(coarse, e >> big_bits, "
-       "sign)));\n";
+  s += "        v = cmul(v, cmul(fine[e & ((((" + u + ")1) << big_bits) - 1)], coarse[e >> big_bits]));\n";
   s += "      }\n";
-  s += "      out[o * out_outer + a * out_mid + q * out_inner + i * out_point] = cmake(v.x * scale, v.y * scale);\n";
+  s += "      out[o * out_outer + a * out_mid + q * out_inner + i * out_point] = cmake(v.x * scale, v.y * sign * "
+       "scale);\n";
   s += "    }\n";
   s += "  }\n";
   s += "}\n";

@@ -60,6 +60,8 @@ constexpr int kGenericMaxStages = 8;
 std::string generic_row_name(Precision precision, std::int64_t capacity, int max_radix);
 std::string generate_generic_row(DialectKind dialect, Precision precision, std::int64_t capacity, int max_radix);
 int generic_row_groups(Precision precision, int max_radix);
+// The radices the row kernel of `max_radix` has a codelet for.
+std::vector<int> generic_row_radices(int max_radix);
 std::size_t generic_row_local_bytes(Precision precision, std::int64_t points);
 std::string generic_reshape_name(Precision precision);
 std::string generate_generic_reshape(DialectKind dialect, Precision precision);

@@ -28,18 +28,25 @@ Arg u64(std::int64_t v) { return {Slot::Table, -1, KernelArg::of_u64(static_cast
 Arg buffer(Slot s) { return {s, -1, KernelArg::of_u64(0)}; }
 Arg table(int index) { return {Slot::Table, index, KernelArg::of_u64(0)}; }
 
-// Radices the row kernel runs (each <= 16), or empty where n
-// has a prime factor past 13: fours and twos over a generic DFT's eights
-// and sixteens (cheaper by the table), odd primes as they are.
+// Radices the row kernel runs, or empty where n has a prime factor past 13:
+// lengths with 11 or 13 take the kernel of 16 slots and its codelets of 16
+// and 9 (fewer stages), the rest the kernel of 8 (fewer registers), eights
+// first (codegen::generic_row_radices).
 std::vector<int> generic_radices(std::int64_t n) {
+  const bool wide = n % 11 == 0 || n % 13 == 0;
   std::vector<int> radices;
-  for (int p : {3, 5, 7, 11, 13})
-    while (n % p == 0) radices.push_back(p), n /= p;
-  int twos = 0;
+  int twos = 0, threes = 0;
   while (n % 2 == 0) ++twos, n /= 2;
+  while (n % 3 == 0) ++threes, n /= 3;
+  for (int top : {wide ? 16 : 8, 8, 4, 2}) {
+    const int bits = top == 16 ? 4 : top == 8 ? 3 : top == 4 ? 2 : 1;
+    for (; twos >= bits; twos -= bits) radices.push_back(top);
+  }
+  for (; wide && threes >= 2; threes -= 2) radices.push_back(9);
+  for (; threes > 0; --threes) radices.push_back(3);
+  for (int p : {5, 7, 11, 13})
+    while (n % p == 0) radices.push_back(p), n /= p;
   if (n != 1) return {};
-  for (; twos >= 2; twos -= 2) radices.insert(radices.begin(), 4);
-  if (twos == 1) radices.insert(radices.begin(), 2);
   return radices;
 }
 
