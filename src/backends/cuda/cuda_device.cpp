@@ -45,7 +45,11 @@ class Kernel final : public KernelImpl {
   Kernel(CUmodule module, CUfunction function) : module_(module), function_(function) {}
   CUmodule module_;  // unloaded with the context
   CUfunction function_;
-  std::once_flag shared_limit_raised_;
+  // The dynamic shared memory the function may take, as raised so far (0:
+  // the default, 48 KiB): launches of one kernel may differ (the generic
+  // tier's rows take their points' worth), so it only ever rises.
+  std::mutex shared_limit_mutex_;
+  std::size_t shared_limit_ = 0;
 };
 
 int attribute(const DriverApi* api, int which, CUdevice device) {
@@ -176,12 +180,16 @@ class Device final : public DeviceImpl {
 
   // Kernels past 48 KiB of shared memory declare it dynamic, and the
   // function's limit must be raised once before a launch or an occupancy query.
+  // The function's dynamic shared memory limit, raised to the largest a
+  // launch has asked for (never lowered: setting it to a smaller launch's
+  // size would refuse a larger one later).
   void allow_shared(Kernel& k, std::size_t local_bytes, bool dynamic_local) {
-    if (local_bytes > kStaticSharedLimit || dynamic_local)
-      std::call_once(k.shared_limit_raised_, [&] {
-        check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
-              "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
-      });
+    if (local_bytes <= kStaticSharedLimit && !dynamic_local) return;
+    std::lock_guard<std::mutex> lock(k.shared_limit_mutex_);
+    if (local_bytes <= k.shared_limit_) return;
+    check(api_->cuFuncSetAttribute(k.function_, kFuncAttrMaxDynamicShared, static_cast<int>(local_bytes)),
+          "raising the shared memory limit to " + std::to_string(local_bytes) + " bytes");
+    k.shared_limit_ = local_bytes;
   }
 
   std::size_t spill_bytes(KernelImpl& kernel_impl) override {
