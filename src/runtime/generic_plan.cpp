@@ -167,6 +167,26 @@ class GenericBuilder {
     for (std::int64_t s : out.strides) out_strides.push_back(s);
     reshape(cur, Slot::Out, out_extents, dense, out_strides, p.kind == Kind::C2R ? 3 : 0, 0, 0, out_extents, 0,
             p.scale(), "scatter to the output layout");
+    if (p.kind == Kind::C2C && p.input.is_default() && p.output.is_default()) skip_identity_copies(p.scale());
+  }
+
+  // Complex default layouts are the dense array's own: the gather and the
+  // scatter copy point for point. Without them the first launch after the
+  // gather reads the input where it read the gathered copy, and the last
+  // before the scatter writes the output, with the norm's scale, where it
+  // wrote its slot (every launch of the axes reads its source at args[0]
+  // and writes every point of its destination at args[1], the scale last;
+  // the first reads the gathered array, the last writes the final one).
+  void skip_identity_copies(double scale) {
+    std::vector<Step>& steps = plan_.steps_;
+    if (steps.size() < 4) return;
+    steps.erase(steps.begin());
+    steps.pop_back();
+    steps.front().args[0] = buffer(Slot::In);
+    Step& last = steps.back();
+    last.args[1] = buffer(Slot::Out);
+    const double before = last.args.back().value.real;
+    last.args.back() = {Slot::Table, -1, real(before * scale)};
   }
 
  private:
