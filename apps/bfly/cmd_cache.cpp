@@ -71,11 +71,16 @@ int warm(const WarmOptions& o) {
   else if (o.kind != "c2c")
     throw Error(ErrorCode::InvalidArgument, "invalid kind '" + o.kind + "' (expected c2c, r2c or c2r)");
   // Each shape with whether it plans by the generic tier: the tier's every
-  // kernel from 11 (a row of 16 slots) and 17 (Bluestein: gather, rows of 8
-  // slots, chirp, product, scatter).
-  std::vector<std::pair<std::vector<std::int64_t>, bool>> shapes;
-  for (const auto& shape : shapes_of(o)) shapes.emplace_back(shape, false);
-  if (o.generic) shapes.insert(shapes.end(), {{{11}, true}, {{17}, true}});
+  // kernel from a C2C of 11 (a row of 16 slots) and an R2C of 17 (Bluestein:
+  // gather, rows of 8 slots, chirp, product, scatter), whatever --kind says.
+  struct Warm {
+    std::vector<std::int64_t> shape;
+    bool generic;
+    Kind kind;
+  };
+  std::vector<Warm> shapes;
+  for (const auto& shape : shapes_of(o)) shapes.push_back({shape, false, kind});
+  if (o.generic) shapes.insert(shapes.end(), {{{11}, true, Kind::C2C}, {{17}, true, Kind::R2C}});
   const inspect::KernelCache cache;
   if (!cache.enabled())
     throw Error(ErrorCode::InvalidArgument, "the kernel cache is off (BFLY_CACHE_DIR=off): nothing to warm");
@@ -83,17 +88,16 @@ int warm(const WarmOptions& o) {
   std::printf("warming %s/kernels for %s\n", cache.directory().c_str(), device.info().name.c_str());
   int kernels = 0, compiled = 0;
   for (Precision precision : precisions)
-    for (const auto& [shape, generic] : shapes) {
-      if (generic && kind != Kind::C2C) continue;
+    for (const Warm& w : shapes) {
       Problem p;
-      p.shape = shape;
+      p.shape = w.shape;
       p.precision = precision;
-      p.kind = kind;
-      p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+      p.kind = w.kind;
+      p.direction = w.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
       // (Direction, normalisation and the batch are kernel arguments: one plan covers them.)
       const auto start = std::chrono::steady_clock::now();
       PlanOptions options;
-      if (generic) options.tier = Tier::Generic;
+      if (w.generic) options.tier = Tier::Generic;
       const Plan plan(device, p, options);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       const BuildStats& s = plan.build_stats();

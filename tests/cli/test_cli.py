@@ -1349,7 +1349,7 @@ def check_cache(bfly, work):
     # from those the library ships).
     result = run(["cache", "warm", "--generic"])
     checks.record("cache warm --generic makes the generic tier's kernels",
-                  result.returncode == 0 and re.search(r"c2c_f32_fwd_17_b1_oop_none +4 kernels", result.stdout)
+                  result.returncode == 0 and re.search(r"r2c_f32_fwd_17_b1_oop_none +4 kernels", result.stdout)
                   is not None,
                   f"exit {result.returncode}; {entries()} entries; {short(result.stdout + result.stderr)}")
     result = run(["cache", "info"], device=False)
