@@ -10,6 +10,8 @@
 
 #include "codegen/generic_kernels.hpp"
 #include "codegen/multiply_kernel.hpp"
+#include "twiddle/chirp.hpp"
+#include "twiddle/oracle.hpp"
 
 namespace bfly::detail {
 
@@ -69,14 +71,10 @@ std::vector<std::complex<T>> narrow(const std::vector<std::complex<long double>>
   return out;
 }
 
-// exp(-2 pi i e / n) for e in [first, first + count) * stride, in long double.
+// w_n^(e stride) for e < count, from the twiddle oracle.
 std::vector<std::complex<long double>> roots(std::int64_t n, std::int64_t count, std::int64_t stride) {
-  const long double pi = 3.141592653589793238462643383279502884L;
   std::vector<std::complex<long double>> out(static_cast<std::size_t>(count));
-  for (std::int64_t e = 0; e < count; ++e) {
-    const long double a = -2 * pi * static_cast<long double>((e * stride) % n) / static_cast<long double>(n);
-    out[static_cast<std::size_t>(e)] = {std::cos(a), std::sin(a)};
-  }
+  for (std::int64_t e = 0; e < count; ++e) out[static_cast<std::size_t>(e)] = twiddle::root(e * stride, n);
   return out;
 }
 
@@ -364,8 +362,10 @@ class GenericBuilder {
     const std::int64_t m = smooth7_at_least(2 * n - 1);
     const std::int64_t rows_count = outer * inner;
     plan_.padded_bytes_ = std::max(plan_.padded_bytes_, static_cast<std::size_t>(rows_count * m) * point_);
-    const int chirp = chirp_table(n);
-    const int spectrum = spectrum_table(n, m, sign);
+    // c_j = exp(-i pi j^2 / n), j < n (twiddle/chirp.hpp).
+    const std::vector<std::complex<long double>> c = twiddle::chirp(n, n);
+    const int chirp = add_table(c);
+    const int spectrum = spectrum_table(c, m, sign);
     const std::string name = codegen::generic_chirp_name(precision_);
     const codegen::DialectKind dialect = device_.dialect();
     const Precision precision = precision_;
@@ -405,27 +405,16 @@ class GenericBuilder {
     plan_.steps_.push_back(std::move(step));
   }
 
-  // c_j = exp(-i pi j^2 / n), j < n (j^2 reduced mod 2n exactly).
-  int chirp_table(std::int64_t n) {
-    const long double pi = 3.141592653589793238462643383279502884L;
-    std::vector<std::complex<long double>> c(static_cast<std::size_t>(n));
-    for (std::int64_t j = 0; j < n; ++j) {
-      const auto sq = static_cast<std::int64_t>((static_cast<unsigned __int128>(j) * j) % (2 * n));
-      const long double a = -pi * static_cast<long double>(sq) / static_cast<long double>(n);
-      c[static_cast<std::size_t>(j)] = {std::cos(a), std::sin(a)};
-    }
-    return add_table(c);
-  }
-
   // The spectrum of b_j = conj(c_j) (sign +1; c_j itself for -1) wrapped to
-  // m points: made on the device by this tier's own m-point transform.
-  int spectrum_table(std::int64_t n, std::int64_t m, double sign) {
-    const long double pi = 3.141592653589793238462643383279502884L;
+  // m points, c the chirp: made on the device by this tier's own m-point
+  // transform (twiddle::bluestein_kernel would take the host about 0.5 s
+  // at a million points).
+  int spectrum_table(const std::vector<std::complex<long double>>& c, std::int64_t m, double sign) {
+    const std::int64_t n = static_cast<std::int64_t>(c.size());
     std::vector<std::complex<long double>> b(static_cast<std::size_t>(m));
     for (std::int64_t j = 0; j < n; ++j) {
-      const auto sq = static_cast<std::int64_t>((static_cast<unsigned __int128>(j) * j) % (2 * n));
-      const long double a = sign * pi * static_cast<long double>(sq) / static_cast<long double>(n);
-      b[static_cast<std::size_t>(j)] = {std::cos(a), std::sin(a)};
+      const std::complex<long double> v = c[static_cast<std::size_t>(j)];
+      b[static_cast<std::size_t>(j)] = sign > 0 ? std::conj(v) : v;
       if (j > 0) b[static_cast<std::size_t>(m - j)] = b[static_cast<std::size_t>(j)];
     }
     const int index = add_table(b);
