@@ -5,19 +5,22 @@
 //
 // Row kernel `generic_row_name`: groups of kGenericGroupSize threads, each
 // group `per_group` transforms of n <= capacity points through local memory
-// (two arrays of per_group n points), the stages a run-time loop of radix-r
-// Stockham steps (r in 2..max_radix, one byte each of `radices`, first stage in the
-// lowest byte; a DFT by the table beside radix 2 and 4), the inner
-// twiddles from `tw` (n entries, exp(-2 pi i e / n)). Transform t is
-// (o, a, q) = (t / (mid * inner), (t / inner) % mid, t % inner); its point i
-// is read at o * in_outer + a * in_mid + q * in_inner + i * in_point and
-// written likewise with the out_ strides, times scale and, where big_n > 0,
-// w_big_n^(a * i) from the two-level table (fine[e mod 2^big_bits] *
-// coarse[e >> big_bits]): a four-step decomposition's twiddles. `sign` is
+// (two arrays of per_group ns points; a transform's points ns apart, ns = n
+// or n + 1 against bank conflicts), the stages a run-time loop of radix-r
+// Stockham steps (r in 2..max_radix, one byte each of `radices`, first stage
+// in the lowest byte), the inner twiddles from `tw` (n entries,
+// exp(-2 pi i e / n)). Transform t is (o, a, q) = (t / (mid * inner),
+// (t / inner) % mid, t % inner); its point i is read at o * in_outer +
+// a * in_mid + q * in_inner + i * in_point and written likewise with the
+// out_ strides, times scale and, where big_n > 0, w_big_n^(a * i) from the
+// two-level table (fine[e mod 2^big_bits] * coarse[e >> big_bits]): a
+// four-step decomposition's twiddles. `order` bit 0 (loads) and bit 1
+// (stores): consecutive threads visit consecutive transforms rather than
+// consecutive points (strided points, transforms side by side). `sign` is
 // +1 forward, -1 inverse (the tables' imaginary parts are multiplied by it).
-//   (in, out, tw, fine, coarse, n, radices, stages, count, per_group, mid, inner,
-//    in_outer, in_mid, in_inner, in_point, out_outer, out_mid, out_inner, out_point,
-//    big_n, big_bits, sign, scale)
+//   (in, out, tw, fine, coarse, n, ns, radices, stages, count, per_group, order,
+//    mid, inner, in_outer, in_mid, in_inner, in_point, out_outer, out_mid,
+//    out_inner, out_point, big_n, big_bits, sign, scale)
 //
 // Reshape kernel `generic_reshape_name`: for each index (i0..i4) of an
 // array of extents (count / (d1 d2 d3 d4), d1, d2, d3, d4), one point from
@@ -25,7 +28,8 @@
 // complex; 1: real to complex (imaginary 0); 2: a Hermitian half to the
 // whole (along axis `real_axis` indices past `half` read the mirror,
 // conjugated: i_j -> (e_j - i_j) mod e_j on the axes in `mirror`, bit j);
-// 3: complex to real (the real part). One point a thread.
+// 3: complex to real (the real part). One point a thread, its index's
+// digits in 32 bits where count < 2^32.
 //   (src, dst, count, d1, d2, d3, d4, s0..s4, t0..t4, mode, real_axis, half,
 //    e0..e4, mirror, scale)
 //

@@ -253,11 +253,24 @@ class GenericBuilder {
     const std::int64_t capacity = capacity_;
     Step step;
     step.kernel = kernel(name, [=] { return codegen::generate_generic_row(dialect, precision, capacity, max_radix); });
-    // About four points a thread: short rows share a group.
-    const std::int64_t per_group =
-        std::max<std::int64_t>(1, std::min<std::int64_t>(capacity_ / n, 4 * codegen::kGenericGroupSize / n));
+    // About eight points a thread (a radix-8 stage then has a butterfly for
+    // every thread): short rows share a group. Rows whose points are strided
+    // are visited across transforms, at least 16 side by side where they
+    // fit (whole sectors of memory); a group's transforms are kept an odd
+    // number of points apart in local memory (no bank conflicts).
+    const std::int64_t padded = n % 2 == 0 ? n + 1 : n;
+    const bool strided_in = in[3] != 1, strided_out = out[3] != 1;
+    std::int64_t want = std::max<std::int64_t>(1, 8 * codegen::kGenericGroupSize / n);
+    if (strided_in || strided_out) want = std::max<std::int64_t>(want, 16);
+    std::int64_t per_group = std::max<std::int64_t>(1, std::min(want, capacity_ / padded));
+    // Visited across, a group's transforms come a power of two (the kernel
+    // splits its threads among them with a mask).
+    if (strided_in || strided_out)
+      while ((per_group & (per_group - 1)) != 0) per_group &= per_group - 1;
+    const std::int64_t ns = per_group > 1 ? padded : n;
+    const std::int64_t order = (strided_in && per_group > 1 ? 1 : 0) | (strided_out && per_group > 1 ? 2 : 0);
     step.groups = static_cast<std::size_t>((count + per_group - 1) / per_group);
-    step.local_bytes = codegen::generic_row_local_bytes(precision_, per_group * n);
+    step.local_bytes = codegen::generic_row_local_bytes(precision_, per_group * ns);
     step.dynamic_local = true;
     int fine = roots_table(1), coarse = fine;
     std::int64_t bits = 0;
@@ -273,10 +286,12 @@ class GenericBuilder {
                  table(fine),
                  table(coarse),
                  u64(n),
+                 u64(ns),
                  u64(static_cast<std::int64_t>(packed)),
                  u64(static_cast<std::int64_t>(radices.size())),
                  u64(count),
                  u64(per_group),
+                 u64(order),
                  u64(mid),
                  u64(inner),
                  u64(in[0]),
@@ -338,19 +353,34 @@ class GenericBuilder {
       return cur;
     }
     if (smooth(n)) {
-      // DIF four-step, i = i1 n2 + i2: rows over i1 (n1 points, the
-      // twiddles w_n^(i2 k1) as they store), the n2-point rest in place,
-      // then X[k2 n1 + k1] from [k1][k2].
-      std::int64_t n1 = 1;
-      for (std::int64_t d = std::min(n, capacity_); d > 1; --d)
-        if (n % d == 0) {
-          n1 = d;
-          break;
-        }
+      // DIF four-step, i = i1 n2 + i2: n1-point columns over i1 (the
+      // twiddles w_n^(i2 k1) as they store), in place, then the n2-point
+      // rest, X[k2 n1 + k1] from [k1][k2]. Where n2 fits local memory, its
+      // rows store X in order themselves (two passes, the balanced split
+      // whose columns still come four or more to a group); longer, they
+      // recurse and a transpose follows.
+      const std::int64_t widest = std::max<std::int64_t>(2, capacity_ / 4);
+      std::int64_t n1 = 0;
+      for (std::int64_t d = 2; d <= widest && d < n; ++d)
+        if (n % d == 0 && n / d <= capacity_ && (n1 == 0 || std::max(d, n / d) < std::max(n1, n / n1))) n1 = d;
+      const bool two_pass = n1 > 0;
+      if (!two_pass)
+        for (std::int64_t d = std::min(widest, n - 1); d > 1; --d)
+          if (n % d == 0) {
+            n1 = d;
+            break;
+          }
       const std::int64_t n2 = n / n1;
       const std::int64_t in[4] = {n * inner, inner, 1, n2 * inner};
       rows(cur, cur, n1, outer * n2 * inner, n2, inner, in, in, n, sign, 1.0,
-           std::to_string(n1) + "-point rows of " + length + " (four-step, with its twiddles)");
+           std::to_string(n1) + "-point columns of " + length + " (four-step, with its twiddles)");
+      if (two_pass) {
+        const std::int64_t from[4] = {n * inner, n2 * inner, 1, inner};
+        const std::int64_t to[4] = {n * inner, inner, 1, n1 * inner};
+        rows(cur, spare, n2, outer * n1 * inner, n1, inner, from, to, 0, sign, 1.0,
+             std::to_string(n2) + "-point rows of " + length + ", stored in order");
+        return spare;
+      }
       const Slot done = axis(cur, spare, outer * n1, n2, inner, sign);
       const Slot to = other(done);
       reshape(done, to, {outer, n2, n1, inner}, {n * inner, inner, n2 * inner, 1}, {n * inner, n1 * inner, inner, 1}, 0,

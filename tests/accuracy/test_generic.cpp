@@ -63,6 +63,7 @@ TEST_P(Generic, EveryPathAgainstFftw) {
       {Kind::C2C, {1024}, 4, {}, O, Norm::Ortho, B, "a power of two, ortho"},
       {Kind::C2C, {6144}, 2, {}, O, Norm::None, F, "four-step"},
       {Kind::C2C, {1 << 21}, 1, {}, O, Norm::None, F, "four-step of two levels"},
+      {Kind::C2C, {5000, 3}, 2, {0}, I, Norm::None, B, "four-step of an outer axis, in place"},
       {Kind::C2C, {17}, 6, {}, O, Norm::None, F, "a prime: Bluestein"},
       {Kind::C2C, {997}, 2, {}, I, Norm::Forward, B, "a prime, inverse, in place"},
       {Kind::C2C, {2 * 3 * 1009}, 2, {}, O, Norm::None, F, "Bluestein over a four-step length"},
