@@ -427,6 +427,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     PlanOptions options;
     options.strategy = settings.strategy;
     options.tuning = settings.tuning;
+    options.tier = settings.tier;
     // A case bfly cannot plan (a length its planner does not reach, fp64 on a
     // device without it) is a row that says why, not the end of the run: the
     // copy and the peers are still timed on it.

@@ -48,6 +48,9 @@ struct BenchSettings {
   // PlanOptions::tuning of every bfly plan: the device's table (empty),
   // "off" for the model alone, or a table's JSON text.
   std::string tuning;
+  // PlanOptions::tier of every bfly plan: the specialised kernels, whose
+  // speed a benchmark is after (tiered or generic to measure those).
+  Tier tier = Tier::Specialised;
 };
 
 struct PeerResult {

@@ -33,6 +33,7 @@ struct BenchOptions {
   bool no_peers = false;
   bool cold = false;
   std::string tuning;  // "", "off" or a table file
+  std::string tier = "specialised";
   BenchSettings settings;
   std::string app;               // "convolve": bench_convolve.cpp instead of transforms
   std::string kernel_sizes;      // --kernel-sizes for --app convolve
@@ -91,6 +92,7 @@ int run(BenchOptions& o, bool demo) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   o.settings.strategy = o.problem.plan_options().strategy;
   o.settings.tuning = tuning_option(o.tuning);
+  o.settings.tier = parse_tier(o.tier);
   const Precision precision = parse_precision(o.problem.precision);
   if (!o.app.empty()) {
     if (o.app == "bigmul") {
@@ -297,6 +299,10 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--tuning", o->tuning,
                           "the tuning table bfly plans with: device (the device's, default), off (the planner's "
                           "model alone) or FILE (a table bfly tune wrote)");
+      command->add_option("--tier", o->tier,
+                          "the kernels bfly's plans run: specialised (default), generic, tiered (generic until the "
+                          "specialised plan is made: with --cold, first ms is a new size's first answer), auto, "
+                          "at-hand or default (BFLY_LIMITS's generic key)");
     } else {
       command->add_option("--precision", o->problem.precision, "single or double");
     }

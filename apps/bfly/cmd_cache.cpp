@@ -97,7 +97,7 @@ int warm(const WarmOptions& o) {
       // (Direction, normalisation and the batch are kernel arguments: one plan covers them.)
       const auto start = std::chrono::steady_clock::now();
       PlanOptions options;
-      if (w.generic) options.tier = Tier::Generic;
+      options.tier = w.generic ? Tier::Generic : Tier::Specialised;
       const Plan plan(device, p, options);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       const BuildStats& s = plan.build_stats();

@@ -158,6 +158,7 @@ class Runner {
       // A size new to the device compiles first: say so on stderr where
       // that takes more than a second (issue 40), the output unaffected.
       PlanOptions options;
+      options.tier = t_.tier;
       options.on_wait = [](const std::string& message) { std::fprintf(stderr, "bfly: %s\n", message.c_str()); };
       const Plan plan(*device_, step.problem, options);
       auto at = [&](ArrayOperand o) { return o == ArrayOperand::Output ? output : input; };

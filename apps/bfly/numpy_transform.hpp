@@ -27,6 +27,10 @@ struct NumpyTransform {
   Norm norm = Norm::Backward;
   bool conjugate_input = false;   // hfft: irfft of conj(a)
   bool conjugate_output = false;  // ihfft: conj(rfft(a))
+  // The plans' tier: a one-shot process answers a new size with the
+  // generic tier's kernels rather than wait to compile (or wait at exit for
+  // a tiered plan's background compile).
+  Tier tier = Tier::AtHand;
 };
 
 struct AxisLength {

@@ -13,7 +13,7 @@ namespace bfly::cli {
 namespace {
 
 struct VerbOptions {
-  std::string input, output, norm = "backward";
+  std::string input, output, norm = "backward", tier = "at-hand";
   LengthOptions lengths;
   DeviceOptions device;
 };
@@ -45,6 +45,7 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   t.norm = verb.hermitian ? swapped(norm) : norm;
   t.conjugate_input = verb.hermitian && verb.kind == Kind::C2R;
   t.conjugate_output = verb.hermitian && verb.kind == Kind::R2C;
+  t.tier = parse_tier(o.tier);
   std::optional<Device> opened;  // none where nothing is transformed (a batch axis of 0 points)
   if (transforms_anything(header.shape, t)) opened = o.device.open();
   const Device* device = opened ? &*opened : nullptr;
@@ -75,6 +76,10 @@ void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& ac
         "lengths N[,M,...], one per transformed axis, as numpy's s: each axis cropped or "
         "zero-padded to its length (irfft's last: n reals out); without --axes the last len(s) axes");
   command->add_option("--norm", o->norm, "backward (default), ortho or forward, as numpy.fft");
+  command->add_option("--tier", o->tier,
+                      "at-hand (default: a size's own kernels where compiled before, else the generic tier's, "
+                      "never waiting to compile), specialised (compile a new size's own first), generic, tiered or "
+                      "auto (answer at once, compile in the background; the process waits for it at exit)");
   o->device.add_to(*command);
   actions.emplace_back(command, [o, verb, axes, n, s] {
     o->lengths.axes_given = axes->count() > 0;

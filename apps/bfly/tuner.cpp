@@ -242,6 +242,7 @@ class Tuner {
     try {
       PlanOptions options;
       options.tuning = v.json;
+      options.tier = Tier::Specialised;  // (the variant's own kernels, timed)
       v.plan = std::make_unique<Plan>(device_, problem_of(length_, batch_, precision_), options);
       // Correct first: the variant's output on fresh data against the model's.
       if (!reference_.empty()) {
@@ -272,6 +273,7 @@ class Tuner {
         try {
           PlanOptions options;
           options.tuning = v->json;
+          options.tier = Tier::Specialised;
           Plan warm(device_, problem_of(length_, check_batch_, precision_), options);  // compiles
         } catch (const std::exception&) {
           // build() below reports it.
@@ -311,6 +313,7 @@ class Tuner {
   std::vector<std::complex<double>> output_of(const Variant& v) {
     PlanOptions options;
     options.tuning = v.json;
+    options.tier = Tier::Specialised;  // (the variant's own kernels, timed)
     const Plan small(device_, problem_of(length_, check_batch_, precision_), options);
     const std::size_t points = static_cast<std::size_t>(check_batch_ * length_);
     std::vector<std::complex<double>> out(points);

@@ -157,10 +157,16 @@ Strategy parse_strategy(const std::string& text);  // throws Error naming the te
 // slower. Tiered: the generic plan at once, the specialised one made on a
 // thread meanwhile and run by every execution after it is made (a tiered
 // plan's destructor waits for that thread, whose kernels then sit in the
-// disk cache for the next process: a one-shot process wants Generic). Default:
-// the limits override's `generic` key (0, 1, 2: BFLY_LIMITS=generic=2),
-// else Specialised.
-enum class Tier { Default, Specialised, Generic, Tiered };
+// disk cache for the next process). Auto: Specialised where every kernel is
+// at hand (made in this process, shipped in the library or in the disk
+// cache), else Tiered: a new size answers at once, a size met before runs
+// its own kernels. AtHand: Specialised where every kernel is at hand, else
+// Generic; never compiles, never waits (one-shot processes: the CLI's
+// transforms). Default: the limits override's `generic` key (0 Specialised,
+// 1 Generic, 2 Tiered, 3 Auto, 4 AtHand: BFLY_LIMITS=generic=0), else Auto.
+enum class Tier { Default, Specialised, Generic, Tiered, Auto, AtHand };
+const char* to_string(Tier t);             // default, specialised, generic, tiered, auto, at-hand
+Tier parse_tier(const std::string& text);  // throws Error naming the text
 
 struct PlanOptions {
   Strategy strategy = Strategy::Auto;

@@ -9,7 +9,7 @@
     bfly.plan_cache.clear()          # the plans bfly.fft keeps (max_size: BFLY_PLAN_CACHE_SIZE, 64)
     bfly.devices()                   # what bfly can run on
     bfly.warmup([1000, (512, 512)])  # compile ahead of the first call
-    bfly.set_tier("generic")         # new sizes without compiling (slower kernels; see set_tier)
+    bfly.set_tier("specialised")     # wait for each new size's own kernels (default "auto"; see set_tier)
 """
 from . import _core, fft
 from ._device_array import DeviceArray
@@ -25,9 +25,12 @@ def set_tier(tier):
     device meets it: 0.2-2 s a kernel on a GPU, seconds on a CPU), "generic"
     (fixed kernels that take the size as an argument: nothing compiled for a
     new size, slower), "tiered" (generic at once, the specialised kernels
-    made on a thread and used once made), or "default" (BFLY_LIMITS's
-    generic=0/1/2, else specialised). Clears bfly.plan_cache, whose plans
-    were made under the tier before."""
+    made on a thread and used once made), "auto" (specialised where the
+    size's kernels are at hand: made in this process, shipped with bfly or
+    in the disk cache; else tiered), "at-hand" (specialised where at hand,
+    else generic: never compiles) or "default" (BFLY_LIMITS's
+    generic=0..4, else auto). Clears bfly.plan_cache, whose plans were made
+    under the tier before."""
     _core.set_tier(str(tier))
     plan_cache.clear()
 

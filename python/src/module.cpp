@@ -212,21 +212,7 @@ NB_MODULE(_core, m) {
 
   m.def("version", [] { return std::string(bfly::version()); });
   m.def(
-      "set_tier",
-      [](const std::string& tier) {
-        static const std::pair<const char*, bfly::Tier> names[] = {{"default", bfly::Tier::Default},
-                                                                   {"specialised", bfly::Tier::Specialised},
-                                                                   {"generic", bfly::Tier::Generic},
-                                                                   {"tiered", bfly::Tier::Tiered}};
-        for (const auto& [name, value] : names)
-          if (tier == name) {
-            g_tier = static_cast<int>(value);
-            return;
-          }
-        throw bfly::Error(bfly::ErrorCode::InvalidArgument,
-                          "invalid tier '" + tier + "' (expected default, specialised, generic or tiered)");
-      },
-      "tier"_a);
+      "set_tier", [](const std::string& tier) { g_tier = static_cast<int>(bfly::parse_tier(tier)); }, "tier"_a);
 
   // The host's memory this process may still take and what bounds it
   // (None: nothing does), as the CLI's one memory check reads it.

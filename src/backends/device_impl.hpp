@@ -67,6 +67,14 @@ class DeviceImpl {
   // Compiles (or loads from the binary cache) kernel `name` from `source`.
   // Throws Error(Build) with the build log.
   virtual CompileOutcome compile(const std::string& source, const std::string& name) = 0;
+  // Whether compile() would load kernel `name` rather than compile it
+  // (shipped in the library or in the disk cache): the default tier plans
+  // a size whose kernels are all there specialised at once.
+  virtual bool has_binary(const std::string& source, const std::string& name) {
+    (void)source;
+    (void)name;
+    return false;
+  }
   // Enqueues groups x group_size threads on `stream` (the backend's native
   // queue or stream; nullptr: the device's own); returns without waiting.
   // local_bytes is the kernel's local memory, for backends that must be told;

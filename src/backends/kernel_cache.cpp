@@ -212,6 +212,11 @@ std::uintmax_t KernelCache::cap_bytes() {
 
 std::string KernelCache::path(const std::string& key) const { return kernels() + "/" + key + ".bin"; }
 
+bool KernelCache::contains(const std::string& key) const {
+  std::error_code ec;
+  return enabled() && fs::is_regular_file(path(key), ec);
+}
+
 bool KernelCache::load_into(const std::string& key, const std::function<unsigned char*(std::size_t)>& buffer) const {
   if (!enabled()) return false;
   cap_in_use();

@@ -56,6 +56,8 @@ class KernelCache {
   static std::uintmax_t cap_bytes();
 
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
+  // Whether an entry is there (not checked: a load may still refuse it).
+  bool contains(const std::string& key) const;
   // The same, straight into the memory `buffer(size)` returns; false, with
   // nothing promised of that memory, where there is no valid entry.
   bool load_into(const std::string& key, const std::function<unsigned char*(std::size_t)>& buffer) const;

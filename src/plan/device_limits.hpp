@@ -88,9 +88,11 @@ struct DeviceLimits {
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a
-  // thread, is ready); 0: the specialised kernels (the default).
+  // thread, is ready); 3 (the default) tiered where a specialised kernel
+  // would compile, else specialised; 4 generic where one would compile,
+  // else specialised (runtime/tier_choice.hpp); 0 the specialised kernels.
   // PlanOptions::tier, where set, decides instead.
-  int generic_tier = 0;
+  int generic_tier = 3;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

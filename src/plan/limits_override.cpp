@@ -67,8 +67,10 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.strided_points_per_thread = static_cast<int>(v); }},
       {"strided_mixed", "strided_points_mixed: the same for other lengths", 4, 256,
        [](DeviceLimits& l, long long v) { l.strided_points_mixed = static_cast<int>(v); }},
-      {"generic", "generic_tier: 1 the generic tier's fixed kernels, 2 tiered (0: specialised)", 0, 2,
-       [](DeviceLimits& l, long long v) { l.generic_tier = static_cast<int>(v); }},
+      {"generic",
+       "generic_tier: 0 specialised, 1 the generic tier's fixed kernels, 2 tiered, 3 tiered unless the specialised "
+       "kernels are at hand, 4 generic unless they are (3: auto)",
+       0, 4, [](DeviceLimits& l, long long v) { l.generic_tier = static_cast<int>(v); }},
       {"row_occupancy", "row_occupancy: one-pass rows' groups a multiprocessor from their points (0: the estimate)", 0,
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
       {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,

@@ -71,6 +71,31 @@ Strategy parse_strategy(const std::string& text) {
   throw Error(ErrorCode::InvalidArgument, "invalid strategy '" + text + "' (expected auto or transpose)");
 }
 
+const char* to_string(Tier t) {
+  switch (t) {
+    case Tier::Default:
+      return "default";
+    case Tier::Specialised:
+      return "specialised";
+    case Tier::Generic:
+      return "generic";
+    case Tier::Tiered:
+      return "tiered";
+    case Tier::Auto:
+      return "auto";
+    case Tier::AtHand:
+      return "at-hand";
+  }
+  return "default";
+}
+
+Tier parse_tier(const std::string& text) {
+  for (Tier t : {Tier::Default, Tier::Specialised, Tier::Generic, Tier::Tiered, Tier::Auto, Tier::AtHand})
+    if (text == to_string(t)) return t;
+  throw Error(ErrorCode::InvalidArgument,
+              "invalid tier '" + text + "' (expected default, specialised, generic, tiered, auto or at-hand)");
+}
+
 namespace {
 
 Error invalid(const std::string& what) { return Error(ErrorCode::InvalidArgument, what); }

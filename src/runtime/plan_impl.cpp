@@ -24,6 +24,7 @@
 #include "plan/solvers/solver.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
+#include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
 #include "runtime/wait_notice.hpp"
@@ -144,9 +145,17 @@ class PlanImpl {
       limits.tuning = tuning_from_options(options.tuning, device_->info());
     }
     if (options.tier != Tier::Default)
-      limits.generic_tier = options.tier == Tier::Generic ? 1 : options.tier == Tier::Tiered ? 2 : 0;
+      limits.generic_tier = options.tier == Tier::Generic  ? 1
+                            : options.tier == Tier::Tiered ? 2
+                            : options.tier == Tier::Auto   ? 3
+                            : options.tier == Tier::AtHand ? 4
+                                                           : 0;
     tree_ = plan::make_plan(problem, limits, options);
     check_fits(problem);
+    if (limits.generic_tier >= 3)  // Auto, AtHand (runtime/tier_choice.hpp)
+      limits.generic_tier = multiply_period >= 0 || kernels_ready(*device_, tree_) ? 0
+                            : limits.generic_tier == 3                             ? 2
+                                                                                   : 1;
     if (limits.generic_tier && multiply_period < 0) {
       // Nothing compiled for this size (runtime/generic_plan.hpp).
       generic_ = std::make_unique<GenericPlan>(device_, tree_.problem, limits, stats_);

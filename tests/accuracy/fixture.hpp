@@ -15,6 +15,7 @@
 
 #include "support/backend_test.hpp"
 #include "support/reference.hpp"
+#include "support/test_options.hpp"
 #include "support/tier.hpp"
 
 namespace bfly::test {
@@ -31,7 +32,7 @@ class Accuracy : public BackendTest {
   // must keep their (poisoned) values.
   // A failure to plan or run names the problem (as a wrong result does), so
   // a sampled case can be run again alone.
-  Errors check(const Problem& p, const PlanOptions& options = {}) const {
+  Errors check(const Problem& p, const PlanOptions& options = test_options()) const {
     try {
       return p.precision == Precision::Double ? run<double>(p, options) : run<float>(p, options);
     } catch (const std::exception& e) {
@@ -42,7 +43,7 @@ class Accuracy : public BackendTest {
     }
   }
 
-  void expect_accurate(const Problem& p, const PlanOptions& options = {}) const {
+  void expect_accurate(const Problem& p, const PlanOptions& options = test_options()) const {
     const Errors e = check(p, options);
     EXPECT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
     EXPECT_LE(e.relative_l2, tolerance(p)) << p.token() << " (max error " << e.relative_max << ")";

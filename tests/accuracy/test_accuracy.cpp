@@ -247,7 +247,7 @@ TEST_P(Accuracy, RoundTripRestoresInput) {
 // 4096 takes three passes and 65536 four, exercising every pass position,
 // the pass twiddles and the workspace rotation of in-place plans.
 TEST_P(Accuracy, ForcedMultiPass) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   for (std::int64_t n : {32, 100, 256, 1000, 2187, 2401, 4096, 65536})
     for (Placement placement : {Placement::OutOfPlace, Placement::InPlace})
@@ -266,7 +266,7 @@ TEST_P(Accuracy, ForcedMultiPass) {
 // precisions, placements and directions. Elsewhere the same problems run
 // unchained and must be as accurate.
 TEST_P(Accuracy, ChainedPasses) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "l2_chain=2,chain_unequal=1,max_pass_length=256";
   struct Case {
     std::int64_t n, batch;
@@ -299,7 +299,7 @@ TEST_P(Accuracy, ChainedPasses) {
 // precision (still both placements and directions).
 TEST_P(Accuracy, ComputedPassTwiddles) {
   PrecisionDraw draw("Accuracy.ComputedPassTwiddles");
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "pass_sincos=1,max_pass_length=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
@@ -326,7 +326,7 @@ TEST_P(Accuracy, StageTwiddlePowers) {
   PrecisionDraw draw("Accuracy.StageTwiddlePowers");
   int i = 0;
   for (const char* limits : {"twiddle_powers=2", "twiddle_powers=2,direct_twiddles=64"}) {
-    PlanOptions forced;
+    PlanOptions forced = test_options();
     forced.limits = limits;
     for (Precision precision : {Precision::Single, Precision::Double})
       for (std::int64_t n : {std::int64_t{4096}, std::int64_t{2000}, std::int64_t{4235}, std::int64_t{7500},
@@ -350,7 +350,7 @@ TEST_P(Accuracy, StageTwiddlePowers) {
 // (the quick tier: each length in one precision).
 TEST_P(Accuracy, RowValuesRule) {
   PrecisionDraw draw("Accuracy.RowValuesRule");
-  PlanOptions rule;
+  PlanOptions rule = test_options();
   rule.limits = "row_values=12,single_pass=16384";
   rule.tuning = "off";
   int i = 0;
@@ -373,7 +373,7 @@ TEST_P(Accuracy, RowValuesRule) {
 // every row length from 2 to 24 and a few longer, batches that leave the
 // last group part full, both precisions, placements and directions.
 TEST_P(Accuracy, BlockRows) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "block_rows=100000";
   int i = 0;
   std::vector<Problem> problems;
@@ -415,7 +415,7 @@ TEST_P(Accuracy, BlockRows) {
 // one precision (single past 65536, where double has none).
 TEST_P(Accuracy, ClusteredRows) {
   PrecisionDraw draw("Accuracy.ClusteredRows");
-  PlanOptions forced;  // the device's most (plan/device_limits.cpp)
+  PlanOptions forced = test_options();  // the device's most (plan/device_limits.cpp)
   forced.limits = "cluster=8";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})

@@ -117,10 +117,10 @@ TEST_P(Bluestein, PrimeAxes) {
     sub.output.distance = 36000;
     add(sub);
   }
-  PlanOptions transpose;
+  PlanOptions transpose = test_options();
   transpose.strategy = Strategy::Transpose;
   for (const Case& c : sample("prime axes", cases, 8, [](const Case& k) { return std::to_string(k.index); }))
-    expect_accurate(c.problem, c.transpose ? transpose : PlanOptions{});
+    expect_accurate(c.problem, c.transpose ? transpose : test_options());
 }
 
 // Small lengths forced through the multi-pass form (chirp load, kernel
@@ -128,7 +128,7 @@ TEST_P(Bluestein, PrimeAxes) {
 // strided axis and in place. The quick tier: each in one precision.
 TEST_P(Bluestein, ForcedMultiPass) {
   PrecisionDraw draw("Bluestein.ForcedMultiPass");
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {83, 107, 97, 257}) {
@@ -155,7 +155,7 @@ TEST_P(Bluestein, ForcedMultiPass) {
 // precision.
 TEST_P(Bluestein, ThreePasses) {
   PrecisionDraw draw("Bluestein.ThreePasses");
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "bluestein_three=2,rader=0,max_pass_length=32";
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {37, 53, 101, 131, 331, 509}) {
@@ -172,7 +172,7 @@ TEST_P(Bluestein, ThreePasses) {
     if (draw.take(precision)) expect_accurate(columns, forced);
     if (draw.take(precision)) expect_accurate(make({41, 43}, precision, 2), forced);
   }
-  PlanOptions longer;
+  PlanOptions longer = test_options();
   longer.limits = "bluestein_three=2,rader=0,max_pass_length=16";
   expect_accurate(make({509}, Precision::Single, 2), longer);
   // Real axes: the R2C's split over the pairs of sub-transforms (a', (N -
@@ -187,7 +187,7 @@ TEST_P(Bluestein, ThreePasses) {
       EXPECT_NE(text.find("convolved in one kernel"), std::string::npos) << p.token() << "\n" << text;
       EXPECT_EQ(text.find("two rows a transform") != std::string::npos, batch > 1) << p.token() << "\n" << text;
       expect_accurate(p, forced);
-      PlanOptions rule;
+      PlanOptions rule = test_options();
       rule.limits = "bluestein_three=1,rader=0,max_pass_length=32";
       const std::string ruled = Plan(device(), p, rule).describe();
       EXPECT_EQ(ruled.find("convolved in one kernel") != std::string::npos, kind == Kind::R2C) << p.token() << "\n"

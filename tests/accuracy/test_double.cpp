@@ -63,7 +63,7 @@ TEST_P(Double, LargeAndMultiDimensional) {
   sub.input.strides = {1000, 100, 10, 1};
   sub.input.distance = 7000;
   expect_accurate(sub);
-  PlanOptions transpose;
+  PlanOptions transpose = test_options();
   transpose.strategy = Strategy::Transpose;
   expect_accurate(make({480, 640}), transpose);
 }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <thread>
 
@@ -169,6 +171,50 @@ TEST_P(Generic, TieredSwapsUnderConcurrentExecutions) {
   EXPECT_EQ(bad.load(), 0) << "of " << runs.load() << " executions";
   EXPECT_TRUE(swapped.load()) << "the specialised plan never ran: " << plan.describe();
   std::printf("[ tiered   ] %d executions, began %s\n", runs.load(), began_generic ? "generic" : "specialised");
+}
+
+// The default tier (Tier::Auto) and Tier::AtHand on a device whose disk
+// cache starts empty: a size whose kernels are nowhere runs the generic
+// tier (AtHand) or starts with it and swaps (Auto); once its kernels are
+// made, Auto plans them at once; and on a new device, where only the disk
+// cache has them, AtHand plans them at once too.
+TEST_P(Generic, AutoAndAtHandPlanWhatIsAtHand) {
+  const char* was = std::getenv("BFLY_CACHE_DIR");
+  const std::string saved = was ? was : "";
+  char dir[] = "/tmp/bfly_at_hand_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  setenv("BFLY_CACHE_DIR", dir, 1);  // read as a device opens
+  Problem p;
+  p.shape = {2 * 3 * 5 * 7 * 13};
+  p.batch = 3;
+  PlanOptions auto_tier, at_hand;
+  auto_tier.tier = Tier::Auto;
+  at_hand.tier = Tier::AtHand;
+  auto generic = [](const Plan& plan) { return plan.describe().find("generic tier") != std::string::npos; };
+  {
+    const Device fresh = Device::open(device().info().spec);
+    EXPECT_TRUE(generic(Plan(fresh, p, at_hand))) << "AtHand compiled a new size";
+    const Plan tiered(fresh, p, auto_tier);
+    const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (generic(tiered) && std::chrono::steady_clock::now() < stop)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(generic(tiered)) << "Auto never swapped: " << tiered.describe();
+    const Plan again(fresh, p, auto_tier);
+    EXPECT_FALSE(generic(again)) << "Auto ran the generic tier for kernels made already";
+    EXPECT_EQ(again.build_stats().built, 0);
+  }
+  {
+    const Device other = Device::open(device().info().spec);
+    const Plan cached(other, p, at_hand);
+    EXPECT_FALSE(generic(cached)) << "AtHand ran the generic tier for kernels in the disk cache";
+    EXPECT_EQ(cached.build_stats().built, cached.build_stats().cache_hits + cached.build_stats().shipped);
+    expect_accurate(p, at_hand);
+  }
+  if (was)
+    setenv("BFLY_CACHE_DIR", saved.c_str(), 1);
+  else
+    unsetenv("BFLY_CACHE_DIR");
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Generic, ::testing::Values("cuda", "opencl"),

@@ -104,7 +104,7 @@ TEST_P(MultiDim, StridedAndEmbeddedLayouts) {
 }
 
 TEST_P(MultiDim, RowColumnStrategyMatches) {
-  PlanOptions transpose;
+  PlanOptions transpose = test_options();
   transpose.strategy = Strategy::Transpose;
   for (const Problem& p : {make({120, 120}), make({480, 640}, {}, 2, Direction::Inverse), make({7, 4096}),
                            make({4096, 7}, {}, 1, Direction::Forward, Placement::InPlace), make({96, 128, 80}),
@@ -118,7 +118,7 @@ TEST_P(MultiDim, RowColumnStrategyMatches) {
 
 // Long axes in more than one pass, inside a multi-dimensional problem.
 TEST_P(MultiDim, MultiPassAxes) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   expect_accurate(make({64, 100}, {}, 2), forced);
   expect_accurate(make({128, 6, 48}, {0, 2}, 1, Direction::Inverse, Placement::InPlace), forced);
@@ -135,7 +135,7 @@ TEST_P(MultiDim, MultiPassAxes) {
 // of untransformed axes, padded rows and gaps between arrays, in place
 // and inverse, both precisions.
 TEST_P(MultiDim, PlanesInOnePass) {
-  PlanOptions forced;  // fp32 points (4096 fp64)
+  PlanOptions forced = test_options();  // fp32 points (4096 fp64)
   forced.limits = "plane=8192";
   struct Case {
     std::vector<std::int64_t> shape;

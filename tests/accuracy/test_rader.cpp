@@ -100,7 +100,7 @@ TEST_P(Rader, RealTransforms) {
 // (the forced ones still meet both directions and placements).
 TEST_P(Rader, PastOneKernel) {
   PrecisionDraw draw("Rader.PastOneKernel");
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
@@ -122,7 +122,7 @@ TEST_P(Rader, PastOneKernel) {
   // Each FFT in one pass (as 7681 on a GPU: past the one kernel's
   // registers, within one pass): the first gathers and stores the kernel
   // product, the second scatters.
-  PlanOptions split;
+  PlanOptions split = test_options();
   split.limits = "rader_kernel=64";
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {97, 1153}) {

@@ -143,7 +143,7 @@ TEST_P(Real, Batched) {
 // pairing fails here, not only in the benchmarks. The quick tier: each
 // problem in one precision.
 TEST_P(Real, TwoRowsATransform) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   struct Case {
     Shape shape;
@@ -163,7 +163,7 @@ TEST_P(Real, TwoRowsATransform) {
       for (const Case& c : cases) {
         if (!draw.take(precision)) continue;
         const Problem p = make(kind, c.shape, precision, c.batch, {}, c.placement);
-        const PlanOptions options = c.forced ? forced : PlanOptions{};
+        const PlanOptions options = c.forced ? forced : test_options();
         const std::string text = Plan(device(), p, options).describe();
         // (An R2C whose real axis takes several Stockham passes does not
         // pair; Bluestein's passes do.)
@@ -180,7 +180,7 @@ TEST_P(Real, TwoRowsATransform) {
 // leave the last group part full, both kinds and precisions, and two
 // shapes whose real rows lie end to end across an axis.
 TEST_P(Real, BlockRows) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "block_rows=100000";
   int i = 0;
   std::vector<Problem> problems;
@@ -299,7 +299,7 @@ TEST_P(Real, LongAxes) {
 // precision), each kind with an even and an odd length, and both
 // placements (support/tier.hpp cover).
 TEST_P(Real, ForcedMultiPass) {
-  PlanOptions forced;
+  PlanOptions forced = test_options();
   forced.limits = "max_pass_length=16";
   std::vector<Problem> problems;
   for (Precision precision : kPrecisions)
@@ -514,7 +514,7 @@ TEST_P(Real, ShapesAndTypesOfAPlan) {
   std::vector<std::complex<float>> cf(2 * 7 * 10);
   EXPECT_THROW(c2r.execute_host(cf.data(), r.data()), Error) << "single-precision data on a double plan";
   // The transpose strategy (the seeds' row-column baseline) is complex only.
-  PlanOptions transpose;
+  PlanOptions transpose = test_options();
   transpose.strategy = Strategy::Transpose;
   try {
     Plan(device(), make(Kind::R2C, {64, 48}), transpose);

@@ -44,7 +44,7 @@ void expect_tuned(const std::string& what, Expect expect_accurate, const std::ve
     for (const TunedCase& c : cases) {
       if (!draw.take(precision)) continue;
       for (Direction d : {Direction::Forward, Direction::Inverse}) {
-        PlanOptions options;
+        PlanOptions options = test_options();
         options.tuning = table(c.length, precision, c.fields);
         const Problem p =
             row(c.length, batch, precision, d, d == Direction::Inverse ? Placement::InPlace : Placement::OutOfPlace);
@@ -100,7 +100,7 @@ TEST_P(Accuracy, TunedStaged) {
 // Lengths a table does not name take the launch of the nearest tuned one.
 TEST_P(Accuracy, TunedNeighbours) {
   for (Precision precision : {Precision::Single, Precision::Double}) {
-    PlanOptions options;
+    PlanOptions options = test_options();
     options.tuning = table(2048, precision, R"("threads": 128, "halves": 1, "occupancy": 2)");
     for (std::int64_t n : {1536, 1600, 2187, 2400, 3000, 4000}) expect_accurate(row(n, 2, precision), options);
   }
@@ -114,12 +114,12 @@ TEST_P(Accuracy, TunedPasses) {
     // Past the model's one-pass limit of this device (4096 fp32 points on a
     // CPU, 16384 on Hopper): one pass if local memory holds it in halves.
     for (std::int64_t n : {f32 ? std::int64_t{8192} : std::int64_t{4096}, std::int64_t{6144}}) {
-      PlanOptions options;
+      PlanOptions options = test_options();
       options.tuning = table(n, precision, "");
       const Problem p = row(n, 2, precision);
       expect_accurate(p, options);
     }
-    PlanOptions split;
+    PlanOptions split = test_options();
     split.tuning = table(65536, precision, R"("passes": [16, 64, 64])");
     expect_accurate(row(65536, 1, precision), split);
     const Plan plan(device(), row(65536, 1, precision), split);

@@ -13,6 +13,7 @@
 #include "bfly/bfly.hpp"
 #include "support/backend_test.hpp"
 #include "support/reference.hpp"
+#include "support/test_options.hpp"
 
 namespace bfly::test {
 namespace {
@@ -73,7 +74,7 @@ Errors run(const Device& device, const Problem& p, const PlanOptions& options) {
 TEST_P(SolverSet, EachSolverIsRightOnPoisonedOutput) {
   for (const Case& c : kCases) {
     const Problem p = Problem::parse(c.token);
-    PlanOptions options;
+    PlanOptions options = test_options();
     options.strategy = c.strategy;
     const bool f64 = p.precision == Precision::Double;
     Errors e;

@@ -149,13 +149,23 @@ class Device final : public DeviceImpl {
     check(api_->cuStreamSynchronize(stream_), "waiting for a copy from " + info_.spec);
   }
 
-  CompileOutcome compile(const std::string& source, const std::string& name) override {
+  // The disk cache's identity of this device and compiler.
+  std::string identity() const {
     const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
     // (NVRTC's --Ofast-compile was measured and left off: docs/PERF.md,
     // "NVRTC's time".)
-    std::vector<std::string> options;
-    std::string identity = info_.name + "|" + info_.driver + "|nvrtc " + nvrtc.version() + "|" + arch_;
-    for (const std::string& option : options) identity += "|" + option;
+    return info_.name + "|" + info_.driver + "|nvrtc " + nvrtc.version() + "|" + arch_;
+  }
+
+  bool has_binary(const std::string& source, const std::string& name) override {
+    return bfly::cuda::find_shipped(name, arch_, source) != nullptr ||
+           cache_.contains(KernelCache::key(name, source, identity()));
+  }
+
+  CompileOutcome compile(const std::string& source, const std::string& name) override {
+    const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
+    const std::vector<std::string> options;
+    const std::string identity = this->identity();
     const std::string key = KernelCache::key(name, source, identity);
     current();
     CompileOutcome outcome;

@@ -170,6 +170,10 @@ class Device final : public DeviceImpl {
     }
   }
 
+  bool has_binary(const std::string& source, const std::string& name) override {
+    return cache_.contains(KernelCache::key(name, source, identity_));
+  }
+
   CompileOutcome compile(const std::string& source, const std::string& name) override {
     const std::string key = KernelCache::key(name, source, identity_);
     CompileOutcome outcome;
