@@ -93,6 +93,11 @@ struct DeviceLimits {
   // else specialised (runtime/tier_choice.hpp); 0 the specialised kernels.
   // PlanOptions::tier, where set, decides instead.
   int generic_tier = 3;
+  // CUDA: NVRTC loads on a thread of its own as the device opens, beside
+  // the context's creation (issue 40: fixed costs off the first call's
+  // path; the default tier asks NVRTC's version to key the disk cache);
+  // 0 loads it when first needed.
+  int early_nvrtc = 1;
   // Registers and threads of one multiprocessor (0: not a GPU), from which
   // the planner asks the compiler for an occupancy it can keep.
   int registers_per_unit = 0;

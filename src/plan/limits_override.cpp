@@ -71,6 +71,8 @@ const std::vector<Key>& keys() {
        "generic_tier: 0 specialised, 1 the generic tier's fixed kernels, 2 tiered, 3 tiered unless the specialised "
        "kernels are at hand, 4 generic unless they are (3: auto)",
        0, 4, [](DeviceLimits& l, long long v) { l.generic_tier = static_cast<int>(v); }},
+      {"early_nvrtc", "early_nvrtc (0 or 1): CUDA loads NVRTC on a thread as a device opens", 0, 1,
+       [](DeviceLimits& l, long long v) { l.early_nvrtc = static_cast<int>(v); }},
       {"row_occupancy", "row_occupancy: one-pass rows' groups a multiprocessor from their points (0: the estimate)", 0,
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
       {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,

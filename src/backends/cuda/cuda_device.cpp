@@ -1,6 +1,7 @@
 #include "backends/cuda/cuda_device.hpp"
 
 #include <cstdlib>
+#include <future>
 #include <mutex>
 
 #include "backends/cuda/driver_api.hpp"
@@ -8,6 +9,7 @@
 #include "backends/cuda/shipped_kernels.hpp"
 #include "backends/kernel_cache.hpp"
 #include "plan/device_policy.hpp"
+#include "plan/limits_override.hpp"
 #include "problem/text.hpp"
 
 namespace bfly::detail::cuda {
@@ -86,6 +88,10 @@ DeviceInfo describe(const DriverApi* api, int ordinal) {
 class Device final : public DeviceImpl {
  public:
   explicit Device(int ordinal) : api_(driver()) {
+    // NVRTC (tens of milliseconds to load) beside the context (hundreds):
+    // a process's first plan finds it loaded (plan::DeviceLimits::early_nvrtc).
+    if (plan::with_override(plan::DeviceLimits{}, plan::override_text(PlanOptions{})).early_nvrtc)
+      nvrtc_loading_ = std::async(std::launch::async, [] { bfly::cuda::Nvrtc::available(); });
     info_ = describe(api_, ordinal);
     check(api_->cuDeviceGet(&device_, ordinal), "cuDeviceGet");
     check(api_->cuDevicePrimaryCtxRetain(&context_, device_), "retaining the primary context of " + info_.spec);
@@ -316,6 +322,7 @@ class Device final : public DeviceImpl {
   CUstream stream_ = nullptr;
   std::string arch_;
   KernelCache cache_;
+  std::future<void> nvrtc_loading_;  // (last: its wait ends the device's life first)
 };
 
 }  // namespace
