@@ -70,13 +70,11 @@ TEST_P(GraphCapture, ReplaysPlansBitForBit) {
     std::int64_t batch;
     Tier tier;
   };
-  const std::vector<Case> cases = {{Kind::C2C, {4096}, 8, Tier::Specialised},
-                                   {Kind::C2C, {1 << 20}, 2, Tier::Specialised},
-                                   {Kind::R2C, {1000}, 3, Tier::Specialised},
-                                   {Kind::C2R, {640, 480}, 1, Tier::Specialised},
-                                   {Kind::C2C, {1009}, 5, Tier::Specialised},
-                                   {Kind::C2C, {6144}, 3, Tier::Generic},
-                                   {Kind::R2C, {1025}, 2, Tier::Generic}};
+  const std::vector<Case> cases = {
+      {Kind::C2C, {4096}, 8, Tier::Specialised}, {Kind::C2C, {1 << 20}, 2, Tier::Specialised},
+      {Kind::R2C, {1000}, 3, Tier::Specialised}, {Kind::C2R, {640, 480}, 1, Tier::Specialised},
+      {Kind::C2C, {1009}, 5, Tier::Specialised}, {Kind::C2C, {6144}, 3, Tier::Generic},
+      {Kind::R2C, {1025}, 2, Tier::Generic}};
   std::mt19937 engine(40);
   std::uniform_real_distribution<float> uniform(-1, 1);
   for (const Case& c : cases) {
