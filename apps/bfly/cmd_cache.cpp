@@ -4,6 +4,7 @@
 // holds, `clear` empties it (the tuning tables beside it stay).
 #include <chrono>
 #include <cstdio>
+#include <vector>
 
 #include "inspect/inspect.hpp"
 #include "bench_runner.hpp"
@@ -56,6 +57,24 @@ std::vector<std::vector<std::int64_t>> shapes_of(const WarmOptions& o) {
   return shapes;
 }
 
+// The generic tier's kernels, run once on a small grid and once on a large
+// one: PoCL builds a launch's work-group function on first use, one for
+// grids under about 2^16 work-items and one for larger (each about 0.5 s
+// on two cores), so warming compiles both, and a new size's first call
+// then compiles nothing at any batch (zeros in, nothing read back).
+void run_small_and_large(const Device& device, Problem p, const PlanOptions& options) {
+  for (std::int64_t batch : {std::int64_t{1}, std::int64_t{1} << 16}) {
+    p.batch = batch;
+    const Plan plan(device, p, options);
+    Buffer in(device, static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes());
+    Buffer out(device, static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes());
+    std::vector<unsigned char> zeros(in.bytes());
+    in.write(zeros.data(), zeros.size());
+    plan.execute(in, out);
+  }
+  device.synchronize();
+}
+
 int warm(const WarmOptions& o) {
   std::vector<Precision> precisions;
   if (o.precision == "single" || o.precision == "both") precisions.push_back(Precision::Single);
@@ -100,6 +119,7 @@ int warm(const WarmOptions& o) {
       options.tier = w.generic ? Tier::Generic : Tier::Specialised;
       const Plan plan(device, p, options);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      if (w.generic) run_small_and_large(device, p, options);
       const BuildStats& s = plan.build_stats();
       // (A kernel shared in memory with an earlier plan here counts for that one.)
       const int made = s.built - s.cache_hits - s.shipped;

@@ -169,7 +169,12 @@ class PlanImpl {
         specialised.tier = Tier::Specialised;
         specialised.on_wait = nullptr;
         specialised_ = std::async(std::launch::async, [device = device_, problem, specialised] {
-                         return std::make_shared<PlanImpl>(device, problem, specialised);
+                         background_priority();
+                         auto made = std::make_shared<PlanImpl>(device, problem, specialised);
+                         if (!device->info().is_gpu)
+                           rehearse(*device, problem,
+                                    [&](const BufferImpl& in, const BufferImpl& out) { made->execute(in, out); });
+                         return made;
                        }).share();
       }
       return;

@@ -1,5 +1,14 @@
 #include "runtime/tier_choice.hpp"
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include <algorithm>
+#include <exception>
+
 #include "codegen/chain_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
 
@@ -23,6 +32,29 @@ bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree) {
     if (!device.has_binary(source, name)) return false;
   }
   return true;
+}
+
+void background_priority() {
+#if defined(__linux__)
+  // (Per thread on Linux: a thread id names one thread to setpriority.)
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+#endif
+}
+
+void rehearse(DeviceImpl& device, const Problem& problem,
+              const std::function<void(const BufferImpl&, const BufferImpl&)>& execute) {
+  try {
+    const std::size_t in_bytes = static_cast<std::size_t>(problem.input_extent()) * problem.input_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(problem.output_extent()) * problem.output_element_bytes();
+    if (problem.placement == Placement::InPlace) {
+      auto both = device.allocate(std::max(in_bytes, out_bytes));
+      execute(*both, *both);
+    } else {
+      auto in = device.allocate(in_bytes), out = device.allocate(out_bytes);
+      execute(*in, *out);
+    }
+    device.finish();
+  } catch (const std::exception&) {}
 }
 
 }  // namespace bfly::detail

@@ -7,6 +7,8 @@
 // runs the slower generic kernels.
 #pragma once
 
+#include <functional>
+
 #include "backends/device_impl.hpp"
 #include "plan/plan.hpp"
 
@@ -15,5 +17,20 @@ namespace bfly::detail {
 // Whether every kernel `tree` launches is made on `device` or would load
 // without compiling (a chained pair's kernel in place of its two).
 bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree);
+
+// The calling thread at the lowest scheduling priority (Linux; elsewhere
+// nothing): a tiered plan's background compile yields the cores to the
+// executions it serves (on a CPU device they share them: PoCL on two cores
+// ran a prime's first call 4-5x slower beside its own compile). Threads it
+// starts inherit the priority.
+void background_priority();
+
+// One execution of a plan of `problem` on scratch buffers, waited for,
+// nothing read back: PoCL builds a launch's work-group code at its first
+// run (0.3-0.8 s a kernel on two cores), so a tiered plan's specialised
+// half runs once in the background before the foreground's executions meet
+// it. Where the scratch does not fit, nothing happens (the foreground pays).
+void rehearse(DeviceImpl& device, const Problem& problem,
+              const std::function<void(const BufferImpl&, const BufferImpl&)>& execute);
 
 }  // namespace bfly::detail
