@@ -11,6 +11,7 @@
 #include <map>
 #include <future>
 #include <mutex>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,13 @@ class DeviceImpl {
   bool has_memo(const std::string& key) {
     std::lock_guard<std::mutex> lock(memo_mutex_);
     return memo_.count(key) != 0;
+  }
+
+  // Whether `key` is made (not still being made).
+  bool memo_made(const std::string& key) {
+    std::lock_guard<std::mutex> lock(memo_mutex_);
+    auto found = memo_.find(key);
+    return found != memo_.end() && found->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   }
 
   // Objects shared by every plan on this device (compiled kernels, twiddle

@@ -14,6 +14,8 @@
 
 namespace bfly::detail {
 
+// (A kernel still being made, by a tiered plan's background thread, is not
+// at hand: a plan of the same size made meanwhile would wait for it.)
 bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree) {
   const std::vector<plan::Pass>& passes = tree.passes;
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -22,11 +24,11 @@ bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree) {
     if (passes[i].chain_elements > 0 && i + 1 < passes.size()) {
       const codegen::ChainShape shape = codegen::chain_shape(passes[i], passes[i + 1]);
       name = codegen::chain_name(passes[i].spec, passes[i + 1].spec, shape);
-      if (device.has_memo("kernel:" + name)) continue;
+      if (device.memo_made("kernel:" + name)) continue;
       source = codegen::generate_chain(passes[i].spec, passes[i + 1].spec, shape);
     } else {
       name = passes[i].spec.name();
-      if (device.has_memo("kernel:" + name)) continue;
+      if (device.memo_made("kernel:" + name)) continue;
       source = codegen::generate(passes[i].spec, device.dialect());
     }
     if (!device.has_binary(source, name)) return false;

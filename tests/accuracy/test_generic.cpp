@@ -195,6 +195,17 @@ TEST_P(Generic, AutoAndAtHandPlanWhatIsAtHand) {
     const Device fresh = Device::open(device().info().spec);
     EXPECT_TRUE(generic(Plan(fresh, p, at_hand))) << "AtHand compiled a new size";
     const Plan tiered(fresh, p, auto_tier);
+    {
+      // A plan of the same size made while the first's kernels compile
+      // does not wait for them (a kernel being made is not at hand).
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // (its compile under way)
+      const bool swapped_before = !generic(tiered);
+      const auto start = std::chrono::steady_clock::now();
+      const Plan meanwhile(fresh, p, auto_tier);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      EXPECT_TRUE(generic(meanwhile) || swapped_before || ms < 20)
+          << "a second plan waited " << ms << " ms for the first's background compile";
+    }
     const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     while (generic(tiered) && std::chrono::steady_clock::now() < stop)
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
