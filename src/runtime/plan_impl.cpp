@@ -152,13 +152,23 @@ class PlanImpl {
                                                            : 0;
     tree_ = plan::make_plan(problem, limits, options);
     check_fits(problem);
-    if (limits.generic_tier >= 3)  // Auto, AtHand (runtime/tier_choice.hpp)
+    const bool chosen = limits.generic_tier >= 3;
+    if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
       limits.generic_tier = multiply_period >= 0 || kernels_ready(*device_, tree_) ? 0
                             : limits.generic_tier == 3                             ? 2
                                                                                    : 1;
     if (limits.generic_tier && multiply_period < 0) {
-      // Nothing compiled for this size (runtime/generic_plan.hpp).
-      generic_ = std::make_unique<GenericPlan>(device_, tree_.problem, limits, stats_);
+      // Nothing compiled for this size (runtime/generic_plan.hpp). Where the
+      // default tier chose it and it cannot be made (its workspace, 2-4x
+      // the problem's, does not fit), the specialised plan is made instead.
+      try {
+        generic_ = std::make_unique<GenericPlan>(device_, tree_.problem, limits, stats_);
+      } catch (const Error&) {
+        if (!chosen) throw;
+        limits.generic_tier = 0;
+      }
+    }
+    if (generic_) {
       stats_.plan_ms = ms_since(start);
       if (limits.generic_tier == 2) {
         // Tiered: the specialised plan is made on a thread of its own while
