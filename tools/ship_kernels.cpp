@@ -3,20 +3,40 @@
 // command line and writes them as a C++ table (backends/cuda/
 // shipped_kernels.hpp) to the file named first:
 //
-//   bfly_ship_kernels OUT.cpp sm_80 sm_90
+//   bfly_ship_kernels OUT.cpp [--specialised] sm_80 sm_90
+//
+// --specialised (CMake's BFLY_SHIP_SPECIALISED) also ships the specialised
+// kernels of common sizes as a Hopper device plans them (plan::named_device
+// ("hopper"), whose limits are an H100's and an H200's, with each shipped
+// tuning table for compute capability 9.0): powers of two from 8 to 2^24,
+// complex and real both ways, fp32 and fp64, one transform and about 2^22
+// points' worth, for sm_90 only. Their names and sources are the ones such
+// a device's plans ask for, so the library finds them before compiling.
 //
 // Where NVRTC does not load or a compile fails, it says why on stderr and
 // writes an empty table: the library then compiles these kernels at run
 // time, as it does every other. The file is rewritten only when it changes.
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
+#include <future>
+#include <map>
+#include <utility>
+
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/cuda/shipped_kernels.hpp"
+#include "codegen/chain_kernel.hpp"
 #include "codegen/generic_kernels.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "plan/device_policy.hpp"
+#include "plan/plan.hpp"
+#include "runtime/tuning_files.hpp"
 
 namespace {
 
@@ -46,6 +66,63 @@ std::string table(const std::vector<Compiled>& kernels) {
   return out.str();
 }
 
+// The specialised kernels of common sizes as a Hopper device plans them,
+// (name, source), each once.
+std::vector<std::pair<std::string, std::string>> specialised_sources() {
+  using namespace bfly;
+  std::vector<std::shared_ptr<const plan::TuningTable>> tables{nullptr};
+  for (const plan::TuningTable& t : detail::shipped_tuning_tables())
+    if (t.compute_capability == "9.0" && t.version == version())
+      tables.push_back(std::make_shared<plan::TuningTable>(t));
+  std::map<std::string, std::string> kernels;
+  for (const auto& table : tables) {
+    plan::DeviceLimits limits = plan::limits_for(plan::named_device("hopper"));
+    limits.tuning = table;
+    for (std::int64_t n = 8; n <= (std::int64_t{1} << 24); n *= 2)
+      for (Kind kind : {Kind::C2C, Kind::R2C, Kind::C2R})
+        for (Precision precision : {Precision::Single, Precision::Double})
+          for (std::int64_t batch : {std::int64_t{1}, std::max<std::int64_t>(1, (std::int64_t{1} << 22) / n)}) {
+            Problem p;
+            p.shape = {n};
+            p.kind = kind;
+            p.precision = precision;
+            p.batch = batch;
+            p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+            const plan::PlanTree tree = plan::make_plan(p, limits);
+            const std::vector<plan::Pass>& passes = tree.passes;
+            for (std::size_t i = 0; i < passes.size(); ++i) {
+              if (i > 0 && passes[i - 1].chain_elements > 0) continue;  // (in the chained kernel)
+              if (passes[i].chain_elements > 0 && i + 1 < passes.size()) {
+                const codegen::ChainShape shape = codegen::chain_shape(passes[i], passes[i + 1]);
+                const std::string name = codegen::chain_name(passes[i].spec, passes[i + 1].spec, shape);
+                if (!kernels.count(name))
+                  kernels[name] = codegen::generate_chain(passes[i].spec, passes[i + 1].spec, shape);
+              } else if (!kernels.count(passes[i].spec.name())) {
+                kernels[passes[i].spec.name()] = codegen::generate(passes[i].spec, codegen::DialectKind::Cuda);
+              }
+            }
+          }
+  }
+  return {kernels.begin(), kernels.end()};
+}
+
+// Compiles `sources` for `arch`, as many at once as the machine has cores
+// (NVRTC compiles on the calling thread; each program is its own).
+void compile_all(const std::vector<std::pair<std::string, std::string>>& sources, const std::string& arch,
+                 std::vector<Compiled>& out) {
+  const std::size_t lanes = std::max(1u, std::thread::hardware_concurrency());
+  for (std::size_t first = 0; first < sources.size(); first += lanes) {
+    std::vector<std::future<Compiled>> running;
+    for (std::size_t i = first; i < std::min(sources.size(), first + lanes); ++i)
+      running.push_back(std::async(std::launch::async, [&, i] {
+        const auto& [name, source] = sources[i];
+        const bfly::cuda::CompileResult r = bfly::cuda::Nvrtc::instance().compile(source, name, arch);
+        return Compiled{name, arch, bfly::cuda::source_hash(source), r.cubin};
+      }));
+    for (auto& f : running) out.push_back(f.get());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,19 +131,28 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Compiled> kernels;
+  std::vector<std::string> archs;
+  bool specialised = false;
+  for (int a = 2; a < argc; ++a) {
+    if (std::string(argv[a]) == "--specialised")
+      specialised = true;
+    else
+      archs.push_back(argv[a]);
+  }
   std::string why;
-  if (argc > 2 && !bfly::cuda::Nvrtc::available(&why)) {
+  if (!archs.empty() && !bfly::cuda::Nvrtc::available(&why)) {
     std::fprintf(stderr, "bfly_ship_kernels: no NVRTC (%s): shipping no kernels\n", why.c_str());
   } else {
     try {
       // Every CUDA device since sm_80 has at least 48 KiB of shared memory
       // a block, which is all the tier's capacity asks.
       const auto sources = bfly::codegen::generic_kernel_sources(bfly::codegen::DialectKind::Cuda, 48 * 1024);
-      for (int a = 2; a < argc; ++a)
-        for (const auto& [name, source] : sources) {
-          const bfly::cuda::CompileResult r = bfly::cuda::Nvrtc::instance().compile(source, name, argv[a]);
-          kernels.push_back({name, argv[a], bfly::cuda::source_hash(source), r.cubin});
-        }
+      for (const std::string& arch : archs) compile_all(sources, arch, kernels);
+      if (specialised && std::find(archs.begin(), archs.end(), "sm_90") != archs.end()) {
+        const auto common = specialised_sources();
+        std::printf("bfly_ship_kernels: %zu specialised kernels of common sizes for sm_90\n", common.size());
+        compile_all(common, "sm_90", kernels);
+      }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "bfly_ship_kernels: %s: shipping no kernels\n", e.what());
       kernels.clear();

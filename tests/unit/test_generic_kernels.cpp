@@ -6,11 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/cuda/shipped_kernels.hpp"
 #include "codegen/generic_kernels.hpp"
 #include "codegen/multiply_kernel.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "plan/device_policy.hpp"
+#include "plan/plan.hpp"
 
 namespace {
 
@@ -55,7 +59,11 @@ TEST(GenericKernels, ShippedCubinsMatchTheGenerator) {
   for (const auto& k : shipped)
     if (std::find(archs.begin(), archs.end(), k.arch) == archs.end()) archs.push_back(k.arch);
   const auto sources = bfly::codegen::generic_kernel_sources(DialectKind::Cuda, 48 * 1024);
-  EXPECT_EQ(shipped.size(), sources.size() * archs.size());
+  // (BFLY_SHIP_SPECIALISED adds common sizes' specialised kernels for sm_90.)
+  std::size_t generic = 0;
+  for (const auto& k : shipped)
+    generic += std::any_of(sources.begin(), sources.end(), [&](const auto& s) { return s.first == k.name; }) ? 1 : 0;
+  EXPECT_EQ(generic, sources.size() * archs.size());
   for (const std::string& arch : archs)
     for (const auto& [name, source] : sources) {
       const bfly::cuda::ShippedKernel* k = bfly::cuda::find_shipped(name, arch, source);
@@ -68,6 +76,33 @@ TEST(GenericKernels, ShippedCubinsMatchTheGenerator) {
     }
   // A source that differs by a byte finds nothing.
   EXPECT_EQ(bfly::cuda::find_shipped(sources[0].first, archs[0], sources[0].second + " "), nullptr);
+}
+
+// BFLY_SHIP_SPECIALISED builds: the kernels a Hopper device's plans ask for
+// at common sizes (here 1024 and 2^20, complex fp32 and real fp64, with no
+// tuning table) are in the library, of exactly their sources. Skipped in
+// builds that ship none.
+TEST(GenericKernels, ShippedSpecialisedKernelsMatchHopperPlans) {
+  const auto& shipped = bfly::cuda::shipped_kernels();
+  if (std::none_of(shipped.begin(), shipped.end(), [](const auto& k) {
+        return std::string(k.name).rfind("bfly_generic", 0) != 0 && std::string(k.name).rfind("bfly_multiply", 0) != 0;
+      }))
+    GTEST_SKIP() << "this build ships no specialised kernels (BFLY_SHIP_SPECIALISED=OFF)";
+  const bfly::plan::DeviceLimits limits = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  for (const auto& [n, kind, precision] : {std::tuple{std::int64_t{1024}, bfly::Kind::C2C, Precision::Single},
+                                           std::tuple{std::int64_t{1} << 20, bfly::Kind::R2C, Precision::Double}}) {
+    bfly::Problem p;
+    p.shape = {n};
+    p.kind = kind;
+    p.precision = precision;
+    const bfly::plan::PlanTree tree = bfly::plan::make_plan(p, limits);
+    for (const bfly::plan::Pass& pass : tree.passes) {
+      if (pass.chain_elements > 0) continue;  // (chained pairs: their kernel is the chain's)
+      const std::string source = bfly::codegen::generate(pass.spec, DialectKind::Cuda);
+      EXPECT_NE(bfly::cuda::find_shipped(pass.spec.name(), "sm_90", source), nullptr)
+          << p.token() << ": " << pass.spec.name() << " is not shipped";
+    }
+  }
 }
 
 }  // namespace
