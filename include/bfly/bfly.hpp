@@ -334,4 +334,12 @@ class Plan {
 // Library version, also part of the kernel cache key.
 const char* version();
 
+// The smallest length >= target that bfly transforms fastest: a product of
+// 2, 3, 5 and 7, whose every factor is a butterfly of its own (no Rader, no
+// Bluestein); with `real`, an even one (a real transform of even length is a
+// complex one of half the length), but 1 for 1. 0 for 0, as scipy's
+// next_fast_len. Throws Error(InvalidArgument) naming a negative target or
+// one past 2^58.
+std::int64_t next_fast_length(std::int64_t target, bool real = false);
+
 }  // namespace bfly

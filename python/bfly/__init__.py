@@ -10,7 +10,10 @@
     bfly.devices()                   # what bfly can run on
     bfly.warmup([1000, (512, 512)])  # compile ahead of the first call
     bfly.set_tier("specialised")     # wait for each new size's own kernels (default "auto"; see set_tier)
+    bfly.next_fast_len(1021)         # 1024: the next length bfly runs by its butterflies alone
 """
+import operator
+
 from . import _core, fft
 from ._device_array import DeviceArray
 from ._engine import plan_cache
@@ -35,6 +38,17 @@ def set_tier(tier):
     plan_cache.clear()
 
 
+def next_fast_len(target, real=False):
+    """The smallest length >= target that bfly transforms fastest (its
+    butterflies alone: a product of 2, 3, 5 and 7; even where `real`, but
+    1 for 1), as scipy.fft.next_fast_len answers for its own pocketfft.
+    Takes what operator.index takes; a negative target raises ValueError."""
+    target = operator.index(target)
+    if target < 0:
+        raise ValueError(f"Target length must be positive (got {target})")
+    return _core.next_fast_len(target, bool(real))
+
+
 def devices():
     """The devices bfly sees: a list of dicts (spec, backend, name, vendor, driver, is_gpu, memory_bytes)."""
     return _core.devices()
@@ -48,4 +62,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'bfly' has no attribute {name!r}")
 
 
-__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "set_tier", "devices", "DeviceArray", "__version__"]
+__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "set_tier", "next_fast_len", "devices", "DeviceArray",
+           "__version__"]

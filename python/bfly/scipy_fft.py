@@ -195,6 +195,15 @@ del _kind, _suffix
 globals().update(_functions)
 
 
+def next_fast_len(target, real=False):
+    """scipy.fft.next_fast_len's question answered for bfly (bfly.next_fast_len):
+    scipy does not dispatch it to a backend, so code planning sizes for bfly
+    calls this one."""
+    from . import next_fast_len as for_bfly
+
+    return for_bfly(target, real)
+
+
 def __ua_function__(method, args, kwargs):
     function = _functions.get(method.__name__)
     if function is None:

@@ -212,6 +212,9 @@ NB_MODULE(_core, m) {
 
   m.def("version", [] { return std::string(bfly::version()); });
   m.def(
+      "next_fast_len", [](std::int64_t target, bool real) { return bfly::next_fast_length(target, real); }, "target"_a,
+      "real"_a);
+  m.def(
       "set_tier", [](const std::string& tier) { g_tier = static_cast<int>(bfly::parse_tier(tier)); }, "tier"_a);
 
   // The host's memory this process may still take and what bounds it

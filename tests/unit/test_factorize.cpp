@@ -272,3 +272,33 @@ TEST(Factorize, SplitIsEmptyWhenImpossible) {
 }
 
 }  // namespace
+
+// bfly::next_fast_length: the least 7-smooth length (even for real) at or
+// past the target, by brute force to 5000, and far out without a scan.
+namespace {
+
+bool smooth7(std::int64_t n) {
+  for (int p : {2, 3, 5, 7})
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+}  // namespace
+
+TEST(NextFastLength, LeastSevenSmoothAtOrPastTheTarget) {
+  EXPECT_EQ(bfly::next_fast_length(0), 0);
+  EXPECT_EQ(bfly::next_fast_length(1, true), 1);
+  for (std::int64_t target = 1; target <= 5000; ++target) {
+    std::int64_t want = target, want_real = target;
+    while (!smooth7(want)) ++want;
+    while (target > 1 && !(smooth7(want_real) && want_real % 2 == 0)) ++want_real;
+    ASSERT_EQ(bfly::next_fast_length(target), want) << target;
+    ASSERT_EQ(bfly::next_fast_length(target, true), want_real) << target;
+  }
+  const std::int64_t far = (std::int64_t{1} << 50) + 1;
+  const std::int64_t got = bfly::next_fast_length(far);
+  EXPECT_GE(got, far);
+  EXPECT_TRUE(smooth7(got));
+  EXPECT_THROW(bfly::next_fast_length(-1), bfly::Error);
+  EXPECT_THROW(bfly::next_fast_length((std::int64_t{1} << 58) + 1), bfly::Error);
+}
