@@ -90,6 +90,33 @@ TEST_P(Generic, EveryPathAgainstFftw) {
     }
 }
 
+// Every length to 600 through the tier, complex and real, against FFTW:
+// smooth rows in every shape of the row kernel's loads (a group of short
+// rows, rows longer than the group), Bluestein for the rest. A new size
+// compiles nothing here, so the sweep is cheap enough for the quick tier.
+TEST_P(Generic, EveryLengthTo600) {
+  PrecisionDraw draw("Generic.EveryLengthTo600");
+  double worst = 0;
+  std::string at;
+  for (std::int64_t n = 1; n <= 600; ++n)
+    for (Kind kind : {Kind::C2C, Kind::R2C})
+      for (Precision precision : {Precision::Single, Precision::Double}) {
+        if (!draw.take(precision)) continue;
+        Problem p;
+        p.kind = kind;
+        p.shape = {n};
+        p.batch = 3;
+        p.precision = precision;
+        p.direction = n % 2 == 0 || kind == Kind::R2C ? Direction::Forward : Direction::Inverse;
+        const Errors e = check(p, generic());
+        ASSERT_TRUE(e.finite) << p.token() << ": unwritten or non-finite output";
+        ASSERT_LE(e.relative_l2, tolerance(p)) << p.token();
+        const double relative = e.relative_l2 / tolerance(p);
+        if (relative > worst) worst = relative, at = p.token();
+      }
+  std::printf("[ generic  ] lengths 1..600: worst error %.2f of the tolerance at %s\n", worst, at.c_str());
+}
+
 // Strided layouts: points a stride apart, batches a distance apart.
 TEST_P(Generic, StridedLayouts) {
   Problem p;
