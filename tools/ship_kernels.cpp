@@ -31,11 +31,10 @@
 
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "backends/cuda/shipped_kernels.hpp"
-#include "codegen/chain_kernel.hpp"
 #include "codegen/generic_kernels.hpp"
-#include "codegen/pass_kernel.hpp"
 #include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
+#include "runtime/tier_choice.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace {
@@ -88,19 +87,11 @@ std::vector<std::pair<std::string, std::string>> specialised_sources() {
             p.precision = precision;
             p.batch = batch;
             p.direction = kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
-            const plan::PlanTree tree = plan::make_plan(p, limits);
-            const std::vector<plan::Pass>& passes = tree.passes;
-            for (std::size_t i = 0; i < passes.size(); ++i) {
-              if (i > 0 && passes[i - 1].chain_elements > 0) continue;  // (in the chained kernel)
-              if (passes[i].chain_elements > 0 && i + 1 < passes.size()) {
-                const codegen::ChainShape shape = codegen::chain_shape(passes[i], passes[i + 1]);
-                const std::string name = codegen::chain_name(passes[i].spec, passes[i + 1].spec, shape);
-                if (!kernels.count(name))
-                  kernels[name] = codegen::generate_chain(passes[i].spec, passes[i + 1].spec, shape);
-              } else if (!kernels.count(passes[i].spec.name())) {
-                kernels[passes[i].spec.name()] = codegen::generate(passes[i].spec, codegen::DialectKind::Cuda);
-              }
-            }
+            detail::for_each_kernel(plan::make_plan(p, limits), codegen::DialectKind::Cuda,
+                                    [&](const std::string& name, const std::function<std::string()>& source) {
+                                      if (!kernels.count(name)) kernels[name] = source();
+                                      return true;
+                                    });
           }
   }
   return {kernels.begin(), kernels.end()};

@@ -14,26 +14,35 @@
 
 namespace bfly::detail {
 
-// (A kernel still being made, by a tiered plan's background thread, is not
-// at hand: a plan of the same size made meanwhile would wait for it.)
-bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree) {
+void for_each_kernel(
+    const plan::PlanTree& tree, codegen::DialectKind dialect,
+    const std::function<bool(const std::string& name, const std::function<std::string()>& source)>& visit) {
   const std::vector<plan::Pass>& passes = tree.passes;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     if (i > 0 && passes[i - 1].chain_elements > 0) continue;  // (in the chained kernel before)
-    std::string name, source;
+    bool go_on = true;
     if (passes[i].chain_elements > 0 && i + 1 < passes.size()) {
-      const codegen::ChainShape shape = codegen::chain_shape(passes[i], passes[i + 1]);
-      name = codegen::chain_name(passes[i].spec, passes[i + 1].spec, shape);
-      if (device.memo_made("kernel:" + name)) continue;
-      source = codegen::generate_chain(passes[i].spec, passes[i + 1].spec, shape);
+      const plan::Pass &a = passes[i], &b = passes[i + 1];
+      const codegen::ChainShape shape = codegen::chain_shape(a, b);
+      go_on = visit(codegen::chain_name(a.spec, b.spec, shape),
+                    [&] { return codegen::generate_chain(a.spec, b.spec, shape); });
     } else {
-      name = passes[i].spec.name();
-      if (device.memo_made("kernel:" + name)) continue;
-      source = codegen::generate(passes[i].spec, device.dialect());
+      const plan::Pass& a = passes[i];
+      go_on = visit(a.spec.name(), [&] { return codegen::generate(a.spec, dialect); });
     }
-    if (!device.has_binary(source, name)) return false;
+    if (!go_on) return;
   }
-  return true;
+}
+
+// (A kernel still being made, by a tiered plan's background thread, is not
+// at hand: a plan of the same size made meanwhile would wait for it.)
+bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree) {
+  bool ready = true;
+  for_each_kernel(tree, device.dialect(), [&](const std::string& name, const std::function<std::string()>& source) {
+    ready = device.memo_made("kernel:" + name) || device.has_binary(source(), name);
+    return ready;
+  });
+  return ready;
 }
 
 void background_priority() {

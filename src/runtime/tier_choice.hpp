@@ -14,8 +14,16 @@
 
 namespace bfly::detail {
 
+// Each kernel `tree` launches, in order (a chained pair's kernel in place
+// of its two): its name and a function that writes its source (codegen
+// costs; call it only where the name alone does not decide). `visit`
+// returns false to stop.
+void for_each_kernel(
+    const plan::PlanTree& tree, codegen::DialectKind dialect,
+    const std::function<bool(const std::string& name, const std::function<std::string()>& source)>& visit);
+
 // Whether every kernel `tree` launches is made on `device` or would load
-// without compiling (a chained pair's kernel in place of its two).
+// without compiling.
 bool kernels_ready(DeviceImpl& device, const plan::PlanTree& tree);
 
 // The calling thread at the lowest scheduling priority (Linux; elsewhere
