@@ -241,6 +241,13 @@ class Device {
 
   std::shared_ptr<detail::DeviceImpl> impl() const { return impl_; }
   explicit Device(std::shared_ptr<detail::DeviceImpl> impl);
+  // In a process forked after the device was opened, the device cannot be
+  // used (calls throw an Error that says so) and is never released.
+  ~Device();
+  Device(const Device&) = default;
+  Device(Device&&) noexcept = default;
+  Device& operator=(const Device&) = default;
+  Device& operator=(Device&&) noexcept = default;
 
  private:
   std::shared_ptr<detail::DeviceImpl> impl_;
@@ -262,6 +269,11 @@ class Buffer {
   detail::BufferImpl& impl() const { return *impl_; }
   Buffer(std::shared_ptr<detail::BufferImpl> impl, std::shared_ptr<detail::DeviceImpl> device)
       : impl_(std::move(impl)), device_(std::move(device)) {}
+  ~Buffer();  // (never released in a process forked after it was made: see Device)
+  Buffer(const Buffer&) = default;
+  Buffer(Buffer&&) noexcept = default;
+  Buffer& operator=(const Buffer&) = default;
+  Buffer& operator=(Buffer&&) noexcept = default;
   const std::shared_ptr<detail::DeviceImpl>& device() const { return device_; }
 
  private:

@@ -16,7 +16,7 @@ import operator
 
 from . import _core, fft
 from ._device_array import DeviceArray
-from ._engine import plan_cache
+from ._engine import ForkedChildError, plan_cache
 from ._plan import Plan, warmup
 
 __version__ = _core.version()
@@ -62,5 +62,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'bfly' has no attribute {name!r}")
 
 
-__all__ = ["fft", "scipy_fft", "Plan", "warmup", "plan_cache", "set_tier", "next_fast_len", "devices", "DeviceArray",
-           "__version__"]
+__all__ = ["fft", "scipy_fft", "Plan", "ForkedChildError", "warmup", "plan_cache", "set_tier", "next_fast_len",
+           "devices", "DeviceArray", "__version__"]

@@ -15,12 +15,21 @@ device workspace.
 """
 import os
 import threading
+import weakref
 from collections import OrderedDict
 
 from . import _core
 
 _devices = {}
 _devices_lock = threading.Lock()
+
+
+class ForkedChildError(RuntimeError):
+    """This process was forked after its parent had started the device's
+    driver (PoCL's threads, a CUDA context): a forked child cannot use it.
+    Start worker processes with multiprocessing's "spawn" or "forkserver"
+    method, or use bfly in a process only after it forks."""
+    __module__ = "bfly"
 
 
 def open_device(spec):
@@ -33,9 +42,30 @@ def open_device(spec):
                 try:
                     device = _core.CoreDevice(spec)
                 except (RuntimeError, ValueError) as e:
+                    refusals = _core.fork_refusals()
+                    if refusals:
+                        raise ForkedChildError(f"cannot open bfly device {spec!r} in this process: "
+                                               f"{refusals[0]}") from None
                     raise ValueError(f"cannot open bfly device {spec!r}: {e}") from None
                 _devices[spec] = device
     return device
+
+
+def _after_fork_in_child():
+    # Runs in a forked child before anything else does. Locks another thread
+    # held at the fork stay held here: new ones. The parent's devices and
+    # plans cannot be used here (the C++ layer refuses them, and drops them
+    # without releasing anything): forget them, so the next call opens the
+    # device anew, or raises ForkedChildError where its driver cannot be.
+    global _devices, _devices_lock
+    _devices = {}
+    _devices_lock = threading.Lock()
+    for cache in list(_plan_caches):
+        cache._forget_after_fork()
+
+
+_plan_caches = weakref.WeakSet()
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def default_device():
@@ -64,6 +94,12 @@ class PlanCache:
         # array signature -> the executor and result to make. Bounded with the
         # entries, emptied with them.
         self.fast = {}
+        _plan_caches.add(self)
+
+    def _forget_after_fork(self):
+        self._lock = threading.Lock()
+        self._entries.clear()
+        self.fast.clear()
 
     @property
     def max_size(self):

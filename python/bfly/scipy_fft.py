@@ -17,12 +17,15 @@ arguments raise what scipy raises, in its words (its tests match them).
 NumPy arrays run on $BFLY_DEVICE (else auto); CuPy, PyTorch and JAX arrays on
 their own device and stream.
 """
+import logging
 import operator
+import os
 
 import numpy as np
 
 from . import fft as _fft
 from ._arrays import framework_of
+from ._engine import ForkedChildError
 from ._plan import Plan
 from ._transform import normalize_axis, run, swap_norm
 
@@ -45,6 +48,9 @@ def _check_workers(workers):
         raise TypeError(f"workers must be an int, not {type(workers).__name__}")
     if workers == 0:
         raise ValueError("workers must not be zero")
+    cpus = os.cpu_count() or 1
+    if workers is not None and workers < -cpus:  # scipy counts -1 as every core, -cpus as one
+        raise ValueError(f"workers value out of range; got {workers}, must not be less than {-cpus}")
 
 
 # scipy's own checks and wording (scipy/fft/_pocketfft/helper.py and
@@ -204,11 +210,35 @@ def next_fast_len(target, real=False):
     return for_bfly(target, real)
 
 
+_log = logging.getLogger("bfly")
+_said_forked = False
+
+
+def _scipy_own(method, args, kwargs):
+    """What scipy's own backend (pocketfft; ducc from SciPy 1.18) returns for the call."""
+    try:
+        from scipy.fft._backend import _ScipyBackend
+    except ImportError:  # a SciPy that moved it: the next backend, if any
+        return NotImplemented
+    return _ScipyBackend.__ua_function__(method, args, kwargs)
+
+
 def __ua_function__(method, args, kwargs):
     function = _functions.get(method.__name__)
     if function is None:
         return NotImplemented
-    return function(*args, **kwargs)
+    try:
+        return function(*args, **kwargs)
+    except ForkedChildError as e:
+        # A forked child of a process that used the device (a
+        # multiprocessing pool's worker, say) cannot use it: scipy's own
+        # code computes here, as it would without bfly, so a pool forked
+        # after bfly ran still gets its answers. Said once, in the log.
+        global _said_forked
+        if not _said_forked:
+            _said_forked = True
+            _log.warning("bfly.scipy_fft: %s; scipy's own FFT computes in this process", e)
+        return _scipy_own(method, args, kwargs)
 
 
 def __ua_convert__(dispatchables, coerce):

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dlpack_io.hpp"
+#include "backends/fork_guard.hpp"
 #include "io/memory_budget.hpp"
 
 namespace nb = nanobind;
@@ -211,6 +212,17 @@ NB_MODULE(_core, m) {
   });
 
   m.def("version", [] { return std::string(bfly::version()); });
+  // Why this process may not use a backend (its parent started the driver
+  // before forking: backends/fork_guard.hpp), one line each; empty if none.
+  m.def("fork_refusals", [] {
+    using bfly::detail::fork_guard::Backend;
+    std::vector<std::string> why;
+    for (Backend backend : {Backend::OpenCL, Backend::Cuda}) {
+      std::string line = bfly::detail::fork_guard::why_unusable(backend);
+      if (!line.empty()) why.push_back(line);
+    }
+    return why;
+  });
   m.def(
       "next_fast_len", [](std::int64_t target, bool real) { return bfly::next_fast_length(target, real); }, "target"_a,
       "real"_a);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/fork_guard.hpp"
 #include "bfly/bfly.hpp"
 #include "codegen/dialect.hpp"
 #include "plan/device_limits.hpp"
@@ -58,6 +59,15 @@ class DeviceImpl {
  public:
   virtual ~DeviceImpl() = default;
   virtual const DeviceInfo& info() const = 0;
+
+  // Opened by an ancestor of this process, before a fork: nothing of it may
+  // be used or released here (backends/fork_guard.hpp).
+  bool inherited() const { return generation_ != fork_guard::generation(); }
+  // Throws the fork error where inherited(): the first thing a public call
+  // on the device does, before it takes any of the device's locks.
+  void check_usable() const {
+    if (inherited()) fork_guard::throw_inherited(info().spec);
+  }
   virtual codegen::DialectKind dialect() const = 0;
   virtual plan::DeviceLimits limits() const = 0;
 
@@ -170,6 +180,7 @@ class DeviceImpl {
   }
 
  private:
+  const unsigned generation_ = fork_guard::generation();
   std::mutex memo_mutex_;
   std::map<std::string, std::shared_future<std::shared_ptr<void>>> memo_;
 };

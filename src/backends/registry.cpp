@@ -47,6 +47,17 @@ Device open_spec(const std::string& spec) {
 
 Device::Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
 
+Device::~Device() {
+  if (impl_ && impl_->inherited()) detail::fork_guard::abandon(std::move(impl_));
+}
+
+Buffer::~Buffer() {
+  if (device_ && device_->inherited()) {
+    detail::fork_guard::abandon(std::move(impl_));
+    detail::fork_guard::abandon(std::move(device_));
+  }
+}
+
 Device Device::open(const std::string& requested) {
   if (!requested.empty()) return open_spec(requested);
   const char* env = std::getenv("BFLY_DEVICE");
@@ -78,10 +89,17 @@ std::vector<BackendStatus> Device::backends() {
 
 const DeviceInfo& Device::info() const { return impl_->info(); }
 
-void Device::synchronize() const { impl_->finish(); }
-void Device::synchronize(void* stream) const { impl_->finish(stream); }
+void Device::synchronize() const {
+  impl_->check_usable();
+  impl_->finish();
+}
+void Device::synchronize(void* stream) const {
+  impl_->check_usable();
+  impl_->finish(stream);
+}
 
-Buffer::Buffer(const Device& device, std::size_t bytes) : impl_(device.impl()->allocate(bytes)) {
+Buffer::Buffer(const Device& device, std::size_t bytes)
+    : impl_((device.impl()->check_usable(), device.impl()->allocate(bytes))) {
   device_ = device.impl();
 }
 
@@ -90,6 +108,7 @@ Buffer Buffer::wrap(const Device& device, std::uintptr_t device_pointer, std::si
     throw Error(ErrorCode::InvalidArgument, "Buffer::wrap takes CUDA device pointers; " + device.info().spec +
                                                 " is an " + device.info().backend + " device");
   if (device_pointer == 0) throw Error(ErrorCode::InvalidArgument, "Buffer::wrap given a null device pointer");
+  device.impl()->check_usable();
   return Buffer(detail::cuda::wrap(*device.impl(), device_pointer, bytes), device.impl());
 }
 
@@ -102,6 +121,7 @@ void Buffer::write(const void* host, std::size_t bytes, std::size_t offset) {
     throw Error(ErrorCode::InvalidArgument, "write of " + std::to_string(bytes) + " bytes at offset " +
                                                 std::to_string(offset) + " overruns a buffer of " +
                                                 std::to_string(impl_->bytes()));
+  device_->check_usable();
   device_->write(*impl_, host, bytes, offset);
 }
 
@@ -110,6 +130,7 @@ void Buffer::read(void* host, std::size_t bytes, std::size_t offset) const {
     throw Error(ErrorCode::InvalidArgument, "read of " + std::to_string(bytes) + " bytes at offset " +
                                                 std::to_string(offset) + " overruns a buffer of " +
                                                 std::to_string(impl_->bytes()));
+  device_->check_usable();
   device_->read(*impl_, host, bytes, offset);
 }
 

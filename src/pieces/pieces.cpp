@@ -1,5 +1,7 @@
 #include "pieces/piece.hpp"
 
+#include <algorithm>
+
 #include "bfly/bfly.hpp"
 
 namespace bfly::pieces {
@@ -61,6 +63,24 @@ bool host_table(const plan::KernelSpec& spec, TableSource& table) {
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {
   throw Error(ErrorCode::Device,
               std::string("bfly internal error: piece ") + name() + " has no value for parameter " + param.name);
+}
+
+std::vector<std::pair<codegen::Param, const Piece*>> bound_params(const plan::KernelSpec& spec) {
+  const std::vector<const Piece*> own = of(spec);
+  std::vector<std::pair<codegen::Param, const Piece*>> out;
+  for (const codegen::Param& param : codegen::pass_params(spec)) {
+    const Piece* by = nullptr;
+    for (const Piece* piece : own) {
+      std::vector<codegen::Param> its;
+      piece->add_params(spec, its);
+      if (std::find(its.begin(), its.end(), param) != its.end()) {
+        by = piece;
+        break;
+      }
+    }
+    out.emplace_back(param, by);
+  }
+  return out;
 }
 
 }  // namespace bfly::pieces

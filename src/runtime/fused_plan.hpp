@@ -27,6 +27,11 @@ class FusedPlan {
  public:
   // period < 0: no product (a plain plan).
   FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at);
+  ~FusedPlan();  // (never released in a child forked after it was made: backends/fork_guard.hpp)
+  FusedPlan(const FusedPlan&) = default;
+  FusedPlan(FusedPlan&&) noexcept = default;
+  FusedPlan& operator=(const FusedPlan&) = default;
+  FusedPlan& operator=(FusedPlan&&) noexcept = default;
   bool fused() const;
   const Problem& problem() const;
   std::string describe() const;

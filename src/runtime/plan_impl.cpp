@@ -69,26 +69,6 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::co
   return buffer;
 }
 
-// A pass kernel's parameters (codegen::pass_params), each with the first of
-// the pass's pieces that names it among its own (nullptr: the runtime's).
-std::vector<std::pair<codegen::Param, const pieces::Piece*>> bound_params(const plan::KernelSpec& spec) {
-  const std::vector<const pieces::Piece*> own = pieces::of(spec);
-  std::vector<std::pair<codegen::Param, const pieces::Piece*>> out;
-  for (const codegen::Param& param : codegen::pass_params(spec)) {
-    const pieces::Piece* by = nullptr;
-    for (const pieces::Piece* piece : own) {
-      std::vector<codegen::Param> its;
-      piece->add_params(spec, its);
-      if (std::find(its.begin(), its.end(), param) != its.end()) {
-        by = piece;
-        break;
-      }
-    }
-    out.emplace_back(param, by);
-  }
-  return out;
-}
-
 }  // namespace
 
 class PlanImpl {
@@ -133,6 +113,7 @@ class PlanImpl {
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
            std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
+    device_->check_usable();  // before any of the device's locks (a fork may have left one held)
     auto start = Clock::now();
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
     limits_ = plan::with_override(device_->limits(), plan::override_text(options));
@@ -431,13 +412,14 @@ class PlanImpl {
     }
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
-    compiled.params = bound_params(compiled.pass.spec);
+    compiled.params = pieces::bound_params(compiled.pass.spec);
     return compiled;
   }
 
   // `multiplier`: the fused product's factors (fused() plans only).
   void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr,
                const BufferImpl* multiplier = nullptr) const {
+    device_->check_usable();
     const Problem& p = tree_.problem;
     if (fused_ != (multiplier != nullptr))
       throw Error(ErrorCode::InvalidArgument,
@@ -541,6 +523,7 @@ class PlanImpl {
   // R2C / C2R problem, complex elsewhere.
   template <class In, class Out>
   void execute_host(const In* in, Out* out) {
+    device_->check_usable();
     const Problem& p = tree_.problem;
     auto type = [](bool real, bool single) {
       return std::string(real ? (single ? "float" : "double") : (single ? "complex<float>" : "complex<double>"));
@@ -648,6 +631,9 @@ class PlanImpl {
 
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
     : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period, at)) {}
+FusedPlan::~FusedPlan() {
+  if (impl_ && impl_->device()->inherited()) fork_guard::abandon(std::move(impl_));
+}
 bool FusedPlan::fused() const { return impl_->fused(); }
 const Problem& FusedPlan::problem() const { return impl_->tree().problem; }
 std::string FusedPlan::describe() const { return impl_->tree().print(); }
@@ -659,7 +645,9 @@ void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multi
 
 Plan::Plan(const Device& device, const Problem& problem, const PlanOptions& options)
     : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem, options)) {}
-Plan::~Plan() = default;
+Plan::~Plan() {  // in a child forked after the plan was made, dropped but never released: fork_guard.hpp
+  if (impl_ && impl_->device()->inherited()) (void)impl_.release();
+}
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 

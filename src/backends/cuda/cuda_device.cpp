@@ -25,8 +25,8 @@ class Buffer final : public BufferImpl {
   Buffer(CUdeviceptr pointer, std::size_t bytes, bool owned, CUcontext context)
       : pointer_(pointer), bytes_(bytes), owned_(owned), context_(context) {}
   ~Buffer() override {
-    if (owned_ && pointer_) {
-      const DriverApi* api = driver();
+    const DriverApi* api = driver();
+    if (owned_ && pointer_ && api) {  // (no driver: a forked child, fork_guard.hpp)
       api->cuCtxSetCurrent(context_);
       api->cuMemFree(pointer_);
     }

@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "backends/fork_guard.hpp"
 #include "bfly/bfly.hpp"
 
 namespace bfly::detail::cuda {
@@ -77,6 +78,14 @@ const DriverApi* driver(std::string* why) {
     if (why) *why = loaded.why;
     return nullptr;
   }
+  // A CUDA context does not survive fork: a child of a process that ran
+  // cuInit must not call the driver.
+  const std::string inherited = fork_guard::why_unusable(fork_guard::Backend::Cuda);
+  if (!inherited.empty()) {
+    if (why) *why = inherited;
+    return nullptr;
+  }
+  fork_guard::note_started(fork_guard::Backend::Cuda);
   return &loaded.api;
 }
 

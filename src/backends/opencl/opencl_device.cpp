@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "backends/fork_guard.hpp"
 #include "backends/kernel_cache.hpp"
 #include "plan/device_policy.hpp"
 #include "problem/text.hpp"
@@ -33,6 +34,13 @@ struct Found {
 std::vector<Found> discover(std::string* why_none) {
   std::vector<Found> found;
   std::vector<cl::Platform> platforms;
+  // PoCL's worker threads start with its platform and do not survive fork.
+  const std::string inherited = fork_guard::why_unusable(fork_guard::Backend::OpenCL);
+  if (!inherited.empty()) {
+    if (why_none) *why_none = inherited;
+    return found;
+  }
+  fork_guard::note_started(fork_guard::Backend::OpenCL);
   try {
     cl::Platform::get(&platforms);
   } catch (const cl::Error& e) {
