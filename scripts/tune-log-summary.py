@@ -63,6 +63,8 @@ def main():
         gains.append(gain)
 
         def text(r, n=n):
+            if not r.get("threads"):  # the model's launch of a length it splits in passes
+                return f"{r.get('passes', 'several')} passes"
             return (f"T{r['threads']} ppt{n / r['threads']:.0f} occ{r['occupancy']} "
                     f"{'x'.join(map(str, r['radices']))}")
 

@@ -298,6 +298,7 @@ class PlanImpl {
       stats_.codegen_ms += codegen_ms;
       stats_.compile_ms += ms_since(start);
       stats_.cache_hits += outcome.cache_hit ? 1 : 0;
+      stats_.shipped += outcome.shipped ? 1 : 0;
       return outcome.kernel;
     });
   }
