@@ -32,6 +32,10 @@ std::vector<DeviceInfo> list_opencl(std::string* why) {
 Device open_spec(const std::string& spec) {
   if (spec == "cuda" || starts_with(spec, "cuda:")) return Device(detail::cuda::open(spec));
   if (spec == "auto" || spec == "gpu") {
+    // In a child forked after CUDA started, say so rather than run on
+    // whatever OpenCL device is left (fork_guard.hpp).
+    const std::string forked = detail::fork_guard::why_unusable(detail::fork_guard::Backend::Cuda);
+    if (!forked.empty()) throw Error(ErrorCode::Device, "device '" + spec + "': " + forked);
     // A CUDA GPU runs the native dialect; OpenCL on NVIDIA is capped at 48 KiB
     // of local memory and lacks clusters.
     if (!detail::cuda::list(nullptr).empty()) return Device(detail::cuda::open("cuda:0"));

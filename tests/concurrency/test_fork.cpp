@@ -111,6 +111,8 @@ int child_refuses(const Device& device, Plan& plan) {
   });
   failed += !refused("synchronize", [&] { device.synchronize(); });
   failed += !refused("opening the backend again", [&] { Device::open(device.info().spec); });
+  // After CUDA, "auto" must not fall back to an OpenCL device unasked.
+  if (device.info().backend == "cuda") failed += !refused("opening auto", [&] { Device::open("auto"); });
   { Plan dropped = std::move(plan); }  // dropped, never released: must not hang
   return failed;
 }
