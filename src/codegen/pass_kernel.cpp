@@ -352,12 +352,17 @@ void PassWriter::emit_store_from_local() {
     e_.open("if (g0 + m2 < transforms)");
     emit_offsets("g0", "2", false, true, false);
     e_.line(d_.global + std::string("cpx* column = out + out_off2 + m2;"));
+    const std::string column = std::string(s_.dims.size() > 1 ? "c02" : "rest2") + " + m2";  // along dims[0]
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "n0 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
       const std::string at = "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride);
-      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "column[" + at +
-              "] = " + product(scaled(local("m2", n)), "out_off2 + m2 + " + at) + ";");
+      std::string store;  // a piece's own (Bluestein's last chirp), else the plain one
+      for (const pieces::Piece* piece : pieces::of(s_))
+        if (store.empty()) store = piece->column_store(*this, local("m2", n), column, n, "column[" + at + "]");
+      if (store.empty())
+        store = "column[" + at + "] = " + product(scaled(local("m2", n)), "out_off2 + m2 + " + at) + ";";
+      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + store);
     }
   }
   e_.close();

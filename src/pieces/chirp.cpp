@@ -84,6 +84,24 @@ class Chirp final : public Piece {
     return s.chirp_store != KernelSpec::ChirpStore::None || s.convolve;
   }
 
+  // The last of three passes reads each transform's points in a row and
+  // writes them axis_stride apart: by columns through local memory, a
+  // group's adjacent transforms side by side (not 8-byte stores scattered
+  // a row apart).
+  bool stores_from_local(const KernelSpec& s) const override {
+    return s.chirp_store_along_axis() && s.axis_dim == 0 && s.real_store == KernelSpec::RealStore::None && !s.convolve;
+  }
+
+  std::string column_store(const codegen::PassWriter& w, const std::string& v, const std::string& column,
+                           const std::string& n, const std::string& target) const override {
+    const KernelSpec& s = w.spec();
+    if (!stores_from_local(s)) return "";
+    const std::string idx = w.idx();
+    const std::string e = "(" + column + ") + (" + idx + ")(" + n + ") * " + str(s.chirp_store_period());
+    return "{ const " + idx + " e = " + e + "; if (e < chirp_n) { cpx y = " + v +
+           "; y = cmul(cmake(y.x, -y.y), tables[e]); " + target + " = " + w.scaled("y") + "; } }";
+  }
+
   bool open_dim(const KernelSpec&) const override { return true; }
 
   void add_params(const KernelSpec&, std::vector<Param>& params) const override {
@@ -108,7 +126,7 @@ class Chirp final : public Piece {
   // Output e = k + k' * P of the M-point transform.
   bool emit_store(codegen::PassWriter& w, int r) const override {
     const KernelSpec& s = w.spec();
-    if (!owns_store(s)) return false;
+    if (!owns_store(s) || s.store_via_local()) return false;  // (through local: column_store)
     codegen::Emitter& e = w.out();
     const std::int64_t R = s.length;
     const bool kernel = s.chirp_store == KernelSpec::ChirpStore::Kernel;

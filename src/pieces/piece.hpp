@@ -70,6 +70,10 @@ class Piece {
   // Its part of the name past the geometry's hash ("_mul4096").
   virtual void name_part(const plan::KernelSpec&, std::ostream&) const {}
   virtual bool owns_store(const plan::KernelSpec&) const { return false; }
+  // Whether a store it owns may go through local memory by columns
+  // (KernelSpec::store_columns_via_local: the group's transforms adjacent
+  // in the output); column_store then writes each element.
+  virtual bool stores_from_local(const plan::KernelSpec&) const { return false; }
   // Whether it needs the exchange array in local memory (for its stores).
   virtual bool needs_exchange(const plan::KernelSpec&) const { return false; }
 
@@ -101,6 +105,14 @@ class Piece {
     return false;
   }
   virtual bool emit_store(codegen::PassWriter&, int /*r*/) const { return false; }
+  // Where it stores from local memory by columns: the statement that
+  // stores value `v` (code) of point n (code) of the group's transform
+  // whose index along dims[0] is `column` (code) to `target` (an lvalue);
+  // empty where the piece does not.
+  virtual std::string column_store(const codegen::PassWriter&, const std::string& /*v*/, const std::string& /*column*/,
+                                   const std::string& /*n*/, const std::string& /*target*/) const {
+    return "";
+  }
   // The value stored at output element `at` in place of v.
   virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
     return v;

@@ -19,15 +19,21 @@ bool KernelSpec::store_rows_via_local() const {
 
 bool KernelSpec::store_columns_via_local() const {
   // The group's transforms must be consecutive along dims[0] (out stride 1).
-  return !plane() && !pieces_own_store() && !convolve && mapping == Mapping::TransformMajor && out_point_stride != 1 &&
-         transforms_per_group > 1 && dims.size() > 1 && dims.front().out_stride == 1 &&
-         dims.front().extent % transforms_per_group == 0;
+  return !plane() && (!pieces_own_store() || pieces_store_from_local()) && !convolve &&
+         mapping == Mapping::TransformMajor && out_point_stride != 1 && transforms_per_group > 1 && dims.size() > 1 &&
+         dims.front().out_stride == 1 && dims.front().extent % transforms_per_group == 0;
 }
 
 bool KernelSpec::pieces_own_store() const {
   for (const pieces::Piece* piece : pieces::of(*this))
     if (piece->owns_store(*this)) return true;
   return false;
+}
+
+bool KernelSpec::pieces_store_from_local() const {
+  for (const pieces::Piece* piece : pieces::of(*this))
+    if (piece->owns_store(*this) && !piece->stores_from_local(*this)) return false;
+  return true;
 }
 
 bool KernelSpec::store_via_local() const { return block_rows || store_rows_via_local() || store_columns_via_local(); }

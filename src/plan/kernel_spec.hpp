@@ -321,6 +321,7 @@ struct KernelSpec {
   bool store_via_local() const;
   // Whether a piece's stores index the output themselves (pieces/piece.hpp).
   bool pieces_own_store() const;
+  bool pieces_store_from_local() const;  // every piece that owns the store can store from local memory
   bool block_rows_allowed() const;
   bool store_rows_via_local() const;     // column-major group, contiguous outputs
   bool store_columns_via_local() const;  // transform-major group, adjacent transforms adjacent

@@ -420,6 +420,15 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   // group: a 7-point column pass with 8 columns ran groups of 8 threads
   // (H100, 7x4096: 65% of the two-pass floor, 0.66x cuFFT).
   if (columns && limits.is_gpu) per_group = std::max(per_group, limits.target_group_size / threads);
+  // A row pass whose own store goes by columns through local memory
+  // (Bluestein's last pass, pieces/chirp.cpp): at least a 32-byte sector of
+  // adjacent transforms a row of its stores (at 1-2 transforms a group, its
+  // 8-byte stores a row apart moved 2-4x the bytes).
+  if (!columns && limits.is_gpu && spec.out_point_stride != 1 && spec.pieces_own_store() &&
+      spec.pieces_store_from_local()) {
+    const std::int64_t sector = spec.precision == Precision::Double ? 2 : 4;
+    per_group = std::max(per_group, largest_divisor_at_most(spec.dims.front().extent, sector));
+  }
   // Long strided transforms on a GPU: about 64 points per thread. Their
   // columns fill most of the shared memory, so few groups fit a
   // multiprocessor; fewer threads per group, each with more independent

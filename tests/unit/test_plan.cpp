@@ -14,6 +14,7 @@
 #include "bfly/bfly.hpp"
 #include "plan/device_limits.hpp"
 #include "plan/factorize.hpp"
+#include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
 
@@ -354,6 +355,32 @@ TEST(Plan, BluesteinLengthsConvolveAPowerOfTwo) {
         EXPECT_EQ(tree.workspace_bytes, 3 * m * static_cast<std::int64_t>(p.element_bytes()));
       }
   }
+}
+
+// Bluestein in three passes on a GPU: the last reads each transform's row
+// and writes its points a row apart, so it stores by columns through local
+// memory, at least a 32-byte sector of adjacent transforms a group (its
+// 8-byte stores were scattered a row apart: H200, nine lengths 16411-2097143,
+// fp32 1.09x with them in sectors).
+TEST(Plan, BluesteinsLastOfThreePassesStoresSectorsByColumns) {
+  const std::vector<std::pair<DeviceLimits, bool>> gpus = {
+      {bfly::plan::limits_for(bfly::plan::named_device("hopper")), true},  // (every n in three passes)
+      {bfly::plan::gpu_limits(49152, 1024), false}};
+  for (const auto& [gpu, three] : gpus)
+    for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+      for (std::int64_t n : {30011, 100003, 300007, 1000003}) {
+        Problem p = problem(n, 4);
+        p.precision = precision;
+        const PlanTree tree = make_plan(p, gpu);
+        SCOPED_TRACE(tree.print());
+        // (48 KiB of local memory: the longer M take the two FFTs' passes.)
+        if (!three && tree.passes.size() != 3) continue;
+        ASSERT_EQ(tree.passes.size(), 3u);
+        const KernelSpec& last = tree.passes.back().spec;
+        ASSERT_TRUE(last.chirp_store_along_axis());
+        EXPECT_TRUE(last.store_columns_via_local());
+        EXPECT_GE(last.transforms_per_group, 2);
+      }
 }
 
 // Primes whose N - 1 factors over the codelets take Rader: in one pass (an
