@@ -97,7 +97,8 @@ std::string table_footer(Precision precision, Kind kind) {
            (r2c ? "" : "; the inputs are half spectra of real arrays (Hermitian where it matters)") +
            ";\nc2c ms = bfly's complex (C2C) transform of the same shape, axes, batch and direction, timed in the same "
            "run;\nreal/c2c = bfly ms / c2c ms (issue 7: at most 0.6 for even sizes);\n"
-           "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache or shipped; warm ms = the same plan "
+           "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache or shipped; warm ms = "
+           "the same plan "
            "again on a new device context;\nfirst ms = plan ms plus the first execution, waited for;\ncopy GB/s = a "
            "plain copy kernel on the same buffers in the same run; "
            "floor = passes x copy time of those bytes / bfly time;\n"
@@ -111,7 +112,8 @@ std::string table_footer(Precision precision, Kind kind) {
          (fp64 ? "32 bytes per point (one read, one write of a complex128)"
                : "16 bytes per point (one read, one write of a complex64)") +
          "; plan ms = first plan in this process, (cached/kernels)\n"
-         "loaded from the disk cache or shipped; warm ms = the same plan again on a new device context (disk cache warm);\n"
+         "loaded from the disk cache or shipped; warm ms = the same plan again on a new device context (disk cache "
+         "warm);\n"
          "first ms = plan ms plus the first execution, waited for (a new size's first answer);\n"
          "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time / bfly "
          "time;\n"

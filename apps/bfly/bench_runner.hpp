@@ -73,8 +73,8 @@ struct CaseResult {
   double min_ms = 0;
   double plan_ms = 0;  // first Plan construction in this process
   int kernels = 0;
-  int cache_hits = 0;          // kernels of that first construction loaded from the disk cache or shipped in the library
-  double warm_plan_ms = 0;     // the same Plan on a new device context: kernels from the disk cache
+  int cache_hits = 0;       // kernels of that first construction loaded from the disk cache or shipped in the library
+  double warm_plan_ms = 0;  // the same Plan on a new device context: kernels from the disk cache
   double first_result_ms = 0;  // plan_ms plus the first execution and its wait: a new size's first answer
   double copy_ms = 0;          // a plain copy of copy_bytes on the same device
   double copy_bytes = 0;       // what the copy read (and wrote): the smaller of the input and the output
