@@ -15,6 +15,7 @@
 #include "plan/launch_alternatives.hpp"
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
+#include "plan/r2r.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
@@ -192,6 +193,18 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
           plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
       limits.tuning =
           tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
+      if (o->problem.problem().kind == Kind::R2R) {
+        // A DCT or DST: its stages, each with its complex FFT's plan.
+        const Problem& p = o->problem.problem();
+        std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
+        if (gen) {
+          text = inspect::r2r_source(p, dialect);
+          for (const plan::R2RStage& s : plan::r2r_stages(p))
+            text += inspect::program_source(distinct_specs(plan::make_plan(s.fft, limits)), dialect);
+        }
+        std::fputs(text.c_str(), stdout);
+        return 0;
+      }
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         // Compiled first, so an error prints nothing else.

@@ -128,5 +128,8 @@ bool loads_from_local(const plan::KernelSpec& spec);
 bool has_tables(const plan::KernelSpec& spec);
 // The host table of the first of spec's pieces that has one.
 bool host_table(const plan::KernelSpec& spec, TableSource& table);
+// A pass kernel's parameters (codegen::pass_params), each with the first of
+// the pass's pieces that names it among its own (nullptr: the runtime's).
+std::vector<std::pair<codegen::Param, const Piece*>> bound_params(const plan::KernelSpec& spec);
 
 }  // namespace bfly::pieces

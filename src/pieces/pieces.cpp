@@ -1,6 +1,9 @@
 #include "pieces/piece.hpp"
 
+#include <algorithm>
+
 #include "bfly/bfly.hpp"
+#include "codegen/kernel_params.hpp"
 
 namespace bfly::pieces {
 
@@ -56,6 +59,26 @@ bool has_tables(const plan::KernelSpec& spec) {
 }
 bool host_table(const plan::KernelSpec& spec, TableSource& table) {
   return any(spec, [&](const Piece& p) { return p.tables(spec, table); });
+}
+
+// A pass kernel's parameters (codegen::pass_params), each with the first of
+// the pass's pieces that names it among its own (nullptr: the runtime's).
+std::vector<std::pair<codegen::Param, const Piece*>> bound_params(const plan::KernelSpec& spec) {
+  const std::vector<const Piece*> own = of(spec);
+  std::vector<std::pair<codegen::Param, const Piece*>> out;
+  for (const codegen::Param& param : codegen::pass_params(spec)) {
+    const Piece* by = nullptr;
+    for (const Piece* piece : own) {
+      std::vector<codegen::Param> its;
+      piece->add_params(spec, its);
+      if (std::find(its.begin(), its.end(), param) != its.end()) {
+        by = piece;
+        break;
+      }
+    }
+    out.emplace_back(param, by);
+  }
+  return out;
 }
 
 detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {

@@ -272,6 +272,8 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
 
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
+  if (problem.kind == Kind::R2R)  // stages around complex FFTs' plans (plan/r2r.hpp)
+    throw Error(ErrorCode::Unsupported, "a DCT or DST (" + problem.token() + ") is planned by plan::r2r_stages");
   const DeviceLimits limits = for_precision(device_limits, problem.precision);
   const Solver* solver = nullptr;
   for (const Solver& s : solvers())

@@ -24,6 +24,7 @@
 #include "plan/solvers/solver.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
+#include "runtime/r2r_plan.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
@@ -67,26 +68,6 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::co
   auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
   if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
   return buffer;
-}
-
-// A pass kernel's parameters (codegen::pass_params), each with the first of
-// the pass's pieces that names it among its own (nullptr: the runtime's).
-std::vector<std::pair<codegen::Param, const pieces::Piece*>> bound_params(const plan::KernelSpec& spec) {
-  const std::vector<const pieces::Piece*> own = pieces::of(spec);
-  std::vector<std::pair<codegen::Param, const pieces::Piece*>> out;
-  for (const codegen::Param& param : codegen::pass_params(spec)) {
-    const pieces::Piece* by = nullptr;
-    for (const pieces::Piece* piece : own) {
-      std::vector<codegen::Param> its;
-      piece->add_params(spec, its);
-      if (std::find(its.begin(), its.end(), param) != its.end()) {
-        by = piece;
-        break;
-      }
-    }
-    out.emplace_back(param, by);
-  }
-  return out;
 }
 
 }  // namespace
@@ -134,6 +115,13 @@ class PlanImpl {
            std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     auto start = Clock::now();
+    if (problem.kind == Kind::R2R) {  // a DCT or DST: its stages run their own plans
+      problem.validate();
+      tree_.problem = problem;
+      r2r_ = std::make_unique<R2RPlan>(device_, problem, options, stats_);
+      stats_.plan_ms = ms_since(start);
+      return;
+    }
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
     limits_ = plan::with_override(device_->limits(), plan::override_text(options));
     plan::DeviceLimits& limits = limits_;
@@ -431,7 +419,7 @@ class PlanImpl {
     }
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
-    compiled.params = bound_params(compiled.pass.spec);
+    compiled.params = pieces::bound_params(compiled.pass.spec);
     return compiled;
   }
 
@@ -461,6 +449,7 @@ class PlanImpl {
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
     if (const PlanImpl* made = specialised()) return made->execute(in, out, stream, multiplier);
     if (generic_) return generic_->execute(in, out, stream);
+    if (r2r_) return r2r_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
     Queue& queue = queue_of(stream);
     std::lock_guard<std::mutex> lock(queue.order);
@@ -547,7 +536,8 @@ class PlanImpl {
     };
     const bool in_real = !is_complex<In>::value, out_real = !is_complex<Out>::value;
     const bool is_single = std::is_same<typename scalar<In>::type, float>::value;
-    const bool want_in_real = p.kind == Kind::R2C, want_out_real = p.kind == Kind::C2R;
+    const bool want_in_real = p.kind == Kind::R2C || p.kind == Kind::R2R;
+    const bool want_out_real = p.kind == Kind::C2R || p.kind == Kind::R2R;
     const bool want_single = p.precision == Precision::Single;
     if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
       throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
@@ -576,12 +566,14 @@ class PlanImpl {
   // What runs now: a tiered plan's specialised plan once made.
   std::string describe() const {
     if (const PlanImpl* made = specialised()) return made->describe();
+    if (r2r_) return r2r_->describe();
     if (!generic_) return tree_.print();
     return generic_->describe() +
            (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
   }
   int launches() const {
     if (const PlanImpl* made = specialised()) return made->launches();
+    if (r2r_) return r2r_->launches();
     return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
   }
 
@@ -606,6 +598,7 @@ class PlanImpl {
   std::size_t workspace_bytes() const {
     if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
+    if (r2r_) return r2r_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -628,6 +621,7 @@ class PlanImpl {
   plan::DeviceLimits limits_;  // as planned with (the override and table applied)
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
+  std::unique_ptr<R2RPlan> r2r_;          // a DCT's or DST's stages (runtime/r2r_plan.hpp)
   // Tiered (generic_tier 2): the specialised plan being made, and once made.
   std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
   mutable std::atomic<const PlanImpl*> made_{nullptr};
@@ -691,5 +685,7 @@ void Plan::execute_host(const float* in, std::complex<float>* out) const { impl_
 void Plan::execute_host(const double* in, std::complex<double>* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const std::complex<float>* in, float* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const std::complex<double>* in, double* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const float* in, float* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const double* in, double* out) const { impl_->execute_host(in, out); }
 
 }  // namespace bfly

@@ -1,0 +1,116 @@
+// The DCT and DST, types 1 to 4 (Kind::R2R), as scipy.fft defines them,
+// each axis through a complex FFT of the existing machinery, which already
+// handles every length (Rader, Bluestein, multi-pass):
+// - types 2 and 3 by Makhoul's method (IEEE TASSP 28(1), 1980): DCT-II
+//   gathers v[j] = x[2j], v[n-1-j] = x[2j+1], takes V = FFT_n(v) and writes
+//   y[k] = 2 Re(w_4n^k V[k]); DCT-III is its transpose: V[k] = w_4n^-k
+//   (x[k] - i x[n-k]) (x[n] = 0), v = the unnormalised inverse FFT_n, and
+//   y[2j] = Re v[j], y[2j+1] = Re v[n-1-j];
+// - type 4 as a zero-padded FFT of 2n: y[k] = 2 Re(w_8n^(2k+1) Z[k]),
+//   Z = FFT_2n(x[j] w_8n^2j);
+// - type 1 through the symmetric extension, gathered by an index map: DCT-I
+//   the even extension of 2(n-1) points (y = Re Z), DST-I the odd one of
+//   2(n+1) (0, x, 0, -reverse x; y[k] = -Im Z[k+1]);
+// - the DSTs by the DCTs: DST-II(x)[k] = DCT-II(x[j] (-1)^j)[n-1-k] and, for
+//   types 3 and 4, DST(x)[k] = (-1)^k DCT(reverse x)[k], the signs and the
+//   reversal in the same gather and twiddle.
+// The gather and the twiddle are kernels of their own around the FFT
+// (codegen/r2r_kernel.cpp), reading and writing the caller's strided
+// layout, the FFT in place on workspace of `lines` x m complex points:
+// correct at every length, but not at the memory floor (the FFT is a
+// complex one of real data, and the data crosses memory three times).
+// Fusing the gather and the twiddle into the real axis's first and last
+// passes as pieces (src/pieces/) is the next step, issue 41.
+#include <cmath>
+#include <sstream>
+
+#include "plan/plan.hpp"
+#include "plan/r2r.hpp"
+
+namespace bfly::plan {
+
+std::string R2RStage::word() const {
+  return std::string(to_string(family)) + std::to_string(type) + "_" + to_string(fft.precision);
+}
+
+std::vector<R2RStage> r2r_stages(const Problem& p) {
+  const std::vector<int> axes = p.transform_axes();
+  const Layout in = p.input_layout(), out = p.output_layout();
+  const bool inverse = p.direction == Direction::Inverse;
+  const int type = inverse && (p.type == 2 || p.type == 3) ? 5 - p.type : p.type;
+  const double root2 = std::sqrt(2.0);
+  std::vector<R2RStage> stages;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    R2RStage s;
+    s.axis = axes[i];
+    s.n = p.shape[s.axis];
+    s.type = type;
+    s.family = p.family;
+    s.m = type == 1 ? (p.family == Family::DCT ? 2 * s.n - 2 : 2 * s.n + 2) : type == 4 ? 2 * s.n : s.n;
+    s.fft_direction = type == 3 ? Direction::Inverse : Direction::Forward;
+    s.from_input = i == 0;
+    const Layout& src = s.from_input ? in : out;
+    // The other dims, outermost first: the batch, then the other axes.
+    std::vector<std::int64_t> extents{p.batch}, src_strides{src.distance}, dst_strides{out.distance};
+    for (int a = 0; a < p.rank(); ++a) {
+      if (a == s.axis) continue;
+      extents.push_back(p.shape[a]);
+      src_strides.push_back(src.strides[a]);
+      dst_strides.push_back(out.strides[a]);
+    }
+    const std::size_t pad = 4 - extents.size();
+    for (std::size_t d = 0; d < extents.size(); ++d) {
+      s.extents[pad + d] = extents[d];
+      s.src_strides[pad + d] = src_strides[d];
+      s.dst_strides[pad + d] = dst_strides[d];
+      s.lines *= extents[d];
+    }
+    s.src_axis_stride = src.strides[s.axis];
+    s.dst_axis_stride = out.strides[s.axis];
+    if (p.orthogonalize) {
+      // scipy's: the matrix's first (DST: last) row and column scaled so
+      // that the ortho-normalised one is orthogonal (scipy PR #15102; the
+      // DSTs' last element since SciPy 1.11, PR #18613).
+      const bool dct = p.family == Family::DCT;
+      if (dct && type == 1) s.in_first = s.in_last = root2, s.out_first = s.out_last = 1 / root2;
+      if (dct && type == 2) s.out_first = 1 / root2;
+      if (dct && type == 3) s.in_first = root2;
+      if (!dct && type == 2) s.out_last = 1 / root2;
+      if (!dct && type == 3) s.in_last = root2;
+    }
+    s.fft.kind = Kind::C2C;
+    s.fft.shape = {s.m};
+    s.fft.batch = s.lines;
+    s.fft.precision = p.precision;
+    s.fft.direction = s.fft_direction;
+    s.fft.placement = Placement::InPlace;
+    s.fft.norm = Norm::None;
+    stages.push_back(s);
+  }
+  stages.back().scale = p.scale();
+  return stages;
+}
+
+std::string print_r2r(const Problem& p, const DeviceLimits& limits, const PlanOptions& options) {
+  std::ostringstream out;
+  p.validate();
+  const std::vector<R2RStage> stages = r2r_stages(p);
+  out << "problem " << p.token() << "\n";
+  out << "solver r2r: each axis a gather, a complex FFT and a twiddle (not fused)\n";
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    const R2RStage& s = stages[i];
+    out << "axis " << s.axis << ": " << to_string(s.family) << "-" << s.type << " of " << s.n << " points, " << s.lines
+        << " lines\n";
+    out << "  gather  bfly_r2r_pre_" << s.word() << ": " << (s.from_input ? "input" : "output") << " -> workspace, "
+        << s.m << " complex points a line\n";
+    out << "  fft     " << s.fft.token() << " (in place on the workspace):\n";
+    std::istringstream inner(make_plan(s.fft, limits, options).print());
+    for (std::string line; std::getline(inner, line);) out << "    " << line << "\n";
+    out << "  twiddle bfly_r2r_post_" << s.word() << ": workspace -> output";
+    if (s.scale != 1) out << ", scale " << s.scale;
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace bfly::plan
