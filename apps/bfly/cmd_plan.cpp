@@ -198,8 +198,10 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
         const Problem& p = o->problem.problem();
         std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
         if (gen) {
-          text = inspect::r2r_source(p, dialect);
-          for (const plan::R2RStage& s : plan::r2r_stages(p))
+          // The fused passes' kernels, else the stages' gather, twiddle and FFTs.
+          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
+          text = fused ? inspect::program_source(distinct_specs(*fused), dialect) : inspect::r2r_source(p, dialect);
+          for (const plan::R2RStage& s : fused ? std::vector<plan::R2RStage>{} : plan::r2r_stages(p))
             text += inspect::program_source(distinct_specs(plan::make_plan(s.fft, limits)), dialect);
         }
         std::fputs(text.c_str(), stdout);

@@ -14,10 +14,11 @@ const Piece& row_pairs();
 const Piece& real_block();
 const Piece& real();
 const Piece& product();
+const Piece& r2r();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),  &rader(),
-                                                &rader_pass(), &real(),       &product()};
+  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),   &rader(),
+                                                &rader_pass(), &real(),       &product(), &r2r()};
   return pieces;
 }
 

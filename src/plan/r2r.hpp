@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bfly/bfly.hpp"
 #include "plan/device_limits.hpp"
+#include "plan/plan.hpp"
 
 namespace bfly::plan {
 
@@ -41,10 +43,19 @@ struct R2RStage {
   std::string word() const;
 };
 
+// Types 2 and 3 where every transformed axis is one Stockham pass: the
+// plan of the complex FFT over the problem's own layouts, each pass with
+// the gather in its loads and the twiddle in its stores (pieces/r2r.cpp),
+// so each axis crosses memory once. None where an axis is not one pass
+// (several, Rader's, Bluestein's, a plane, a cluster, 1 point) or the type
+// is 1 or 4: r2r_stages then.
+std::optional<PlanTree> fused_r2r_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options);
+
 // The stages of an R2R problem (validated), one per transformed axis in
 // ascending order; the norm's factor on the last.
 std::vector<R2RStage> r2r_stages(const Problem& problem);
-// The printed plan: each stage, with its FFT's plan for these limits.
+// The printed plan: the fused plan where there is one, else each stage
+// with its FFT's plan for these limits.
 std::string print_r2r(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options);
 
 }  // namespace bfly::plan

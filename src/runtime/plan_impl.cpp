@@ -115,13 +115,6 @@ class PlanImpl {
            std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     auto start = Clock::now();
-    if (problem.kind == Kind::R2R) {  // a DCT or DST: its stages run their own plans
-      problem.validate();
-      tree_.problem = problem;
-      r2r_ = std::make_unique<R2RPlan>(device_, problem, options, stats_);
-      stats_.plan_ms = ms_since(start);
-      return;
-    }
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
     limits_ = plan::with_override(device_->limits(), plan::override_text(options));
     plan::DeviceLimits& limits = limits_;
@@ -138,7 +131,19 @@ class PlanImpl {
                             : options.tier == Tier::Auto   ? 3
                             : options.tier == Tier::AtHand ? 4
                                                            : 0;
-    tree_ = plan::make_plan(problem, limits, options);
+    if (problem.kind == Kind::R2R) {  // a DCT or DST (runtime/r2r_plan.hpp)
+      const std::optional<plan::PlanTree> fused = fused_r2r_tree(*device_, problem, limits, options);
+      limits.generic_tier = 0;
+      if (!fused) {
+        tree_.problem = problem;
+        r2r_ = std::make_unique<R2RPlan>(device_, problem, options, stats_);
+        stats_.plan_ms = ms_since(start);
+        return;
+      }
+      tree_ = *fused;
+    } else {
+      tree_ = plan::make_plan(problem, limits, options);
+    }
     check_fits(problem);
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)

@@ -1,6 +1,7 @@
 #include "runtime/r2r_plan.hpp"
 
 #include "codegen/r2r_kernel.hpp"
+#include "runtime/tier_choice.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly::detail {
@@ -9,6 +10,14 @@ namespace {
 std::uint64_t bits(std::int64_t v) { return static_cast<std::uint64_t>(v); }
 
 }  // namespace
+
+std::optional<plan::PlanTree> fused_r2r_tree(DeviceImpl& device, const Problem& problem,
+                                             const plan::DeviceLimits& limits, const PlanOptions& options) {
+  std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(problem, limits, options);
+  const int tier = limits.generic_tier;
+  if (fused && (tier == 1 || tier == 2 || (tier == 4 && !kernels_ready(device, *fused)))) fused.reset();
+  return fused;
+}
 
 R2RPlan::R2RPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
                  BuildStats& stats)
@@ -33,7 +42,7 @@ R2RPlan::R2RPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, con
     // w_8n^e for e < 2n: the types 2 and 3's w_4n^k at e = 2k, type 4's
     // w_8n^(2j) and w_8n^(2k+1); rounded once from the long-double oracle.
     const std::int64_t n = s.n;
-    st.twiddles = device_->memo<BufferImpl>("r2r:" + std::string(to_string(precision)) + ":" + std::to_string(n),
+    st.twiddles = device_->memo<BufferImpl>("r2r-stages:" + std::string(to_string(precision)) + ":" + std::to_string(n),
                                             [&]() -> std::shared_ptr<BufferImpl> {
                                               if (precision == Precision::Double) {
                                                 const auto t = twiddle::table_f64(8 * n, 2 * n);

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -18,6 +19,14 @@
 #include "plan/r2r.hpp"
 
 namespace bfly::detail {
+
+// The fused plan of a DCT or DST (plan::fused_r2r_plan) where the tier
+// (DeviceLimits::generic_tier) takes it: specialised and auto compile it for
+// the size, at-hand only where its kernels are; none for the generic and
+// tiered tiers (which compile nothing: the stages' FFTs are theirs) or
+// where it does not apply: an R2RPlan then.
+std::optional<plan::PlanTree> fused_r2r_tree(DeviceImpl& device, const Problem& problem,
+                                             const plan::DeviceLimits& limits, const PlanOptions& options);
 
 class R2RPlan {
  public:

@@ -326,6 +326,40 @@ TEST_P(R2REveryLength, SampledLengthsSpecialisedFfts) {
           }
 }
 
+// Types 2 and 3 in one pass an axis (pieces/r2r.cpp): one launch where
+// the axis fits one kernel, the stages elsewhere; a sample of the lengths
+// to the longest one-pass length, both families, orthogonalize, strided.
+TEST_P(R2R, FusedOnePass) {
+  const Plan one(device(), make(Family::DCT, 2, {64}, Precision::Single), test_options());
+  EXPECT_EQ(one.passes(), 1);
+  EXPECT_NE(one.describe().find("dct2"), std::string::npos) << one.describe();
+  const Plan two_axes(device(), make(Family::DST, 3, {12, 10}, Precision::Double), test_options());
+  EXPECT_EQ(two_axes.passes(), 2);
+  // Type 4 and an axis past one kernel take the stages: more launches.
+  EXPECT_GT(Plan(device(), make(Family::DCT, 4, {64}, Precision::Single), test_options()).passes(), 1);
+  EXPECT_GT(Plan(device(), make(Family::DCT, 2, {4099}, Precision::Single), test_options()).passes(), 1);
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t n = 2; n <= 300; ++n) lengths.push_back(n);
+  for (std::int64_t n : {512, 1000, 1536, 2048, 2187, 4096}) lengths.push_back(n);
+  PrecisionDraw draw("R2R.FusedOnePass");
+  int i = 0;
+  for (std::int64_t n : sample_lengths("R2R fused lengths", lengths, 8))
+    for (Family family : kFamilies)
+      for (int type : {2, 3})
+        for (Precision precision : {Precision::Single, Precision::Double}) {
+          if (!draw.take(precision)) continue;
+          ++i;
+          Problem p = make(family, type, {3, n}, precision, i % 2 ? Direction::Inverse : Direction::Forward,
+                           kNorms[i % 4], i % 3 == 0, 1, {1});
+          if (i % 4 == 1) {
+            p.input.strides = {1, 3};  // the axis strided
+            p.output.strides = {n + 1, 1};
+            p.output.distance = 3 * (n + 1);
+          }
+          expect_accurate(p);
+        }
+}
+
 // Past one kernel (the FFT in several passes, Rader, Bluestein): outputs
 // sampled, each an O(n) sum in long double.
 TEST_P(R2R, PastOneKernel) {

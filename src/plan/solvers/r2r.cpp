@@ -14,20 +14,86 @@
 // - the DSTs by the DCTs: DST-II(x)[k] = DCT-II(x[j] (-1)^j)[n-1-k] and, for
 //   types 3 and 4, DST(x)[k] = (-1)^k DCT(reverse x)[k], the signs and the
 //   reversal in the same gather and twiddle.
-// The gather and the twiddle are kernels of their own around the FFT
+// Types 2 and 3 where every axis is one Stockham pass of n points
+// (fused_r2r_plan): the gather and the twiddle are that pass's load and
+// store pieces (pieces/r2r.cpp), one read and one write of the data an axis.
+// Elsewhere (types 1 and 4, axes of several passes, Rader's or Bluestein's
+// kernels, planes; r2r_stages) they are kernels of their own around the FFT
 // (codegen/r2r_kernel.cpp), reading and writing the caller's strided
 // layout, the FFT in place on workspace of `lines` x m complex points:
-// correct at every length, but not at the memory floor (the FFT is a
-// complex one of real data, and the data crosses memory three times).
-// Fusing the gather and the twiddle into the real axis's first and last
-// passes as pieces (src/pieces/) is the next step, issue 41.
+// correct at every length, but three trips through memory and more. Both
+// run a complex FFT of real data: twice a real FFT's arithmetic, the same
+// memory traffic.
 #include <cmath>
 #include <sstream>
 
 #include "plan/plan.hpp"
 #include "plan/r2r.hpp"
+#include "plan/solvers/solver.hpp"
 
 namespace bfly::plan {
+namespace {
+
+int computed_type(const Problem& p) {
+  return p.direction == Direction::Inverse && (p.type == 2 || p.type == 3) ? 5 - p.type : p.type;
+}
+
+// The step piece that makes a pass the fused DCT or DST (one per type,
+// family and orthogonalize: a PassPieceFn holds no state).
+template <int Type, bool Sine, bool Orthogonalize>
+void r2r_piece(KernelSpec& spec, const Step&, const PassFrame&) {
+  spec.r2r_type = Type;
+  spec.r2r_sine = Sine;
+  spec.r2r_orthogonalize = Orthogonalize;
+}
+
+PassPieceFn piece_for(int type, bool sine, bool orthogonalize) {
+  static const PassPieceFn table[2][2][2] = {
+      {{r2r_piece<2, false, false>, r2r_piece<2, false, true>}, {r2r_piece<2, true, false>, r2r_piece<2, true, true>}},
+      {{r2r_piece<3, false, false>, r2r_piece<3, false, true>}, {r2r_piece<3, true, false>, r2r_piece<3, true, true>}}};
+  return table[type - 2][sine ? 1 : 0][orthogonalize ? 1 : 0];
+}
+
+}  // namespace
+
+std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& device_limits,
+                                       const PlanOptions& options) {
+  p.validate();
+  const int type = computed_type(p);
+  if ((type != 2 && type != 3) || options.strategy != Strategy::Auto) return std::nullopt;
+  // The complex FFT over the same geometry: its strides count the reals.
+  Problem c = p;
+  c.kind = Kind::C2C;
+  c.norm = Norm::None;
+  c.orthogonalize = false;
+  const std::vector<int> axes = p.transform_axes();
+  for (int a : axes)
+    if (p.shape[a] < 2) return std::nullopt;  // (an FFT's 1-point axis is no pass; a DCT's is)
+  const DeviceLimits limits = for_precision(device_limits, p.precision);
+  const Solver* solver = nullptr;
+  for (const Solver& s : solvers())
+    if (s.strategy == Strategy::Auto) solver = &s;
+  std::vector<Step> steps = solver->steps(c, limits);
+  if (steps.size() != axes.size()) return std::nullopt;
+  for (Step& s : steps) {
+    const bool one_pass = s.kind == Step::Kind::Fft && s.core == nullptr && s.chirp == Step::Chirp::None &&
+                          s.prime == 0 && s.cluster == 1 && !s.plane && s.pieces.empty() && s.stride_product == 1 &&
+                          s.length == c.shape[static_cast<std::size_t>(s.dim - 1)];
+    if (!one_pass) return std::nullopt;
+    s.pieces.push_back(piece_for(type, p.family == Family::DST, p.orthogonalize));
+  }
+  PlanTree tree = plan_of_steps(c, steps, "r2r", limits, options);
+  for (const Pass& pass : tree.passes) {
+    const KernelSpec& s = pass.spec;
+    // The pieces admit no launch form but the plain one (Piece::admits).
+    if (s.r2r_type == 0 || s.staged || s.block_rows || s.clustered() || s.plane() || s.local_halves ||
+        s.store_via_local() || pass.chain_elements > 0)
+      return std::nullopt;
+  }
+  tree.problem = p;
+  tree.solver = "r2r: one pass an axis, the DCT's gather and twiddle in its loads and stores";
+  return tree;
+}
 
 std::string R2RStage::word() const {
   return std::string(to_string(family)) + std::to_string(type) + "_" + to_string(fft.precision);
@@ -94,6 +160,7 @@ std::vector<R2RStage> r2r_stages(const Problem& p) {
 std::string print_r2r(const Problem& p, const DeviceLimits& limits, const PlanOptions& options) {
   std::ostringstream out;
   p.validate();
+  if (const std::optional<PlanTree> fused = fused_r2r_plan(p, limits, options)) return fused->print();
   const std::vector<R2RStage> stages = r2r_stages(p);
   out << "problem " << p.token() << "\n";
   out << "solver r2r: each axis a gather, a complex FFT and a twiddle (not fused)\n";
