@@ -18,12 +18,14 @@ std::string program_source(const std::vector<plan::KernelSpec>& specs, DialectKi
   return codegen::generate_program(specs, dialect);
 }
 
-std::string r2r_source(const Problem& problem, DialectKind dialect) {
+std::vector<std::pair<std::string, std::string>> r2r_kernels(const Problem& problem, DialectKind dialect) {
   const Direction d = problem.direction;
   const int type =
       d == Direction::Inverse && (problem.type == 2 || problem.type == 3) ? 5 - problem.type : problem.type;
-  return codegen::generate_r2r_pre(dialect, problem.family, type, problem.precision) +
-         codegen::generate_r2r_post(dialect, problem.family, type, problem.precision);
+  const Family f = problem.family;
+  const Precision p = problem.precision;
+  return {{codegen::r2r_pre_kernel_name(f, type, p), codegen::generate_r2r_pre(dialect, f, type, p)},
+          {codegen::r2r_post_kernel_name(f, type, p), codegen::generate_r2r_post(dialect, f, type, p)}};
 }
 
 std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape) {

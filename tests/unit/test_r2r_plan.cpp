@@ -1,0 +1,90 @@
+// The DCT's and DST's plans without a device (plan/solvers/r2r.cpp): which
+// problems take the fused pass an axis and which the stages, the pieces'
+// words and tables, the stages' geometry, and every R2R kernel compiling for
+// sm_90 with NVRTC without spills (skipped where NVRTC cannot be loaded).
+#include <gtest/gtest.h>
+
+#include "backends/cuda/nvrtc_compiler.hpp"
+#include "codegen/pass_kernel.hpp"
+#include "codegen/r2r_kernel.hpp"
+#include "pieces/piece.hpp"
+#include "plan/device_limits.hpp"
+#include "plan/r2r.hpp"
+
+namespace {
+
+using bfly::Problem;
+using bfly::plan::cpu_limits;
+using bfly::plan::fused_r2r_plan;
+using bfly::plan::gpu_limits;
+
+TEST(R2RPlan, TypesTwoAndThreeInOnePassAnAxis) {
+  const auto fused = fused_r2r_plan(Problem::parse("dst3_f64_inv_12x10_b2_oop_ortho_orth"), cpu_limits(), {});
+  ASSERT_TRUE(fused);
+  ASSERT_EQ(fused->passes.size(), 2u);
+  for (const auto& pass : fused->passes) {
+    EXPECT_EQ(pass.spec.r2r_type, 2);  // the inverse of type 3
+    EXPECT_TRUE(pass.spec.r2r_sine);
+    EXPECT_TRUE(pass.spec.r2r_orthogonalize);
+    EXPECT_NE(pass.spec.name().find("_r2r"), std::string::npos) << pass.spec.name();
+    EXPECT_TRUE(bfly::pieces::reads_reals(pass.spec) && bfly::pieces::writes_reals(pass.spec));
+    bfly::pieces::TableSource table;
+    ASSERT_TRUE(bfly::pieces::host_table(pass.spec, table));
+    EXPECT_EQ(table.f64().size(), static_cast<std::size_t>(pass.spec.length));  // w_4n^k, k < n
+  }
+  EXPECT_EQ(fused->problem.token(), "dst3_f64_inv_12x10_b2_oop_ortho_orth");
+}
+
+TEST(R2RPlan, OtherTypesAndLongAxesTakeTheStages) {
+  for (const char* token :
+       {"dct4_f32_fwd_64_b1_oop_none", "dct1_f32_fwd_64_b1_oop_none", "dst1_f64_fwd_64_b1_oop_none",
+        "dct2_f32_fwd_65536_b1_oop_none", "dct2_f32_fwd_4099_b1_oop_none", "dct2_f32_fwd_1x64_b1_oop_none"}) {
+    const Problem p = Problem::parse(token);
+    EXPECT_FALSE(fused_r2r_plan(p, cpu_limits(), {})) << token;
+    const std::string text = bfly::plan::print_r2r(p, cpu_limits(), {});
+    EXPECT_NE(text.find("gather  bfly_r2r_pre_"), std::string::npos) << text;
+  }
+  // The stages: type 4 runs an FFT of 2n, DCT-I of 2(n - 1), DST-I of 2(n + 1).
+  EXPECT_EQ(bfly::plan::r2r_stages(Problem::parse("dct4_f32_fwd_5x7_b3_oop_none")).back().m, 14);
+  EXPECT_EQ(bfly::plan::r2r_stages(Problem::parse("dct1_f32_fwd_5x7_b3_oop_none")).back().m, 12);
+  EXPECT_EQ(bfly::plan::r2r_stages(Problem::parse("dst1_f32_fwd_5x7_b3_oop_none")).back().m, 16);
+  const auto stages = bfly::plan::r2r_stages(Problem::parse("dst2_f32_inv_5x7_b3_oop_backward_ax0"));
+  ASSERT_EQ(stages.size(), 1u);
+  EXPECT_EQ(stages[0].type, 3);
+  EXPECT_EQ(stages[0].lines, 21);
+  EXPECT_DOUBLE_EQ(stages[0].scale, 1.0 / 10);  // backward: the inverse over 2n
+}
+
+TEST(R2RPlan, EveryKernelCompilesForCudaWithoutSpills) {
+  std::string why;
+  if (!bfly::cuda::Nvrtc::available(&why)) GTEST_SKIP() << "NVRTC not available: " << why;
+  const bfly::cuda::Nvrtc& nvrtc = bfly::cuda::Nvrtc::instance();
+  using bfly::codegen::DialectKind;
+  for (bfly::Family family : {bfly::Family::DCT, bfly::Family::DST})
+    for (int type = 1; type <= 4; ++type)
+      for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double}) {
+        for (const auto& [name, source] :
+             {std::make_pair(bfly::codegen::r2r_pre_kernel_name(family, type, precision),
+                             bfly::codegen::generate_r2r_pre(DialectKind::Cuda, family, type, precision)),
+              std::make_pair(bfly::codegen::r2r_post_kernel_name(family, type, precision),
+                             bfly::codegen::generate_r2r_post(DialectKind::Cuda, family, type, precision))}) {
+          const auto result = nvrtc.compile(source, name, "sm_90");
+          ASSERT_EQ(result.kernels.size(), 1u) << name;
+          EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
+        }
+      }
+  // The fused passes, on a Hopper-sized device: short, long, strided rows.
+  for (const char* token : {"dct2_f32_fwd_16x100_b1_oop_ortho_ax1_orth", "dst3_f64_inv_4096_b2_oop_none_orth",
+                            "dct3_f32_fwd_10000_b1_oop_forward", "dst2_f64_fwd_60x7_b1_oop_none_ax0"}) {
+    const auto fused = fused_r2r_plan(Problem::parse(token), gpu_limits(232448, 1024), {});
+    ASSERT_TRUE(fused) << token;
+    for (const auto& pass : fused->passes) {
+      const auto result =
+          nvrtc.compile(bfly::codegen::generate(pass.spec, DialectKind::Cuda), pass.spec.name(), "sm_90");
+      ASSERT_EQ(result.kernels.size(), 1u) << token;
+      EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << token << " " << pass.spec.name();
+    }
+  }
+}
+
+}  // namespace
