@@ -183,14 +183,16 @@ struct KernelSpec {
   // Packed pairs move as one complex access (the real axis contiguous and
   // every offset even).
   bool real_pairs_aligned = false;
-  // A DCT or DST of types 2 and 3 in one pass (pieces/r2r.cpp,
-  // plan/solvers/r2r.cpp): its gather in the loads and its twiddle in the
-  // stores of the axis's one Stockham pass of n = length points; reals both
-  // sides. r2r_type: the type computed (0: none); r2r_sine: a DST;
-  // r2r_orthogonalize: scipy's sqrt(2) factors.
+  // A DCT or DST in one pass (pieces/r2r.cpp, plan/solvers/r2r.cpp): its
+  // gather in the loads and its twiddle in the stores of the axis's one
+  // Stockham pass, a complex FFT of m = length points (n for types 2 and 3,
+  // 2n for type 4, 2(n -+ 1) for types 1) of the axis's n = r2r_points
+  // reals; reals both sides. r2r_type: the type computed (0: none);
+  // r2r_sine: a DST; r2r_orthogonalize: scipy's sqrt(2) factors.
   int r2r_type = 0;
   bool r2r_sine = false;
   bool r2r_orthogonalize = false;
+  std::int64_t r2r_points = 0;
   // Two real rows in one complex transform (pieces/row_pairs.cpp; a real
   // axis that is not packed, plan/solvers/real_axis.cpp): rows 2c and 2c + 1
   // of dims[pair_dim] (its extent halved, rounded up, and its strides

@@ -326,17 +326,19 @@ TEST_P(R2REveryLength, SampledLengthsSpecialisedFfts) {
           }
 }
 
-// Types 2 and 3 in one pass an axis (pieces/r2r.cpp): one launch where
-// the axis fits one kernel, the stages elsewhere; a sample of the lengths
-// to the longest one-pass length, both families, orthogonalize, strided.
+// One pass an axis (pieces/r2r.cpp): one launch where the axis's FFT of m
+// points fits one kernel, the stages elsewhere; a sample of the lengths to
+// the longest one-pass length, every type, both families, orthogonalize,
+// strided.
 TEST_P(R2R, FusedOnePass) {
   const Plan one(device(), make(Family::DCT, 2, {64}, Precision::Single), test_options());
   EXPECT_EQ(one.passes(), 1);
   EXPECT_NE(one.describe().find("dct2"), std::string::npos) << one.describe();
   const Plan two_axes(device(), make(Family::DST, 3, {12, 10}, Precision::Double), test_options());
   EXPECT_EQ(two_axes.passes(), 2);
-  // Type 4 and an axis past one kernel take the stages: more launches.
-  EXPECT_GT(Plan(device(), make(Family::DCT, 4, {64}, Precision::Single), test_options()).passes(), 1);
+  EXPECT_EQ(Plan(device(), make(Family::DCT, 4, {64}, Precision::Single), test_options()).passes(), 1);
+  EXPECT_EQ(Plan(device(), make(Family::DST, 1, {63}, Precision::Double), test_options()).passes(), 1);
+  // An axis past one kernel (a prime: Rader or Bluestein) takes the stages: more launches.
   EXPECT_GT(Plan(device(), make(Family::DCT, 2, {4099}, Precision::Single), test_options()).passes(), 1);
   std::vector<std::int64_t> lengths;
   for (std::int64_t n = 2; n <= 300; ++n) lengths.push_back(n);
@@ -345,7 +347,7 @@ TEST_P(R2R, FusedOnePass) {
   int i = 0;
   for (std::int64_t n : sample_lengths("R2R fused lengths", lengths, 8))
     for (Family family : kFamilies)
-      for (int type : {2, 3})
+      for (int type = 1; type <= 4; ++type)
         for (Precision precision : {Precision::Single, Precision::Double}) {
           if (!draw.take(precision)) continue;
           ++i;

@@ -1,5 +1,6 @@
 // The DCT's and DST's plans without a device (plan/solvers/r2r.cpp): which
-// problems take the fused pass an axis and which the stages, the pieces'
+// problems take the fused pass an axis (every type where its FFT is one
+// pass) and which the stages, the pieces'
 // words and tables, the stages' geometry, and every R2R kernel compiling for
 // sm_90 with NVRTC without spills (skipped where NVRTC cannot be loaded).
 #include <gtest/gtest.h>
@@ -35,10 +36,22 @@ TEST(R2RPlan, TypesTwoAndThreeInOnePassAnAxis) {
   EXPECT_EQ(fused->problem.token(), "dst3_f64_inv_12x10_b2_oop_ortho_orth");
 }
 
-TEST(R2RPlan, OtherTypesAndLongAxesTakeTheStages) {
-  for (const char* token :
-       {"dct4_f32_fwd_64_b1_oop_none", "dct1_f32_fwd_64_b1_oop_none", "dst1_f64_fwd_64_b1_oop_none",
-        "dct2_f32_fwd_65536_b1_oop_none", "dct2_f32_fwd_4099_b1_oop_none", "dct2_f32_fwd_1x64_b1_oop_none"}) {
+TEST(R2RPlan, TypesOneAndFourInOnePassOfTheirFftsLength) {
+  // Type 4: an FFT of 2n; DCT-I of 2(n - 1); DST-I of 2(n + 1).
+  for (const auto& [token, m] :
+       {std::make_pair("dct4_f32_fwd_64_b1_oop_none", 128), std::make_pair("dct1_f32_fwd_64_b1_oop_none", 126),
+        std::make_pair("dst1_f64_fwd_64_b1_oop_ortho_orth", 130)}) {
+    const auto fused = fused_r2r_plan(Problem::parse(token), cpu_limits(), {});
+    ASSERT_TRUE(fused) << token;
+    ASSERT_EQ(fused->passes.size(), 1u);
+    EXPECT_EQ(fused->passes[0].spec.length, m) << token;
+    EXPECT_EQ(fused->passes[0].spec.r2r_points, 64) << token;
+  }
+}
+
+TEST(R2RPlan, LongAxesAndOnePointAxesTakeTheStages) {
+  for (const char* token : {"dct2_f32_fwd_65536_b1_oop_none", "dct4_f32_fwd_4096_b1_oop_none",
+                            "dct2_f32_fwd_4099_b1_oop_none", "dct2_f32_fwd_1x64_b1_oop_none"}) {
     const Problem p = Problem::parse(token);
     EXPECT_FALSE(fused_r2r_plan(p, cpu_limits(), {})) << token;
     const std::string text = bfly::plan::print_r2r(p, cpu_limits(), {});
@@ -74,8 +87,10 @@ TEST(R2RPlan, EveryKernelCompilesForCudaWithoutSpills) {
         }
       }
   // The fused passes, on a Hopper-sized device: short, long, strided rows.
-  for (const char* token : {"dct2_f32_fwd_16x100_b1_oop_ortho_ax1_orth", "dst3_f64_inv_4096_b2_oop_none_orth",
-                            "dct3_f32_fwd_10000_b1_oop_forward", "dst2_f64_fwd_60x7_b1_oop_none_ax0"}) {
+  for (const char* token :
+       {"dct2_f32_fwd_16x100_b1_oop_ortho_ax1_orth", "dst3_f64_inv_4096_b2_oop_none_orth",
+        "dct3_f32_fwd_10000_b1_oop_forward", "dst2_f64_fwd_60x7_b1_oop_none_ax0", "dct4_f32_fwd_1000_b1_oop_none",
+        "dst1_f64_inv_99x3_b1_oop_ortho_ax0_orth", "dct1_f32_fwd_513_b2_oop_forward"}) {
     const auto fused = fused_r2r_plan(Problem::parse(token), gpu_limits(232448, 1024), {});
     ASSERT_TRUE(fused) << token;
     for (const auto& pass : fused->passes) {

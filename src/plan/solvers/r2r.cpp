@@ -14,11 +14,11 @@
 // - the DSTs by the DCTs: DST-II(x)[k] = DCT-II(x[j] (-1)^j)[n-1-k] and, for
 //   types 3 and 4, DST(x)[k] = (-1)^k DCT(reverse x)[k], the signs and the
 //   reversal in the same gather and twiddle.
-// Types 2 and 3 where every axis is one Stockham pass of n points
-// (fused_r2r_plan): the gather and the twiddle are that pass's load and
-// store pieces (pieces/r2r.cpp), one read and one write of the data an axis.
-// Elsewhere (types 1 and 4, axes of several passes, Rader's or Bluestein's
-// kernels, planes; r2r_stages) they are kernels of their own around the FFT
+// Where every axis's FFT of m points is one Stockham pass (fused_r2r_plan):
+// the gather and the twiddle are that pass's load and store pieces
+// (pieces/r2r.cpp), one read and one write of the data an axis. Elsewhere
+// (axes of several passes, Rader's or Bluestein's kernels, 1-point axes;
+// r2r_stages) they are kernels of their own around the FFT
 // (codegen/r2r_kernel.cpp), reading and writing the caller's strided
 // layout, the FFT in place on workspace of `lines` x m complex points:
 // correct at every length, but three trips through memory and more. Both
@@ -38,20 +38,44 @@ int computed_type(const Problem& p) {
   return p.direction == Direction::Inverse && (p.type == 2 || p.type == 3) ? 5 - p.type : p.type;
 }
 
+// The complex FFT's length for n points: Makhoul's n (types 2, 3), the
+// zero-padded 2n (type 4), the symmetric extensions 2(n - 1) (DCT-I) and
+// 2(n + 1) (DST-I).
+std::int64_t fft_length(int type, Family family, std::int64_t n) {
+  if (type == 1) return family == Family::DCT ? 2 * n - 2 : 2 * n + 2;
+  return type == 4 ? 2 * n : n;
+}
+
 // The step piece that makes a pass the fused DCT or DST (one per type,
-// family and orthogonalize: a PassPieceFn holds no state).
+// family and orthogonalize: a PassPieceFn holds no state). The pass's
+// length is the FFT's m; the data's n follows from it.
 template <int Type, bool Sine, bool Orthogonalize>
 void r2r_piece(KernelSpec& spec, const Step&, const PassFrame&) {
   spec.r2r_type = Type;
   spec.r2r_sine = Sine;
   spec.r2r_orthogonalize = Orthogonalize;
+  const std::int64_t m = spec.length;
+  spec.r2r_points = Type == 1 ? (Sine ? m / 2 - 1 : m / 2 + 1) : Type == 4 ? m / 2 : m;
+}
+
+template <int Type>
+PassPieceFn piece_of(bool sine, bool orthogonalize) {
+  static const PassPieceFn table[2][2] = {{r2r_piece<Type, false, false>, r2r_piece<Type, false, true>},
+                                          {r2r_piece<Type, true, false>, r2r_piece<Type, true, true>}};
+  return table[sine ? 1 : 0][orthogonalize ? 1 : 0];
 }
 
 PassPieceFn piece_for(int type, bool sine, bool orthogonalize) {
-  static const PassPieceFn table[2][2][2] = {
-      {{r2r_piece<2, false, false>, r2r_piece<2, false, true>}, {r2r_piece<2, true, false>, r2r_piece<2, true, true>}},
-      {{r2r_piece<3, false, false>, r2r_piece<3, false, true>}, {r2r_piece<3, true, false>, r2r_piece<3, true, true>}}};
-  return table[type - 2][sine ? 1 : 0][orthogonalize ? 1 : 0];
+  switch (type) {
+    case 1:
+      return piece_of<1>(sine, orthogonalize);
+    case 2:
+      return piece_of<2>(sine, orthogonalize);
+    case 3:
+      return piece_of<3>(sine, orthogonalize);
+    default:
+      return piece_of<4>(sine, orthogonalize);
+  }
 }
 
 }  // namespace
@@ -59,39 +83,51 @@ PassPieceFn piece_for(int type, bool sine, bool orthogonalize) {
 std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& device_limits,
                                        const PlanOptions& options) {
   p.validate();
+  if (options.strategy != Strategy::Auto) return std::nullopt;
   const int type = computed_type(p);
-  if ((type != 2 && type != 3) || options.strategy != Strategy::Auto) return std::nullopt;
-  // The complex FFT over the same geometry: its strides count the reals.
-  Problem c = p;
-  c.kind = Kind::C2C;
-  c.norm = Norm::None;
-  c.orthogonalize = false;
   const std::vector<int> axes = p.transform_axes();
-  for (int a : axes)
-    if (p.shape[a] < 2) return std::nullopt;  // (an FFT's 1-point axis is no pass; a DCT's is)
   const DeviceLimits limits = for_precision(device_limits, p.precision);
-  const Solver* solver = nullptr;
-  for (const Solver& s : solvers())
-    if (s.strategy == Strategy::Auto) solver = &s;
-  std::vector<Step> steps = solver->steps(c, limits);
-  if (steps.size() != axes.size()) return std::nullopt;
-  for (Step& s : steps) {
-    const bool one_pass = s.kind == Step::Kind::Fft && s.core == nullptr && s.chirp == Step::Chirp::None &&
-                          s.prime == 0 && s.cluster == 1 && !s.plane && s.pieces.empty() && s.stride_product == 1 &&
-                          s.length == c.shape[static_cast<std::size_t>(s.dim - 1)];
-    if (!one_pass) return std::nullopt;
-    s.pieces.push_back(piece_for(type, p.family == Family::DST, p.orthogonalize));
-  }
-  PlanTree tree = plan_of_steps(c, steps, "r2r", limits, options);
-  for (const Pass& pass : tree.passes) {
-    const KernelSpec& s = pass.spec;
-    // The pieces admit no launch form but the plain one (Piece::admits).
-    if (s.r2r_type == 0 || s.staged || s.block_rows || s.clustered() || s.plane() || s.local_halves ||
-        s.store_via_local() || pass.chain_elements > 0)
-      return std::nullopt;
-  }
+  const Layout in = p.input_layout(), out = p.output_layout();
+  PlanTree tree;
   tree.problem = p;
   tree.solver = "r2r: one pass an axis, the DCT's gather and twiddle in its loads and stores";
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const int a = axes[i];
+    const std::int64_t n = p.shape[a], m = fft_length(type, p.family, n);
+    if (m < 2) return std::nullopt;  // (an FFT's 1-point axis is no pass; a DCT's is)
+    // The complex FFT of m points along the axis over the problem's own
+    // layouts (strides counting reals; its m points may reach past the n
+    // the data has: the pieces read and write only those), the first axis
+    // from the input, the others in place on the output.
+    Problem c;
+    c.kind = Kind::C2C;
+    c.precision = p.precision;
+    c.shape = p.shape;
+    c.shape[a] = m;
+    c.axes = {a};
+    c.batch = p.batch;
+    c.input = i == 0 ? in : out;
+    c.output = out;
+    std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
+    if (steps.size() != 1) return std::nullopt;
+    Step& s = steps[0];
+    const bool one_pass = s.kind == Step::Kind::Fft && s.core == nullptr && s.chirp == Step::Chirp::None &&
+                          s.prime == 0 && s.cluster == 1 && !s.plane && s.pieces.empty() && s.stride_product == 1 &&
+                          s.length == m;
+    if (!one_pass) return std::nullopt;
+    s.pieces.push_back(piece_for(type, p.family == Family::DST, p.orthogonalize));
+    Pass pass = plan_of_steps(c, steps, "r2r", limits, options).passes.at(0);
+    const KernelSpec& spec = pass.spec;
+    // The pieces admit no launch form but the plain one (Piece::admits).
+    if (spec.r2r_type == 0 || spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
+        spec.store_via_local() || pass.chain_elements > 0)
+      return std::nullopt;
+    pass.source = pass.caller_source = i == 0 ? Slot::Input : Slot::Output;
+    pass.destination = pass.caller_destination = Slot::Output;
+    pass.caller_first = i == 0;
+    pass.caller_last = i + 1 == axes.size();
+    tree.passes.push_back(pass);
+  }
   return tree;
 }
 
