@@ -1,7 +1,11 @@
-// The DCT and DST fused into an axis's one Stockham pass, a complex FFT of
-// m points of the axis's n reals (KernelSpec::r2r_type, r2r_points;
-// plan/solvers/r2r.cpp decides where): the data crosses memory once, read
-// as reals and written as reals. With u the DCT's input (below):
+// The DCT and DST fused into an axis's Stockham passes, a complex FFT of m
+// points of the axis's n reals (KernelSpec::r2r_type, r2r_points;
+// plan/solvers/r2r.cpp decides where): the first pass's loads read the
+// reals (r2r_load), the last pass's stores write them (r2r_store); one pass
+// has both, and the data crosses memory once. The loads index the line
+// from the axis's point 0 (axis_off; point n of a first pass's
+// sub-transform is j = ci + n S along the axis), the stores from output e =
+// k + k' P of a last pass. With u the DCT's input (below):
 // - type 2 (Makhoul), m = n: loads v[j] = u[2j] for j < (n+1)/2, u[2(n-1-j)+1]
 //   above (the even elements, then the odd ones reversed), stores y[k] =
 //   2 Re(w_4n^k V[k]);
@@ -60,7 +64,9 @@ void emit_u(PassWriter& w, const std::string& name, const std::string& q) {
   const std::int64_t n = s.r2r_points;
   const bool reversed = s.r2r_sine && (s.r2r_type == 3 || s.r2r_type == 4);
   const std::string at = reversed ? str(n - 1) + " - (" + q + ")" : "(" + q + ")";
-  e.line("real " + name + " = src[(" + w.idx() + ")(" + at + ") * " + str(s.in_point_stride) + "];");
+  // Along the axis, consecutive points lie in_point_stride / axis_stride apart.
+  e.line("real " + name + " = in[axis_off + (" + w.idx() + ")(" + at + ") * " + str(s.in_point_stride / s.axis_stride) +
+         "];");
   if (s.r2r_sine && s.r2r_type == 2) e.line("if ((" + q + ") & 1) " + name + " = -" + name + ";");
   for (bool first : {true, false})
     if (scales_input(s, first) && !(first && n == 1 && scales_input(s, false)))
@@ -70,22 +76,27 @@ void emit_u(PassWriter& w, const std::string& name, const std::string& q) {
 class R2R final : public Piece {
  public:
   const char* name() const override { return "r2r"; }
-  bool active(const KernelSpec& s) const override { return s.r2r_type != 0; }
+  bool active(const KernelSpec& s) const override { return s.r2r_load || s.r2r_store; }
 
   void name_kind(const KernelSpec&, std::ostream& out) const override { out << "_r2r"; }
   void describe(const KernelSpec& s, std::ostream& out) const override {
     out << ", " << (s.r2r_sine ? "dst" : "dct") << s.r2r_type << " of " << s.r2r_points
-        << (s.r2r_orthogonalize ? " orthogonalized" : "");
+        << (s.r2r_orthogonalize ? " orthogonalized" : "") << (s.r2r_load ? " load" : "")
+        << (s.r2r_store ? " store" : "");
   }
-  bool owns_store(const KernelSpec&) const override { return true; }
+  bool owns_store(const KernelSpec& s) const override { return s.r2r_store; }
   // Type 3 holds two reads and a twiddle a point, the others a twiddle a store.
   int extra_registers(const KernelSpec&) const override { return 8; }
-  bool reads_reals(const KernelSpec&) const override { return true; }
-  bool writes_reals(const KernelSpec&) const override { return true; }
+  bool reads_reals(const KernelSpec& s) const override { return s.r2r_load; }
+  bool writes_reals(const KernelSpec& s) const override { return s.r2r_store; }
+  bool reads_axis_origin(const KernelSpec& s) const override { return s.r2r_load; }
 
-  bool has_tables(const KernelSpec& s) const override { return s.r2r_type != 1; }
+  // Twiddles: type 2's stores, type 3's loads, type 4's both.
+  bool has_tables(const KernelSpec& s) const override {
+    return s.r2r_type == 4 || (s.r2r_type == 2 && s.r2r_store) || (s.r2r_type == 3 && s.r2r_load);
+  }
   bool tables(const KernelSpec& s, TableSource& t) const override {
-    if (s.r2r_type == 1) return false;
+    if (!active(s) || !has_tables(s)) return false;
     const std::int64_t n = s.r2r_points;
     // (The stages keep their tables apart: runtime/r2r_plan.cpp.)
     if (s.r2r_type == 4) {
@@ -104,10 +115,11 @@ class R2R final : public Piece {
 
   bool emit_load_point(PassWriter& w, const std::string& v, const std::string& n) const override {
     const KernelSpec& s = w.spec();
+    if (!s.r2r_load) return false;
     codegen::Emitter& e = w.out();
     const std::int64_t N = s.r2r_points;
     e.open("");
-    e.line("const " + w.idx() + " j = " + n + ";");
+    w.emit_axis_index(n);
     switch (s.r2r_type) {
       case 1:
         e.line(v + " = cmake(0, 0);");
@@ -153,42 +165,50 @@ class R2R final : public Piece {
 
   bool emit_store(PassWriter& w, int r) const override {
     const KernelSpec& s = w.spec();
+    if (!s.r2r_store) return false;
     codegen::Emitter& e = w.out();
-    const std::int64_t R = s.length, N = s.r2r_points;
+    const std::int64_t R = s.length, N = s.r2r_points, P = s.stride_product;
     const std::string idx = w.idx();
+    // Output e = k + k' P of sub-transform k, its point k'; consecutive
+    // outputs along the axis lie out_point_stride / P apart, from the line's
+    // first at out_off - k of them.
+    const std::int64_t step = s.out_point_stride / P;
+    const bool k = s.twiddle_dim >= 0;
+    e.line("const " + idx + " out_axis = out_off" + (k ? " - k * " + str(step) : std::string()) + ";");
     w.for_each_butterfly(R / r, "valid", [&](int j) {
       for (int t = 0; t < r; ++t) {
         const std::string v = w.x(j * r + t);
         e.open("");
-        e.line("const " + idx + " q = (" + idx + ")(b + " + str(t * (R / r)) + ");");
+        e.line("const " + idx + " q = " + (k ? "k + " : std::string()) + "(" + idx + ")(b + " + str(t * (R / r)) + ")" +
+               (P > 1 ? " * " + str(P) : std::string()) + ";");
         switch (s.r2r_type) {
-          case 1:  // DST-I: Z[k + 1] is output k
-            e.line("const " + idx + " k = q" + (s.r2r_sine ? " - 1" : "") + ";");
+          case 1:  // DST-I: Z[k + 1] is output k (at)
+            e.line("const " + idx + " at = q" + (s.r2r_sine ? " - 1" : "") + ";");
             e.open(s.r2r_sine ? "if (q >= 1 && q <= " + str(N) + ")" : "if (q < " + str(N) + ")");
             e.line("real y = " + std::string(s.r2r_sine ? "-" + v + ".y" : v + ".x") + ";");
             break;
           case 2:
-            e.line("const " + idx + " k = " + (s.r2r_sine ? str(N - 1) + " - q" : "q") + ";");
+            e.line("const " + idx + " at = " + (s.r2r_sine ? str(N - 1) + " - q" : "q") + ";");
             e.open("");
             e.line("const cpx tw = tables[q];");
             e.line("real y = 2 * (tw.x * " + v + ".x - tw.y * " + v + ".y);");
             break;
           case 3:
-            e.line("const " + idx + " k = q < " + str((N + 1) / 2) + " ? 2 * q : " + str(2 * N - 1) + " - 2 * q;");
+            e.line("const " + idx + " at = q < " + str((N + 1) / 2) + " ? 2 * q : " + str(2 * N - 1) + " - 2 * q;");
             e.open("");
             e.line("real y = " + v + ".x;");
             break;
           default:
-            e.line("const " + idx + " k = q;");
+            e.line("const " + idx + " at = q;");
             e.open("if (q < " + str(N) + ")");
             e.line("const cpx tw = tables[2 * q + 1];");
             e.line("real y = 2 * (tw.x * " + v + ".x - tw.y * " + v + ".y);");
         }
-        if (s.r2r_sine && (s.r2r_type == 3 || s.r2r_type == 4)) e.line("if (k & 1) y = -y;");
+        if (s.r2r_sine && (s.r2r_type == 3 || s.r2r_type == 4)) e.line("if (at & 1) y = -y;");
         for (bool first : {true, false})
           if (scales_output(s, first) && !(first && N == 1 && scales_output(s, false)))
-            e.line("if (k == " + str(first ? 0 : N - 1) + ") y *= " + half_root2(w) + ";");
-        e.line("dst[k * " + str(s.out_point_stride) + "] = y * out_re;");
+            e.line("if (at == " + str(first ? 0 : N - 1) + ") y *= " + half_root2(w) + ";");
+        e.line("out[out_axis + at * " + str(step) + "] = y * out_re;");
         e.close();
         e.close();
       }

@@ -374,6 +374,30 @@ TEST_P(R2R, FusedOnePass) {
         }
 }
 
+// Several passes an axis (max_pass_length=16 forces them on short
+// lengths, so every output is checked): the gather in the first pass's
+// loads, the twiddle in the last's stores, the FFT's own passes between.
+TEST_P(R2R, FusedPasses) {
+  PlanOptions options = test_options();
+  options.limits = "max_pass_length=16";
+  const Plan three(device(), make(Family::DCT, 2, {1000}, Precision::Single), options);
+  EXPECT_EQ(three.passes(), 3) << three.describe();
+  PrecisionDraw draw("R2R.FusedPasses");
+  int i = 0;
+  for (std::int64_t n : {18, 30, 64, 100, 243, 256, 300})
+    for (Family family : kFamilies)
+      for (int type = 1; type <= 4; ++type)
+        for (Precision precision : {Precision::Single, Precision::Double}) {
+          ++i;
+          if (!exhaustive() && (i / 2) % 2 != 0) continue;  // the quick tier: half, rotating
+          if (!draw.take(precision)) continue;
+          Problem p = make(family, type, {2, n}, precision, i % 3 ? Direction::Inverse : Direction::Forward,
+                           kNorms[i % 4], i % 5 < 2, 1, {i % 2});
+          if (i % 7 == 0) p.placement = Placement::InPlace;
+          expect_accurate(p, options);
+        }
+}
+
 // Past one kernel (the FFT in several passes, Rader, Bluestein): outputs
 // sampled, each an O(n) sum in long double.
 TEST_P(R2R, PastOneKernel) {

@@ -1,6 +1,6 @@
 // The DCT's and DST's plans without a device (plan/solvers/r2r.cpp): which
-// problems take the fused pass an axis (every type where its FFT is one
-// pass) and which the stages, the pieces'
+// problems fuse (every type where the axis's FFT is Stockham passes) and
+// which take the stages, the pieces'
 // words and tables, the stages' geometry, and every R2R kernel compiling for
 // sm_90 with NVRTC without spills (skipped where NVRTC cannot be loaded).
 #include <gtest/gtest.h>
@@ -49,9 +49,28 @@ TEST(R2RPlan, TypesOneAndFourInOnePassOfTheirFftsLength) {
   }
 }
 
-TEST(R2RPlan, LongAxesAndOnePointAxesTakeTheStages) {
-  for (const char* token : {"dct2_f32_fwd_65536_b1_oop_none", "dct4_f32_fwd_4096_b1_oop_none",
-                            "dct2_f32_fwd_4099_b1_oop_none", "dct2_f32_fwd_1x64_b1_oop_none"}) {
+// Several Stockham passes: the gather on the first's loads (reals in), the
+// twiddle on the last's stores (reals out), workspace between them.
+TEST(R2RPlan, LongAxesInTheFftsPasses) {
+  for (const char* token : {"dct2_f32_fwd_65536_b1_oop_none", "dct4_f32_fwd_4096_b1_oop_none"}) {
+    const auto fused = fused_r2r_plan(Problem::parse(token), cpu_limits(), {});
+    ASSERT_TRUE(fused) << token;
+    ASSERT_EQ(fused->passes.size(), 2u) << fused->print();
+    const auto& first = fused->passes.front();
+    const auto& last = fused->passes.back();
+    EXPECT_TRUE(first.spec.r2r_load && !first.spec.r2r_store);
+    EXPECT_TRUE(last.spec.r2r_store && !last.spec.r2r_load);
+    EXPECT_EQ(first.source, bfly::plan::Slot::Input);
+    EXPECT_EQ(first.destination, bfly::plan::Slot::Work0);  // complex points fit no real buffer
+    EXPECT_EQ(last.destination, bfly::plan::Slot::Output);
+    EXPECT_TRUE(bfly::pieces::reads_reals(first.spec) && !bfly::pieces::writes_reals(first.spec));
+    EXPECT_TRUE(!bfly::pieces::reads_reals(last.spec) && bfly::pieces::writes_reals(last.spec));
+  }
+}
+
+TEST(R2RPlan, PrimeAndOnePointAxesTakeTheStages) {
+  for (const char* token :
+       {"dct2_f32_fwd_4099_b1_oop_none", "dst3_f64_fwd_10007_b1_oop_none", "dct2_f32_fwd_1x64_b1_oop_none"}) {
     const Problem p = Problem::parse(token);
     EXPECT_FALSE(fused_r2r_plan(p, cpu_limits(), {})) << token;
     const std::string text = bfly::plan::print_r2r(p, cpu_limits(), {});
@@ -86,11 +105,13 @@ TEST(R2RPlan, EveryKernelCompilesForCudaWithoutSpills) {
           EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
         }
       }
-  // The fused passes, on a Hopper-sized device: short, long, strided rows.
+  // The fused passes, on a Hopper-sized device: short, long, strided rows,
+  // and the first and last of several passes.
   for (const char* token :
        {"dct2_f32_fwd_16x100_b1_oop_ortho_ax1_orth", "dst3_f64_inv_4096_b2_oop_none_orth",
         "dct3_f32_fwd_10000_b1_oop_forward", "dst2_f64_fwd_60x7_b1_oop_none_ax0", "dct4_f32_fwd_1000_b1_oop_none",
-        "dst1_f64_inv_99x3_b1_oop_ortho_ax0_orth", "dct1_f32_fwd_513_b2_oop_forward"}) {
+        "dst1_f64_inv_99x3_b1_oop_ortho_ax0_orth", "dct1_f32_fwd_513_b2_oop_forward", "dct4_f32_fwd_30000_b1_oop_none",
+        "dct2_f64_fwd_100000_b1_oop_none"}) {
     const auto fused = fused_r2r_plan(Problem::parse(token), gpu_limits(232448, 1024), {});
     ASSERT_TRUE(fused) << token;
     for (const auto& pass : fused->passes) {

@@ -14,10 +14,11 @@
 // - the DSTs by the DCTs: DST-II(x)[k] = DCT-II(x[j] (-1)^j)[n-1-k] and, for
 //   types 3 and 4, DST(x)[k] = (-1)^k DCT(reverse x)[k], the signs and the
 //   reversal in the same gather and twiddle.
-// Where every axis's FFT of m points is one Stockham pass (fused_r2r_plan):
-// the gather and the twiddle are that pass's load and store pieces
-// (pieces/r2r.cpp), one read and one write of the data an axis. Elsewhere
-// (axes of several passes, Rader's or Bluestein's kernels, 1-point axes;
+// Where every axis's FFT of m points is Stockham passes (fused_r2r_plan):
+// the gather is the first pass's load piece and the twiddle the last's
+// store piece (pieces/r2r.cpp): one read and one write of the data an axis
+// where the FFT is one pass, none more than the FFT's own where it is
+// several. Elsewhere (Rader's or Bluestein's kernels, 1-point axes;
 // r2r_stages) they are kernels of their own around the FFT
 // (codegen/r2r_kernel.cpp), reading and writing the caller's strided
 // layout, the FFT in place on workspace of `lines` x m complex points:
@@ -46,36 +47,31 @@ std::int64_t fft_length(int type, Family family, std::int64_t n) {
   return type == 4 ? 2 * n : n;
 }
 
-// The step piece that makes a pass the fused DCT or DST (one per type,
-// family and orthogonalize: a PassPieceFn holds no state). The pass's
-// length is the FFT's m; the data's n follows from it.
-template <int Type, bool Sine, bool Orthogonalize>
-void r2r_piece(KernelSpec& spec, const Step&, const PassFrame&) {
-  spec.r2r_type = Type;
-  spec.r2r_sine = Sine;
-  spec.r2r_orthogonalize = Orthogonalize;
-  const std::int64_t m = spec.length;
-  spec.r2r_points = Type == 1 ? (Sine ? m / 2 - 1 : m / 2 + 1) : Type == 4 ? m / 2 : m;
+// The step pieces that make the first pass of an axis the DCT's gather and
+// the last its twiddle: what they are of is on the problem they plan (the
+// complex FFT's, family, type and orthogonalize set as fused_r2r_plan
+// computes them); the pass's FFT is m points of the data's n.
+void r2r_fields(KernelSpec& spec, const PassFrame& f) {
+  const Problem& c = f.problem;
+  spec.r2r_type = c.type;
+  spec.r2r_sine = c.family == Family::DST;
+  spec.r2r_orthogonalize = c.orthogonalize;
+  const std::int64_t m = f.span;
+  spec.r2r_points = c.type == 1 ? (spec.r2r_sine ? m / 2 - 1 : m / 2 + 1) : c.type == 4 ? m / 2 : m;
 }
-
-template <int Type>
-PassPieceFn piece_of(bool sine, bool orthogonalize) {
-  static const PassPieceFn table[2][2] = {{r2r_piece<Type, false, false>, r2r_piece<Type, false, true>},
-                                          {r2r_piece<Type, true, false>, r2r_piece<Type, true, true>}};
-  return table[sine ? 1 : 0][orthogonalize ? 1 : 0];
-}
-
-PassPieceFn piece_for(int type, bool sine, bool orthogonalize) {
-  switch (type) {
-    case 1:
-      return piece_of<1>(sine, orthogonalize);
-    case 2:
-      return piece_of<2>(sine, orthogonalize);
-    case 3:
-      return piece_of<3>(sine, orthogonalize);
-    default:
-      return piece_of<4>(sine, orthogonalize);
+void r2r_load_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
+  r2r_fields(spec, f);
+  spec.r2r_load = true;
+  // The first of several passes: point n of sub-transform i (the core's
+  // dim 1) is j = i + n S along the axis, S the pass's point stride.
+  if (f.stockham_stride > 1) {
+    spec.axis_dim = 1;
+    spec.axis_stride = f.stockham_stride;
   }
+}
+void r2r_store_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
+  r2r_fields(spec, f);
+  spec.r2r_store = true;
 }
 
 }  // namespace
@@ -90,7 +86,7 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
   const Layout in = p.input_layout(), out = p.output_layout();
   PlanTree tree;
   tree.problem = p;
-  tree.solver = "r2r: one pass an axis, the DCT's gather and twiddle in its loads and stores";
+  tree.solver = "r2r: each axis's FFT, the DCT's gather in its first loads and its twiddle in its last stores";
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const int a = axes[i];
     const std::int64_t n = p.shape[a], m = fft_length(type, p.family, n);
@@ -98,7 +94,8 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     // The complex FFT of m points along the axis over the problem's own
     // layouts (strides counting reals; its m points may reach past the n
     // the data has: the pieces read and write only those), the first axis
-    // from the input, the others in place on the output.
+    // from the input, the others from the output, where they write. The
+    // family, type and orthogonalize ride on it for the step pieces.
     Problem c;
     c.kind = Kind::C2C;
     c.precision = p.precision;
@@ -108,25 +105,41 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     c.batch = p.batch;
     c.input = i == 0 ? in : out;
     c.output = out;
+    c.family = p.family;
+    c.type = type;
+    c.orthogonalize = p.orthogonalize;
+    // Stockham passes only: Rader's and Bluestein's kernels have loads and
+    // stores of their own.
     std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
-    if (steps.size() != 1) return std::nullopt;
-    Step& s = steps[0];
-    const bool one_pass = s.kind == Step::Kind::Fft && s.core == nullptr && s.chirp == Step::Chirp::None &&
-                          s.prime == 0 && s.cluster == 1 && !s.plane && s.pieces.empty() && s.stride_product == 1 &&
-                          s.length == m;
-    if (!one_pass) return std::nullopt;
-    s.pieces.push_back(piece_for(type, p.family == Family::DST, p.orthogonalize));
-    Pass pass = plan_of_steps(c, steps, "r2r", limits, options).passes.at(0);
-    const KernelSpec& spec = pass.spec;
-    // The pieces admit no launch form but the plain one (Piece::admits).
-    if (spec.r2r_type == 0 || spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
-        spec.store_via_local() || pass.chain_elements > 0)
-      return std::nullopt;
-    pass.source = pass.caller_source = i == 0 ? Slot::Input : Slot::Output;
-    pass.destination = pass.caller_destination = Slot::Output;
-    pass.caller_first = i == 0;
-    pass.caller_last = i + 1 == axes.size();
-    tree.passes.push_back(pass);
+    for (const Step& s : steps)
+      if (s.kind != Step::Kind::Fft || s.core != nullptr || s.chirp != Step::Chirp::None || s.prime != 0 ||
+          s.cluster != 1 || s.plane || !s.pieces.empty())
+        return std::nullopt;
+    if (steps.empty() || steps.front().stride_product != 1) return std::nullopt;
+    steps.front().pieces.push_back(r2r_load_piece);
+    steps.back().pieces.push_back(r2r_store_piece);
+    // The complex points between the passes fit no real buffer: workspace.
+    for (std::size_t j = 0; j + 1 < steps.size(); ++j) steps[j].work_only = true;
+    const PlanTree axis = plan_of_steps(c, steps, "r2r", limits, options);
+    for (Pass pass : axis.passes) {
+      const KernelSpec& spec = pass.spec;
+      // The pieces admit no launch form but the plain one (Piece::admits);
+      // the last pass's outputs must be e = k + k' P.
+      if (spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
+          pass.chain_elements > 0 || (spec.r2r_store && (spec.store_via_local() || spec.axis_dim >= 0)))
+        return std::nullopt;
+      // The first axis reads the input; the others the output (their plan's input).
+      auto slot = [&](Slot s) { return i > 0 && s == Slot::Input ? Slot::Output : s; };
+      pass.source = slot(pass.source);
+      pass.caller_source = slot(pass.caller_source);
+      pass.destination = slot(pass.destination);
+      pass.caller_destination = slot(pass.caller_destination);
+      pass.caller_first = i == 0 && pass.caller_first;
+      pass.caller_last = i + 1 == axes.size() && pass.caller_last;
+      tree.passes.push_back(pass);
+    }
+    tree.workspace_buffers = std::max(tree.workspace_buffers, axis.workspace_buffers);
+    tree.workspace_bytes = std::max(tree.workspace_bytes, axis.workspace_bytes);
   }
   return tree;
 }
