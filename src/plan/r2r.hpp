@@ -1,7 +1,8 @@
-// The DCT and DST (Kind::R2R) as pure data: for each transformed axis, the
-// complex FFT it runs and the gather before and the twiddle after it
-// (plan/solvers/r2r.cpp). The runtime (runtime/r2r_plan.cpp) makes these
-// stages, `bfly plan` prints them; docs/ARCHITECTURE.md "DCT and DST".
+// The DCT and DST (Kind::R2R) as pure data (plan/solvers/r2r.cpp): the
+// fused plan, or for each transformed axis the complex FFT it runs with the
+// gather before and the twiddle after it as kernels of their own (the
+// stages). The runtime (runtime/r2r_plan.cpp) runs either, `bfly plan`
+// prints them; docs/ARCHITECTURE.md "DCT and DST".
 #pragma once
 
 #include <cstdint>
@@ -43,12 +44,12 @@ struct R2RStage {
   std::string word() const;
 };
 
-// Types 2 and 3 where every transformed axis is one Stockham pass: the
-// plan of the complex FFT over the problem's own layouts, each pass with
-// the gather in its loads and the twiddle in its stores (pieces/r2r.cpp),
-// so each axis crosses memory once. None where an axis is not one pass
-// (several, Rader's, Bluestein's, a plane, a cluster, 1 point) or the type
-// is 1 or 4: r2r_stages then.
+// Every type where each transformed axis's complex FFT of m points is
+// Stockham passes: that FFT's plan over the problem's own layouts, its first
+// pass with the gather in its loads and its last with the twiddle in its
+// stores (pieces/r2r.cpp), so each axis crosses memory no more than its FFT
+// does. None where an axis takes Rader's or Bluestein's kernel or passes,
+// thread-block clusters, or (types 2 and 3) has 1 point: r2r_stages then.
 std::optional<PlanTree> fused_r2r_plan(const Problem& problem, const DeviceLimits& limits, const PlanOptions& options);
 
 // The stages of an R2R problem (validated), one per transformed axis in

@@ -18,8 +18,8 @@
 // the gather is the first pass's load piece and the twiddle the last's
 // store piece (pieces/r2r.cpp): one read and one write of the data an axis
 // where the FFT is one pass, none more than the FFT's own where it is
-// several. Elsewhere (Rader's or Bluestein's kernels, 1-point axes;
-// r2r_stages) they are kernels of their own around the FFT
+// several. Elsewhere (Rader's or Bluestein's kernels, clusters, 1-point
+// axes; r2r_stages) they are kernels of their own around the FFT
 // (codegen/r2r_kernel.cpp), reading and writing the caller's strided
 // layout, the FFT in place on workspace of `lines` x m complex points:
 // correct at every length, but three trips through memory and more. Both
