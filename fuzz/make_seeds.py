@@ -131,6 +131,11 @@ def problem_token_seeds():
         "c2c_f32_fwd_16x16_b2_oop_none_is4611686018427387904.1",
         "c2c_f32_fwd_1x0_b1_oop_none",
         "c2c_f16_fwd_8_b1_oop_none",
+        "dct2_f32_fwd_64x32_b2_oop_ortho_ax1_orth",
+        "dst1_f64_inv_7_b1_ip_backward",
+        "dct1_f32_fwd_1_b1_oop_none",
+        "dct5_f32_fwd_8_b1_oop_none",
+        "c2c_f32_fwd_8_b1_oop_none_orth",
         "1000x1000",
         "-9223372036854775808",
     ]

@@ -26,3 +26,4 @@ cd python/tests
 cd ../..
 bash scripts/numpy-fft-suite.sh "$venv/bin/python"
 bash scripts/scipy-fft-suite.sh "$venv/bin/python"
+bash scripts/scipy-r2r-suite.sh "$venv/bin/python"

@@ -15,6 +15,7 @@
 #include "plan/launch_alternatives.hpp"
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
+#include "plan/r2r.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
@@ -192,6 +193,39 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
           plan::with_override(limits_for(*o, dialect), plan::override_text(o->problem.plan_options()));
       limits.tuning =
           tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
+      if (o->problem.problem().kind == Kind::R2R) {
+        // A DCT or DST: its stages, each with its complex FFT's plan.
+        const Problem& p = o->problem.problem();
+        std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
+        if (!gen && !o->nvrtc.empty()) {
+          // NVRTC's statistics of the fused passes' kernels, else of the
+          // stages' gather and twiddle (one program) and their FFTs'.
+          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
+          if (fused) {
+            text += resources(*fused, o->nvrtc, limits);
+          } else {
+            for (const auto& [name, source] : inspect::r2r_kernels(p, inspect::DialectKind::Cuda))
+              for (const inspect::KernelResources& k :
+                   inspect::Nvrtc::instance().compile(source, name, o->nvrtc).kernels)
+                text += "  " + k.name + ": " + std::to_string(k.registers) + " registers, spills " +
+                        std::to_string(k.spill_store_bytes) + " bytes\n";
+            for (const plan::R2RStage& s : plan::r2r_stages(p))
+              text += resources(plan::make_plan(s.fft, limits), o->nvrtc, limits);
+          }
+        }
+        if (gen) {
+          // The fused passes' kernels, else the stages' gather, twiddle and FFTs.
+          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
+          text = fused ? inspect::program_source(distinct_specs(*fused), dialect) : "";
+          for (const auto& kernel :
+               fused ? decltype(inspect::r2r_kernels(p, dialect)){} : inspect::r2r_kernels(p, dialect))
+            text += kernel.second;
+          for (const plan::R2RStage& s : fused ? std::vector<plan::R2RStage>{} : plan::r2r_stages(p))
+            text += inspect::program_source(distinct_specs(plan::make_plan(s.fft, limits)), dialect);
+        }
+        std::fputs(text.c_str(), stdout);
+        return 0;
+      }
       const plan::PlanTree tree = plan::make_plan(o->problem.problem(), limits, o->problem.plan_options());
       if (!gen) {
         // Compiled first, so an error prints nothing else.

@@ -12,6 +12,7 @@ void add_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& acti
   app.set_version_flag("--version", std::string("bfly ") + bfly::version());
   add_transform_commands(app, actions);
   add_real_transform_commands(app, actions);
+  add_r2r_commands(app, actions);
   add_info_command(app, actions);
   add_plan_commands(app, actions);
   add_bench_commands(app, actions);

@@ -16,6 +16,7 @@ using Action = std::function<int()>;
 
 void add_transform_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_real_transform_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
+void add_r2r_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_info_command(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);
 void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& actions);

@@ -175,6 +175,7 @@ class Runner {
         plan.execute_host(reinterpret_cast<const T*>(in), reinterpret_cast<C*>(out));
         break;
       case Kind::C2R:
+      case Kind::R2R:  // (the DCT's verbs run their own plans: cmd_r2r.cpp)
         plan.execute_host(reinterpret_cast<const C*>(in), reinterpret_cast<T*>(out));
         break;
     }

@@ -47,8 +47,11 @@ class Error : public std::runtime_error {
 };
 
 // Complex to complex, or real data and the non-redundant half of its
-// spectrum (FFTW's r2c / c2r, numpy.fft.rfftn / irfftn).
-enum class Kind { C2C, R2C, C2R };
+// spectrum (FFTW's r2c / c2r, numpy.fft.rfftn / irfftn), or real to real:
+// a DCT or DST (Problem::family, Problem::type; scipy.fft.dct / dst).
+enum class Kind { C2C, R2C, C2R, R2R };
+// The real-to-real transforms (Kind::R2R): scipy.fft's dct and dst.
+enum class Family { DCT, DST };
 enum class Precision { Single, Double };
 enum class Direction { Forward, Inverse };
 enum class Placement { OutOfPlace, InPlace };
@@ -60,6 +63,7 @@ const char* to_string(Precision p);
 const char* to_string(Direction d);
 const char* to_string(Placement p);
 const char* to_string(Norm n);
+const char* to_string(Family f);           // "dct", "dst"
 Norm parse_norm(const std::string& text);  // throws Error naming the text
 
 // Where the elements of one side (input or output) of a problem live, in
@@ -93,6 +97,16 @@ struct Layout {
 // the defaults: the complex side contiguous, the real side the same memory
 // with each row of the (innermost) real axis padded to 2 * (n/2 + 1) reals.
 // C2R reads its input only: it leaves the input buffer as it was.
+//
+// DCT and DST (Kind::R2R, scipy.fft's definitions): the token's kind is the
+// family and type, "dct2_f64_fwd_100_b1_oop_ortho", with "_orth" where
+// `orthogonalize` is set. Reals in, reals out, the same shape. The inverse
+// direction is scipy's idct / idst: of type 2 it computes type 3 and of
+// type 3 type 2; types 1 and 4 are their own inverses. Each transformed axis
+// is transformed in turn (dctn). The norm's length is the product over the
+// axes of 2 (n - 1) for DCT-I, 2 (n + 1) for DST-I and 2 n otherwise;
+// Norm::None leaves both directions unscaled (scipy's default, "backward",
+// scales the inverse). DCT-I needs n >= 2 on every axis.
 struct Problem {
   Kind kind = Kind::C2C;
   std::vector<std::int64_t> shape{1};  // array shape, outermost first (rank 1..4); the real shape for R2C / C2R
@@ -103,6 +117,12 @@ struct Problem {
   Direction direction = Direction::Forward;
   Placement placement = Placement::OutOfPlace;
   Norm norm = Norm::None;
+  // Kind::R2R only: which transform (type 1..4), and scipy's
+  // `orthogonalize` (the first and last elements' sqrt(2) factors that make
+  // the ortho-normalised matrix orthogonal; its default is norm == Ortho).
+  Family family = Family::DCT;
+  int type = 2;
+  bool orthogonalize = false;
 
   std::string token() const;
   static Problem parse(const std::string& token);  // throws Error
@@ -118,7 +138,7 @@ struct Problem {
   std::size_t bytes() const;          // elements() * element_bytes(): the contiguous complex size
   // Real transforms: whether this is one, and the axis whose length the
   // complex side halves (-1 for C2C; validate() first).
-  bool is_real() const { return kind != Kind::C2C; }
+  bool is_real() const { return kind == Kind::R2C || kind == Kind::C2R; }
   int real_axis() const;
   // The complex side's shape: `shape` with the real axis n/2 + 1.
   std::vector<std::int64_t> complex_shape() const;
@@ -338,6 +358,9 @@ class Plan {
   void execute_host(const double* in, std::complex<double>* out) const;
   void execute_host(const std::complex<float>* in, float* out) const;
   void execute_host(const std::complex<double>* in, double* out) const;
+  // The DCT and DST (Kind::R2R): reals both sides.
+  void execute_host(const float* in, float* out) const;
+  void execute_host(const double* in, double* out) const;
 
  private:
   std::unique_ptr<detail::PlanImpl> impl_;

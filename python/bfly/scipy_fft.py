@@ -9,11 +9,14 @@ scipy.signal.fftconvolve) on bfly.
 The 18 complex, real and Hermitian functions are implemented with every
 scipy keyword: `overwrite_x` (bfly never writes to its input), `workers`
 (accepted; the transform runs on the device) and `plan` (a bfly.Plan made for
-the same call; any other plan object is left to the next backend). Anything
-else (dct, dst, fht, ...) returns NotImplemented, so scipy falls back to its
-own backend. dtypes follow scipy: float16 is computed and returned in single
-precision, longdouble in double precision (returned as longdouble). Bad
-arguments raise what scipy raises, in its words (its tests match them).
+the same call; any other plan object is left to the next backend). So are
+the DCT and DST, dct, idct, dst, idst, dctn, idctn, dstn and idstn, with
+`type`, `n`/`s`, `axis`/`axes`, `norm`, `overwrite_x`, `workers` and
+`orthogonalize` (bfly/_r2r.py; NumPy arrays only). Anything else (fht, ...)
+returns NotImplemented, so scipy falls back to its own backend. dtypes
+follow scipy: float16 is computed and returned in single precision,
+longdouble in double precision (returned as longdouble). Bad arguments
+raise what scipy raises, in its words (its tests match them).
 NumPy arrays run on $BFLY_DEVICE (else auto); CuPy, PyTorch and JAX arrays on
 their own device and stream.
 """
@@ -23,6 +26,7 @@ import os
 
 import numpy as np
 
+from . import _r2r
 from . import fft as _fft
 from ._arrays import framework_of
 from ._engine import ForkedChildError
@@ -196,6 +200,40 @@ for _kind in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
     for _suffix in ("", "2", "n"):
         _functions[_kind + _suffix] = _with_plan(_kind, _kind + _suffix)
 del _kind, _suffix
+
+
+def _with_r2r(family, inverse, name):
+    """scipy's signature of a DCT or DST (scipy/fft/_realtransforms.py)."""
+    if not name.endswith("n"):
+        def one(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None):
+            _check_workers(workers)
+            _check_norm(norm)
+            shape = _shape(x)
+            axis = normalize_axis(axis, len(shape))
+            n = shape[axis] if n is None else operator.index(n)
+            if n < 1:
+                raise ValueError(f"invalid number of data points ({n}) specified")
+            return _r2r.transform(x, family, type, inverse, [axis], [n], norm, orthogonalize)
+        one.__name__ = name
+        return one
+
+    def many(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None):
+        _check_workers(workers)
+        s, axes = _nd_args(_shape(x), s, axes)
+        if not axes:
+            return x  # scipy returns its input as it is when no axis is transformed
+        _check_norm(norm)
+        return _r2r.transform(x, family, type, inverse, axes, s, norm, orthogonalize)
+    many.__name__ = name
+    return many
+
+
+for _family in ("dct", "dst"):
+    for _inverse in (False, True):
+        for _suffix in ("", "n"):
+            _name = ("i" if _inverse else "") + _family + _suffix
+            _functions[_name] = _with_r2r(_family, _inverse, _name)
+del _family, _inverse, _suffix, _name
 
 # The module-level functions, for calling directly.
 globals().update(_functions)

@@ -129,6 +129,12 @@ class CorePlan {
         else
           plan_.execute_host(ptr<std::complex<double>>(in), ptr<double>(out));
         break;
+      case Kind::R2R:  // a DCT or DST (bfly/_r2r.py): reals both sides
+        if (single)
+          plan_.execute_host(ptr<float>(in), ptr<float>(out));
+        else
+          plan_.execute_host(ptr<double>(in), ptr<double>(out));
+        break;
     }
   }
 

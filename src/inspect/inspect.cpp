@@ -1,6 +1,7 @@
 #include "inspect/inspect.hpp"
 
 #include "backends/device_impl.hpp"
+#include "codegen/r2r_kernel.hpp"
 #include "codegen/copy_kernel.hpp"
 #include "codegen/direct_convolution_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
@@ -15,6 +16,16 @@ std::string pass_source(const plan::KernelSpec& spec, DialectKind dialect) { ret
 
 std::string program_source(const std::vector<plan::KernelSpec>& specs, DialectKind dialect) {
   return codegen::generate_program(specs, dialect);
+}
+
+std::vector<std::pair<std::string, std::string>> r2r_kernels(const Problem& problem, DialectKind dialect) {
+  const Direction d = problem.direction;
+  const int type =
+      d == Direction::Inverse && (problem.type == 2 || problem.type == 3) ? 5 - problem.type : problem.type;
+  const Family f = problem.family;
+  const Precision p = problem.precision;
+  return {{codegen::r2r_pre_kernel_name(f, type, p), codegen::generate_r2r_pre(dialect, f, type, p)},
+          {codegen::r2r_post_kernel_name(f, type, p), codegen::generate_r2r_post(dialect, f, type, p)}};
 }
 
 std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape) {

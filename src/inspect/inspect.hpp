@@ -38,6 +38,9 @@ using codegen::parse_dialect;
 std::string pass_source(const plan::KernelSpec& spec, DialectKind dialect);
 // Several passes' kernels in one program (the first with the preamble).
 std::string program_source(const std::vector<plan::KernelSpec>& specs, DialectKind dialect);
+// A DCT's or DST's stages' gather and twiddle kernels (codegen/r2r_kernel.hpp):
+// each its name and its source (a program of its own, as the runtime builds it).
+std::vector<std::pair<std::string, std::string>> r2r_kernels(const Problem& problem, DialectKind dialect);
 std::string chain_name(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape);
 std::string chain_source(const plan::KernelSpec& a, const plan::KernelSpec& b, const ChainShape& shape);
 

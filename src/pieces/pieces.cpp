@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bfly/bfly.hpp"
+#include "codegen/kernel_params.hpp"
 
 namespace bfly::pieces {
 
@@ -13,10 +14,11 @@ const Piece& row_pairs();
 const Piece& real_block();
 const Piece& real();
 const Piece& product();
+const Piece& r2r();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),  &rader(),
-                                                &rader_pass(), &real(),       &product()};
+  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),   &rader(),
+                                                &rader_pass(), &real(),       &product(), &r2r()};
   return pieces;
 }
 
@@ -60,11 +62,8 @@ bool host_table(const plan::KernelSpec& spec, TableSource& table) {
   return any(spec, [&](const Piece& p) { return p.tables(spec, table); });
 }
 
-detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {
-  throw Error(ErrorCode::Device,
-              std::string("bfly internal error: piece ") + name() + " has no value for parameter " + param.name);
-}
-
+// A pass kernel's parameters (codegen::pass_params), each with the first of
+// the pass's pieces that names it among its own (nullptr: the runtime's).
 std::vector<std::pair<codegen::Param, const Piece*>> bound_params(const plan::KernelSpec& spec) {
   const std::vector<const Piece*> own = of(spec);
   std::vector<std::pair<codegen::Param, const Piece*>> out;
@@ -81,6 +80,11 @@ std::vector<std::pair<codegen::Param, const Piece*>> bound_params(const plan::Ke
     out.emplace_back(param, by);
   }
   return out;
+}
+
+detail::KernelArg Piece::bind(const codegen::Param& param, const LaunchFacts&) const {
+  throw Error(ErrorCode::Device,
+              std::string("bfly internal error: piece ") + name() + " has no value for parameter " + param.name);
 }
 
 }  // namespace bfly::pieces

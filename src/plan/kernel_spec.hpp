@@ -183,6 +183,18 @@ struct KernelSpec {
   // Packed pairs move as one complex access (the real axis contiguous and
   // every offset even).
   bool real_pairs_aligned = false;
+  // A DCT or DST fused into an axis's Stockham passes (pieces/r2r.cpp,
+  // plan/solvers/r2r.cpp) of a complex FFT of m points (n for types 2 and
+  // 3, 2n for type 4, 2(n -+ 1) for types 1) of the axis's n = r2r_points
+  // reals: its gather in the first pass's loads (r2r_load: reals read), its
+  // twiddle in the last pass's stores (r2r_store: reals written); one pass
+  // has both. r2r_type: the type computed; r2r_sine: a DST;
+  // r2r_orthogonalize: scipy's sqrt(2) factors.
+  bool r2r_load = false, r2r_store = false;
+  int r2r_type = 0;
+  bool r2r_sine = false;
+  bool r2r_orthogonalize = false;
+  std::int64_t r2r_points = 0;
   // Two real rows in one complex transform (pieces/row_pairs.cpp; a real
   // axis that is not packed, plan/solvers/real_axis.cpp): rows 2c and 2c + 1
   // of dims[pair_dim] (its extent halved, rounded up, and its strides

@@ -272,11 +272,17 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
 
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
+  if (problem.kind == Kind::R2R)  // a pass a single-pass axis, else stages around FFTs (plan/r2r.hpp)
+    throw Error(ErrorCode::Unsupported, "a DCT or DST (" + problem.token() + ") is planned by plan::r2r_stages");
   const DeviceLimits limits = for_precision(device_limits, problem.precision);
   const Solver* solver = nullptr;
   for (const Solver& s : solvers())
     if (s.strategy == options.strategy) solver = &s;
-  std::vector<Step> steps = solver->steps(problem, limits);
+  return plan_of_steps(problem, solver->steps(problem, limits), solver->name, limits, options);
+}
+
+PlanTree plan_of_steps(const Problem& problem, std::vector<Step> steps, const char* solver_name,
+                       const DeviceLimits& limits, const PlanOptions& options) {
   if (steps.empty()) {
     // Every transformed axis has one point: the transform is a copy (scaled
     // under a norm), done as 1-point transforms of the first axis.
@@ -288,7 +294,7 @@ PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, co
   PlanTree tree;
   tree.problem = problem;
   if (limits.tuning) tree.tuning = limits.tuning->source.empty() ? "table" : limits.tuning->source;
-  tree.solver = solver->name;
+  tree.solver = solver_name;
   if (options.strategy == Strategy::Auto) {
     bool one_dim = true;
     for (const Step& s : steps) one_dim = one_dim && s.dim == steps.front().dim && !s.plane;

@@ -35,9 +35,13 @@ const char* to_string(Kind k) {
       return "r2c";
     case Kind::C2R:
       return "c2r";
+    case Kind::R2R:
+      return "r2r";
   }
   return "c2c";
 }
+
+const char* to_string(Family f) { return f == Family::DCT ? "dct" : "dst"; }
 
 const char* to_string(Precision p) { return p == Precision::Single ? "f32" : "f64"; }
 const char* to_string(Direction d) { return d == Direction::Forward ? "fwd" : "inv"; }
@@ -248,8 +252,12 @@ std::vector<std::int64_t> Problem::complex_shape() const {
 std::vector<std::int64_t> Problem::input_shape() const { return kind == Kind::C2R ? complex_shape() : shape; }
 std::vector<std::int64_t> Problem::output_shape() const { return kind == Kind::R2C ? complex_shape() : shape; }
 
-std::size_t Problem::input_element_bytes() const { return kind == Kind::R2C ? element_bytes() / 2 : element_bytes(); }
-std::size_t Problem::output_element_bytes() const { return kind == Kind::C2R ? element_bytes() / 2 : element_bytes(); }
+std::size_t Problem::input_element_bytes() const {
+  return kind == Kind::R2C || kind == Kind::R2R ? element_bytes() / 2 : element_bytes();
+}
+std::size_t Problem::output_element_bytes() const {
+  return kind == Kind::C2R || kind == Kind::R2R ? element_bytes() / 2 : element_bytes();
+}
 
 Layout Problem::input_layout() const {
   if (is_real() && placement == Placement::InPlace) return in_place_real(*this, kind == Kind::R2C);
@@ -314,6 +322,17 @@ void Problem::validate() const {
     throw invalid("an r2c transform is forward (got direction inv); c2r is the inverse");
   if (kind == Kind::C2R && direction != Direction::Inverse)
     throw invalid("a c2r transform is inverse (got direction fwd); r2c is the forward one");
+  if (kind == Kind::R2R) {
+    if (type < 1 || type > 4)
+      throw invalid("a " + std::string(to_string(family)) + " of type " + std::to_string(type) +
+                    " (expected type 1, 2, 3 or 4)");
+    for (int a : transform_axes())
+      if (family == Family::DCT && type == 1 && shape[a] < 2)
+        throw invalid("a DCT of type 1 needs at least 2 points (axis " + std::to_string(a) + " has " +
+                      std::to_string(shape[a]) + ")");
+  } else if (orthogonalize) {
+    throw invalid("orthogonalize applies to a DCT or DST only, not to a " + std::string(to_string(kind)) + " problem");
+  }
   if (is_real() && placement == Placement::InPlace) {
     if (!input.is_default() || !output.is_default())
       throw invalid(
@@ -331,8 +350,19 @@ void Problem::validate() const {
   check_no_overlap(*this, output_layout(), "output");
 }
 
+// The DCT's and DST's norm length: 2 (n - 1) for DCT-I, 2 (n + 1) for
+// DST-I, 2 n for the other types (scipy.fft's), a product over the axes.
+static double r2r_norm_length(const Problem& p) {
+  double n = 1;
+  for (int a : p.transform_axes()) {
+    const double m = static_cast<double>(p.shape[a]);
+    n *= p.type != 1 ? 2 * m : p.family == Family::DCT ? 2 * (m - 1) : 2 * (m + 1);
+  }
+  return n;
+}
+
 double Problem::scale() const {
-  const double n = static_cast<double>(length());
+  const double n = kind == Kind::R2R ? r2r_norm_length(*this) : static_cast<double>(length());
   const bool forward = direction == Direction::Forward;
   switch (norm) {
     case Norm::None:
@@ -349,8 +379,12 @@ double Problem::scale() const {
 
 std::string Problem::token() const {
   std::ostringstream out;
-  out << to_string(kind) << '_' << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape)
-      << "_b" << batch << '_' << to_string(placement) << '_' << to_string(norm);
+  if (kind == Kind::R2R)
+    out << to_string(family) << type;
+  else
+    out << to_string(kind);
+  out << '_' << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape) << "_b" << batch << '_'
+      << to_string(placement) << '_' << to_string(norm);
   if (!axes.empty()) {
     out << "_ax";
     for (std::size_t i = 0; i < axes.size(); ++i) out << (i ? "." : "") << axes[i];
@@ -359,6 +393,7 @@ std::string Problem::token() const {
   if (input.distance != 0) out << "_id" << input.distance;
   if (!output.strides.empty()) out << "_os" << list(output.strides);
   if (output.distance != 0) out << "_od" << output.distance;
+  if (orthogonalize) out << "_orth";
   return out.str();
 }
 
@@ -375,8 +410,14 @@ Problem Problem::parse(const std::string& token) {
     p.kind = Kind::R2C;
   else if (f[0] == "c2r")
     p.kind = Kind::C2R;
-  else
-    throw bad("unknown kind '" + f[0] + "' (expected c2c, r2c or c2r)");
+  else if (f[0].size() == 4 && (f[0].compare(0, 3, "dct") == 0 || f[0].compare(0, 3, "dst") == 0) && f[0][3] >= '1' &&
+           f[0][3] <= '4') {
+    p.kind = Kind::R2R;
+    p.family = f[0][1] == 'c' ? Family::DCT : Family::DST;
+    p.type = f[0][3] - '0';
+  } else {
+    throw bad("unknown kind '" + f[0] + "' (expected c2c, r2c, c2r or dct1..dct4, dst1..dst4)");
+  }
   if (f[1] == "f32")
     p.precision = Precision::Single;
   else if (f[1] == "f64")
@@ -407,7 +448,9 @@ Problem Problem::parse(const std::string& token) {
   for (std::size_t i = 7; i < f.size(); ++i) {
     const std::string& x = f[i];
     const std::string tag = x.substr(0, 2), rest = x.size() > 2 ? x.substr(2) : "";
-    if (tag == "ax") {
+    if (x == "orth") {
+      p.orthogonalize = true;
+    } else if (tag == "ax") {
       for (std::int64_t a : numbers(rest, "axis")) {
         if (a < std::numeric_limits<int>::min() || a > std::numeric_limits<int>::max())
           throw bad("axis " + std::to_string(a) + " is out of range");
@@ -422,7 +465,7 @@ Problem Problem::parse(const std::string& token) {
     } else if (tag == "od") {
       p.output.distance = text::parse_int(rest, "output distance");
     } else {
-      throw bad("unknown field '" + x + "' (expected axN.M, isS.S, idD, osS.S or odD)");
+      throw bad("unknown field '" + x + "' (expected axN.M, isS.S, idD, osS.S, odD or orth)");
     }
   }
   p.validate();
@@ -432,7 +475,8 @@ Problem Problem::parse(const std::string& token) {
 bool Problem::operator==(const Problem& o) const {
   return kind == o.kind && shape == o.shape && axes == o.axes && batch == o.batch && input == o.input &&
          output == o.output && precision == o.precision && direction == o.direction && placement == o.placement &&
-         norm == o.norm;
+         norm == o.norm && (kind != Kind::R2R || (family == o.family && type == o.type)) &&
+         orthogonalize == o.orthogonalize;
 }
 
 }  // namespace bfly

@@ -24,6 +24,7 @@
 #include "plan/solvers/solver.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
+#include "runtime/r2r_plan.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
@@ -55,19 +56,6 @@ template <class T>
 struct scalar<std::complex<T>> {
   using type = T;
 };
-
-std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const HostTable& table) {
-  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1));
-  if (table.size() > 0) device.write(*buffer, table.data(), table.size(), 0);
-  return buffer;
-}
-
-template <class T>
-std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<T>>& table) {
-  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
-  if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
-  return buffer;
-}
 
 }  // namespace
 
@@ -131,7 +119,19 @@ class PlanImpl {
                             : options.tier == Tier::Auto   ? 3
                             : options.tier == Tier::AtHand ? 4
                                                            : 0;
-    tree_ = plan::make_plan(problem, limits, options);
+    if (problem.kind == Kind::R2R) {  // a DCT or DST (runtime/r2r_plan.hpp)
+      const std::optional<plan::PlanTree> fused = fused_r2r_tree(*device_, problem, limits, options);
+      limits.generic_tier = 0;
+      if (!fused) {
+        tree_.problem = problem;
+        r2r_ = std::make_unique<R2RPlan>(device_, problem, options, stats_);
+        stats_.plan_ms = ms_since(start);
+        return;
+      }
+      tree_ = *fused;
+    } else {
+      tree_ = plan::make_plan(problem, limits, options);
+    }
     check_fits(problem);
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
@@ -444,6 +444,7 @@ class PlanImpl {
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
     if (const PlanImpl* made = specialised()) return made->execute(in, out, stream, multiplier);
     if (generic_) return generic_->execute(in, out, stream);
+    if (r2r_) return r2r_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
     Queue& queue = queue_of(stream);
     std::lock_guard<std::mutex> lock(queue.order);
@@ -531,7 +532,8 @@ class PlanImpl {
     };
     const bool in_real = !is_complex<In>::value, out_real = !is_complex<Out>::value;
     const bool is_single = std::is_same<typename scalar<In>::type, float>::value;
-    const bool want_in_real = p.kind == Kind::R2C, want_out_real = p.kind == Kind::C2R;
+    const bool want_in_real = p.kind == Kind::R2C || p.kind == Kind::R2R;
+    const bool want_out_real = p.kind == Kind::C2R || p.kind == Kind::R2R;
     const bool want_single = p.precision == Precision::Single;
     if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
       throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
@@ -560,12 +562,14 @@ class PlanImpl {
   // What runs now: a tiered plan's specialised plan once made.
   std::string describe() const {
     if (const PlanImpl* made = specialised()) return made->describe();
+    if (r2r_) return r2r_->describe();
     if (!generic_) return tree_.print();
     return generic_->describe() +
            (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
   }
   int launches() const {
     if (const PlanImpl* made = specialised()) return made->launches();
+    if (r2r_) return r2r_->launches();
     return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
   }
 
@@ -590,6 +594,7 @@ class PlanImpl {
   std::size_t workspace_bytes() const {
     if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
+    if (r2r_) return r2r_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -612,6 +617,7 @@ class PlanImpl {
   plan::DeviceLimits limits_;  // as planned with (the override and table applied)
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
+  std::unique_ptr<R2RPlan> r2r_;          // a DCT's or DST's stages (runtime/r2r_plan.hpp)
   // Tiered (generic_tier 2): the specialised plan being made, and once made.
   std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
   mutable std::atomic<const PlanImpl*> made_{nullptr};
@@ -680,5 +686,7 @@ void Plan::execute_host(const float* in, std::complex<float>* out) const { impl_
 void Plan::execute_host(const double* in, std::complex<double>* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const std::complex<float>* in, float* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const std::complex<double>* in, double* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const float* in, float* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const double* in, double* out) const { impl_->execute_host(in, out); }
 
 }  // namespace bfly

@@ -8,12 +8,14 @@
 // info` lists the entries as the device "host tables".
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "backends/device_impl.hpp"
 #include "backends/kernel_cache.hpp"
 
 namespace bfly::detail {
@@ -51,6 +53,20 @@ HostTable cached_table(const std::string& name, const std::string& format, Compu
   std::memcpy(table.computed.data(), entries.data(), table.computed.size());
   if (cache.enabled() && entries.size() >= kCachedTableEntries) cache.store(key, table.computed, identity);
   return table;
+}
+
+// A table in a new device buffer (of at least one byte).
+inline std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const HostTable& table) {
+  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1));
+  if (table.size() > 0) device.write(*buffer, table.data(), table.size(), 0);
+  return buffer;
+}
+
+template <class T>
+std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const std::vector<std::complex<T>>& table) {
+  auto buffer = device.allocate(std::max<std::size_t>(table.size(), 1) * sizeof(table[0]));
+  if (!table.empty()) device.write(*buffer, table.data(), table.size() * sizeof(table[0]), 0);
+  return buffer;
 }
 
 }  // namespace bfly::detail

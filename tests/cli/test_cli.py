@@ -620,6 +620,112 @@ def expect_failure(name, bfly, args, out_path, needles, existing=None, every_nee
     checks.record(name, not problems, f"{detail}; {stderr_text}" if problems else stderr_text)
 
 
+def r2r_matrix(verb, kind, n, norm, orthogonalize):
+    """scipy.fft's dct / dst of type `kind` on n points (idct / idst: the
+    inverse), as a matrix of the definitions' direct sums, with the norm and
+    orthogonalize (stated here, apart from bfly)."""
+    family, inverse = verb.lstrip("i"), verb.startswith("i")
+    t = {2: 3, 3: 2}.get(kind, kind) if inverse else kind
+    k, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    if family == "dct":
+        if t == 1:
+            m = 2 * np.cos(np.pi * k * j / max(n - 1, 1))
+            m[:, 0] = 1
+            m[:, -1] = (-1.0) ** np.arange(n)
+        elif t == 2:
+            m = 2 * np.cos(np.pi * k * (2 * j + 1) / (2 * n))
+        elif t == 3:
+            m = 2 * np.cos(np.pi * (2 * k + 1) * j / (2 * n))
+            m[:, 0] = 1
+        else:
+            m = 2 * np.cos(np.pi * (2 * k + 1) * (2 * j + 1) / (4 * n))
+    else:
+        if t == 1:
+            m = 2 * np.sin(np.pi * (k + 1) * (j + 1) / (n + 1))
+        elif t == 2:
+            m = 2 * np.sin(np.pi * (k + 1) * (2 * j + 1) / (2 * n))
+        elif t == 3:
+            m = 2 * np.sin(np.pi * (2 * k + 1) * (j + 1) / (2 * n))
+            m[:, -1] = (-1.0) ** np.arange(n)
+        else:
+            m = 2 * np.sin(np.pi * (2 * k + 1) * (2 * j + 1) / (4 * n))
+    length = 2 * (n - 1) if (family, kind) == ("dct", 1) else 2 * (n + 1) if (family, kind) == ("dst", 1) else 2 * n
+    scale = {"ortho": length ** -0.5, "forward": 1.0 if inverse else 1.0 / length}.get(
+        norm, 1.0 / length if inverse else 1.0)
+    if orthogonalize:  # scipy's: the rows and columns of the first (DST: last) element
+        edge = [0, n - 1] if t == 1 else [0] if family == "dct" else [n - 1]
+        if family == "dct" or t in (2, 3):
+            if t in (1, 3):
+                m[:, edge] *= np.sqrt(2)
+            if t in (1, 2):
+                m[edge, :] /= np.sqrt(2)
+    return m * scale
+
+
+R2R_CASES = [
+    # verb, type, shape, axes, dtype, norm, orthogonalize, s
+    ("dct", 2, (16,), None, np.float32, None, None, None),
+    ("idct", 2, (5, 7), (0,), np.float64, "ortho", None, None),
+    ("dst", 3, (4, 9, 6), (0, 2), np.float32, "forward", "true", None),
+    ("idst", 4, (3, 13), None, np.float64, "backward", None, None),
+    ("dct", 1, (2, 3, 4, 5, 6), (1, 4), np.float64, "ortho", "false", None),
+    ("dst", 1, (1,), None, np.float32, None, None, None),
+    ("idct", 3, (6, 8), (1, 0), np.int32, None, "true", (10, 5)),
+    ("dct", 4, (11,), None, np.float16, "ortho", None, (17,)),
+]
+
+
+def check_r2r(bfly, rng, work):
+    """bfly dct / idct / dst / idst against direct sums of scipy's
+    definitions (r2r_matrix): types, norms, orthogonalize, axes, --s, dtypes
+    (float16 and integers promoted as scipy does), any rank; the failures."""
+    for i, (verb, kind, shape, axes, dtype, norm, orth, s) in enumerate(R2R_CASES):
+        name = f"{verb} type {kind} {shape} axes={axes} {np.dtype(dtype).name} norm={norm} orthogonalize={orth} s={s}"
+        in_path = os.path.join(work, "inputs", f"r2r_{i}.npy")
+        out_path = os.path.join(work, "outputs", f"r2r_{i}.npy")
+        x = (rng.integers(-50, 50, shape) if np.dtype(dtype).kind == "i" else rng.uniform(-1, 1, shape)).astype(dtype)
+        np.save(in_path, x)
+        args = [verb, in_path, out_path, "--type", str(kind)]
+        args += ["--axes", ",".join(map(str, axes))] if axes is not None else []
+        args += ["--s", ",".join(map(str, s))] if s is not None else []
+        args += ["--norm", norm] if norm else []
+        args += ["--orthogonalize", orth] if orth else []
+        result = bfly.run(args)
+        if result.returncode != 0:
+            checks.record(name, False, f"exit {result.returncode}: {short(result.stderr)}")
+            continue
+        y = np.load(out_path)
+        double = np.dtype(dtype) in (np.dtype(np.float64), np.dtype(np.int32))
+        reference = x.astype(np.float64)
+        order = axes if axes is not None else tuple(range(x.ndim - (len(s) if s else 1), x.ndim))
+        orthogonalize = (norm == "ortho") if orth is None else orth == "true"
+        for a, axis in enumerate(order):
+            axis = axis % x.ndim
+            n = s[a] if s else reference.shape[axis]
+            moved = np.moveaxis(reference, axis, -1)
+            padded = np.zeros(moved.shape[:-1] + (n,))
+            keep = min(n, moved.shape[-1])
+            padded[..., :keep] = moved[..., :keep]
+            reference = np.moveaxis(padded @ r2r_matrix(verb, kind, n, norm, orthogonalize).T, -1, axis)
+        error = np.linalg.norm(y - reference) / np.linalg.norm(reference)
+        want = np.float64 if double else np.float32
+        checks.record(name, y.dtype == want and y.shape == reference.shape and error < (1e-13 if double else 2e-6),
+                      f"{y.dtype} {y.shape}, relative L2 error {error:.3g}")
+    good = os.path.join(work, "inputs", "r2r_0.npy")
+    complex_input = os.path.join(work, "inputs", "r2r_complex.npy")
+    np.save(complex_input, np.ones(4, np.complex64))
+    out = os.path.join(work, "outputs", "r2r_failed.npy")
+    for label, args, needles in [
+        ("dct --type 5", ["dct", good, out, "--type", "5"], ["--type 5"]),
+        ("dct --type 1 --n 1", ["dct", good, out, "--type", "1", "--n", "1"], ["type 1", "2 points"]),
+        ("dst --n 0", ["dst", good, out, "--n", "0"], ["--n 0"]),
+        ("idct --norm bad", ["idct", good, out, "--norm", "bad"], ["bad"]),
+        ("dct --orthogonalize maybe", ["dct", good, out, "--orthogonalize", "maybe"], ["maybe"]),
+        ("dct of complex input", ["dct", complex_input, out], ["complex64"]),
+    ]:
+        expect_failure(f"{label} fails cleanly", bfly, args, out, needles)
+
+
 def check_failures(bfly, rng, work):
     inputs = os.path.join(work, "inputs")
     good = os.path.join(inputs, "good_8.npy")
@@ -1448,6 +1554,7 @@ def main():
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
+            checks.run("dct/idct/dst/idst", lambda name: check_r2r(bfly, rng, work))
             for verb, shape, dtype, norm in sample_cases(
                     rng, "fft/ifft cases", ACCURACY_CASES,
                     lambda c: features(c[0], c[2], c[1], norm=c[3])):

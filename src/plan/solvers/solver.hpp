@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plan/launch_model.hpp"
+#include "plan/plan.hpp"
 
 namespace bfly::plan {
 
@@ -135,6 +136,11 @@ struct Solver {
 
 // The solver of each strategy.
 const std::vector<Solver>& solvers();
+// make_plan's second half: a solver's steps (of `problem`, for `limits`
+// made for its precision) as passes with their buffers and launches; a
+// solver that changes another's steps (plan/solvers/r2r.cpp) plans them here.
+PlanTree plan_of_steps(const Problem& problem, std::vector<Step> steps, const char* solver_name,
+                       const DeviceLimits& limits, const PlanOptions& options);
 
 // Pass lengths for one axis of n points: {n} when one group can hold it
 // (and, for an axis `strided` in memory, n <= max_strided_length), else the
