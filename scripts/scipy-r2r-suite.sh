@@ -19,5 +19,9 @@ def _on_bfly():
     with scipy.fft.set_backend(bfly.scipy_fft, only=True):
         yield
 PLUGIN
+# --confcutdir: SciPy's conftest.py files from its package root down are
+# loaded however far the file lies from this run's folder (a newer pytest
+# stopped at the rootdir: "fixture 'xp' not found").
+site=$(dirname "$(dirname "$(dirname "$(dirname "$source_file")")")")
 (cd "$tmp" && PYTHONPATH="$tmp" "$py" -m pytest -q -p no:cacheprovider -p bfly_scipy_backend "${parallel[@]}" \
-  "$source_file")
+  --confcutdir "$site" "$source_file")

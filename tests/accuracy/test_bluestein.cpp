@@ -129,7 +129,7 @@ TEST_P(Bluestein, PrimeAxes) {
 TEST_P(Bluestein, ForcedMultiPass) {
   PrecisionDraw draw("Bluestein.ForcedMultiPass");
   PlanOptions forced = test_options();
-  forced.limits = "max_pass_length=16";
+  forced.limits = "max_pass_length=16,bluestein_three=0";  // (a GPU's three passes: ThreePasses)
   for (Precision precision : {Precision::Single, Precision::Double}) {
     for (std::int64_t n : {83, 107, 97, 257}) {
       if (!draw.take(precision)) continue;
