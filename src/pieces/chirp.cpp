@@ -27,6 +27,9 @@ const Param kOpenOut{"open_out", Param::Type::Count};
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// The inverse FFT's last stores: conj(y[e]) * c[e], of the value in `v`.
+std::string chirped(const std::string& v) { return "cmul(cmake(" + v + ".x, -" + v + ".y), tables[e])"; }
+
 // Bluestein's tables for N points: the chirp c[j] (N entries), then the
 // kernel FFT_M(conj c) / M (M entries), rounded once from long double; a
 // single-precision plan's kernel comes from an FFT in double (its error,
@@ -99,7 +102,7 @@ class Chirp final : public Piece {
     const std::string idx = w.idx();
     const std::string e = "(" + column + ") + (" + idx + ")(" + n + ") * " + str(s.chirp_store_period());
     return "{ const " + idx + " e = " + e + "; if (e < chirp_n) { cpx y = " + v +
-           "; y = cmul(cmake(y.x, -y.y), tables[e]); " + target + " = " + w.scaled("y") + "; } }";
+           "; y = " + chirped("y") + "; " + target + " = " + w.scaled("y") + "; } }";
   }
 
   bool open_dim(const KernelSpec&) const override { return true; }
@@ -152,7 +155,7 @@ class Chirp final : public Piece {
           // A real axis: the half spectrum e <= N/2, or the real parts.
           const bool half = s.real_store == KernelSpec::RealStore::Half;
           e.open("if (e < chirp_n" + std::string(half ? " && e <= chirp_n / 2" : "") + ")");
-          e.line(v + " = cmul(cmake(" + v + ".x, -" + v + ".y), tables[e]);");
+          e.line(v + " = " + chirped(v) + ";");
           if (s.real_store == KernelSpec::RealStore::Real)
             e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + v + ".x * out_re;");
           else
