@@ -101,8 +101,8 @@ class Chirp final : public Piece {
     if (!stores_from_local(s)) return "";
     const std::string idx = w.idx();
     const std::string e = "(" + column + ") + (" + idx + ")(" + n + ") * " + str(s.chirp_store_period());
-    return "{ const " + idx + " e = " + e + "; if (e < chirp_n) { cpx y = " + v +
-           "; y = " + chirped("y") + "; " + target + " = " + w.scaled("y") + "; } }";
+    return "{ const " + idx + " e = " + e + "; if (e < chirp_n) { cpx y = " + v + "; y = " + chirped("y") + "; " +
+           target + " = " + w.scaled("y") + "; } }";
   }
 
   bool open_dim(const KernelSpec&) const override { return true; }
