@@ -12,7 +12,7 @@ scipy keyword: `overwrite_x` (bfly never writes to its input), `workers`
 the same call; any other plan object is left to the next backend). So are
 the DCT and DST, dct, idct, dst, idst, dctn, idctn, dstn and idstn, with
 `type`, `n`/`s`, `axis`/`axes`, `norm`, `overwrite_x`, `workers` and
-`orthogonalize` (bfly/_r2r.py; NumPy arrays only). Anything else (fht, ...)
+`orthogonalize` (bfly/_r2r.py; device arrays too). Anything else (fht, ...)
 returns NotImplemented, so scipy falls back to its own backend. dtypes
 follow scipy: float16 is computed and returned in single precision,
 longdouble in double precision (returned as longdouble). Bad arguments
