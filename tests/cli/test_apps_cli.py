@@ -516,19 +516,31 @@ def check_filter(bfly, rng, work):
         typed = (image > 127 if dtype == np.bool_ else image / (255 if dtype == np.float16 else 1)).astype(dtype)
         y = run_filter(bfly, work, "typed", typed, ["--blur", "1.5"])
         want = run_filter(bfly, work, "wide", typed.astype(wide), ["--blur", "1.5"])
+        # Equal to rounding, not bit for bit: a first call may answer with the
+        # generic tier's kernels and the next with the specialised ones
+        # compiled meanwhile (a GPU's default tier), which round differently.
+        close = same_to_rounding(y, want)
         checks.record(f"filter: a {np.dtype(dtype).name} .npy image is filtered as {np.dtype(wide).name}",
-                      y.dtype == wide and np.array_equal(y, want), f"dtype {y.dtype}")
+                      y.dtype == wide and close, f"dtype {y.dtype}, equal to rounding: {close}")
     int_kernel = os.path.join(work, "inputs", "int_kernel.npy")
     np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.uint8))
     y = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
     np.save(int_kernel, np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.float64))
     want = run_filter(bfly, work, "int_kernel", image.astype(np.float64), ["--kernel", int_kernel])
-    checks.record("filter --kernel: a uint8 .npy kernel is its float64 values", np.array_equal(y, want), "")
+    checks.record("filter --kernel: a uint8 .npy kernel is its float64 values", same_to_rounding(y, want),
+                  f"largest difference {np.max(np.abs(y - want)):.3g}")
     gray = png_bytes(rng.integers(0, 256, (32, 32, 1)).astype(np.uint16), 8)
     for flag in ("--spectrum", "--edges"):
         out, _ = run_filter(bfly, work, "png_" + flag[2:], gray, [flag], ".png")
         checks.record(f"filter {flag}: a full-range 8-bit picture", out.shape == (32, 32, 1) and out.max() == 255,
                       f"shape {out.shape}, max {out.max()}")
+
+
+def same_to_rounding(y, want):
+    """y equals want to its dtype's rounding (relative to want's largest value)."""
+    eps = 1e-13 if np.asarray(y).dtype == np.float64 and np.asarray(want).dtype == np.float64 else 1e-5
+    y, want = np.asarray(y, np.float64), np.asarray(want, np.float64)
+    return y.shape == want.shape and bool(np.all(np.abs(y - want) <= eps * max(np.max(np.abs(want)), 1e-300)))
 
 
 def check_filter_failures(bfly, rng, work):

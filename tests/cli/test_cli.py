@@ -1340,7 +1340,10 @@ def check_environment(bfly, work):
     checks.record("BFLY_DEVICE=banana fails in one line naming the variable and the value",
                   result.returncode == 1 and len(lines) == 1 and "BFLY_DEVICE" in lines[0] and "banana" in lines[0]
                   and not os.path.exists(out), f"exit {result.returncode}; stderr: {short(result.stderr)}")
-    command = [bfly.binary, "fft", good, out] + (["--device", bfly.device] if bfly.device else [])
+    # The specialised tier: it compiles, and so reads the variable (a GPU's
+    # default tier answers a new size from kernels shipped in the library).
+    command = [bfly.binary, "fft", "--tier", "specialised", good, out] + (
+        ["--device", bfly.device] if bfly.device else [])
     environment = dict(os.environ, BFLY_CACHE_MAX_BYTES="abc")
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S, env=environment)
     lines = result.stderr.strip().splitlines()
