@@ -15,10 +15,11 @@ const Piece& real_block();
 const Piece& real();
 const Piece& product();
 const Piece& r2r();
+const Piece& r2r_packed();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),   &rader(),
-                                                &rader_pass(), &real(),       &product(), &r2r()};
+  static const std::vector<const Piece*> pieces{&row_pairs(), &real_block(), &chirp(), &rader(),     &rader_pass(),
+                                                &real(),      &product(),    &r2r(),   &r2r_packed()};
   return pieces;
 }
 

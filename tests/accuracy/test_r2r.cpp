@@ -346,6 +346,11 @@ TEST_P(R2R, FusedOnePass) {
   const Plan one(device(), make(Family::DCT, 2, {64}, Precision::Single), specialised);
   EXPECT_EQ(one.passes(), 1);
   EXPECT_NE(one.describe().find("dct2"), std::string::npos) << one.describe();
+  // Types 2 and 3 of an even length: an FFT of n/2 points, two reals a
+  // point (pieces/r2r_packed.cpp); of an odd one, the FFT of n.
+  EXPECT_NE(one.describe().find("dct2 of 64 packed"), std::string::npos) << one.describe();
+  const Plan odd(device(), make(Family::DST, 3, {63}, Precision::Single), specialised);
+  EXPECT_EQ(odd.describe().find("packed"), std::string::npos) << odd.describe();
   const Plan two_axes(device(), make(Family::DST, 3, {12, 10}, Precision::Double), specialised);
   EXPECT_EQ(two_axes.passes(), 2);
   EXPECT_EQ(Plan(device(), make(Family::DCT, 4, {64}, Precision::Single), specialised).passes(), 1);

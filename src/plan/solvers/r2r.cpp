@@ -73,6 +73,25 @@ void r2r_store_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
   r2r_fields(spec, f);
   spec.r2r_store = true;
 }
+// Types 2 and 3 of an even n in one pass of n/2 points (pieces/r2r_packed.cpp).
+void r2r_packed_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
+  const Problem& c = f.problem;
+  spec.r2r_packed = true;
+  spec.r2r_type = c.type;
+  spec.r2r_sine = c.family == Family::DST;
+  spec.r2r_orthogonalize = c.orthogonalize;
+  spec.r2r_points = 2 * f.span;
+}
+
+// Only Stockham passes take the pieces: Rader's and Bluestein's kernels
+// have loads and stores of their own.
+bool plain_passes(const std::vector<Step>& steps) {
+  for (const Step& s : steps)
+    if (s.kind != Step::Kind::Fft || s.core != nullptr || s.chirp != Step::Chirp::None || s.prime != 0 ||
+        s.cluster != 1 || s.plane || !s.pieces.empty())
+      return false;
+  return !steps.empty() && steps.front().stride_product == 1;
+}
 
 }  // namespace
 
@@ -100,7 +119,6 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     c.kind = Kind::C2C;
     c.precision = p.precision;
     c.shape = p.shape;
-    c.shape[a] = m;
     c.axes = {a};
     c.batch = p.batch;
     c.input = i == 0 ? in : out;
@@ -108,16 +126,24 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     c.family = p.family;
     c.type = type;
     c.orthogonalize = p.orthogonalize;
-    // Stockham passes only: Rader's and Bluestein's kernels have loads and
-    // stores of their own.
-    std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
-    for (const Step& s : steps)
-      if (s.kind != Step::Kind::Fft || s.core != nullptr || s.chirp != Step::Chirp::None || s.prime != 0 ||
-          s.cluster != 1 || s.plane || !s.pieces.empty())
-        return std::nullopt;
-    if (steps.empty() || steps.front().stride_product != 1) return std::nullopt;
-    steps.front().pieces.push_back(r2r_load_piece);
-    steps.back().pieces.push_back(r2r_store_piece);
+    // Types 2 and 3 of an even n: n/2 points in one pass where they fit,
+    // two reals a point (half the FFT's work); else the FFT of m.
+    std::vector<Step> steps;
+    if ((type == 2 || type == 3) && n % 2 == 0 && n >= 4) {
+      c.shape[a] = n / 2;
+      steps = axis_steps(c, a + 1, limits, {});
+      if (steps.size() == 1 && plain_passes(steps))
+        steps.front().pieces.push_back(r2r_packed_piece);
+      else
+        steps.clear();
+    }
+    if (steps.empty()) {
+      c.shape[a] = m;
+      steps = axis_steps(c, a + 1, limits, {});
+      if (!plain_passes(steps)) return std::nullopt;
+      steps.front().pieces.push_back(r2r_load_piece);
+      steps.back().pieces.push_back(r2r_store_piece);
+    }
     // The complex points between the passes fit no real buffer: workspace.
     for (std::size_t j = 0; j + 1 < steps.size(); ++j) steps[j].work_only = true;
     const PlanTree axis = plan_of_steps(c, steps, "r2r", limits, options);
@@ -126,7 +152,8 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
       // The pieces admit no launch form but the plain one (Piece::admits);
       // the last pass's outputs must be e = k + k' P.
       if (spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
-          pass.chain_elements > 0 || (spec.r2r_store && (spec.store_via_local() || spec.axis_dim >= 0)))
+          pass.chain_elements > 0 ||
+          ((spec.r2r_store || spec.r2r_packed) && (spec.store_via_local() || spec.axis_dim >= 0)))
         return std::nullopt;
       // The first axis reads the input; the others the output (their plan's input).
       auto slot = [&](Slot s) { return i > 0 && s == Slot::Input ? Slot::Output : s; };
