@@ -51,6 +51,16 @@ def bench(cp, contenders, repetitions):
     return {name: statistics.median(s) for name, s in samples.items()}
 
 
+def contenders_for(cp, bfly, x, copy_out, ours, theirs, kind, axes):
+    """The calls timed on one case: bfly's transform, its rfftn, a copy, cupyx's (where it has the type)."""
+    calls = {"bfly": lambda: ours(x, type=kind, axes=axes),
+             "rfftn": lambda: bfly.fft.rfftn(x, axes=axes),
+             "copy": lambda: cp.copyto(copy_out, x)}
+    if theirs is not None:
+        calls["cupyx"] = lambda: theirs(x, type=kind, axes=axes)
+    return calls
+
+
 def relative_error(got, want):
     return float(np.linalg.norm((got - want).ravel()) / max(np.linalg.norm(want.ravel()), 1e-300))
 
@@ -92,12 +102,9 @@ def main():
         for family in a.families.split(","):
             for kind in (int(t) for t in a.types.split(",")):
                 ours = getattr(bfly.scipy_fft, family + "n")
-                contenders = {"bfly": lambda: ours(x, type=kind, axes=axes),
-                              "rfftn": lambda: bfly.fft.rfftn(x, axes=axes),
-                              "copy": lambda: cp.copyto(copy_out, x)}
                 theirs = getattr(cufft, family + "n", None)
-                if theirs is not None and kind in (2, 3):
-                    contenders["cupyx"] = lambda: theirs(x, type=kind, axes=axes)
+                contenders = contenders_for(cp, bfly, x, copy_out, ours, theirs if kind in (2, 3) else None, kind,
+                                            axes)
                 try:
                     times = bench(cp, contenders, a.repetitions)
                 except Exception as e:  # noqa: BLE001  (a row that says why, not the end of the run)
