@@ -19,13 +19,25 @@ std::string format(const char* f, double v) {
   return buffer;
 }
 
+std::string format_text(const char* f, const char* v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, f, v);
+  return buffer;
+}
+
 }  // namespace
 
 std::string table_header(const CaseResult& first) {
   std::ostringstream out;
   out << "shape batch              passes   bfly ms  GFLOP/s    GB/s  rel.err  plan ms (cached)  warm ms  first ms  "
          "copy GB/s  floor";
-  if (first.bench_case.real()) out << "    c2c ms real/c2c";
+  if (const std::optional<BenchCase> y = first.bench_case.yardstick()) {
+    // "    c2c ms real/c2c" or "    r2c ms dct2/r2c": the yardstick's time, and this case's over it.
+    const BenchCase& c = first.bench_case;
+    const std::string ms = y->kind_name() + " ms";
+    const std::string ratio = (c.kind == Kind::R2R ? c.kind_name() : "real") + "/" + y->kind_name();
+    out << format_text("%10s", ms.c_str()) << format_text(" %8s", ratio.c_str());
+  }
   for (const PeerResult& p : first.peers) {
     out << " | " << p.name << " ms (bfly speed-up)";
     if (p.name == kTransposePeer) out << " passes floor";
@@ -47,11 +59,11 @@ std::string table_row(const CaseResult& r) {
                   r.bench_case.label().c_str(), "-", "unsupported", "-", "-", "-", "-", "", "-", "-", r.copy_gbytes(),
                   "-");
   out << line;
-  if (r.bench_case.real()) {
-    if (r.c2c_ms > 0 && r.median_ms > 0)
-      std::snprintf(line, sizeof line, " %9.3f %8.2f", r.c2c_ms, r.real_over_c2c());
-    else if (r.c2c_ms > 0)
-      std::snprintf(line, sizeof line, " %9.3f %8s", r.c2c_ms, "-");
+  if (r.bench_case.yardstick()) {
+    if (r.yardstick_ms > 0 && r.median_ms > 0)
+      std::snprintf(line, sizeof line, " %9.3f %8.2f", r.yardstick_ms, r.over_yardstick());
+    else if (r.yardstick_ms > 0)
+      std::snprintf(line, sizeof line, " %9.3f %8s", r.yardstick_ms, "-");
     else
       std::snprintf(line, sizeof line, " %9s %8s", "unsupp.", "-");
     out << line;
@@ -80,8 +92,30 @@ std::string table_row(const CaseResult& r) {
   return out.str();
 }
 
-std::string table_footer(Precision precision, Kind kind) {
+std::string table_footer(const BenchCase& example) {
+  const Precision precision = example.precision;
+  const Kind kind = example.kind;
   const bool fp64 = precision == Precision::Double;
+  if (kind == Kind::R2R) {
+    static const char* const kRoman[] = {"I", "II", "III", "IV"};
+    const std::string name = example.kind_name();
+    const std::string type =
+        (example.family == Family::DCT ? "DCT-" : "DST-") + std::string(kRoman[example.r2r_type() - 1]);
+    return "speed-up = peer time / bfly time (above 1: bfly is faster; n/a: the peer has no such transform);\n"
+           "rel.err = relative L2 error vs " +
+           reference_name(precision) + " r2r, unnormalised (scipy's norm=None: the " + type +
+           (example.inverse ? " that scipy's inverse of " + name + " computes" : " itself") +
+           ")\n(a peer's error is shown beside its time when above " + error_limit_text(precision) +
+           ");\nGFLOP/s counts 2.5 N log2 N per transform of N reals (the real-transform convention);\n"
+           "GB/s counts the bytes read and written once: " +
+           (fp64 ? "8" : "4") + " per " + (fp64 ? "float64" : "float32") +
+           " on each side;\nr2c ms = bfly's R2C of the same shape, axes and batch, timed in the same run;\n" + name +
+           "/r2c = bfly ms / r2c ms (issue 41: types I and IV within 1.2x);\n"
+           "plan ms = first plan in this process, (cached/kernels) loaded from the disk cache or shipped; warm ms = "
+           "the same plan again on a new device context;\nfirst ms = plan ms plus the first execution, waited for;\n"
+           "copy GB/s = a plain copy kernel on the same buffers in the same run; floor = passes x copy time of those "
+           "bytes / bfly time;\nunsupported = could not run that case (the reasons are in --out FILE.json).\n";
+  }
   if (kind != Kind::C2C) {
     const std::string real = fp64 ? "float64" : "float32", complex = fp64 ? "complex128" : "complex64";
     const bool r2c = kind == Kind::R2C;
@@ -180,24 +214,30 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
           const std::string& source) {
   std::ostringstream text;
   if (ends_with(path, ".csv")) {
-    // kind, c2c_ms (bfly's complex time beside a real case) and
-    // first_result_ms came last, so readers of the earlier columns by
-    // position are unaffected.
+    // kind, c2c_ms (bfly's complex time beside a real case),
+    // first_result_ms, then the yardstick's kind and time (c2c beside a real
+    // case, r2c beside a DCT or DST) came last, so readers of the earlier
+    // columns by position are unaffected.
     text << "shape,axes,length,batch,inverse,precision,implementation,median_ms,gflops,gbytes_per_s,relative_error,"
-            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction,kind,c2c_ms,first_result_ms\n";
+            "plan_ms,passes,warm_plan_ms,copy_ms,floor_fraction,kind,c2c_ms,first_result_ms,yardstick_kind,"
+            "yardstick_ms\n";
     for (const CaseResult& r : results) {
       const auto& c = r.bench_case;
       const std::string head = text::shape(c.shape) + ',' + axes_text(c) + ',' + std::to_string(c.length()) + ',' +
                                std::to_string(c.batch) + ',' + (c.inverse ? "1" : "0") + ',' +
                                precision_name(c.precision) + ',';
       // Rows only for what ran, as for the peers: bfly's reason is in the JSON.
-      const std::string kind = to_string(c.kind);
+      const std::string kind = c.kind_name();
+      const std::optional<BenchCase> yardstick = c.yardstick();
       if (r.unsupported.empty()) {
         text << head << "bfly," << r.median_ms << ',' << r.gflops(r.median_ms) << ',' << r.gbytes(r.median_ms) << ','
              << r.error << ',' << r.plan_ms << ',' << r.passes << ',' << r.warm_plan_ms << ',' << r.copy_ms << ','
              << r.floor_fraction() << ',' << kind << ',';
-        if (r.c2c_ms > 0) text << r.c2c_ms;
-        text << ',' << r.first_result_ms << '\n';
+        const bool c2c = yardstick && yardstick->kind == Kind::C2C;
+        if (c2c && r.yardstick_ms > 0) text << r.yardstick_ms;
+        text << ',' << r.first_result_ms << ',' << (yardstick ? yardstick->kind_name() : "") << ',';
+        if (r.yardstick_ms > 0) text << r.yardstick_ms;
+        text << '\n';
       }
       for (const PeerResult& p : r.peers)
         if (p.unsupported.empty()) {
@@ -207,7 +247,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
             text << p.passes << ",," << r.copy_ms << ',' << r.floor_fraction(p.passes, p.median_ms);
           else
             text << ",,,";
-          text << ',' << kind << ",,\n";
+          text << ',' << kind << ",,,,\n";
         }
     }
   } else if (ends_with(path, ".json")) {
@@ -219,7 +259,7 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
     if (!results.empty()) {
       const Precision precision = results.front().bench_case.precision;
       doc["precision"] = precision_name(precision);
-      doc["kind"] = to_string(results.front().bench_case.kind);
+      doc["kind"] = results.front().bench_case.kind_name();
       doc["reference"] = reference_name(precision);
       doc["error_limit"] = error_limit(precision);
     }
@@ -243,12 +283,20 @@ void save(const std::string& path, const std::vector<CaseResult>& results, const
                           {"copy_ms", r.copy_ms},
                           {"floor_fraction", r.floor_fraction()}};
       if (!r.bench_case.axes.empty()) c["axes"] = r.bench_case.axes;
-      c["kind"] = to_string(r.bench_case.kind);
-      if (r.bench_case.real()) {
-        // Bytes as GB/s counts them, and bfly's complex transform of the same shape beside.
-        c["moved_bytes"] = r.moved_bytes();
-        if (r.c2c_ms > 0) c.update({{"c2c_median_ms", r.c2c_ms}, {"real_over_c2c", r.real_over_c2c()}});
-        if (!r.c2c_unsupported.empty()) c["c2c_unsupported"] = r.c2c_unsupported;
+      c["kind"] = r.bench_case.kind_name();
+      if (r.bench_case.real()) c["moved_bytes"] = r.moved_bytes();  // bytes as GB/s counts them
+      if (const std::optional<BenchCase> y = r.bench_case.yardstick()) {
+        // bfly's yardstick of the same shape beside: C2C for a real case
+        // (also under its first keys, c2c_*, which records and scripts
+        // read), R2C for a DCT or DST.
+        c["yardstick_kind"] = y->kind_name();
+        if (r.yardstick_ms > 0)
+          c.update({{"yardstick_median_ms", r.yardstick_ms}, {"over_yardstick", r.over_yardstick()}});
+        if (!r.yardstick_unsupported.empty()) c["yardstick_unsupported"] = r.yardstick_unsupported;
+        if (y->kind == Kind::C2C) {
+          if (r.yardstick_ms > 0) c.update({{"c2c_median_ms", r.yardstick_ms}, {"real_over_c2c", r.over_yardstick()}});
+          if (!r.yardstick_unsupported.empty()) c["c2c_unsupported"] = r.yardstick_unsupported;
+        }
       }
       if (!r.unsupported.empty()) c["unsupported"] = r.unsupported;
       for (const PeerResult& p : r.peers) {

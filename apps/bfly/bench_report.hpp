@@ -13,9 +13,9 @@ namespace bfly::cli {
 // first result's peers), rows, footer.
 std::string table_header(const CaseResult& first);
 std::string table_row(const CaseResult& result);
-// Names the reference and limits of that precision, and how a real run's
-// columns are counted.
-std::string table_footer(Precision precision, Kind kind = Kind::C2C);
+// Names the reference and limits of the example case's precision, and how
+// the columns of a run of its kind are counted.
+std::string table_footer(const BenchCase& example);
 // One line per peer: the geometric mean of its speed-up over the cases both
 // ran, the worst case and how many cases it covers (empty: no peer ran).
 std::string table_summary(const std::vector<CaseResult>& results);

@@ -1,4 +1,5 @@
 #include "bench_runner.hpp"
+#include "bench_reference.hpp"
 #include "size_lists.hpp"
 
 #include <algorithm>
@@ -15,12 +16,6 @@
 #ifdef BFLY_HAVE_OPENCL_PEERS
 #include "opencl_peers.hpp"
 #endif
-
-#ifdef BFLY_HAVE_FFTW_DOUBLE
-#include <fftw3.h>
-#endif
-
-#include <random>
 
 namespace bfly::cli {
 namespace {
@@ -64,222 +59,25 @@ void time_interleaved(std::vector<Contender*>& contenders, const BenchSettings& 
     for (Contender* c : contenders) c->samples.push_back(sample(*c));
 }
 
-// Host data in the working precision (float / complex<float> or double /
-// complex<double>), as bfly and every peer upload it and read it back.
-// operator new aligns it for either type.
-using HostData = std::vector<unsigned char>;
-
-std::size_t real_bytes(Precision precision) { return precision == Precision::Double ? 8 : 4; }
-
-template <typename Real>
-void fill_random(HostData& data) {
-  std::mt19937_64 engine{std::random_device{}()};
-  std::uniform_real_distribution<Real> uniform(-1, 1);
-  auto* v = reinterpret_cast<Real*>(data.data());
-  for (std::size_t i = 0; i < data.size() / sizeof *v; ++i) v[i] = uniform(engine);
-}
-
-// Fresh reals in [-1, 1) each run (never zeros), drawn in the working
-// precision: `scalars` of them (two per complex point).
-HostData random_scalars(std::size_t scalars, Precision precision) {
-  HostData data(scalars * real_bytes(precision));
-  if (precision == Precision::Double)
-    fill_random<double>(data);
-  else
-    fill_random<float>(data);
-  return data;
-}
-
-std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> strides(shape.size(), 1);
-  for (std::size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * shape[k];
-  return strides;
-}
-
 std::int64_t product(const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
   for (std::int64_t s : shape) n *= s;
   return n;
 }
 
-// Makes random half spectra ones that real arrays have (in every array of
-// the batch): on the planes where the real axis index is 0 or (n even) n/2,
-// the points at k and -k (over the other transformed axes) are each other's
-// conjugates, and those that are their own mirror are real. Every C2R
-// implementation then computes the same real array (they differ on other
-// input: FFTW, cuFFT and numpy drop different parts), and the reference is
-// well defined. The pair is averaged with the same additions on both sides,
-// so the symmetry is exact in the working precision.
-template <typename Real>
-void make_hermitian_as(HostData& data, const Problem& p) {
-  auto* v = reinterpret_cast<std::complex<Real>*>(data.data());
-  const std::vector<std::int64_t> shape = p.complex_shape(), strides = row_major_strides(shape);
-  const std::vector<int> axes = p.transform_axes();
-  const int real_axis = p.real_axis();
-  const std::int64_t n = p.shape[real_axis], per_array = product(shape);
-  const int rank = static_cast<int>(shape.size());
-  std::vector<std::int64_t> index(rank);
-  for (std::int64_t b = 0; b < p.batch; ++b) {
-    std::complex<Real>* array = v + b * per_array;
-    for (std::int64_t i = 0; i < per_array; ++i) {
-      const std::int64_t k = i / strides[real_axis] % shape[real_axis];
-      if (k != 0 && !(n % 2 == 0 && k == n / 2)) continue;
-      std::int64_t mirror = 0;
-      for (int d = 0; d < rank; ++d) {
-        index[d] = i / strides[d] % shape[d];
-        const bool flipped = d != real_axis && std::find(axes.begin(), axes.end(), d) != axes.end();
-        mirror += (flipped ? (shape[d] - index[d]) % shape[d] : index[d]) * strides[d];
-      }
-      if (mirror == i) {
-        array[i].imag(0);
-      } else if (mirror > i) {
-        const std::complex<Real> a = array[i], m = array[mirror];
-        const std::complex<Real> mean((a.real() + m.real()) / 2, (a.imag() - m.imag()) / 2);
-        array[i] = mean;
-        array[mirror] = std::conj(mean);
-      }
-    }
+// The peers' description of a case. A DCT or DST is asked for as the
+// forward transform of the type it computes (PeerCase).
+bench::PeerCase peer_case(const BenchCase& c) {
+  bench::PeerCase p{c.shape, c.batch, c.inverse, c.precision == Precision::Double, bench::Transform::C2C};
+  if (c.kind == Kind::R2C) p.transform = bench::Transform::R2C;
+  if (c.kind == Kind::C2R) p.transform = bench::Transform::C2R;
+  if (c.kind == Kind::R2R) {
+    p.transform = bench::Transform::R2R;
+    p.inverse = false;
+    p.family = c.family == Family::DST ? bench::R2RFamily::DST : bench::R2RFamily::DCT;
+    p.type = c.r2r_type();
   }
-}
-
-// The input of a case: complex points, reals for R2C, half spectra of real
-// arrays for C2R.
-HostData random_input(const BenchCase& c) {
-  const Problem p = c.problem();
-  const std::size_t scalars = c.input_bytes() / real_bytes(c.precision);
-  HostData data = random_scalars(scalars, c.precision);
-  if (c.kind == Kind::C2R) {
-    if (c.precision == Precision::Double)
-      make_hermitian_as<double>(data, p);
-    else
-      make_hermitian_as<float>(data, p);
-  }
-  return data;
-}
-
-#ifdef BFLY_HAVE_FFTW_DOUBLE
-// One FFTW guru transform (planned, run, destroyed) in double or long double:
-// complex (C2C, interleaved pairs), r2c or c2r, which halves the LAST of
-// `dims`. fftw_iodim64 is one struct for every precision.
-bool fftw_transform(Kind kind, const std::vector<fftw_iodim64>& dims, const std::vector<fftw_iodim64>& loops,
-                    double* in, double* out, int sign) {
-  const int rank = static_cast<int>(dims.size()), loop_rank = static_cast<int>(loops.size());
-  fftw_plan plan = nullptr;
-  if (kind == Kind::C2C)
-    plan = fftw_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftw_complex*>(in),
-                                reinterpret_cast<fftw_complex*>(out), sign, FFTW_ESTIMATE);
-  else if (kind == Kind::R2C)
-    plan = fftw_plan_guru64_dft_r2c(rank, dims.data(), loop_rank, loops.data(), in,
-                                    reinterpret_cast<fftw_complex*>(out), FFTW_ESTIMATE);
-  else
-    plan = fftw_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftw_complex*>(in),
-                                    out, FFTW_ESTIMATE);
-  if (!plan) return false;
-  fftw_execute(plan);
-  fftw_destroy_plan(plan);
-  return true;
-}
-
-#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
-bool fftw_transform(Kind kind, const std::vector<fftw_iodim64>& dims, const std::vector<fftw_iodim64>& loops,
-                    long double* in, long double* out, int sign) {
-  const int rank = static_cast<int>(dims.size()), loop_rank = static_cast<int>(loops.size());
-  fftwl_plan plan = nullptr;
-  if (kind == Kind::C2C)
-    plan = fftwl_plan_guru64_dft(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftwl_complex*>(in),
-                                 reinterpret_cast<fftwl_complex*>(out), sign, FFTW_ESTIMATE);
-  else if (kind == Kind::R2C)
-    plan = fftwl_plan_guru64_dft_r2c(rank, dims.data(), loop_rank, loops.data(), in,
-                                     reinterpret_cast<fftwl_complex*>(out), FFTW_ESTIMATE);
-  else
-    plan = fftwl_plan_guru64_dft_c2r(rank, dims.data(), loop_rank, loops.data(), reinterpret_cast<fftwl_complex*>(in),
-                                     out, FFTW_ESTIMATE);
-  if (!plan) return false;
-  fftwl_execute(plan);
-  fftwl_destroy_plan(plan);
-  return true;
-}
-#endif
-
-// The reference in `Wide` (double or long double) from the first arrays of
-// `input` (in the working precision): the output's scalars, or empty.
-template <typename Wide>
-std::vector<long double> reference_in(const HostData& input, Precision precision, std::size_t in_scalars,
-                                      std::size_t out_scalars, Kind kind, const std::vector<fftw_iodim64>& dims,
-                                      const std::vector<fftw_iodim64>& loops, int sign) {
-  std::vector<Wide> in(in_scalars), out(out_scalars);
-  if (precision == Precision::Double)
-    std::copy_n(reinterpret_cast<const double*>(input.data()), in_scalars, in.begin());
-  else
-    std::copy_n(reinterpret_cast<const float*>(input.data()), in_scalars, in.begin());  // exact
-  if (!fftw_transform(kind, dims, loops, in.data(), out.data(), sign)) return {};
-  return std::vector<long double>(out.begin(), out.end());
-}
-#endif
-
-// FFTW on the same input (the first `arrays` arrays of the case): the
-// reference every output is checked against, as the output's scalars (re, im
-// pairs of a complex output). Long double for fp64 cases where libfftw3l was
-// found, so the reference's own error (~1e-19) stays far below the 2e-15
-// limit (FFTW double's ~2e-16 would eat into it); double for fp32 ones.
-// The guru interface takes any set of axes, each side with its own strides:
-// the transformed ones as dims (a real case's real axis last, the one FFTW
-// halves), the others and the batch as howmany dims.
-std::vector<long double> reference(const HostData& input, const BenchCase& c, std::int64_t arrays) {
-#ifdef BFLY_HAVE_FFTW_DOUBLE
-  const Problem p = c.problem();
-  const std::vector<int> axes = p.transform_axes();
-  const int real_axis = p.real_axis();
-  const std::vector<std::int64_t> in_shape = p.input_shape(), out_shape = p.output_shape();
-  const std::vector<std::int64_t> in_strides = row_major_strides(in_shape), out_strides = row_major_strides(out_shape);
-  std::vector<fftw_iodim64> dims, loops;
-  fftw_iodim64 real_dim{};
-  for (int k = 0; k < static_cast<int>(c.shape.size()); ++k) {
-    const fftw_iodim64 d{static_cast<ptrdiff_t>(c.shape[k]), static_cast<ptrdiff_t>(in_strides[k]),
-                         static_cast<ptrdiff_t>(out_strides[k])};
-    if (k == real_axis)
-      real_dim = d;
-    else if (std::find(axes.begin(), axes.end(), k) != axes.end())
-      dims.push_back(d);
-    else
-      loops.push_back(d);
-  }
-  if (real_axis >= 0) dims.push_back(real_dim);
-  const std::int64_t in_array = product(in_shape), out_array = product(out_shape);
-  loops.insert(loops.begin(), fftw_iodim64{static_cast<ptrdiff_t>(arrays), static_cast<ptrdiff_t>(in_array),
-                                           static_cast<ptrdiff_t>(out_array)});
-  const int sign = c.inverse ? FFTW_BACKWARD : FFTW_FORWARD;
-  const std::size_t in_scalars = static_cast<std::size_t>(arrays * in_array) * (c.kind == Kind::R2C ? 1 : 2);
-  const std::size_t out_scalars = static_cast<std::size_t>(arrays * out_array) * (c.kind == Kind::C2R ? 1 : 2);
-#ifdef BFLY_HAVE_FFTW_LONG_DOUBLE
-  if (c.precision == Precision::Double)
-    return reference_in<long double>(input, c.precision, in_scalars, out_scalars, c.kind, dims, loops, sign);
-#endif
-  return reference_in<double>(input, c.precision, in_scalars, out_scalars, c.kind, dims, loops, sign);
-#else
-  (void)input;
-  (void)c;
-  (void)arrays;
-  return {};
-#endif
-}
-
-template <typename Real>
-double relative_error_as(const HostData& y, const std::vector<long double>& ref) {
-  const auto* v = reinterpret_cast<const Real*>(y.data());
-  long double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    const long double d = static_cast<long double>(v[i]) - ref[i];
-    diff += d * d;
-    norm += ref[i] * ref[i];
-  }
-  return std::isfinite(diff) ? static_cast<double>(std::sqrt(diff / norm)) : INFINITY;
-}
-
-// Relative L2 error of the first ref.size() scalars of `y` (in `precision`).
-double relative_error(const HostData& y, Precision precision, const std::vector<long double>& ref) {
-  if (ref.empty()) return -1;
-  return precision == Precision::Double ? relative_error_as<double>(y, ref) : relative_error_as<float>(y, ref);
+  return p;
 }
 
 std::vector<std::unique_ptr<bench::Peer>> make_peers(const Device& device, std::vector<std::string>& notes) {
@@ -334,9 +132,23 @@ std::size_t BenchCase::output_bytes() const {
   return static_cast<std::size_t>(product(p.output_shape()) * batch) * p.output_element_bytes();
 }
 
+std::string BenchCase::kind_name() const {
+  return kind == Kind::R2R ? to_string(family) + std::to_string(type) : std::string(to_string(kind));
+}
+
+std::optional<BenchCase> BenchCase::yardstick() const {
+  if (kind == Kind::C2C) return std::nullopt;
+  BenchCase y = *this;
+  y.kind = kind == Kind::R2R ? Kind::R2C : Kind::C2C;
+  y.inverse = kind == Kind::C2R;
+  return y;
+}
+
 Problem BenchCase::problem() const {
   Problem p;
   p.kind = kind;
+  p.family = family;
+  p.type = type;
   p.precision = precision;
   p.shape = shape;
   p.axes = axes;
@@ -356,7 +168,8 @@ std::string BenchCase::label() const {
     for (std::size_t i = 0; i < axes.size(); ++i) out += (i ? "." : "") + std::to_string(axes[i]);
   }
   out += " b" + std::to_string(batch);
-  if (real()) return out + " " + to_string(kind);
+  if (kind == Kind::R2C || kind == Kind::C2R) return out + " " + kind_name();  // the kind says the direction
+  if (kind == Kind::R2R) out += " " + kind_name();
   return out + (inverse ? " inv" : "");
 }
 
@@ -417,7 +230,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     for (const BenchCase& c : cases) transpose_column = transpose_column || (!c.real() && c.transformed_axes() >= 2);
   const inspect::CopyKernel copy(device);  // every case is measured against it
   std::size_t steps = cases.size() * (1 + peers.size() + (transpose_column ? 1 : 0));
-  for (const BenchCase& c : cases) steps += c.real() ? 1 : 0;  // bfly's C2C beside each real case
+  for (const BenchCase& c : cases) steps += c.yardstick() ? 1 : 0;  // bfly's C2C or R2C beside
   std::size_t done = 0;
   for (const BenchCase& c : cases) {
     CaseResult r;
@@ -480,36 +293,34 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     std::vector<Contender*> contenders{&copying};
     if (plan) contenders.insert(contenders.begin(), &mine);
 
-    // A real case's yardstick: bfly's complex transform of the same shape,
-    // axes, batch and direction, on its own complex buffers, timed in the
-    // same interleaved run.
-    std::unique_ptr<Plan> complex_plan;
-    std::vector<Buffer> complex_ins, complex_outs;
-    Contender complex_contender;
-    int next_complex = 0;
-    if (c.real()) {
-      if (progress) progress(done, steps, "preparing bfly c2c " + c.label());
-      BenchCase complex_case = c;
-      complex_case.kind = Kind::C2C;
+    // The yardstick (BenchCase::yardstick): bfly's C2C beside a real case,
+    // its R2C beside a DCT or DST, on buffers of its own, timed in the same
+    // interleaved run.
+    std::unique_ptr<Plan> yardstick_plan;
+    std::vector<Buffer> yardstick_ins, yardstick_outs;
+    Contender yardstick_contender;
+    int next_yardstick = 0;
+    if (const std::optional<BenchCase> y = c.yardstick()) {
+      if (progress) progress(done, steps, "preparing bfly " + y->kind_name() + " " + c.label());
       try {
-        complex_plan = std::make_unique<Plan>(device, complex_case.problem(), options);
-        const HostData complex_input = random_input(complex_case);
-        const std::size_t bytes = complex_case.input_bytes();
+        yardstick_plan = std::make_unique<Plan>(device, y->problem(), options);
+        const HostData yardstick_input = random_input(*y);
+        const std::size_t in = y->input_bytes(), out = y->output_bytes();
         for (int b = 0; b < settings.buffers; ++b) {
-          complex_ins.emplace_back(device, bytes);
-          complex_outs.emplace_back(device, bytes);
-          complex_ins.back().write(complex_input.data(), bytes);
+          yardstick_ins.emplace_back(device, in);
+          yardstick_outs.emplace_back(device, out);
+          yardstick_ins.back().write(yardstick_input.data(), in);
         }
-        const Plan* cp = complex_plan.get();
-        complex_contender = Contender{[&, cp] {
-                                        cp->execute(complex_ins[next_complex], complex_outs[next_complex]);
-                                        next_complex = (next_complex + 1) % settings.buffers;
-                                      },
-                                      [&] { device.synchronize(); }};
-        contenders.push_back(&complex_contender);
+        const Plan* yp = yardstick_plan.get();
+        yardstick_contender = Contender{[&, yp] {
+                                          yp->execute(yardstick_ins[next_yardstick], yardstick_outs[next_yardstick]);
+                                          next_yardstick = (next_yardstick + 1) % settings.buffers;
+                                        },
+                                        [&] { device.synchronize(); }};
+        contenders.push_back(&yardstick_contender);
       } catch (const Error& e) {
-        complex_plan.reset();
-        r.c2c_unsupported = e.what();
+        yardstick_plan.reset();
+        r.yardstick_unsupported = e.what();
       }
       ++done;
     }
@@ -553,11 +364,8 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
     std::vector<Contender> theirs(peers.size());
     const bool every_axis = c.transformed_axes() == static_cast<int>(c.shape.size());
     // The peers halve the innermost axis of a real case.
-    const bool innermost_real = !c.real() || problem.real_axis() == static_cast<int>(c.shape.size()) - 1;
-    const bench::Transform transform = c.kind == Kind::R2C   ? bench::Transform::R2C
-                                       : c.kind == Kind::C2R ? bench::Transform::C2R
-                                                             : bench::Transform::C2C;
-    const bench::PeerCase peer_case{c.shape, c.batch, c.inverse, c.precision == Precision::Double, transform};
+    const bool innermost_real = !problem.is_real() || problem.real_axis() == static_cast<int>(c.shape.size()) - 1;
+    const bench::PeerCase their_case = peer_case(c);
     for (std::size_t k = 0; k < peers.size(); ++k) {
       if (progress) progress(done, steps, "preparing " + peers[k]->name() + " " + c.label());
       PeerResult p;
@@ -567,7 +375,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       } else if (!innermost_real) {
         p.unsupported = "n/a (the peers halve the innermost axis)";
       } else {
-        p.unsupported = peers[k]->prepare(peer_case, input.data());
+        p.unsupported = peers[k]->prepare(their_case, input.data());
         p.plan_ms = peers[k]->plan_ms();
       }
       r.peers.push_back(p);
@@ -585,7 +393,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       r.min_ms = mine.min();
     }
     r.copy_ms = copying.median();
-    if (complex_plan) r.c2c_ms = complex_contender.median();
+    if (yardstick_plan) r.yardstick_ms = yardstick_contender.median();
     if (transposing) r.peers.front().median_ms = theirs_transposing.median();
     ++done;
 

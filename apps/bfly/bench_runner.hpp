@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,15 +16,28 @@ namespace bfly::cli {
 // One benchmark case: `batch` arrays of `shape` (row-major, one after
 // another), transformed over `axes` (empty: every axis, the only kind the
 // peers run). A real case (R2C, C2R) has `shape` the real array's, and halves
-// the last of `axes` (the last axis when empty) on the complex side.
+// the last of `axes` (the last axis when empty) on the complex side. A DCT or
+// DST (R2R) has reals of `shape` on both sides.
 struct BenchCase {
   std::vector<std::int64_t> shape{1};
   std::vector<int> axes;
   std::int64_t batch = 1;
-  bool inverse = false;                     // true for C2R
+  bool inverse = false;                     // true for C2R; scipy's idctn / idstn for R2R
   Precision precision = Precision::Single;  // complex64 (and float32) or complex128 (and float64) data
   Kind kind = Kind::C2C;
-  bool real() const { return kind != Kind::C2C; }
+  Family family = Family::DCT;                     // R2R only
+  int type = 2;                                    // R2R only: 1..4
+  bool real() const { return kind != Kind::C2C; }  // real data on one side (R2C, C2R) or both (R2R)
+  std::string kind_name() const;                   // "c2c", "r2c", "c2r", "dct2", "dst4", ...
+  // The R2R type computed: of an inverse, 3 for type 2 and 2 for type 3
+  // (scipy's idct, unscaled under Norm::None); types 1 and 4 are their own.
+  int r2r_type() const { return inverse && (type == 2 || type == 3) ? 5 - type : type; }
+  // The transform bfly times beside this one, of the same shape, axes and
+  // batch, as the bar it is held to: for R2C and C2R the complex (C2C) one
+  // of the same direction (issue 7: real within 0.6 of complex); for a DCT
+  // or DST the R2C (issue 41: types I and IV within 1.2x of an R2C of the
+  // same length); none for C2C.
+  std::optional<BenchCase> yardstick() const;
   std::int64_t array_points() const;  // product of shape
   std::size_t point_bytes() const;    // 8 (complex64) or 16 (complex128)
   // Bytes of all batch arrays of the input and of the output: reals on the
@@ -33,7 +47,7 @@ struct BenchCase {
   std::int64_t length() const;   // points per transform: product of the transformed axes
   int transformed_axes() const;  // how many axes are transformed
   Problem problem() const;       // out of place, unnormalised
-  std::string label() const;     // "1000x1000 b4", "64x64x64 ax0.1 b1 inv", "4096 b1024 r2c"
+  std::string label() const;     // "1000x1000 b4", "64x64x64 ax0.1 b1 inv", "4096 b1024 r2c", "4096 b1024 dct2"
 };
 
 struct BenchSettings {
@@ -78,12 +92,12 @@ struct CaseResult {
   double first_result_ms = 0;  // plan_ms plus the first execution and its wait: a new size's first answer
   double copy_ms = 0;          // a plain copy of copy_bytes on the same device
   double copy_bytes = 0;       // what the copy read (and wrote): the smaller of the input and the output
-  // Real cases: bfly's complex (C2C) transform of the same shape, axes,
-  // batch and direction, timed in the same run (0: not run; why in
-  // c2c_unsupported), and the ratio real / complex time (issue 7: <= 0.6 for even sizes).
-  double c2c_ms = 0;
-  std::string c2c_unsupported;
-  double real_over_c2c() const { return c2c_ms > 0 && median_ms > 0 ? median_ms / c2c_ms : 0; }
+  // bfly's time for bench_case.yardstick() (C2C beside a real case, R2C
+  // beside a DCT or DST), timed in the same run (0: none or not run; why in
+  // yardstick_unsupported), and the ratio of this case's time to it.
+  double yardstick_ms = 0;
+  std::string yardstick_unsupported;
+  double over_yardstick() const { return yardstick_ms > 0 && median_ms > 0 ? median_ms / yardstick_ms : 0; }
   // Fraction of the floor: passes x (one read + one write of the case's
   // bytes) at the copy's speed.
   double floor_fraction() const { return floor_fraction(passes, median_ms); }
@@ -99,7 +113,7 @@ struct CaseResult {
   double moved_bytes() const {
     return static_cast<double>(bench_case.input_bytes()) + static_cast<double>(bench_case.output_bytes());
   }
-  double gflops(double ms) const;  // 5 N log2 N per complex transform of N points; half that per real one
+  double gflops(double ms) const;  // 5 N log2 N per complex transform of N points; half that per real or R2R one
   double gbytes(double ms) const;  // moved_bytes() per ms
 };
 

@@ -112,9 +112,21 @@ int run(BenchOptions& o, bool demo) {
     return run_convolve_bench(o.device.open(), c);
   }
   // --kind for every case; the real suite is real (r2c) unless told otherwise.
-  const Kind kind = !o.problem.kind.empty()  ? parse_kind(o.problem.kind)
-                    : o.suite_name == "real" ? Kind::R2C
-                                             : Kind::C2C;
+  const KindChoice choice = !o.problem.kind.empty()  ? parse_kind(o.problem.kind)
+                            : o.suite_name == "real" ? KindChoice{Kind::R2C}
+                                                     : KindChoice{};
+  const Kind kind = choice.kind;
+  // A suite's cases take the kind, and --inverse where the kind has both
+  // directions (c2c, a DCT or DST; c2r is the inverse, r2c the forward).
+  if (o.problem.inverse && kind == Kind::R2C && !o.suite_name.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                "--inverse with --kind r2c: an r2c transform is forward (c2r is its inverse)");
+  auto take_kind = [&](BenchCase& c, const KindChoice& k) {
+    c.kind = k.kind;
+    c.family = k.family;
+    c.type = k.type;
+    c.inverse = k.kind == Kind::C2R || (o.problem.inverse && k.kind != Kind::R2C);
+  };
   std::vector<BenchCase> cases;
   std::string source = o.suite_name.empty() ? std::string() : "suite " + o.suite_name;  // for --out's record
   if (o.seed != -1 && o.suite_name != "random")
@@ -131,8 +143,7 @@ int run(BenchOptions& o, bool demo) {
     for (const RandomCase& r : random_cases(seed)) {
       BenchCase c;
       c.shape = r.shape;
-      c.kind = o.problem.kind.empty() ? r.kind : kind;
-      c.inverse = c.kind == Kind::C2R;
+      take_kind(c, o.problem.kind.empty() ? KindChoice{r.kind} : choice);
       c.batch = std::max<std::int64_t>(1, o.points / c.array_points());
       cases.push_back(c);
     }
@@ -143,10 +154,7 @@ int run(BenchOptions& o, bool demo) {
       throw Error(ErrorCode::InvalidArgument, "unknown suite '" + o.suite_name + "' (expected " + names + "or random)");
     }
     cases = suite(o.suite_name, o.points);
-    for (BenchCase& c : cases) {
-      c.kind = kind;
-      if (kind == Kind::C2R) c.inverse = true;
-    }
+    for (BenchCase& c : cases) take_kind(c, choice);
   } else {
     if (o.problem.shape.empty())
       throw Error(ErrorCode::InvalidArgument, "bench needs --shape N[xM...][,...] or --suite NAME");
@@ -156,6 +164,8 @@ int run(BenchOptions& o, bool demo) {
       const Problem p = single.problem();
       BenchCase c;
       c.kind = p.kind;
+      c.family = p.family;
+      c.type = p.type;
       c.shape = p.shape;
       c.axes = p.axes;
       c.inverse = p.direction == Direction::Inverse;
@@ -195,7 +205,12 @@ int run(BenchOptions& o, bool demo) {
               device.info().driver.c_str());
   const double limit = error_limit(precision);
   const bool fp64 = precision == Precision::Double;
-  if (kind == Kind::C2C)
+  if (kind == Kind::R2R)
+    std::printf("  %s%s %s precision (%s to %s), checked against %s r2r (relative L2 error <= %s)\n",
+                choice.text().c_str(), o.problem.inverse ? " inverse" : "", precision_name(precision),
+                fp64 ? "float64" : "float32", fp64 ? "float64" : "float32", reference_name(precision).c_str(),
+                error_limit_text(precision).c_str());
+  else if (kind == Kind::C2C)
     std::printf("  %s precision (%s), checked against %s (relative L2 error <= %s)\n", precision_name(precision),
                 fp64 ? "complex128" : "complex64", reference_name(precision).c_str(),
                 error_limit_text(precision).c_str());
@@ -223,7 +238,10 @@ int run(BenchOptions& o, bool demo) {
         std::fputs(table_row(r).c_str(), stdout);
       },
       &notes);
-  std::fputs(table_footer(precision, kind).c_str(), stdout);
+  BenchCase example;  // of the run's --kind (a random suite without one mixes c2c and r2c: c2c's footer)
+  take_kind(example, choice);
+  example.precision = precision;
+  std::fputs(table_footer(example).c_str(), stdout);
   std::fputs(table_summary(results).c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info(), source);
   if (demo) {
@@ -261,7 +279,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     if (!demo)
       command->footer(
           "Shapes as --shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with "
-          "bfly's complex transform of the same shape beside.");
+          "bfly's complex transform of the same shape beside; --kind dct1..dct4 or dst1..dst4 (with --inverse: "
+          "scipy's idctn / idstn, unscaled) for a DCT or DST, with bfly's r2c of the same shape beside. Peers without "
+          "the transform read n/a (cuFFT and clFFT have no DCT or DST, VkFFT no DST).");
     o->device.add_to(*command);
     command->add_flag("--quiet", o->quiet, "no progress display");
     command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");

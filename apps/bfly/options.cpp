@@ -20,11 +20,18 @@ std::vector<int> parse_axes(const std::string& text) {
   return axes;
 }
 
-Kind parse_kind(const std::string& text) {
-  if (text == "c2c") return Kind::C2C;
-  if (text == "r2c") return Kind::R2C;
-  if (text == "c2r") return Kind::C2R;
-  throw Error(ErrorCode::InvalidArgument, "invalid kind '" + text + "' (expected c2c, r2c or c2r)");
+std::string KindChoice::text() const {
+  return kind == Kind::R2R ? to_string(family) + std::to_string(type) : std::string(to_string(kind));
+}
+
+KindChoice parse_kind(const std::string& text) {
+  for (Kind kind : {Kind::C2C, Kind::R2C, Kind::C2R})
+    if (text == to_string(kind)) return {kind};
+  for (Family family : {Family::DCT, Family::DST})
+    for (int type = 1; type <= 4; ++type)
+      if (text == to_string(family) + std::to_string(type)) return {Kind::R2R, family, type};
+  throw Error(ErrorCode::InvalidArgument,
+              "invalid kind '" + text + "' (expected c2c, r2c, c2r, dct1..dct4 or dst1..dst4)");
 }
 
 void ProblemOptions::add_to(CLI::App& app, bool with_token) {
@@ -33,8 +40,10 @@ void ProblemOptions::add_to(CLI::App& app, bool with_token) {
                    "problem token, e.g. c2c_f32_fwd_1024_b8_oop_none, c2c_f32_fwd_64x48_b1_oop_none_ax0 or "
                    "r2c_f32_fwd_1024_b1_oop_none");
   app.add_option("--kind", kind,
-                 "c2c (default), r2c (real to half spectrum, forward) or c2r (half spectrum to real, inverse); "
-                 "--shape is then the real array's shape, and the last of --axes the halved one");
+                 "c2c (default), r2c (real to half spectrum, forward), c2r (half spectrum to real, inverse): "
+                 "--shape is then the real array's shape, and the last of --axes the halved one; or dct1..dct4, "
+                 "dst1..dst4 (reals to reals of the same shape, scipy.fft.dctn / dstn over --axes; with --inverse "
+                 "idctn / idstn)");
   app.add_option("--shape", shape, "array shape, outermost first: 1024, 1000x1000, 64x64x64 (rank 1 to 4)");
   app.add_option("--axes", axes,
                  "axes to transform, A[,B,...] (1 to 3 of them; negatives count from the end); default: every axis");
@@ -60,7 +69,10 @@ Problem ProblemOptions::problem() const {
   p.shape = text::parse_shape(shape);
   p.axes = parse_axes(axes);
   p.batch = batch;
-  p.kind = kind.empty() ? Kind::C2C : parse_kind(kind);
+  const KindChoice choice = kind.empty() ? KindChoice{} : parse_kind(kind);
+  p.kind = choice.kind;
+  p.family = choice.family;
+  p.type = choice.type;
   // c2r is the inverse by definition: --kind c2r alone says so; r2c with
   // --inverse is refused by validate(), naming both.
   p.direction = inverse || p.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;

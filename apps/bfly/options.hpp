@@ -21,12 +21,20 @@ inline bool ends_with(const std::string& s, const std::string& tail) {
 // "0,-1" -> {0, -1}; throws Error naming the bad item. Empty text: no axes.
 std::vector<int> parse_axes(const std::string& text);
 
-// "c2c", "r2c" or "c2r"; throws Error naming the text.
-Kind parse_kind(const std::string& text);
+// What --kind names: c2c, r2c, c2r, or a DCT or DST of type 1..4 ("dct2",
+// "dst4": Kind::R2R with its family and type, spelt as in a problem token).
+struct KindChoice {
+  Kind kind = Kind::C2C;
+  Family family = Family::DCT;  // Kind::R2R only
+  int type = 2;                 // Kind::R2R only
+  std::string text() const;     // "c2c", "r2c", "c2r", "dct2", ...
+};
+// Throws Error naming the text.
+KindChoice parse_kind(const std::string& text);
 
 struct ProblemOptions {
   std::string token;
-  std::string kind;  // c2c, r2c or c2r; empty: c2c (a token carries its own)
+  std::string kind;  // c2c, r2c, c2r, dct1..dct4 or dst1..dst4; empty: c2c (a token carries its own)
   std::string shape;
   std::string axes;  // "A[,B,...]"; empty: every axis
   std::int64_t batch = 1;

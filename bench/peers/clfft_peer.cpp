@@ -1,7 +1,8 @@
 // clFFT 2.x on the caller's OpenCL queue, 1D/2D/3D, fp32 or fp64 (where the
 // device has cl_khr_fp64), complex or real (CLFFT_REAL to and from
 // CLFFT_HERMITIAN_INTERLEAVED). clFFT does radices 2, 3, 5, 7 (11, 13 since
-// 2.12); prepare() refuses other axis lengths up front.
+// 2.12); prepare() refuses other axis lengths up front. clFFT has no DCT or
+// DST: an R2R case is "n/a".
 #include <clFFT.h>
 
 #include <chrono>
@@ -92,6 +93,7 @@ class ClfftPeer final : public Peer {
     const QuietBuilds quiet;  // the OpenCL compiler's warning counts
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
+    if (c.r2r()) return "n/a (no DCT/DST)";
     if (!cl_.context || !cl_.queue) return "no OpenCL context/queue";
     if (std::string why = precision_unsupported(c, cl_.device); !why.empty()) return why;
     if (setup_status_ != CLFFT_SUCCESS) return status_text("clfftSetup", setup_status_);

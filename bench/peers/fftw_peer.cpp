@@ -1,6 +1,6 @@
 // FFTW on the host, with 1 or more threads: fftwf_* for fp32 cases, fftw_*
 // for fp64 ones (when libfftw3_threads was found: BFLY_HAVE_FFTW_FP64);
-// complex (dft), r2c and c2r plans.
+// complex (dft), r2c, c2r and r2r (DCT / DST) plans.
 #include <fftw3.h>
 
 #include <chrono>
@@ -28,6 +28,9 @@ struct FftwApi {
                          unsigned flags);
   void* (*plan_many_c2r)(int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist,
                          unsigned flags);
+  // Reals to reals, one kind per axis (fftw_r2r_kind is one enum for every precision).
+  void* (*plan_many_r2r)(int rank, const int* n, int batch, void* in, void* out, int dist, const fftw_r2r_kind* kinds,
+                         unsigned flags);
   void (*execute)(void* plan);
   void (*destroy)(void* plan);
 };
@@ -50,6 +53,11 @@ const FftwApi kSingle{
     [](int rank, const int* n, int batch, void* in, void* out, int in_dist, int out_dist, unsigned flags) -> void* {
       return fftwf_plan_many_dft_c2r(rank, n, batch, static_cast<fftwf_complex*>(in), nullptr, 1, in_dist,
                                      static_cast<float*>(out), nullptr, 1, out_dist, flags);
+    },
+    [](int rank, const int* n, int batch, void* in, void* out, int dist, const fftw_r2r_kind* kinds,
+       unsigned flags) -> void* {
+      return fftwf_plan_many_r2r(rank, n, batch, static_cast<float*>(in), nullptr, 1, dist, static_cast<float*>(out),
+                                 nullptr, 1, dist, kinds, flags);
     },
     [](void* plan) { fftwf_execute(static_cast<fftwf_plan>(plan)); },
     [](void* plan) { fftwf_destroy_plan(static_cast<fftwf_plan>(plan)); },
@@ -74,12 +82,26 @@ const FftwApi kDouble{
       return fftw_plan_many_dft_c2r(rank, n, batch, static_cast<fftw_complex*>(in), nullptr, 1, in_dist,
                                     static_cast<double*>(out), nullptr, 1, out_dist, flags);
     },
+    [](int rank, const int* n, int batch, void* in, void* out, int dist, const fftw_r2r_kind* kinds,
+       unsigned flags) -> void* {
+      return fftw_plan_many_r2r(rank, n, batch, static_cast<double*>(in), nullptr, 1, dist, static_cast<double*>(out),
+                                nullptr, 1, dist, kinds, flags);
+    },
     [](void* plan) { fftw_execute(static_cast<fftw_plan>(plan)); },
     [](void* plan) { fftw_destroy_plan(static_cast<fftw_plan>(plan)); },
 };
 #else
 const FftwApi kDouble{"FFTW double (libfftw3, libfftw3_threads) not found at build time"};
 #endif
+
+// FFTW's kind for each DCT and DST type: REDFT for the DCT, RODFT for the
+// DST, its two digits the input's and the output's shift by half a sample
+// (type I 00, II 10, III 01, IV 11).
+fftw_r2r_kind r2r_kind(R2RFamily family, int type) {
+  static const fftw_r2r_kind kinds[2][4] = {{FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11},
+                                            {FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11}};
+  return kinds[family == R2RFamily::DST][type - 1];
+}
 
 class FftwPeer final : public Peer {
  public:
@@ -138,17 +160,25 @@ class FftwPeer final : public Peer {
         plan_ =
             api.plan_many_c2r(rank, n, batch, in_, out_, static_cast<int>(spectrum), static_cast<int>(length), flags);
         break;
+      case Transform::R2R: {
+        const fftw_r2r_kind kind = r2r_kind(c.family, c.type);
+        const fftw_r2r_kind kinds[3] = {kind, kind, kind};
+        plan_ = api.plan_many_r2r(rank, n, batch, in_, out_, static_cast<int>(length), kinds, flags);
+        break;
+      }
     }
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!plan_) {
       release();
       return c.transform == Transform::C2C   ? "fftw_plan_many_dft failed"
              : c.transform == Transform::R2C ? "fftw_plan_many_dft_r2c failed"
-                                             : "fftw_plan_many_dft_c2r failed";
+             : c.transform == Transform::C2R ? "fftw_plan_many_dft_c2r failed"
+                                             : "fftw_plan_many_r2r failed";
     }
     // Copy after planning: MEASURE overwrites the arrays while it plans.
-    // Out-of-place complex and r2c transforms leave the input intact, so
-    // run() repeats; c2r keeps a copy for refresh().
+    // Out-of-place complex, r2c and r2r transforms leave the input intact
+    // (FFTW_DESTROY_INPUT is the default of c2r only), so run() repeats; c2r
+    // keeps a copy for refresh().
     std::memcpy(in_, input, in_bytes_);
     if (c.transform == Transform::C2R) {
       const auto* bytes = static_cast<const unsigned char*>(input);

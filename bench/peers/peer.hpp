@@ -14,9 +14,13 @@
 
 namespace bfly::bench {
 
-// What a case transforms: complex to complex, or real data and the
-// non-redundant half of its spectrum (FFTW's r2c / c2r, cuFFT's R2C / C2R).
-enum class Transform { C2C, R2C, C2R };
+// What a case transforms: complex to complex, real data and the
+// non-redundant half of its spectrum (FFTW's r2c / c2r, cuFFT's R2C / C2R),
+// or reals to reals of the same shape (a DCT or DST: FFTW's r2r).
+enum class Transform { C2C, R2C, C2R, R2R };
+
+// Which real-to-real transform (Transform::R2R).
+enum class R2RFamily { DCT, DST };
 
 // A transform over every axis of `shape` (1D, 2D or 3D, row-major,
 // contiguous), `batch` arrays one after another, out-of-place, unnormalised
@@ -26,14 +30,24 @@ enum class Transform { C2C, R2C, C2R };
 // real array's; the complex side holds n/2 + 1 points along the innermost
 // (last) axis, as FFTW, cuFFT, clFFT and VkFFT all lay it out; both sides
 // contiguous, arrays length() reals or complex_length() points apart.
+// A DCT or DST (R2R): reals in and out, `shape` on both sides, every axis
+// transformed with the same type, FFTW's unnormalised definitions (REDFT00,
+// 10, 01, 11 for DCT-I..IV, RODFT.. for the DST), which are scipy.fft's
+// norm=None forward transforms. Always forward: an inverse is asked for as
+// the forward transform of the type it computes (scipy's idct of type 2 is
+// an unscaled type 3, and of type 3 a type 2; types 1 and 4 are their own).
 struct PeerCase {
   std::vector<std::int64_t> shape;  // outermost first, as NumPy; the real shape for R2C / C2R
   std::int64_t batch = 1;
   bool inverse = false;  // true for C2R
   bool double_precision = false;
   Transform transform = Transform::C2C;
+  R2RFamily family = R2RFamily::DCT;  // R2R only
+  int type = 2;                       // R2R only: 1..4
 
-  bool real() const { return transform != Transform::C2C; }
+  // A transform with a real side and a half spectrum (R2C, C2R); not R2R.
+  bool real() const { return transform == Transform::R2C || transform == Transform::C2R; }
+  bool r2r() const { return transform == Transform::R2R; }
   // Bytes of one complex point, and of one real.
   std::size_t point_bytes() const {
     return double_precision ? sizeof(std::complex<double>) : sizeof(std::complex<float>);
@@ -55,24 +69,32 @@ struct PeerCase {
   }
   // Bytes of all batch arrays on the input and the output side.
   std::size_t input_bytes() const {
-    return static_cast<std::size_t>(batch) * (transform == Transform::R2C
+    return static_cast<std::size_t>(batch) * (transform == Transform::R2C || r2r()
                                                   ? static_cast<std::size_t>(length()) * real_bytes()
                                                   : static_cast<std::size_t>(complex_length()) * point_bytes());
   }
   std::size_t output_bytes() const {
-    return static_cast<std::size_t>(batch) * (transform == Transform::C2R
+    return static_cast<std::size_t>(batch) * (transform == Transform::C2R || r2r()
                                                   ? static_cast<std::size_t>(length()) * real_bytes()
                                                   : static_cast<std::size_t>(complex_length()) * point_bytes());
   }
+  // "dct2", "dst4" (R2R only).
+  std::string r2r_name() const { return (family == R2RFamily::DCT ? "dct" : "dst") + std::to_string(type); }
   // "" when the case is well formed: 1 to 3 axes, every axis and batch >= 1,
   // and length()*batch points (in bytes) fit int64, so peers may multiply
-  // freely; R2C forward, C2R inverse. Else a short reason, which prepare()
+  // freely; R2C forward, C2R inverse, R2R forward of type 1..4 (DCT-I with
+  // at least 2 points an axis). Else a short reason, which prepare()
   // returns as is.
   std::string problem() const {
     if (shape.empty() || shape.size() > 3) return "bad case: needs 1 to 3 axes";
     if (batch < 1) return "bad case: batch < 1";
     if (transform == Transform::R2C && inverse) return "bad case: an R2C transform is forward";
     if (transform == Transform::C2R && !inverse) return "bad case: a C2R transform is inverse";
+    if (r2r() && inverse) return "bad case: an R2R transform is forward (the inverse's type instead)";
+    if (r2r() && (type < 1 || type > 4)) return "bad case: R2R type is 1..4";
+    if (r2r() && family == R2RFamily::DCT && type == 1)
+      for (std::int64_t s : shape)
+        if (s < 2) return "bad case: a DCT-I axis needs 2 points";
     std::int64_t points = batch;
     const std::int64_t max_points = INT64_MAX / static_cast<std::int64_t>(point_bytes());
     for (std::int64_t s : shape) {
@@ -84,6 +106,19 @@ struct PeerCase {
   }
 };
 
+// "" when VkFFT (1.2.26 in Debian's libvkfft-dev; either backend) can take
+// the case as far as R2R goes, else why not: it has the DCT (performDCT,
+// types 1-4) and no DST (performDST came in later releases), and the peers
+// drop length-1 axes, which is right for a DFT only (a DCT-II of one point
+// doubles it).
+inline std::string vkfft_r2r_unsupported(const PeerCase& c) {
+  if (!c.r2r()) return "";
+  if (c.family == R2RFamily::DST) return "n/a (no DST in VkFFT 1.2.26)";
+  for (std::int64_t s : c.shape)
+    if (s == 1) return "no length-1 DCT axis in VkFFT";
+  return "";
+}
+
 class Peer {
  public:
   // Peers from the CUDA plugin are created and deleted inside it; deleting
@@ -94,11 +129,11 @@ class Peer {
   virtual std::string name() const = 0;
   // Prepares the case on the peer's own buffers with a copy of `input`
   // (c.input_bytes(): complex<float> / complex<double> points, or float /
-  // double for R2C). Returns "" when ready, or a short reason why this size,
+  // double for R2C and R2R). Returns "" when ready, or a short reason why this size,
   // precision or kind is unsupported / failed (never throws for that).
   virtual std::string prepare(const PeerCase& c, const void* input) = 0;
   // Enqueue/perform one transform of the prepared case (device peers: no wait).
-  // C2C and R2C never overwrite their input, so run() repeats on it. A C2R
+  // C2C, R2C and R2R never overwrite their input, so run() repeats on it. A C2R
   // may (FFTW's multi-dimensional c2r and cuFFT's C2R say they do, VkFFT's and
   // clFFT's multi-axis inverses work in their input): repeated C2R runs then
   // transform what the last one left, which takes the same time; refresh()

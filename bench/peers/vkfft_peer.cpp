@@ -8,6 +8,8 @@
 // buffer, C2R (inverseReturnToInputBuffer = 1) reads buffer and writes
 // inputBuffer, working in buffer on the way (refresh() restores it). VkFFT
 // allocates its own temp buffer for four-step (large) sizes at initializeVkFFT.
+// DCTs (performDCT = type) read inputBuffer and write buffer, both real
+// arrays of the shape: see r2r_unsupported() in opencl_peers.hpp.
 #define VKFFT_BACKEND 3
 #include "opencl_peers.hpp"  // defines CL_TARGET_OPENCL_VERSION before <CL/cl.h>
 
@@ -19,6 +21,29 @@
 
 namespace bfly::bench {
 namespace {
+
+// VkFFT 1.2.26's DCT-III and DCT-IV kernels for an axis whose length has a
+// prime factor above 13 (its Bluestein lengths) kill the process on PoCL 3.1
+// (a segfault inside the kernel, in place or out, with any stack size or
+// useLUT / disableMergeSequencesR2C: measured 2026-11-26 on every length
+// 2..160 and 194, 289, 1009, 2039, 4093; DCT-I and DCT-II of those lengths
+// run and agree with FFTW), so they are refused there instead of run. A
+// GPU's OpenCL is not known to crash: it runs them, and the accuracy column
+// says what they compute.
+std::string dct_crash(const PeerCase& c, cl_device_id device) {
+  if (!c.r2r() || (c.type != 3 && c.type != 4)) return "";
+  cl_device_type type = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS ||
+      !(type & CL_DEVICE_TYPE_CPU))
+    return "";
+  for (std::int64_t n : c.shape) {
+    std::int64_t m = n;
+    for (std::int64_t p : {2, 3, 5, 7, 11, 13})
+      while (m % p == 0) m /= p;
+    if (m > 1) return "VkFFT 1.2.26: DCT-III/IV of a length with a prime factor above 13 crashes on a CPU";
+  }
+  return "";
+}
 
 class VkfftPeer final : public Peer {
  public:
@@ -37,6 +62,8 @@ class VkfftPeer final : public Peer {
     // their DFT is the identity, so they are dropped (clFFT does the same inside),
     // except a real transform's innermost axis, whose length the spectrum halves.
     if (c.real() && c.shape.back() == 1) return "no length-1 real axis in VkFFT";
+    if (std::string why = vkfft_r2r_unsupported(c); !why.empty()) return why;
+    if (std::string why = dct_crash(c, device_); !why.empty()) return why;
     std::vector<std::uint64_t> axes;
     for (auto it = c.shape.rbegin(); it != c.shape.rend(); ++it)
       if (*it > 1) axes.push_back(static_cast<std::uint64_t>(*it));
@@ -85,6 +112,11 @@ class VkfftPeer final : public Peer {
       config.inputBufferStride[0] = axes[0];
       config.inverseReturnToInputBuffer = c2r ? 1 : 0;
     }
+    // The type asked for, run forward: VkFFT's forward DCT of each type is
+    // FFTW's REDFT of that type, unscaled (VkFFT's own precision test,
+    // sample_16_precision_VkFFT_single_dct.cpp, compares performDCT = t run
+    // forward with fftw_plan_r2r of REDFT00, 10, 01, 11 without a factor).
+    if (c.r2r()) config.performDCT = static_cast<std::uint64_t>(c.type);
     config.normalize = 0;                                 // the default: inverse without 1/N, like FFTW
     config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels PoCL/the driver must compile.
@@ -99,6 +131,9 @@ class VkfftPeer final : public Peer {
     plan_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (r != VKFFT_SUCCESS) {
       release();
+      // A DCT whose axis takes more than one pass (a kernel) is refused by
+      // name: VkFFT 1.2.26 does its DCTs in one upload only.
+      if (r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_DCT) return "VkFFT: no DCT of this length (one pass only)";
       return "initializeVkFFT failed: VkFFTResult " + std::to_string(static_cast<int>(r));
     }
     return "";

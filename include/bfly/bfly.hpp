@@ -136,8 +136,8 @@ struct Problem {
   std::int64_t elements() const;      // points of all arrays: product of shape * batch
   std::size_t element_bytes() const;  // of a complex point: 8 (f32) or 16 (f64)
   std::size_t bytes() const;          // elements() * element_bytes(): the contiguous complex size
-  // Real transforms: whether this is one, and the axis whose length the
-  // complex side halves (-1 for C2C; validate() first).
+  // Real transforms (R2C, C2R): whether this is one, and the axis whose
+  // length the complex side halves (-1 for C2C and R2R; validate() first).
   bool is_real() const { return kind == Kind::R2C || kind == Kind::C2R; }
   int real_axis() const;
   // The complex side's shape: `shape` with the real axis n/2 + 1.

@@ -236,7 +236,7 @@ Layout in_place_real(const Problem& p, bool real_side) {
 }  // namespace
 
 int Problem::real_axis() const {
-  if (kind == Kind::C2C) return -1;
+  if (!is_real()) return -1;  // C2C, and R2R: reals on both sides, nothing halved
   if (axes.empty()) return rank() - 1;
   const int a = axes.back();
   return a < 0 ? a + rank() : a;

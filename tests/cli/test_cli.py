@@ -27,6 +27,7 @@ cases, drawn from the printed seed; BFLY_TEST_TIER=exhaustive runs them all.
 import argparse
 import collections
 import io
+import math
 import os
 import re
 import shlex
@@ -1368,6 +1369,64 @@ def check_peer_builds_quiet(bfly):
                   result.returncode == 0 and not noise, f"exit {result.returncode}; stderr: {short(result.stderr)}")
 
 
+def check_bench_r2r(bfly, work):
+    """bench --kind dct1..dct4 / dst1..dst4: each case (1D and 2D, both
+    precisions, an inverse) checked against FFTW's r2r within the precision's
+    limit, for bfly and for every peer that ran it; peers without the
+    transform say n/a; bfly's r2c of the same shape timed beside; the bytes
+    reals on both sides."""
+    import json
+    runs = [(["--kind", "dct2"], "dct2", False, 4),
+            (["--kind", "dst4", "--precision", "double"], "dst4", False, 8),
+            (["--kind", "dst3", "--inverse"], "dst3", True, 4),
+            (["--kind", "dct1", "--precision", "double", "--inverse"], "dct1", True, 8)]
+    for i, (args, kind, inverse, real_bytes) in enumerate(runs):
+        out = os.path.join(work, f"bench_r2r_{i}.json")
+        result = bfly.run(["bench", "--shape", "64,30x12", "--points", "4096", "--repetitions", "1", "--quiet",
+                           "--out", out] + args)
+        name = f"bench {' '.join(args)}"
+        if result.returncode != 0 or not os.path.exists(out):
+            checks.record(name + " runs", False, f"exit {result.returncode}; {short(result.stderr)}")
+            continue
+        with open(out) as f:
+            doc = json.load(f)
+        limit = doc["error_limit"]
+        problems = []
+        if doc["kind"] != kind or len(doc["cases"]) != 2:
+            problems.append(f"kind {doc['kind']}, {len(doc['cases'])} cases")
+        for case in doc["cases"]:
+            label = f"{case['shape']}"
+            if not 0 <= case["relative_error"] <= limit:
+                problems.append(f"{label}: bfly error {case['relative_error']}")
+            if case["kind"] != kind or case["inverse"] != inverse:
+                problems.append(f"{label}: kind {case['kind']} inverse {case['inverse']}")
+            if case.get("yardstick_kind") != "r2c" or not case.get("yardstick_median_ms", 0) > 0:
+                problems.append(f"{label}: yardstick {case.get('yardstick_kind')} {case.get('yardstick_median_ms')}")
+            points = case["batch"] * math.prod(case["shape"])
+            if case["moved_bytes"] != 2 * real_bytes * points:
+                problems.append(f"{label}: moved_bytes {case['moved_bytes']} for {points} reals")
+            for peer in case["peers"]:
+                if peer["name"] in ("clFFT", "cuFFT") and peer.get("unsupported") != "n/a (no DCT/DST)":
+                    problems.append(f"{label}: {peer['name']} {peer.get('unsupported')}")
+                if "unsupported" not in peer and not 0 <= peer["relative_error"] <= limit:
+                    problems.append(f"{label}: {peer['name']} error {peer['relative_error']}")
+            ran = [p["name"] for p in case["peers"] if "unsupported" not in p]
+            if "VkFFT" in [p["name"] for p in case["peers"]] and kind.startswith("dct") and "VkFFT" not in ran:
+                problems.append(f"{label}: VkFFT did not run a {kind} of smooth lengths")
+        header = re.search(r"r2c ms +" + kind + "/r2c", result.stdout)
+        checks.record(name + ": bfly and its peers within the limit of FFTW's r2r, r2c beside",
+                      not problems and header is not None, "; ".join(problems) or short(result.stdout))
+    listed = bfly.run(["bench", "--suite", "real", "--kind", "dct4", "--list"], device=False)
+    lines = listed.stdout.splitlines()
+    checks.record("bench --suite real --kind dct4 --list: every case a dct4",
+                  listed.returncode == 0 and lines and all(line.endswith(" dct4") for line in lines),
+                  short(listed.stdout + listed.stderr))
+    wrong = bfly.run(["bench", "--kind", "dct5", "--shape", "8"], device=False)
+    checks.record("bench --kind dct5 fails in one line naming the kinds",
+                  wrong.returncode != 0 and len(wrong.stderr.strip().splitlines()) == 1 and
+                  "dct1..dct4" in wrong.stderr, f"exit {wrong.returncode}; {short(wrong.stderr)}")
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -1558,6 +1617,7 @@ def main():
             checks.run("usage errors", lambda name: check_usage_errors(bfly, work))
             checks.run("environment", lambda name: check_environment(bfly, work))
             checks.run("peer builds", lambda name: check_peer_builds_quiet(bfly))
+            checks.run("bench dct/dst", lambda name: check_bench_r2r(bfly, work))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))

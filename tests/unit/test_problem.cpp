@@ -523,6 +523,31 @@ TEST(Problem, RealElementBytes) {
   }
 }
 
+// A DCT or DST has reals on both sides, in the array's own shape: nothing
+// is halved, so it has no real axis and its "complex shape" is the shape
+// (the benchmark counts its bytes from these: input = output = reals).
+TEST(Problem, R2RSidesAreRealsOfTheWholeShape) {
+  for (Precision precision : {Precision::Single, Precision::Double}) {
+    Problem p = make({6, 5, 8}, 3);
+    p.kind = Kind::R2R;
+    p.family = bfly::Family::DST;
+    p.type = 4;
+    p.axes = {2, 0};
+    p.precision = precision;
+    ASSERT_NO_THROW(p.validate()) << p.token();
+    EXPECT_FALSE(p.is_real());
+    EXPECT_EQ(p.real_axis(), -1);
+    EXPECT_EQ(p.complex_shape(), p.shape);
+    EXPECT_EQ(p.input_shape(), p.shape);
+    EXPECT_EQ(p.output_shape(), p.shape);
+    const std::size_t real = precision == Precision::Single ? 4 : 8;
+    EXPECT_EQ(p.input_element_bytes(), real);
+    EXPECT_EQ(p.output_element_bytes(), real);
+    EXPECT_EQ(p.input_layout().strides, (Shape{40, 8, 1}));
+    EXPECT_EQ(p.output_layout().distance, 240);
+  }
+}
+
 TEST(Problem, RealScaleCountsRealPoints) {
   for (Norm norm : {Norm::Backward, Norm::Ortho, Norm::Forward}) {
     Problem r2c = make_real(Kind::R2C, {1023}), c2r = make_real(Kind::C2R, {1023});

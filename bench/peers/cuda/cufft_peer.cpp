@@ -3,7 +3,8 @@
 // default stream). Out-of-place C2C (fp32) or Z2Z (fp64), and the real
 // R2C / C2R (D2Z / Z2D): cuFFT leaves the input of all but C2R / Z2D intact
 // ("out-of-place complex-to-real FFT will always overwrite input buffer",
-// the cuFFT guide), so refresh() restores that one.
+// the cuFFT guide), so refresh() restores that one. cuFFT has no DCT or DST:
+// an R2R case is "n/a".
 #include <cufft.h>
 
 #include <chrono>
@@ -74,6 +75,7 @@ class CufftPeer final : public Peer {
   std::string prepare(const PeerCase& c, const void* input) override {
     release();
     if (std::string why = c.problem(); !why.empty()) return why;
+    if (c.r2r()) return "n/a (no DCT/DST)";
     ctx_.bind();
     inverse_ = c.inverse;
     double_ = c.double_precision;
@@ -153,6 +155,8 @@ class CufftPeer final : public Peer {
         call = double_ ? "cufftExecZ2D" : "cufftExecC2R";
         r = double_ ? cufftExecZ2D(plan_, static_cast<cufftDoubleComplex*>(in_), static_cast<cufftDoubleReal*>(out_))
                     : cufftExecC2R(plan_, static_cast<cufftComplex*>(in_), static_cast<cufftReal*>(out_));
+        break;
+      case Transform::R2R:  // refused by prepare()
         break;
     }
     if (r != CUFFT_SUCCESS) throw std::runtime_error(cufft_error(call, r));

@@ -6,7 +6,8 @@
 // directions, so run() can repeat. Real transforms use VkFFT's out-of-place
 // pairing (see vkfft_peer.cpp): the unpadded real array is inputBuffer, the
 // half spectrum buffer; C2R returns to inputBuffer and works in buffer on the
-// way, so refresh() restores it.
+// way, so refresh() restores it. DCTs (performDCT = type) read inputBuffer and
+// write buffer, both real arrays of the shape, as in the OpenCL peer.
 #define VKFFT_BACKEND 1
 #include "cuda_common.hpp"  // before vkFFT.h: cuda.h, cuda_runtime_api.h
 
@@ -48,6 +49,7 @@ class VkfftCudaPeer final : public Peer {
     // their DFT is the identity, so they are dropped (clFFT does the same inside),
     // except a real transform's innermost axis, whose length the spectrum halves.
     if (c.real() && c.shape.back() == 1) return "no length-1 real axis in VkFFT";
+    if (std::string why = vkfft_r2r_unsupported(c); !why.empty()) return why;
     std::vector<std::uint64_t> axes;
     for (auto it = c.shape.rbegin(); it != c.shape.rend(); ++it)
       if (*it > 1) axes.push_back(static_cast<std::uint64_t>(*it));
@@ -96,6 +98,11 @@ class VkfftCudaPeer final : public Peer {
       config.inputBufferStride[0] = axes[0];
       config.inverseReturnToInputBuffer = c2r ? 1 : 0;
     }
+    // The type asked for, run forward: VkFFT's forward DCT of each type is
+    // FFTW's REDFT of that type, unscaled (VkFFT's own precision test,
+    // sample_16_precision_VkFFT_single_dct.cpp, compares performDCT = t run
+    // forward with fftw_plan_r2r of REDFT00, 10, 01, 11 without a factor).
+    if (c.r2r()) config.performDCT = static_cast<std::uint64_t>(c.type);
     config.normalize = 0;                                 // the default: inverse without 1/N, like FFTW
     config.doublePrecision = c.double_precision ? 1 : 0;  // fp64 data and arithmetic
     // One direction per case halves the kernels NVRTC must compile.
@@ -112,6 +119,9 @@ class VkfftCudaPeer final : public Peer {
       // initializeVkFFT has already called deleteVkFFT on failure; a second
       // deleteVkFFT on the zeroed-out parts is harmless (it checks each).
       release();
+      // A DCT whose axis takes more than one pass (a kernel) is refused by
+      // name: VkFFT 1.2.26 does its DCTs in one upload only.
+      if (r == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_DCT) return "VkFFT: no DCT of this length (one pass only)";
       return "initializeVkFFT failed: VkFFTResult " + std::to_string(static_cast<int>(r));
     }
     return "";
