@@ -1,5 +1,5 @@
-// DCT and DST of types 2 and 3 on an even axis of n reals in one pass of a
-// complex FFT of n/2 points (KernelSpec::r2r_packed; plan/solvers/r2r.cpp
+// DCT and DST of types 2, 3 and 4 on an even axis of n reals in one pass of
+// a complex FFT of n/2 points (KernelSpec::r2r_packed; plan/solvers/r2r.cpp
 // decides where): Makhoul's reordering (pieces/r2r.cpp) composed with the
 // packed real FFT (pieces/real.cpp), so each point carries two reals and
 // the FFT does half the work of r2r.cpp's n-point one. With H = n/2, u the
@@ -16,9 +16,14 @@
 //   mirror), conjugated for the forward FFT that runs, w_4n^-(H-k) =
 //   e^(i pi/4) w_4n^k; the stores write v[2p] and v[2p+1] (the result's
 //   real part and its negated imaginary part) to y[g(2p)] and y[g(2p+1)].
+// - type 4: v[p] = (u[2p] + i u[n-1-2p]) w_8n^(4p+1) in the loads, V =
+//   FFT_H(v), and c = V[q] w_8n^(4q) in the stores, y[2q] = 2 Re c and
+//   y[n-1-2q] = -2 Im c (the DCT-IV's half-length complex form: one point a
+//   pair of outputs, no exchange).
 // The DSTs' signs and reversals and scipy's orthogonalize are r2r.cpp's
 // (pieces/r2r_common.hpp). The tables argument holds w_n^k, k = 0..H, then
-// w_4n^k, k = 0..H.
+// w_4n^k, k = 0..H (types 2 and 3), or w_8n^e, e < 2n (type 4: r2r.cpp's
+// table).
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
 #include "pieces/r2r_common.hpp"
@@ -81,19 +86,29 @@ void split_store(PassWriter& w, int r) {
   }
 }
 
-// Type 3's stores: point p's v[2p] and v[2p+1] to y[g(2p)] and y[g(2p+1)].
+// Types 3 and 4's stores: two outputs a point. Type 3: point p's v[2p]
+// and v[2p+1] to y[g(2p)] and y[g(2p+1)]; type 4: c = V[q] w_8n^(4q) to
+// y[2q] = 2 Re c and y[n-1-2q] = -2 Im c.
 void pairs_store(PassWriter& w, int r) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
-  const std::int64_t R = s.length, step = s.out_point_stride;
+  const std::int64_t R = s.length, step = s.out_point_stride, n = s.r2r_points;
+  const bool four = s.r2r_type == 4;
   w.for_each_butterfly(R / r, "valid", [&](int j) {
     for (int t = 0; t < r; ++t) {
-      const std::string v = w.x(j * r + t);
-      e.line("const " + w.idx() + " p" + str(t) + " = (" + w.idx() + ")(b + " + str(t * (R / r)) + ");");
+      std::string v = w.x(j * r + t);
+      const std::string p = "p" + str(t);
+      e.line("const " + w.idx() + " " + p + " = (" + w.idx() + ")(b + " + str(t * (R / r)) + ");");
+      if (four) {
+        e.line("const cpx c" + str(t) + " = cmul(" + v + ", tables[4 * " + p + "]);");
+        v = "c" + str(t);
+      }
       for (int half = 0; half < 2; ++half) {
         e.open("");
-        e.line("const " + w.idx() + " at = " + gathered(s, "2 * p" + str(t) + (half ? " + 1" : "")) + ";");
-        e.line("real y = " + std::string(half ? "-" : "") + v + (half ? ".y" : ".x") + ";");
+        const std::string at =
+            four ? (half ? str(n - 1) + " - 2 * " + p : "2 * " + p) : gathered(s, "2 * " + p + (half ? " + 1" : ""));
+        e.line("const " + w.idx() + " at = " + at + ";");
+        e.line("real y = " + std::string(half ? "-" : "") + (four ? "2 * " : "") + v + (half ? ".y" : ".x") + ";");
         emit_y_store(w, "out_off", step);
         e.close();
       }
@@ -125,6 +140,13 @@ class R2RPacked final : public Piece {
   bool tables(const KernelSpec& s, TableSource& t) const override {
     if (!active(s)) return false;
     const std::int64_t n = s.r2r_points;
+    if (s.r2r_type == 4) {
+      t.kind = "r2r_w8n";
+      t.size = str(n);
+      t.f32 = [n] { return twiddle::table_f32(8 * n, 2 * n); };
+      t.f64 = [n] { return twiddle::table_f64(8 * n, 2 * n); };
+      return true;
+    }
     t.kind = "r2r_packed";
     t.size = str(n);
     t.f32 = [n] { return packed_table(&twiddle::table_f32, n); };
@@ -142,6 +164,14 @@ class R2RPacked final : public Piece {
       emit_u(w, "a", gathered(s, "2 * j"));
       emit_u(w, "b", gathered(s, "2 * j + 1"));
       e.line(v + " = cmake(a, b);");
+      e.close();
+      return true;
+    }
+    if (s.r2r_type == 4) {
+      emit_u(w, "a", "2 * j");
+      emit_u(w, "b", str(N - 1) + " - 2 * j");
+      e.line("const cpx tw = tables[4 * j + 1];");
+      e.line(v + " = cmake(a * tw.x - b * tw.y, a * tw.y + b * tw.x);");
       e.close();
       return true;
     }

@@ -195,7 +195,7 @@ struct KernelSpec {
   bool r2r_sine = false;
   bool r2r_orthogonalize = false;
   std::int64_t r2r_points = 0;
-  // Types 2 and 3 of an even n in one pass of a complex FFT of n/2 points,
+  // Types 2 to 4 of an even n in one pass of a complex FFT of n/2 points,
   // two reals a point (pieces/r2r_packed.cpp): r2r_load and r2r_store stay
   // false; the type, sine, orthogonalize and points fields are as above.
   bool r2r_packed = false;

@@ -346,14 +346,16 @@ TEST_P(R2R, FusedOnePass) {
   const Plan one(device(), make(Family::DCT, 2, {64}, Precision::Single), specialised);
   EXPECT_EQ(one.passes(), 1);
   EXPECT_NE(one.describe().find("dct2"), std::string::npos) << one.describe();
-  // Types 2 and 3 of an even length: an FFT of n/2 points, two reals a
-  // point (pieces/r2r_packed.cpp); of an odd one, the FFT of n.
+  // Types 2 to 4 of an even length: an FFT of n/2 points, two reals a
+  // point (pieces/r2r_packed.cpp); of an odd one, the FFT of n (2n).
   EXPECT_NE(one.describe().find("dct2 of 64 packed"), std::string::npos) << one.describe();
   const Plan odd(device(), make(Family::DST, 3, {63}, Precision::Single), specialised);
   EXPECT_EQ(odd.describe().find("packed"), std::string::npos) << odd.describe();
   const Plan two_axes(device(), make(Family::DST, 3, {12, 10}, Precision::Double), specialised);
   EXPECT_EQ(two_axes.passes(), 2);
-  EXPECT_EQ(Plan(device(), make(Family::DCT, 4, {64}, Precision::Single), specialised).passes(), 1);
+  const Plan four(device(), make(Family::DCT, 4, {64}, Precision::Single), specialised);
+  EXPECT_EQ(four.passes(), 1);
+  EXPECT_NE(four.describe().find("dct4 of 64 packed"), std::string::npos) << four.describe();
   EXPECT_EQ(Plan(device(), make(Family::DST, 1, {63}, Precision::Double), specialised).passes(), 1);
   // An axis past one kernel (a prime: Rader or Bluestein) takes the stages: more launches.
   EXPECT_GT(Plan(device(), make(Family::DCT, 2, {4099}, Precision::Single), specialised).passes(), 1);
@@ -380,6 +382,37 @@ TEST_P(R2R, FusedOnePass) {
             p.output.distance = 3 * (n + 1);
           }
           expect_accurate(p);
+        }
+}
+
+// Types 2 to 4 of even lengths in one pass of n/2 points
+// (pieces/r2r_packed.cpp): short lengths where H = n/2 is 2, 3 or odd, and
+// long ones, both families, every norm, orthogonalize, both directions (an
+// inverse of type 2 runs type 3), the axis strided and in place.
+TEST_P(R2R, PackedEvenLengths) {
+  PlanOptions specialised = test_options();
+  specialised.tier = Tier::Specialised;
+  PrecisionDraw draw("R2R.PackedEvenLengths");
+  int i = 0;
+  for (std::int64_t n : {4, 6, 8, 10, 14, 16, 26, 64, 90, 128, 250, 512, 1000, 2048})
+    for (Family family : kFamilies)
+      for (int type = 2; type <= 4; ++type)
+        for (Precision precision : {Precision::Single, Precision::Double}) {
+          if (precision == Precision::Single) ++i;
+          if (!exhaustive() && i % 3 != 0) continue;  // the quick tier: a third, rotating
+          if (!draw.take(precision)) continue;
+          Problem p = make(family, type, {3, n}, precision, i % 2 ? Direction::Inverse : Direction::Forward,
+                           kNorms[i % 4], i % 5 < 2, 1, {1});
+          if (i % 4 == 1) {
+            p.input.strides = {1, 3};  // the axis strided
+            p.output.strides = {n + 2, 1};
+            p.output.distance = 3 * (n + 2);
+          } else if (i % 4 == 2) {
+            p.placement = Placement::InPlace;
+          }
+          const Plan plan(device(), p, specialised);
+          EXPECT_NE(plan.describe().find("packed"), std::string::npos) << p.token() << "\n" << plan.describe();
+          expect_accurate(p, specialised);
         }
 }
 

@@ -73,7 +73,7 @@ void r2r_store_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
   r2r_fields(spec, f);
   spec.r2r_store = true;
 }
-// Types 2 and 3 of an even n in one pass of n/2 points (pieces/r2r_packed.cpp).
+// Types 2 to 4 of an even n in one pass of n/2 points (pieces/r2r_packed.cpp).
 void r2r_packed_piece(KernelSpec& spec, const Step&, const PassFrame& f) {
   const Problem& c = f.problem;
   spec.r2r_packed = true;
@@ -126,10 +126,11 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     c.family = p.family;
     c.type = type;
     c.orthogonalize = p.orthogonalize;
-    // Types 2 and 3 of an even n: n/2 points in one pass where they fit,
-    // two reals a point (half the FFT's work); else the FFT of m.
+    // Types 2 to 4 of an even n: n/2 points in one pass where they fit,
+    // two reals a point (half the FFT of n's work, a quarter of type 4's
+    // FFT of 2n); else the FFT of m.
     std::vector<Step> steps;
-    if ((type == 2 || type == 3) && n % 2 == 0 && n >= 4) {
+    if (type >= 2 && n % 2 == 0 && n >= 4) {
       c.shape[a] = n / 2;
       steps = axis_steps(c, a + 1, limits, {});
       if (steps.size() == 1 && plain_passes(steps))
