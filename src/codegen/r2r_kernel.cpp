@@ -48,36 +48,40 @@ std::string generate_r2r_pre(DialectKind kind, Family family, int type, Precisio
   s += "  if (e == n - 1) v *= last;\n";
   if (dst && type == 2) s += "  if (q & 1) v = -v;\n";
   s += "  return v;\n}\n";
+  // Types 1 and 2 write the real FFT's m reals a line, type 3 the half
+  // spectrum's m / 2 + 1 points (its C2R's input), type 4 m complex points.
+  const bool reals = type == 1 || type == 2;
   s += head(d, r2r_pre_kernel_name(family, type, precision),
-            g + "cpx* work, " + g + "const real* src, " + g + "const cpx* tw", "m", "real first, real last");
+            g + (reals ? "real" : "cpx") + "* work, " + g + "const real* src, " + g + "const cpx* tw",
+            type == 3 ? "(m / 2 + 1)" : "m", "real first, real last");
   const std::string U = "r2r_u(src, base, sa, n, ";
   const std::string tail = ", first, last)";
   s += "  const " + u + " j = at;\n";
+  if (reals) {
+    s += "  real v = 0;\n";
+    if (type == 2) {  // Makhoul's reorder: the even elements, then the odd ones reversed
+      s += "  v = " + U + "j < (n + 1) / 2 ? 2 * j : 2 * (n - 1 - j) + 1" + tail + ";\n";
+    } else if (!dst) {
+      s += "  v = " + U + "j < n ? j : 2 * n - 2 - j" + tail + ";\n";  // the even extension
+    } else {
+      // The odd extension: 0, x, 0, -reverse x.
+      s += "  if (j >= 1 && j <= n) v = " + U + "j - 1" + tail + ";\n";
+      s += "  if (j >= n + 2) v = -" + U + "2 * n + 1 - j" + tail + ";\n";
+    }
+    s += "  work[i] = v;\n}\n";
+    return s;
+  }
   s += "  cpx v;\n  v.x = 0;\n  v.y = 0;\n";
-  switch (type) {
-    case 1:
-      if (!dst) {
-        s += "  v.x = " + U + "j < n ? j : 2 * n - 2 - j" + tail + ";\n";  // the even extension
-      } else {
-        // The odd extension: 0, x, 0, -reverse x.
-        s += "  if (j >= 1 && j <= n) v.x = " + U + "j - 1" + tail + ";\n";
-        s += "  if (j >= n + 2) v.x = -" + U + "2 * n + 1 - j" + tail + ";\n";
-      }
-      break;
-    case 2:  // Makhoul's reorder: the even elements, then the odd ones reversed
-      s += "  v.x = " + U + "j < (n + 1) / 2 ? 2 * j : 2 * (n - 1 - j) + 1" + tail + ";\n";
-      break;
-    case 3:  // (x[j] - i x[n - j]) conj(w_4n^j)
-      s += "  const real a = " + U + "j" + tail + ";\n";
-      s += "  const real b = j == 0 ? (real)0 : " + U + "n - j" + tail + ";\n";
-      s += "  const cpx w = tw[2 * j];\n";
-      s += "  v.x = a * w.x - b * w.y;\n  v.y = -(a * w.y + b * w.x);\n";
-      break;
-    default:  // x[j] w_8n^2j, zero-padded to 2n
-      s += "  if (j < n) {\n";
-      s += "    const real a = " + U + "j" + tail + ";\n";
-      s += "    const cpx w = tw[2 * j];\n";
-      s += "    v.x = a * w.x;\n    v.y = a * w.y;\n  }\n";
+  if (type == 3) {  // V[j] = (x[j] - i x[n - j]) conj(w_4n^j), j <= n / 2: a Hermitian half spectrum
+    s += "  const real a = " + U + "j" + tail + ";\n";
+    s += "  const real b = j == 0 ? (real)0 : " + U + "n - j" + tail + ";\n";
+    s += "  const cpx w = tw[2 * j];\n";
+    s += "  v.x = a * w.x - b * w.y;\n  v.y = -(a * w.y + b * w.x);\n";
+  } else {  // x[j] w_8n^2j, zero-padded to 2n
+    s += "  if (j < n) {\n";
+    s += "    const real a = " + U + "j" + tail + ";\n";
+    s += "    const cpx w = tw[2 * j];\n";
+    s += "    v.x = a * w.x;\n    v.y = a * w.y;\n  }\n";
   }
   s += "  work[i] = v;\n}\n";
   return s;
@@ -88,23 +92,30 @@ std::string generate_r2r_post(DialectKind kind, Family family, int type, Precisi
   const std::string g = d.global, u = d.u64;
   const bool dst = family == Family::DST;
   std::string s = d.types(precision);
-  s +=
-      head(d, r2r_post_kernel_name(family, type, precision),
-           g + "real* dst, " + g + "const cpx* work, " + g + "const cpx* tw", "n", "real scale, real first, real last");
+  // Types 1 and 2 read the real FFT's half spectrum (m / 2 + 1 points a
+  // line), type 3 its C2R's m reals, type 4 the complex FFT's m points.
+  s += head(d, r2r_post_kernel_name(family, type, precision),
+            g + "real* dst, " + g + "const " + (type == 3 ? "real" : "cpx") + "* work, " + g + "const cpx* tw", "n",
+            "real scale, real first, real last");
   s += "  const " + u + " k = at, kk = " + (dst && type == 2 ? "n - 1 - k" : "k") + ";\n";
-  s += "  " + g + "const cpx* row = work + line * m;\n";
-  switch (type) {
-    case 1:
+  if (type == 3) {  // Makhoul's de-interleave
+    s += "  " + g + "const real* row = work + line * m;\n";
+    s += "  real z = row[(kk & 1) ? n - 1 - kk / 2 : kk / 2];\n";
+  } else {
+    s += "  " + g + "const cpx* row = work + line * " + (type == 4 ? "m" : "(m / 2 + 1)") + ";\n";
+    if (type == 1) {
       s += dst ? "  real z = -row[kk + 1].y;\n" : "  real z = row[kk].x;\n";
-      break;
-    case 2:
-    case 4: {
-      s += "  const cpx w = tw[" + std::string(type == 2 ? "2 * kk" : "2 * kk + 1") + "], v = row[kk];\n";
+    } else {
+      // Type 2's V[k] above n / 2 is conj V[n - k] (a real FFT's spectrum).
+      if (type == 2) {
+        s += "  cpx v = row[kk <= n / 2 ? kk : n - kk];\n";
+        s += "  if (kk > n / 2) v.y = -v.y;\n";
+      } else {
+        s += "  const cpx v = row[kk];\n";
+      }
+      s += "  const cpx w = tw[" + std::string(type == 2 ? "2 * kk" : "2 * kk + 1") + "];\n";
       s += "  real z = 2 * (w.x * v.x - w.y * v.y);\n";
-      break;
     }
-    default:  // Makhoul's de-interleave
-      s += "  real z = row[(kk & 1) ? n - 1 - kk / 2 : kk / 2].x;\n";
   }
   if (dst && (type == 3 || type == 4)) s += "  if (k & 1) z = -z;\n";
   s += "  z *= scale;\n  if (k == 0) z *= first;\n  if (k == n - 1) z *= last;\n";

@@ -1,4 +1,4 @@
-// The DCT's and DST's gather and twiddle around a complex FFT, in either
+// The DCT's and DST's gather and twiddle around an FFT (real or complex), in either
 // dialect (plan/solvers/r2r.cpp has the algorithms; runtime/r2r_plan.cpp
 // launches them). One kernel a family, type and precision: the lengths,
 // strides and factors are arguments, so every length shares it.
@@ -11,20 +11,23 @@
 
 namespace bfly::codegen {
 
-// Gather: kernel r2r_pre_kernel_name(...)(cpx* work, const real* src,
-// const cpx* twiddles, u64 count, u64 n, u64 m, u64 d1, u64 d2, u64 d3, u64
+// Gather: kernel r2r_pre_kernel_name(...)(work, const real* src, const
+// cpx* twiddles, u64 count, u64 n, u64 m, u64 d1, u64 d2, u64 d3, u64
 // s0..s3, u64 axis_stride, real first, real last): for i < count = lines x
-// m, line = i / m (its index (i0..i3) over extents (., d1, d2, d3), the
-// source line at sum i_j s_j), writes work[i], point i % m of the line's
-// complex input. `twiddles` holds w_8n^e for e < 2n; `first` and `last`
-// multiply the source's first and last element (scipy's orthogonalize).
+// p, line = i / p (its index (i0..i3) over extents (., d1, d2, d3), the
+// source line at sum i_j s_j), writes work[i], element i % p of the line's
+// FFT input: types 1 and 2 the R2C's m reals (p = m, work real*), type 3
+// the C2R's half spectrum (p = m / 2 + 1, work cpx*), type 4 the complex
+// FFT's m points (p = m, work cpx*). `twiddles` holds w_8n^e for e < 2n;
+// `first` and `last` multiply the source's first and last element (scipy's
+// orthogonalize).
 std::string generate_r2r_pre(DialectKind dialect, Family family, int type, Precision precision);
 std::string r2r_pre_kernel_name(Family family, int type, Precision precision);
-// Twiddle: kernel r2r_post_kernel_name(...)(real* dst, const cpx* work,
-// const cpx* twiddles, u64 count, u64 n, u64 m, u64 d1, u64 d2, u64 d3, u64
-// s0..s3, u64 axis_stride, real scale, real first, real last): for i <
-// count = lines x n, writes output k = i % n of line i / n, times scale
-// (and first / last on the first and last output).
+// Twiddle: kernel r2r_post_kernel_name(...)(real* dst, const work (the
+// FFT's output: the R2C's m / 2 + 1 points a line for types 1 and 2, the
+// C2R's m reals for type 3, m complex points for type 4), const cpx* twiddles, u64 count, u64 n, u64 m, u64 d1, u64 d2,
+// u64 d3, u64 s0..s3, u64 axis_stride, real scale, real first, real last): for i < count = lines x n, writes output k =
+// i % n of line i / n, times scale (and first / last on the first and last output).
 std::string generate_r2r_post(DialectKind dialect, Family family, int type, Precision precision);
 std::string r2r_post_kernel_name(Family family, int type, Precision precision);
 constexpr int kR2RGroupSize = 256;

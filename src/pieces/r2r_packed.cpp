@@ -98,10 +98,10 @@ void pairs_store(PassWriter& w, int r) {
     for (int t = 0; t < r; ++t) {
       std::string v = w.x(j * r + t);
       const std::string p = "p" + str(t);
+      e.open("");
       e.line("const " + w.idx() + " " + p + " = (" + w.idx() + ")(b + " + str(t * (R / r)) + ");");
       if (four) {
-        e.line("const cpx c" + str(t) + " = cmul(" + v + ", tables[4 * " + p + "]);");
-        v = "c" + str(t);
+        e.line(v + " = cmul(" + v + ", tables[4 * " + p + "]);");
       }
       for (int half = 0; half < 2; ++half) {
         e.open("");
@@ -112,6 +112,7 @@ void pairs_store(PassWriter& w, int r) {
         emit_y_store(w, "out_off", step);
         e.close();
       }
+      e.close();
     }
   });
 }
@@ -129,7 +130,9 @@ class R2RPacked final : public Piece {
   bool owns_store(const KernelSpec&) const override { return true; }
   // Two or four reads and two twiddles a point, or a second point and two
   // twiddles a store (as pieces/real.cpp's split and mirror).
-  int extra_registers(const KernelSpec&) const override { return 16; }
+  // Type 4's loads are three a point, each a read in flight (the NVRTC
+  // sweep saw 15000 points at 64 registers spill 24 bytes with 16 here).
+  int extra_registers(const KernelSpec& s) const override { return s.r2r_type == 4 ? 32 : 16; }
   bool reads_reals(const KernelSpec&) const override { return true; }
   bool writes_reals(const KernelSpec&) const override { return true; }
   bool reads_axis_origin(const KernelSpec&) const override { return true; }

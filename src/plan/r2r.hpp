@@ -17,8 +17,8 @@
 namespace bfly::plan {
 
 // One axis of an R2R problem: its n points gathered (reordered, signed,
-// extended) into m complex points a line, the complex FFT of m over the
-// lines in workspace, and the post-twiddle written to the destination.
+// extended) into the FFT's input a line in workspace, the FFT of m over the
+// lines, and the post-twiddle written to the destination.
 struct R2RStage {
   int axis = 0;
   std::int64_t n = 1;  // points along the axis, in and out
@@ -38,7 +38,9 @@ struct R2RStage {
   // element and on the output's; the norm's factor rides on the output's.
   double in_first = 1, in_last = 1, out_first = 1, out_last = 1;
   double scale = 1;
-  // The complex FFT, in place on the workspace: c2c of m, batch `lines`.
+  // The FFT of m, batch `lines`: types 1 and 2 an R2C of the gathered
+  // reals, type 3 a C2R of the half spectrum (out of place between the
+  // workspace's real and complex sides), type 4 a C2C in place.
   Problem fft;
   // The gather's and the twiddle's kernel words ("dct2_f32").
   std::string word() const;

@@ -56,7 +56,12 @@ R2RPlan::R2RPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, con
                                               return b;
                                             });
     st.fft = std::make_unique<Plan>(Device(device_), s.fft, options);
-    workspace_bytes_ = std::max(workspace_bytes_, static_cast<std::size_t>(s.lines * s.m) * point);
+    // The complex side (m points a line, or a real FFT's m / 2 + 1) and,
+    // for a real FFT, the real side (m reals a line).
+    const bool real_fft = s.fft.kind != Kind::C2C;
+    const std::int64_t points = real_fft ? s.m / 2 + 1 : s.m;
+    workspace_bytes_ = std::max(workspace_bytes_, static_cast<std::size_t>(s.lines * points) * point);
+    if (real_fft) real_bytes_ = std::max(real_bytes_, static_cast<std::size_t>(s.lines * s.m) * (point / 2));
     stages_.push_back(std::move(st));
   }
 }
@@ -68,7 +73,7 @@ int R2RPlan::launches() const {
 }
 
 std::string R2RPlan::describe() const {
-  std::string out = "problem " + problem_.token() + "\nsolver r2r: each axis a gather, a complex FFT and a twiddle\n";
+  std::string out = "problem " + problem_.token() + "\nsolver r2r: each axis a gather, an FFT and a twiddle\n";
   for (const Stage& s : stages_) {
     out += "axis " + std::to_string(s.stage.axis) + ": gather bfly_r2r_pre_" + s.stage.word() + ", fft " +
            s.stage.fft.token() + ", twiddle bfly_r2r_post_" + s.stage.word() + "\n";
@@ -89,7 +94,7 @@ void R2RPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream)
   Workspace& w = workspace_of(stream);
   std::lock_guard<std::mutex> lock(w.order);
   if (!w.buffer) w.buffer = std::make_unique<Buffer>(device_->allocate(workspace_bytes_), device_);
-  const BufferImpl& work = w.buffer->impl();
+  if (real_bytes_ > 0 && !w.reals) w.reals = std::make_unique<Buffer>(device_->allocate(real_bytes_), device_);
   const bool single = problem_.precision == Precision::Single;
   auto real = [&](double v) { return single ? KernelArg::of_f32(v) : KernelArg::of_f64(v); };
   for (const Stage& st : stages_) {
@@ -106,14 +111,19 @@ void R2RPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream)
     auto groups = [](std::int64_t count) {
       return static_cast<std::size_t>((count + codegen::kR2RGroupSize - 1) / codegen::kR2RGroupSize);
     };
-    std::vector<KernelArg> pre{KernelArg::of(work), KernelArg::of(s.from_input ? in : out),
+    // The FFT's input and output in workspace: the complex side in place
+    // (C2C), else from the real side to the complex one (R2C) or back (C2R).
+    const Buffer& fft_in = s.fft.kind == Kind::R2C ? *w.reals : *w.buffer;
+    const Buffer& fft_out = s.fft.kind == Kind::C2R ? *w.reals : *w.buffer;
+    const std::int64_t gathered = s.fft.kind == Kind::C2R ? s.lines * (s.m / 2 + 1) : s.lines * s.m;
+    std::vector<KernelArg> pre{KernelArg::of(fft_in.impl()), KernelArg::of(s.from_input ? in : out),
                                KernelArg::of(*st.twiddles)};
-    geometry(pre, s.lines * s.m, s.src_strides, s.src_axis_stride);
+    geometry(pre, gathered, s.src_strides, s.src_axis_stride);
     pre.push_back(real(s.in_first));
     pre.push_back(real(s.in_last));
-    device_->launch(*st.pre, groups(s.lines * s.m), codegen::kR2RGroupSize, 0, pre, stream);
-    st.fft->execute(*w.buffer, *w.buffer, stream);
-    std::vector<KernelArg> post{KernelArg::of(out), KernelArg::of(work), KernelArg::of(*st.twiddles)};
+    device_->launch(*st.pre, groups(gathered), codegen::kR2RGroupSize, 0, pre, stream);
+    st.fft->execute(fft_in, fft_out, stream);
+    std::vector<KernelArg> post{KernelArg::of(out), KernelArg::of(fft_out.impl()), KernelArg::of(*st.twiddles)};
     geometry(post, s.lines * s.n, s.dst_strides, s.dst_axis_stride);
     post.push_back(real(s.scale));
     post.push_back(real(s.out_first));

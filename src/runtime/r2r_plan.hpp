@@ -1,6 +1,7 @@
 // Executing a DCT or DST (Kind::R2R): for each axis of plan::r2r_stages, the
-// gather kernel into workspace, the complex FFT's own Plan in place there,
-// and the twiddle kernel into the output (codegen/r2r_kernel.hpp). PlanImpl
+// gather kernel into workspace, the FFT's own Plan there (a real FFT
+// between the workspace's real and complex sides, or a complex one in
+// place), and the twiddle kernel into the output (codegen/r2r_kernel.hpp). PlanImpl
 // holds one for an R2R problem and hands it its executions.
 #pragma once
 
@@ -35,7 +36,7 @@ class R2RPlan {
   R2RPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options, BuildStats& stats);
   void execute(const BufferImpl& in, const BufferImpl& out, void* stream) const;
   std::string describe() const;
-  std::size_t workspace_bytes() const { return workspace_bytes_; }
+  std::size_t workspace_bytes() const { return workspace_bytes_ + real_bytes_; }
   int launches() const;
 
  private:
@@ -49,14 +50,16 @@ class R2RPlan {
   // stream a thread), so executions on different streams may overlap.
   struct Workspace {
     std::mutex order;
-    std::unique_ptr<Buffer> buffer;
+    std::unique_ptr<Buffer> buffer;  // the complex side
+    std::unique_ptr<Buffer> reals;   // a real FFT's real side
   };
   Workspace& workspace_of(void* stream) const;
 
   std::shared_ptr<DeviceImpl> device_;
   Problem problem_;
   std::vector<Stage> stages_;
-  std::size_t workspace_bytes_ = 0;
+  std::size_t workspace_bytes_ = 0;  // the complex side
+  std::size_t real_bytes_ = 0;       // the real side (0: no stage has a real FFT)
   mutable std::mutex workspaces_mutex_;
   mutable std::map<std::pair<void*, std::thread::id>, std::unique_ptr<Workspace>> workspaces_;
 };

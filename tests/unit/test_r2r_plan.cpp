@@ -5,6 +5,8 @@
 // sm_90 with NVRTC without spills (skipped where NVRTC cannot be loaded).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "codegen/r2r_kernel.hpp"
@@ -20,39 +22,66 @@ using bfly::plan::fused_r2r_plan;
 using bfly::plan::gpu_limits;
 
 TEST(R2RPlan, TypesTwoAndThreeInOnePassAnAxis) {
-  const auto fused = fused_r2r_plan(Problem::parse("dst3_f64_inv_12x10_b2_oop_ortho_orth"), cpu_limits(), {});
+  // Odd lengths: an FFT of n an axis, the r2r piece on both ends.
+  const auto fused = fused_r2r_plan(Problem::parse("dst3_f64_inv_11x9_b2_oop_ortho_orth"), cpu_limits(), {});
   ASSERT_TRUE(fused);
   ASSERT_EQ(fused->passes.size(), 2u);
   for (const auto& pass : fused->passes) {
     EXPECT_EQ(pass.spec.r2r_type, 2);  // the inverse of type 3
     EXPECT_TRUE(pass.spec.r2r_sine);
     EXPECT_TRUE(pass.spec.r2r_orthogonalize);
-    EXPECT_NE(pass.spec.name().find("_r2r"), std::string::npos) << pass.spec.name();
+    EXPECT_FALSE(pass.spec.r2r_packed);
+    EXPECT_NE(pass.spec.name().find("_r2r_"), std::string::npos) << pass.spec.name();
     EXPECT_TRUE(bfly::pieces::reads_reals(pass.spec) && bfly::pieces::writes_reals(pass.spec));
     bfly::pieces::TableSource table;
     ASSERT_TRUE(bfly::pieces::host_table(pass.spec, table));
     EXPECT_EQ(table.f64().size(), static_cast<std::size_t>(pass.spec.length));  // w_4n^k, k < n
   }
-  EXPECT_EQ(fused->problem.token(), "dst3_f64_inv_12x10_b2_oop_ortho_orth");
+  EXPECT_EQ(fused->problem.token(), "dst3_f64_inv_11x9_b2_oop_ortho_orth");
+}
+
+TEST(R2RPlan, EvenTypesTwoToFourPackedInHalfTheirLength) {
+  // Even lengths: an FFT of n / 2 an axis, two reals a point
+  // (pieces/r2r_packed.cpp); the tables w_n^k and w_4n^k, k <= n / 2 (types
+  // 2 and 3), or w_8n^e, e < 2n (type 4).
+  for (const auto& [token, type] :
+       {std::make_pair("dst3_f64_inv_12x10_b2_oop_ortho_orth", 2), std::make_pair("dct3_f32_fwd_12x10_b2_oop_none", 3),
+        std::make_pair("dst4_f64_fwd_12x10_b2_oop_forward", 4)}) {
+    const auto fused = fused_r2r_plan(Problem::parse(token), cpu_limits(), {});
+    ASSERT_TRUE(fused) << token;
+    ASSERT_EQ(fused->passes.size(), 2u) << token;
+    for (const auto& pass : fused->passes) {
+      EXPECT_TRUE(pass.spec.r2r_packed && !pass.spec.r2r_load && !pass.spec.r2r_store) << token;
+      EXPECT_EQ(pass.spec.r2r_type, type) << token;
+      EXPECT_EQ(pass.spec.length * 2, pass.spec.r2r_points) << token;
+      EXPECT_NE(pass.spec.name().find("_r2rp_"), std::string::npos) << pass.spec.name();
+      EXPECT_TRUE(bfly::pieces::reads_reals(pass.spec) && bfly::pieces::writes_reals(pass.spec));
+      bfly::pieces::TableSource table;
+      ASSERT_TRUE(bfly::pieces::host_table(pass.spec, table));
+      const std::int64_t n = pass.spec.r2r_points;
+      EXPECT_EQ(table.f64().size(), static_cast<std::size_t>(type == 4 ? 2 * n : n + 2)) << token;
+    }
+  }
 }
 
 TEST(R2RPlan, TypesOneAndFourInOnePassOfTheirFftsLength) {
-  // Type 4: an FFT of 2n; DCT-I of 2(n - 1); DST-I of 2(n + 1).
-  for (const auto& [token, m] :
-       {std::make_pair("dct4_f32_fwd_64_b1_oop_none", 128), std::make_pair("dct1_f32_fwd_64_b1_oop_none", 126),
-        std::make_pair("dst1_f64_fwd_64_b1_oop_ortho_orth", 130)}) {
+  // Type 4 of an odd n: an FFT of 2n; DCT-I of 2(n - 1); DST-I of 2(n + 1).
+  for (const auto& [token, n, m] : {std::make_tuple("dct4_f32_fwd_63_b1_oop_none", 63, 126),
+                                    std::make_tuple("dct1_f32_fwd_64_b1_oop_none", 64, 126),
+                                    std::make_tuple("dst1_f64_fwd_64_b1_oop_ortho_orth", 64, 130)}) {
     const auto fused = fused_r2r_plan(Problem::parse(token), cpu_limits(), {});
     ASSERT_TRUE(fused) << token;
     ASSERT_EQ(fused->passes.size(), 1u);
     EXPECT_EQ(fused->passes[0].spec.length, m) << token;
-    EXPECT_EQ(fused->passes[0].spec.r2r_points, 64) << token;
+    EXPECT_EQ(fused->passes[0].spec.r2r_points, n) << token;
   }
 }
 
 // Several Stockham passes: the gather on the first's loads (reals in), the
 // twiddle on the last's stores (reals out), workspace between them.
 TEST(R2RPlan, LongAxesInTheFftsPasses) {
-  for (const char* token : {"dct2_f32_fwd_65536_b1_oop_none", "dct4_f32_fwd_4096_b1_oop_none"}) {
+  // (Past one pass of n / 2 points, or odd: the FFT of n, or of 2n for type 4.)
+  for (const char* token : {"dct2_f32_fwd_65536_b1_oop_none", "dct4_f32_fwd_4095_b1_oop_none"}) {
     const auto fused = fused_r2r_plan(Problem::parse(token), cpu_limits(), {});
     ASSERT_TRUE(fused) << token;
     ASSERT_EQ(fused->passes.size(), 2u) << fused->print();
@@ -111,7 +140,8 @@ TEST(R2RPlan, EveryKernelCompilesForCudaWithoutSpills) {
        {"dct2_f32_fwd_16x100_b1_oop_ortho_ax1_orth", "dst3_f64_inv_4096_b2_oop_none_orth",
         "dct3_f32_fwd_10000_b1_oop_forward", "dst2_f64_fwd_60x7_b1_oop_none_ax0", "dct4_f32_fwd_1000_b1_oop_none",
         "dst1_f64_inv_99x3_b1_oop_ortho_ax0_orth", "dct1_f32_fwd_513_b2_oop_forward", "dct4_f32_fwd_30000_b1_oop_none",
-        "dct2_f64_fwd_100000_b1_oop_none"}) {
+        "dct2_f64_fwd_100000_b1_oop_none", "dct3_f32_fwd_32768_b1_oop_none", "dst4_f64_fwd_8192_b1_oop_none",
+        "dct2_f64_fwd_4096_b1_oop_ortho_orth", "dst3_f32_fwd_64x250_b1_oop_none_ax1"}) {
     const auto fused = fused_r2r_plan(Problem::parse(token), gpu_limits(232448, 1024), {});
     ASSERT_TRUE(fused) << token;
     for (const auto& pass : fused->passes) {

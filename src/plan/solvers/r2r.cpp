@@ -93,6 +93,36 @@ bool plain_passes(const std::vector<Step>& steps) {
   return !steps.empty() && steps.front().stride_product == 1;
 }
 
+// Type 4's packed loads hold two reals and a twiddle a point, each a read
+// in flight: where a thread's share of the registers cannot take them (1000
+// threads: 64, where the NVRTC sweep saw 15000 points spill), the FFT of 2n
+// runs instead.
+bool packed_fits_registers(const KernelSpec& spec, const DeviceLimits& limits) {
+  if (!spec.r2r_packed || spec.r2r_type != 4 || limits.registers_per_unit <= 0) return true;
+  const std::int64_t words = spec.precision == Precision::Double ? 2 : 1;
+  const std::int64_t threads = (spec.group_size() + 31) / 32 * 32;  // registers are granted per warp
+  return 4 * words * spec.points_per_thread() + 16 <= limits.registers_per_unit / threads;
+}
+
+// The axis's plan of `steps` where every pass takes the pieces: they admit
+// no launch form but the plain one (Piece::admits), and the last pass's
+// outputs must be e = k + k' P. The complex points between passes fit no
+// real buffer: workspace.
+std::optional<PlanTree> admitted(const Problem& c, std::vector<Step> steps, const DeviceLimits& limits,
+                                 const PlanOptions& options) {
+  for (std::size_t j = 0; j + 1 < steps.size(); ++j) steps[j].work_only = true;
+  PlanTree axis = plan_of_steps(c, steps, "r2r", limits, options);
+  for (const Pass& pass : axis.passes) {
+    const KernelSpec& spec = pass.spec;
+    if (spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
+        pass.chain_elements > 0 ||
+        ((spec.r2r_store || spec.r2r_packed) && (spec.store_via_local() || spec.axis_dim >= 0)) ||
+        !packed_fits_registers(spec, limits))
+      return std::nullopt;
+  }
+  return axis;
+}
+
 }  // namespace
 
 std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& device_limits,
@@ -129,33 +159,25 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     // Types 2 to 4 of an even n: n/2 points in one pass where they fit,
     // two reals a point (half the FFT of n's work, a quarter of type 4's
     // FFT of 2n); else the FFT of m.
-    std::vector<Step> steps;
+    std::optional<PlanTree> axis;
     if (type >= 2 && n % 2 == 0 && n >= 4) {
       c.shape[a] = n / 2;
-      steps = axis_steps(c, a + 1, limits, {});
-      if (steps.size() == 1 && plain_passes(steps))
+      std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
+      if (steps.size() == 1 && plain_passes(steps)) {
         steps.front().pieces.push_back(r2r_packed_piece);
-      else
-        steps.clear();
+        axis = admitted(c, steps, limits, options);
+      }
     }
-    if (steps.empty()) {
+    if (!axis) {
       c.shape[a] = m;
-      steps = axis_steps(c, a + 1, limits, {});
+      std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
       if (!plain_passes(steps)) return std::nullopt;
       steps.front().pieces.push_back(r2r_load_piece);
       steps.back().pieces.push_back(r2r_store_piece);
+      axis = admitted(c, steps, limits, options);
+      if (!axis) return std::nullopt;
     }
-    // The complex points between the passes fit no real buffer: workspace.
-    for (std::size_t j = 0; j + 1 < steps.size(); ++j) steps[j].work_only = true;
-    const PlanTree axis = plan_of_steps(c, steps, "r2r", limits, options);
-    for (Pass pass : axis.passes) {
-      const KernelSpec& spec = pass.spec;
-      // The pieces admit no launch form but the plain one (Piece::admits);
-      // the last pass's outputs must be e = k + k' P.
-      if (spec.staged || spec.block_rows || spec.clustered() || spec.plane() || spec.local_halves ||
-          pass.chain_elements > 0 ||
-          ((spec.r2r_store || spec.r2r_packed) && (spec.store_via_local() || spec.axis_dim >= 0)))
-        return std::nullopt;
+    for (Pass pass : axis->passes) {
       // The first axis reads the input; the others the output (their plan's input).
       auto slot = [&](Slot s) { return i > 0 && s == Slot::Input ? Slot::Output : s; };
       pass.source = slot(pass.source);
@@ -166,8 +188,8 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
       pass.caller_last = i + 1 == axes.size() && pass.caller_last;
       tree.passes.push_back(pass);
     }
-    tree.workspace_buffers = std::max(tree.workspace_buffers, axis.workspace_buffers);
-    tree.workspace_bytes = std::max(tree.workspace_bytes, axis.workspace_bytes);
+    tree.workspace_buffers = std::max(tree.workspace_buffers, axis->workspace_buffers);
+    tree.workspace_bytes = std::max(tree.workspace_bytes, axis->workspace_bytes);
   }
   return tree;
 }
@@ -221,12 +243,16 @@ std::vector<R2RStage> r2r_stages(const Problem& p) {
       if (!dct && type == 2) s.out_last = 1 / root2;
       if (!dct && type == 3) s.in_last = root2;
     }
-    s.fft.kind = Kind::C2C;
+    // Types 1 to 3 transform real data or a Hermitian spectrum: a real FFT
+    // of m (an R2C of the gathered reals; type 3 a C2R of its half
+    // spectrum), out of place between the workspace's two sides, half the
+    // complex FFT's work. Type 4's zero-padded 2n points are complex.
+    s.fft.kind = type == 4 ? Kind::C2C : type == 3 ? Kind::C2R : Kind::R2C;
     s.fft.shape = {s.m};
     s.fft.batch = s.lines;
     s.fft.precision = p.precision;
     s.fft.direction = s.fft_direction;
-    s.fft.placement = Placement::InPlace;
+    s.fft.placement = type == 4 ? Placement::InPlace : Placement::OutOfPlace;
     s.fft.norm = Norm::None;
     stages.push_back(s);
   }
@@ -240,14 +266,18 @@ std::string print_r2r(const Problem& p, const DeviceLimits& limits, const PlanOp
   if (const std::optional<PlanTree> fused = fused_r2r_plan(p, limits, options)) return fused->print();
   const std::vector<R2RStage> stages = r2r_stages(p);
   out << "problem " << p.token() << "\n";
-  out << "solver r2r: each axis a gather, a complex FFT and a twiddle (not fused)\n";
+  out << "solver r2r: each axis a gather, an FFT and a twiddle (not fused)\n";
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const R2RStage& s = stages[i];
     out << "axis " << s.axis << ": " << to_string(s.family) << "-" << s.type << " of " << s.n << " points, " << s.lines
         << " lines\n";
+    const char* gathered = s.fft.kind == Kind::R2C   ? " reals a line\n"
+                           : s.fft.kind == Kind::C2R ? " points' half spectrum a line\n"
+                                                     : " complex points a line\n";
     out << "  gather  bfly_r2r_pre_" << s.word() << ": " << (s.from_input ? "input" : "output") << " -> workspace, "
-        << s.m << " complex points a line\n";
-    out << "  fft     " << s.fft.token() << " (in place on the workspace):\n";
+        << s.m << gathered;
+    out << "  fft     " << s.fft.token()
+        << (s.fft.kind == Kind::C2C ? " (in place on the workspace):\n" : " (between the workspace's two sides):\n");
     std::istringstream inner(make_plan(s.fft, limits, options).print());
     for (std::string line; std::getline(inner, line);) out << "    " << line << "\n";
     out << "  twiddle bfly_r2r_post_" << s.word() << ": workspace -> output";
