@@ -111,11 +111,26 @@ struct PeerCase {
 // types 1-4) and no DST (performDST came in later releases), and the peers
 // drop length-1 axes, which is right for a DFT only (a DCT-II of one point
 // doubles it).
+//
+// Its DCT-III and DCT-IV kernels for an axis whose length has a prime
+// factor above 13 (its Bluestein lengths) crash: a segfault inside the
+// kernel on PoCL 3.1 (every length 2..160 and 194, 289, 1009, 2039, 4093,
+// in place or out, any stack size, useLUT or disableMergeSequencesR2C), and
+// cudaErrorIllegalAddress on an H200 (1025 = 5^2 41, 2026-11-26: bfly alone
+// ran it), which ends the process's use of the device. They are refused
+// instead of run. DCT-I and DCT-II of those lengths run and agree with FFTW.
 inline std::string vkfft_r2r_unsupported(const PeerCase& c) {
   if (!c.r2r()) return "";
   if (c.family == R2RFamily::DST) return "n/a (no DST in VkFFT 1.2.26)";
   for (std::int64_t s : c.shape)
     if (s == 1) return "no length-1 DCT axis in VkFFT";
+  if (c.type == 3 || c.type == 4)
+    for (std::int64_t n : c.shape) {
+      std::int64_t m = n;
+      for (std::int64_t p : {2, 3, 5, 7, 11, 13})
+        while (m % p == 0) m /= p;
+      if (m > 1) return "VkFFT 1.2.26: its DCT-III/IV of a length with a prime factor above 13 crashes";
+    }
   return "";
 }
 

@@ -22,29 +22,6 @@
 namespace bfly::bench {
 namespace {
 
-// VkFFT 1.2.26's DCT-III and DCT-IV kernels for an axis whose length has a
-// prime factor above 13 (its Bluestein lengths) kill the process on PoCL 3.1
-// (a segfault inside the kernel, in place or out, with any stack size or
-// useLUT / disableMergeSequencesR2C: measured 2026-11-26 on every length
-// 2..160 and 194, 289, 1009, 2039, 4093; DCT-I and DCT-II of those lengths
-// run and agree with FFTW), so they are refused there instead of run. A
-// GPU's OpenCL is not known to crash: it runs them, and the accuracy column
-// says what they compute.
-std::string dct_crash(const PeerCase& c, cl_device_id device) {
-  if (!c.r2r() || (c.type != 3 && c.type != 4)) return "";
-  cl_device_type type = 0;
-  if (clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, nullptr) != CL_SUCCESS ||
-      !(type & CL_DEVICE_TYPE_CPU))
-    return "";
-  for (std::int64_t n : c.shape) {
-    std::int64_t m = n;
-    for (std::int64_t p : {2, 3, 5, 7, 11, 13})
-      while (m % p == 0) m /= p;
-    if (m > 1) return "VkFFT 1.2.26: DCT-III/IV of a length with a prime factor above 13 crashes on a CPU";
-  }
-  return "";
-}
-
 class VkfftPeer final : public Peer {
  public:
   explicit VkfftPeer(const OpenCLHandles& cl) : context_(cl.context), queue_(cl.queue), device_(cl.device) {}
@@ -63,7 +40,6 @@ class VkfftPeer final : public Peer {
     // except a real transform's innermost axis, whose length the spectrum halves.
     if (c.real() && c.shape.back() == 1) return "no length-1 real axis in VkFFT";
     if (std::string why = vkfft_r2r_unsupported(c); !why.empty()) return why;
-    if (std::string why = dct_crash(c, device_); !why.empty()) return why;
     std::vector<std::uint64_t> axes;
     for (auto it = c.shape.rbegin(); it != c.shape.rend(); ++it)
       if (*it > 1) axes.push_back(static_cast<std::uint64_t>(*it));

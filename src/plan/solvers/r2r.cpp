@@ -101,7 +101,7 @@ bool packed_fits_registers(const KernelSpec& spec, const DeviceLimits& limits) {
   if (!spec.r2r_packed || spec.r2r_type != 4 || limits.registers_per_unit <= 0) return true;
   const std::int64_t words = spec.precision == Precision::Double ? 2 : 1;
   const std::int64_t threads = (spec.group_size() + 31) / 32 * 32;  // registers are granted per warp
-  return 4 * words * spec.points_per_thread() + 16 <= limits.registers_per_unit / threads;
+  return 4 * words * spec.points_per_thread() <= limits.registers_per_unit / threads;
 }
 
 // The axis's plan of `steps` where every pass takes the pieces: they admit
