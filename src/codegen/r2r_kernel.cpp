@@ -77,8 +77,14 @@ std::string generate_r2r_pre(DialectKind kind, Family family, int type, Precisio
     s += "  const real b = j == 0 ? (real)0 : " + U + "n - j" + tail + ";\n";
     s += "  const cpx w = tw[2 * j];\n";
     s += "  v.x = a * w.x - b * w.y;\n  v.y = -(a * w.y + b * w.x);\n";
-  } else {  // x[j] w_8n^2j, zero-padded to 2n
-    s += "  if (j < n) {\n";
+  } else {
+    // Even n (m = n / 2): (x[2j] + i x[n-1-2j]) w_8n^(4j+1); odd n (m = 2n):
+    // x[j] w_8n^2j, zero-padded to 2n.
+    s += "  if (2 * m == n) {\n";
+    s += "    const real a = " + U + "2 * j" + tail + ", b = " + U + "n - 1 - 2 * j" + tail + ";\n";
+    s += "    const cpx w = tw[4 * j + 1];\n";
+    s += "    v.x = a * w.x - b * w.y;\n    v.y = a * w.y + b * w.x;\n";
+    s += "  } else if (j < n) {\n";
     s += "    const real a = " + U + "j" + tail + ";\n";
     s += "    const cpx w = tw[2 * j];\n";
     s += "    v.x = a * w.x;\n    v.y = a * w.y;\n  }\n";
@@ -110,11 +116,20 @@ std::string generate_r2r_post(DialectKind kind, Family family, int type, Precisi
       if (type == 2) {
         s += "  cpx v = row[kk <= n / 2 ? kk : n - kk];\n";
         s += "  if (kk > n / 2) v.y = -v.y;\n";
+        s += "  const cpx w = tw[2 * kk];\n";
+        s += "  real z = 2 * (w.x * v.x - w.y * v.y);\n";
       } else {
-        s += "  const cpx v = row[kk];\n";
+        // Even n: c = V[q] w_8n^(4q), y[2q] = 2 Re c, y[n-1-2q] = -2 Im c.
+        s += "  real z;\n";
+        s += "  if (2 * m == n) {\n";
+        s += "    const " + u + " q = (kk & 1) ? (n - 1 - kk) / 2 : kk / 2;\n";
+        s += "    const cpx v = row[q], w = tw[4 * q];\n";
+        s += "    z = (kk & 1) ? -2 * (w.x * v.y + w.y * v.x) : 2 * (w.x * v.x - w.y * v.y);\n";
+        s += "  } else {\n";
+        s += "    const cpx v = row[kk], w = tw[2 * kk + 1];\n";
+        s += "    z = 2 * (w.x * v.x - w.y * v.y);\n";
+        s += "  }\n";
       }
-      s += "  const cpx w = tw[" + std::string(type == 2 ? "2 * kk" : "2 * kk + 1") + "];\n";
-      s += "  real z = 2 * (w.x * v.x - w.y * v.y);\n";
     }
   }
   if (dst && (type == 3 || type == 4)) s += "  if (k & 1) z = -z;\n";

@@ -18,7 +18,8 @@ namespace bfly::codegen {
 // source line at sum i_j s_j), writes work[i], element i % p of the line's
 // FFT input: types 1 and 2 the R2C's m reals (p = m, work real*), type 3
 // the C2R's half spectrum (p = m / 2 + 1, work cpx*), type 4 the complex
-// FFT's m points (p = m, work cpx*). `twiddles` holds w_8n^e for e < 2n;
+// FFT's m points (p = m, work cpx*: m = n / 2 for an even n, the
+// half-length form of pieces/r2r_packed.cpp, else 2n). `twiddles` holds w_8n^e for e < 2n;
 // `first` and `last` multiply the source's first and last element (scipy's
 // orthogonalize).
 std::string generate_r2r_pre(DialectKind dialect, Family family, int type, Precision precision);

@@ -22,7 +22,7 @@ namespace bfly::plan {
 struct R2RStage {
   int axis = 0;
   std::int64_t n = 1;  // points along the axis, in and out
-  std::int64_t m = 1;  // the complex FFT's length
+  std::int64_t m = 1;  // the FFT's length: 2(n -+ 1) for types 1, n for 2 and 3, n / 2 (even n) or 2n for 4
   int type = 2;        // the type computed: the problem's, or 5 - type for an inverse of type 2 or 3
   Family family = Family::DCT;
   Direction fft_direction = Direction::Forward;  // type 3 runs the inverse FFT
