@@ -4,6 +4,7 @@
 // strides and factors are arguments, so every length shares it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "bfly/bfly.hpp"
@@ -32,5 +33,14 @@ std::string r2r_pre_kernel_name(Family family, int type, Precision precision);
 std::string generate_r2r_post(DialectKind dialect, Family family, int type, Precision precision);
 std::string r2r_post_kernel_name(Family family, int type, Precision precision);
 constexpr int kR2RGroupSize = 256;
+// Elements a thread: a group takes kR2RItems x kR2RGroupSize consecutive
+// elements of one line, so a launch over `lines` lines of `per` elements
+// (m, m / 2 + 1 or n, as above; `count` = lines x per) has
+// r2r_groups(lines, per) groups.
+constexpr int kR2RItems = 8;
+inline std::int64_t r2r_groups(std::int64_t lines, std::int64_t per) {
+  const std::int64_t span = std::int64_t{kR2RItems} * kR2RGroupSize;
+  return lines * ((per + span - 1) / span);
+}
 
 }  // namespace bfly::codegen

@@ -108,9 +108,7 @@ void R2RPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream)
       for (int d = 0; d < 4; ++d) args.push_back(KernelArg::of_u64(bits(strides[d])));
       args.push_back(KernelArg::of_u64(bits(axis_stride)));
     };
-    auto groups = [](std::int64_t count) {
-      return static_cast<std::size_t>((count + codegen::kR2RGroupSize - 1) / codegen::kR2RGroupSize);
-    };
+    auto groups = [&](std::int64_t per) { return static_cast<std::size_t>(codegen::r2r_groups(s.lines, per)); };
     // The FFT's input and output in workspace: the complex side in place
     // (C2C), else from the real side to the complex one (R2C) or back (C2R).
     const Buffer& fft_in = s.fft.kind == Kind::R2C ? *w.reals : *w.buffer;
@@ -121,14 +119,14 @@ void R2RPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream)
     geometry(pre, gathered, s.src_strides, s.src_axis_stride);
     pre.push_back(real(s.in_first));
     pre.push_back(real(s.in_last));
-    device_->launch(*st.pre, groups(gathered), codegen::kR2RGroupSize, 0, pre, stream);
+    device_->launch(*st.pre, groups(gathered / s.lines), codegen::kR2RGroupSize, 0, pre, stream);
     st.fft->execute(fft_in, fft_out, stream);
     std::vector<KernelArg> post{KernelArg::of(out), KernelArg::of(fft_out.impl()), KernelArg::of(*st.twiddles)};
     geometry(post, s.lines * s.n, s.dst_strides, s.dst_axis_stride);
     post.push_back(real(s.scale));
     post.push_back(real(s.out_first));
     post.push_back(real(s.out_last));
-    device_->launch(*st.post, groups(s.lines * s.n), codegen::kR2RGroupSize, 0, post, stream);
+    device_->launch(*st.post, groups(s.n), codegen::kR2RGroupSize, 0, post, stream);
   }
 }
 
