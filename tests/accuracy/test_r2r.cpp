@@ -424,11 +424,11 @@ TEST_P(R2R, FusedPasses) {
   options.limits = "max_pass_length=16";
   PlanOptions specialised = options;
   specialised.tier = Tier::Specialised;
-  // (100: 50 points do not fit one pass of 16, so not packed; 100 = 10 x 10
-  // in two. Past two passes the stages run: plan/solvers/r2r.cpp.)
-  const Plan two(device(), make(Family::DCT, 2, {100}, Precision::Single), specialised);
+  // (Type 4 of 45: an FFT of 90 = 9 x 10 in two passes of 16 at most;
+  // types 1 to 3 past one pass take the stages: plan/solvers/r2r.cpp.)
+  const Plan two(device(), make(Family::DCT, 4, {45}, Precision::Single), specialised);
   EXPECT_EQ(two.passes(), 2) << two.describe();
-  EXPECT_NE(two.describe().find("dct2 of 100 load"), std::string::npos) << two.describe();
+  EXPECT_NE(two.describe().find("dct4 of 45 load"), std::string::npos) << two.describe();
   PrecisionDraw draw("R2R.FusedPasses");
   int i = 0;
   for (std::int64_t n : {18, 30, 64, 100, 243, 256, 300})

@@ -171,12 +171,14 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
     if (!axis) {
       c.shape[a] = m;
       std::vector<Step> steps = axis_steps(c, a + 1, limits, {});
-      // Past two passes the stages cost less: a complex FFT of m points of
-      // real data moves 16 P - 8 bytes a real point (fp32) in P passes, the
-      // stages 8 (gather) + 8 (twiddle) + a real FFT's 8 a pass, in no more
-      // passes (it packs n / 2 points), or type 4's half-length FFT
-      // (H200, fp32, 65536 points: 4 passes 1.3 ms, the R2C alone 0.34).
-      if (!plain_passes(steps) || steps.size() > 2) return std::nullopt;
+      // Past one pass the stages cost less for types 1 to 3: their real FFT
+      // packs n / 2 points a line, where this complex FFT of m carries the
+      // reals as complex points through every pass (H200, fp32, 2^26
+      // points: 2^20 fused in two passes 1.13 ms, the stages 0.8 ms
+      // estimated from their gather 0.19, R2C 0.44 and twiddle 0.20;
+      // 65536 in four passes 1.3 ms, the stages 0.69). Type 4 of an odd n
+      // keeps two fused passes: its stages run the same FFT of 2n.
+      if (!plain_passes(steps) || steps.size() > (type == 4 ? 2u : 1u)) return std::nullopt;
       steps.front().pieces.push_back(r2r_load_piece);
       steps.back().pieces.push_back(r2r_store_piece);
       axis = admitted(c, steps, limits, options);
