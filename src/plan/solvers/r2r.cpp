@@ -176,9 +176,11 @@ std::optional<PlanTree> fused_r2r_plan(const Problem& p, const DeviceLimits& dev
       // reals as complex points through every pass (H200, fp32, 2^26
       // points: 2^20 fused in two passes 1.13 ms, the stages 0.8 ms
       // estimated from their gather 0.19, R2C 0.44 and twiddle 0.20;
-      // 65536 in four passes 1.3 ms, the stages 0.69). Type 4 of an odd n
-      // keeps two fused passes: its stages run the same FFT of 2n.
-      if (!plain_passes(steps) || steps.size() > (type == 4 ? 2u : 1u)) return std::nullopt;
+      // 65536 in four passes 1.3 ms, the stages 0.69). So do type 4's of an
+      // even n, the complex FFT of n / 2 (65536: two fused passes of 2n 1.3
+      // ms); of an odd n it keeps two fused passes: its stages run the same
+      // FFT of 2n.
+      if (!plain_passes(steps) || steps.size() > (type == 4 && n % 2 == 1 ? 2u : 1u)) return std::nullopt;
       steps.front().pieces.push_back(r2r_load_piece);
       steps.back().pieces.push_back(r2r_store_piece);
       axis = admitted(c, steps, limits, options);
