@@ -27,8 +27,8 @@ std::string head(const Dialect& d, const std::string& name, const std::string& f
   s += "  const " + u + " g = (" + u + ")" + d.group_id + ";\n";
   s += "  " + u + " line, i0, i1, i2, i3;\n";
   s += "  if (count <= 0xffffffffu) {\n";
-  s += "    const " + w + " l = (" + w + ")g / (" + w + ")chunks, e1 = (" + w + ")d1, e2 = (" + w + ")d2, e3 = (" +
-       w + ")d3;\n";
+  s += "    const " + w + " l = (" + w + ")g / (" + w + ")chunks, e1 = (" + w + ")d1, e2 = (" + w + ")d2, e3 = (" + w +
+       ")d3;\n";
   s += "    const " + w + " r3 = l / e3, r2 = r3 / e2;\n";
   s += "    line = l;\n    i3 = l - r3 * e3;\n    i2 = r3 - r2 * e2;\n    i1 = r2 % e1;\n    i0 = r2 / e1;\n";
   s += "  } else {\n";
