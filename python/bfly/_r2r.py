@@ -61,25 +61,11 @@ def _as_float(x):
     return x.astype(x.dtype.newbyteorder("="), copy=False), x.dtype.newbyteorder("=")
 
 
-def _fix_length(x, axis, n):
-    """x with `axis` cropped or zero-padded to n (scipy keeps the leading points)."""
-    m = x.shape[axis]
-    if m == n:
-        return x
-    if m > n:
-        index = [slice(None)] * x.ndim
-        index[axis] = slice(0, n)
-        return x[tuple(index)]
-    pad = [(0, 0)] * x.ndim
-    pad[axis] = (0, n - m)
-    return np.pad(x, pad)
-
-
-def _real_host(x, family, kind, inverse, axes, lengths, norm, orthogonalize):
+def _real_host(fw, x, family, kind, inverse, axes, lengths, norm, orthogonalize):
     device = default_device()
     precision = "f32" if x.dtype == np.float32 else "f64"
     for axis, n in zip(axes, lengths):
-        x = np.ascontiguousarray(_fix_length(x, axis, n))
+        x = np.ascontiguousarray(pad_or_crop(fw, x, {axis: n}))
         if x.size == 0:
             continue
         outer, inner = _split(x.shape, axis)
@@ -90,16 +76,16 @@ def _real_host(x, family, kind, inverse, axes, lengths, norm, orthogonalize):
     return x
 
 
-def _host(x, family, kind, inverse, axes, lengths, norm, orthogonalize):
+def _host(fw, x, family, kind, inverse, axes, lengths, norm, orthogonalize):
     x, returned = _as_float(x)
     if np.iscomplexobj(x):
         default = norm == "ortho"
-        part = [_real_host(np.ascontiguousarray(p), family, kind, inverse, axes, lengths, norm, default)
+        part = [_real_host(fw, np.ascontiguousarray(p), family, kind, inverse, axes, lengths, norm, default)
                 for p in (x.real, x.imag)]
         out = np.empty(part[0].shape, x.dtype)
         out.real, out.imag = part
     else:
-        out = _real_host(x, family, kind, inverse, axes, lengths, norm, orthogonalize)
+        out = _real_host(fw, x, family, kind, inverse, axes, lengths, norm, orthogonalize)
     return out.astype(returned, copy=False)
 
 
@@ -151,8 +137,8 @@ def _device(fw, x, family, kind, inverse, axes, lengths, norm, orthogonalize):
     if fw.name == "foreign" and (dtype not in (np.float32, np.float64) or list(lengths) != [x.shape[a] for a in axes]):
         raise TypeError("bfly can transform this array type only as it is: give it float32 or float64 without "
                         "n or s, or convert it to CuPy or PyTorch")
-    work = np.dtype(np.float32) if dtype in (np.float16, np.complex64) or dtype == np.float32 \
-        else np.dtype(np.float64)
+    # scipy's working precision: float16 and complex64's parts in float32, all else in float64.
+    work = np.dtype(np.float32 if dtype in (np.float16, np.float32, np.complex64) else np.float64)
     if dtype.kind == "c":
         default = norm == "ortho"
         re, im = (_real_device(fw, fw.astype(p, work) if fw.dtype(p) != work else p, family, kind, inverse, axes,
@@ -177,5 +163,5 @@ def transform(x, family, kind, inverse, axes, lengths, norm, orthogonalize):
     fw, array = framework_of(x)
     if fw.on_device:
         return _device(fw, array, family, kind, inverse, axes, lengths, norm, orthogonalize)
-    y = _host(array, family, kind, inverse, axes, lengths, norm, orthogonalize)
+    y = _host(fw, array, family, kind, inverse, axes, lengths, norm, orthogonalize)
     return fw.wrap_result(y, array)

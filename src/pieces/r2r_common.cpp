@@ -1,5 +1,7 @@
 #include "pieces/r2r_common.hpp"
 
+#include "twiddle/oracle.hpp"
+
 namespace bfly::pieces {
 namespace {
 
@@ -51,6 +53,13 @@ void emit_y_store(PassWriter& w, const std::string& base, std::int64_t step) {
     if (scales_output(s, first) && !(first && N == 1 && scales_output(s, false)))
       e.line("if (at == " + str(first ? 0 : N - 1) + ") y *= " + half_root2(w) + ";");
   e.line("out[" + base + " + at * " + str(step) + "] = y * out_re;");
+}
+
+void w8n_table(std::int64_t n, TableSource& t) {
+  t.kind = "r2r_w8n";
+  t.size = str(n);
+  t.f32 = [n] { return twiddle::table_f32(8 * n, 2 * n); };
+  t.f64 = [n] { return twiddle::table_f64(8 * n, 2 * n); };
 }
 
 }  // namespace bfly::pieces

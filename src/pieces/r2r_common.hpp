@@ -10,6 +10,7 @@
 #include <string>
 
 #include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
 
 namespace bfly::pieces {
 
@@ -21,5 +22,9 @@ void emit_u(codegen::PassWriter& w, const std::string& name, const std::string& 
 // (declared): the DSTs' (-1)^at of types 3 and 4, orthogonalize's factor,
 // the norm (out_re), at out[base + at * step].
 void emit_y_store(codegen::PassWriter& w, const std::string& base, std::int64_t step);
+
+// Type 4's table, w_8n^e for e < 2n, as both pieces read it (one device
+// copy a length and precision: the kind "r2r_w8n").
+void w8n_table(std::int64_t n, TableSource& t);
 
 }  // namespace bfly::pieces

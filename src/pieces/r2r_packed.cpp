@@ -144,10 +144,7 @@ class R2RPacked final : public Piece {
     if (!active(s)) return false;
     const std::int64_t n = s.r2r_points;
     if (s.r2r_type == 4) {
-      t.kind = "r2r_w8n";
-      t.size = str(n);
-      t.f32 = [n] { return twiddle::table_f32(8 * n, 2 * n); };
-      t.f64 = [n] { return twiddle::table_f64(8 * n, 2 * n); };
+      w8n_table(n, t);
       return true;
     }
     t.kind = "r2r_packed";

@@ -1,6 +1,7 @@
 #include "runtime/r2r_plan.hpp"
 
 #include "codegen/r2r_kernel.hpp"
+#include "runtime/table_cache.hpp"
 #include "runtime/tier_choice.hpp"
 #include "twiddle/oracle.hpp"
 
@@ -42,19 +43,11 @@ R2RPlan::R2RPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, con
     // w_8n^e for e < 2n: the types 2 and 3's w_4n^k at e = 2k, type 4's
     // w_8n^(2j) and w_8n^(2k+1); rounded once from the long-double oracle.
     const std::int64_t n = s.n;
-    st.twiddles = device_->memo<BufferImpl>("r2r-stages:" + std::string(to_string(precision)) + ":" + std::to_string(n),
-                                            [&]() -> std::shared_ptr<BufferImpl> {
-                                              if (precision == Precision::Double) {
-                                                const auto t = twiddle::table_f64(8 * n, 2 * n);
-                                                auto b = device_->allocate(t.size() * sizeof t[0]);
-                                                device_->write(*b, t.data(), t.size() * sizeof t[0], 0);
-                                                return b;
-                                              }
-                                              const auto t = twiddle::table_f32(8 * n, 2 * n);
-                                              auto b = device_->allocate(t.size() * sizeof t[0]);
-                                              device_->write(*b, t.data(), t.size() * sizeof t[0], 0);
-                                              return b;
-                                            });
+    st.twiddles =
+        device_->memo<BufferImpl>("r2r-stages:" + std::string(to_string(precision)) + ":" + std::to_string(n), [&] {
+          return precision == Precision::Double ? upload(*device_, twiddle::table_f64(8 * n, 2 * n))
+                                                : upload(*device_, twiddle::table_f32(8 * n, 2 * n));
+        });
     st.fft = std::make_unique<Plan>(Device(device_), s.fft, options);
     // The complex side (m points a line, or a real FFT's m / 2 + 1) and,
     // for a real FFT, the real side (m reals a line).
