@@ -50,36 +50,45 @@ std::vector<Complex> packed_table(std::vector<Complex> (*table)(std::int64_t, st
   return t;
 }
 
-// Type 2's stores: Z into local memory, then each k = 0..H split and twiddled.
+// Type 2's stores: Z into local memory, then each k = 0..H split and
+// twiddled. A thread takes k and H - k from the same two reads: with
+// 2E = a + conj c and t = w_n^k (-i (a - conj c)), 2V[k] = 2E + t and
+// 2V[H - k] = conj(2E - t) (as pieces/real.cpp's split).
 void split_store(PassWriter& w, int r) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
-  const std::int64_t R = s.length, n = s.r2r_points, step = s.out_point_stride;
+  const std::int64_t R = s.length, n = s.r2r_points, step = s.out_point_stride, pairs = R / 2 + 1;
   const int T = s.threads_per_transform;
   w.for_each_butterfly(R / r, "", [&](int j) {
     for (int t = 0; t < r; ++t) e.line(w.local("m", "b + " + str(t * (R / r))) + " = " + w.x(j * r + t) + ";");
   });
   e.line(w.dialect().barrier);
-  for (std::int64_t q = 0; q * T <= R; ++q) {
+  // y[k] = Re(w_4n^k V[k]) and, for 0 < k < H, y[n - k] = -Im.
+  auto store = [&](const std::string& k, const std::string& v) {
+    e.line("const cpx wv = cmul(tables[" + str(R + 1) + " + " + k + "], " + v + ");");
+    for (int half = 0; half < 2; ++half) {
+      e.open(half ? "if (kk > 0)" : "");
+      e.line("const " + w.idx() + " q = " + (half ? str(n) + " - " + k : k) + ";");
+      e.line("const " + w.idx() + " at = " + (s.r2r_sine ? str(n - 1) + " - q" : "q") + ";");
+      e.line(std::string("real y = ") + (half ? "-wv.y" : "wv.x") + ";");
+      emit_y_store(w, "out_off", step);
+      e.close();
+    }
+  };
+  for (std::int64_t q = 0; q * T < pairs; ++q) {
     e.open("");
     e.line("const " + w.u32() + " kk = t + " + str(q * T) + ";");
-    e.open("if (valid && kk <= " + str(R) + ")");
-    e.line("const cpx a = " + w.local("m", "(kk == " + str(R) + " ? 0 : kk)") + ";");
+    e.open("if (valid" + std::string((q + 1) * T > pairs ? " && kk < " + str(pairs) : "") + ")");
+    e.line("const cpx a = " + w.local("m", "kk") + ";");
     e.line("const cpx c = " + w.local("m", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
-    // 2 V[k] = (a + conj c) + w_n^k (-i (a - conj c)).
-    e.line("const cpx v = cadd(cmake(a.x + c.x, a.y - c.y), cmul(tables[kk], cmake(a.y + c.y, c.x - a.x)));");
-    e.line("const cpx wv = cmul(tables[" + str(R + 1) + " + kk], v);");
+    e.line("const cpx e2 = cmake(a.x + c.x, a.y - c.y);");
+    e.line("const cpx tw = cmul(tables[kk], cmake(a.y + c.y, c.x - a.x));");
     e.open("");
-    e.line("const " + w.idx() + " q = kk;");
-    e.line("const " + w.idx() + " at = " + (s.r2r_sine ? str(n - 1) + " - q" : "q") + ";");
-    e.line("real y = wv.x;");
-    emit_y_store(w, "out_off", step);
+    store("kk", "cadd(e2, tw)");
     e.close();
-    e.open("if (kk > 0 && kk < " + str(R) + ")");
-    e.line("const " + w.idx() + " q = " + str(n) + " - kk;");
-    e.line("const " + w.idx() + " at = " + (s.r2r_sine ? str(n - 1) + " - q" : "q") + ";");
-    e.line("real y = -wv.y;");
-    emit_y_store(w, "out_off", step);
+    e.open(R % 2 == 0 ? "if (2 * kk != " + str(R) + ")" : "");
+    e.line("const " + w.u32() + " k2 = " + str(R) + " - kk;");
+    store("k2", "cmake(e2.x - tw.x, tw.y - e2.y)");
     e.close();
     e.close();
     e.close();

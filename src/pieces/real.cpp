@@ -92,11 +92,33 @@ void real_store(PassWriter& w, int r) {
 }
 
 // The packed forward's split: Z into local memory in natural order, then
-// X[k] = E[k] + w_n^k O[k] for k = 0..n/2, each from Z[k] and Z[n/2 - k].
-void split_store(PassWriter& w, int r) {
+// X[k] = E[k] + w_n^k O[k] for k = 0..n/2 from Z[k] and Z[n/2 - k]. A
+// thread takes k and n/2 - k at once: with t = w_n^k O[k], X[k] = E + t and
+// X[n/2 - k] = conj(E - t) (E and O of n/2 - k are the conjugates of k's,
+// and w_n^(n/2 - k) = -conj w_n^k), so each pair costs two local reads and
+// one twiddle where each output cost them before (H200: the one-pass R2C
+// ran at 0.7 of the copy, bound by the split's instructions).
+void split_pair(PassWriter& w, const std::string& m, const std::string& k, const std::string& first,
+                const std::string& second, const std::string& first_at, const std::string& second_at) {
   const KernelSpec& s = w.spec();
   codegen::Emitter& e = w.out();
   const std::int64_t R = s.length;
+  e.line("const cpx a = " + w.local(m, k) + ";");
+  e.line("const cpx c = " + w.local(m, "(" + k + " == 0 ? 0 : " + str(R) + " - " + k + ")") + ";");
+  e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
+  e.line("const cpx tw = cmul(" + real_twiddle(s, k) + ", cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") +
+         "));");
+  e.line("const cpx y0 = cadd(even, tw), y1 = cmake(even.x - tw.x, tw.y - even.y);");
+  e.line(first + " = " + w.product(w.scaled("y0"), first_at) + ";");
+  // (k = n/4 is its own partner where n/2 is even.)
+  e.line(std::string(R % 2 == 0 ? "if (2 * " + k + " != " + str(R) + ") " : "") + second + " = " +
+         w.product(w.scaled("y1"), second_at) + ";");
+}
+
+void split_store(PassWriter& w, int r) {
+  const KernelSpec& s = w.spec();
+  codegen::Emitter& e = w.out();
+  const std::int64_t R = s.length, pairs = R / 2 + 1;
   const int T = s.threads_per_transform;
   w.for_each_butterfly(R / r, "", [&](int j) {
     for (int t = 0; t < r; ++t) e.line(w.local("m", "b + " + str(t * (R / r))) + " = " + w.x(j * r + t) + ";");
@@ -104,39 +126,32 @@ void split_store(PassWriter& w, int r) {
   e.line(w.dialect().barrier);
   const int M = s.transforms_per_group;
   if (s.dims.size() == 1 && s.out_point_stride == 1 && s.dims[0].out_stride == R + 1 && M > 1) {
-    // The group's rows of n/2 + 1 outputs lie end to end: write them as one
-    // block, consecutive threads consecutive points (a row per T threads
-    // wrote 8-point pieces across row boundaries that are not aligned).
-    const std::int64_t row = R + 1, block = row * M, G = s.group_size();
+    // The group's rows of n/2 + 1 outputs lie end to end: consecutive
+    // threads take consecutive pairs of the whole group, so both of a
+    // warp's stores are runs of adjacent points (a row per T threads wrote
+    // 8-point pieces across row boundaries that are not aligned).
+    const std::int64_t row = R + 1, all = pairs * M, G = s.group_size();
     e.line("const " + w.u64() + " g0 = (" + w.u64() + ")" + w.dialect().group_id + " * " + str(M) + ";");
     e.line(w.dialect().global + w.out_type() + "* block = out + g0 * " + str(row) + ";");
-    for (std::int64_t q = 0; q * G < block; ++q) {
+    for (std::int64_t q = 0; q * G < all; ++q) {
       e.open("");
-      e.line("const " + w.u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(row) + ", kk = i % " + str(row) +
-             ";");
-      e.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g0 + m2 < transforms)");
-      e.line("const cpx a = " + w.local("m2", "(kk == " + str(R) + " ? 0 : kk)") + ";");
-      e.line("const cpx c = " + w.local("m2", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
-      e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
-      e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
-      e.line("block[i] = " + w.product(w.scaled("cadd(even, cmul(tables[kk], odd))"), "g0 * " + str(row) + " + i") +
-             ";");
+      e.line("const " + w.u32() + " i = lid + " + str(q * G) + ", m2 = i / " + str(pairs) + ", kk = i % " + str(pairs) +
+             ", at = m2 * " + str(row) + " + kk;");
+      e.open("if (" + std::string((q + 1) * G > all ? "i < " + str(all) + " && " : "") + "g0 + m2 < transforms)");
+      split_pair(w, "m2", "kk", "block[at]", "block[at + " + str(R) + " - 2 * kk]", "g0 * " + str(row) + " + at",
+                 "g0 * " + str(row) + " + at + " + str(R) + " - 2 * kk");
       e.close();
       e.close();
     }
     return;
   }
-  for (std::int64_t q = 0; q * T <= R; ++q) {
+  const std::string S = str(s.out_point_stride);
+  for (std::int64_t q = 0; q * T < pairs; ++q) {
     e.open("");
     e.line("const " + w.u32() + " kk = t + " + str(q * T) + ";");
-    e.open("if (valid && kk <= " + str(R) + ")");
-    e.line("const cpx a = " + w.local("m", "(kk == " + str(R) + " ? 0 : kk)") + ";");
-    e.line("const cpx c = " + w.local("m", "(kk == 0 ? 0 : " + str(R) + " - kk)") + ";");
-    e.line("const cpx even = cmake(" + w.half("a.x + c.x") + ", " + w.half("a.y - c.y") + ");");
-    e.line("const cpx odd = cmake(" + w.half("a.y + c.y") + ", " + w.half("c.x - a.x") + ");");
-    e.line("const cpx y = cadd(even, cmul(tables[kk], odd));");
-    const std::string at = "(" + w.idx() + ")kk * " + str(s.out_point_stride);
-    e.line("dst[" + at + "] = " + w.product(w.scaled("y"), "out_off + " + at) + ";");
+    e.open("if (valid" + std::string((q + 1) * T > pairs ? " && kk < " + str(pairs) : "") + ")");
+    const std::string at = "(" + w.idx() + ")kk * " + S, mirror = "(" + w.idx() + ")(" + str(R) + " - kk) * " + S;
+    split_pair(w, "m", "kk", "dst[" + at + "]", "dst[" + mirror + "]", "out_off + " + at, "out_off + " + mirror);
     e.close();
     e.close();
   }
