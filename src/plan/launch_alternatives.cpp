@@ -47,13 +47,20 @@ bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
          spec.transforms_per_group == 1 && !spec.clustered();
 }
 
+bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
+  return limits.is_gpu && limits.row_occupancy && limits.registers_per_unit > 0 && spec.convolve &&
+         spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 && spec.transforms_per_group == 1 &&
+         !spec.clustered() && !spec.staged;
+}
+
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {
   return row_occupancy_applies(spec, limits) && spec.min_groups_per_unit > 1 ? 32 : 0;
 }
 
 std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const DeviceLimits& limits) {
   std::vector<KernelSpec> out;
-  if (row_occupancy_applies(spec, limits))
+  // (A convolution that spills at the groups its rule asked: one fewer.)
+  if (row_occupancy_applies(spec, limits) || convolution_occupancy_applies(spec, limits))
     for (int groups = spec.min_groups_per_unit - 1; groups >= std::max(1, spec.min_groups_per_unit - 2); --groups) {
       KernelSpec fewer = spec;
       fewer.min_groups_per_unit = groups;

@@ -28,6 +28,9 @@ std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const Device
 // Whether a one-pass row's groups a multiprocessor came from its points
 // (DeviceLimits::row_occupancy, launch_model.cpp row_groups_per_unit).
 bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
+// Whether a one-kernel convolution's groups came from its points the same
+// way (row_threads.cpp convolution_groups_per_unit).
+bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 
 // Spilled bytes a thread the runtime keeps a model launch with rather than
 // relaunch it: 32 at row_occupancy's groups (a few spilled words cost less

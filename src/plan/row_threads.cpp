@@ -58,12 +58,31 @@ bool choose_long_row_threads(KernelSpec& spec, const DeviceLimits& limits) {
   return spec.threads_per_transform != before;
 }
 
-// A one-pass row's groups a multiprocessor (DeviceLimits::row_occupancy):
-// the most whose register share still holds 2 registers a point's word
-// and 16 more, within the threads and local memory a multiprocessor has.
+// The most groups a multiprocessor whose register share still holds
+// `need` registers a thread, within the threads and local memory it has.
 // The share: a multiprocessor's registers are four banks, one a warp
 // scheduler, each warp's from one bank in steps of 8 a thread (4 groups of
 // 8 warps: 64; 6 of 8: 40, not 42; 3 of 13: 48), as NVRTC then allots.
+namespace {
+
+int groups_leaving(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t need) {
+  const std::int64_t warps = (spec.group_size() + 31) / 32;
+  const std::int64_t fit = static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+  const std::int64_t most = std::min<std::int64_t>({limits.threads_per_unit / (32 * warps), fit, 32});
+  const std::int64_t bank = limits.registers_per_unit / 4;
+  int groups = 1;
+  for (std::int64_t g = 2; g <= most; ++g) {
+    const std::int64_t warps_a_bank = (g * warps + 3) / 4;
+    if (std::min<std::int64_t>(255, bank / (32 * warps_a_bank) / 8 * 8) >= need) groups = static_cast<int>(g);
+  }
+  return groups;
+}
+
+}  // namespace
+
+// A one-pass row's groups a multiprocessor (DeviceLimits::row_occupancy):
+// the most whose register share still holds 2 registers a point's word
+// and 16 more (groups_leaving).
 // register_estimate asks for 2-3 times what NVRTC uses on such rows (3375
 // at 225 threads: 145 against 62-78). Fitted to `bfly tune --log` over 38
 // lengths 648-24500 (H200, fp32, 2026-11-26; docs/perf/2026-11-26-row-
@@ -76,17 +95,24 @@ bool choose_long_row_threads(KernelSpec& spec, const DeviceLimits& limits) {
 // the estimate: short, they ran alike at every occupancy.
 int row_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
   const int words = spec.precision == Precision::Double ? 2 : 1;
-  const std::int64_t need = 2 * words * spec.points_per_thread() + 16;
-  const std::int64_t warps = (spec.group_size() + 31) / 32;
-  const std::int64_t fit = static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
-  const std::int64_t most = std::min<std::int64_t>({limits.threads_per_unit / (32 * warps), fit, 32});
-  const std::int64_t bank = limits.registers_per_unit / 4;
-  int groups = 1;
-  for (std::int64_t g = 2; g <= most; ++g) {
-    const std::int64_t warps_a_bank = (g * warps + 3) / 4;
-    if (std::min<std::int64_t>(255, bank / (32 * warps_a_bank) / 8 * 8) >= need) groups = static_cast<int>(g);
-  }
-  return groups;
+  return groups_leaving(spec, limits, 2 * words * spec.points_per_thread() + 16);
+}
+
+// A one-kernel convolution (Bluestein's FFT x spectrum x inverse FFT) keeps
+// its points through two FFTs, the chirp's index and the spectrum's reads:
+// about twice a row's registers. NVRTC, sm_90, 2304-point convolutions
+// (1025 R2C, 1031 C2C): 24 points a thread at 144 threads fit 128 registers
+// (3 groups) with no spills and spilled 120 bytes at 96 (4 groups); 16
+// points at 192 threads fit 96 (3 groups) and spilled 44 bytes at 80. The
+// estimate (register_estimate, +40 for the convolution) asked 2 groups and
+// 1, where the compiler then took 167 and 146.
+int convolution_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits) {
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  // (Two-level twiddles hold their tables' indices too, as the estimate
+  // says: 997's 2048-point convolution, 16 points a thread, spilled 164
+  // bytes at 96 registers and some at 128.)
+  return groups_leaving(spec, limits,
+                        4 * words * spec.points_per_thread() + 32 + (spec.stage_twiddle_bits > 0 ? 48 : 0));
 }
 
 }  // namespace bfly::plan

@@ -32,4 +32,8 @@ bool choose_long_row_threads(KernelSpec& spec, const DeviceLimits& limits);
 // more; row_threads.cpp says how it was fitted).
 int row_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits);
 
+// A one-kernel convolution's groups a multiprocessor under the same rule:
+// the most whose share leaves 4 registers a point's word and 32 more.
+int convolution_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits);
+
 }  // namespace bfly::plan

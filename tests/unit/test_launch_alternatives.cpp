@@ -158,3 +158,55 @@ TEST(LaunchAlternatives, RowOccupancyRelaunchesAtFewerGroupsFirst) {
 }
 
 }  // namespace
+
+namespace {
+
+// One-kernel convolutions (issue 39): Bluestein's take a thread a butterfly
+// of their busiest stage where that cuts a thread's points by a quarter
+// (2304 = 16 x 12 x 12: 192 threads of 16, not 144 of 24; 2048 = 16 x 16 x
+// 8 keeps 128 of 16; 896 = 14 x 8 x 8 keeps 64), and ask for the groups a
+// multiprocessor their points leave registers for (4 a point and 32, as
+// the NVRTC sweep fits them: 2304 at 192 threads, 3 groups), relaunched at
+// fewer where that spills. CPUs keep the estimate's launch.
+KernelSpec convolution_spec(std::int64_t n, const bfly::plan::DeviceLimits& limits) {
+  bfly::Problem p;
+  p.shape = {n};
+  p.batch = 1;
+  const KernelSpec spec = bfly::plan::make_plan(p, limits).passes.at(0).spec;
+  EXPECT_TRUE(spec.convolve && spec.bluestein()) << n << " is a one-kernel Bluestein convolution";
+  return spec;
+}
+
+TEST(LaunchAlternatives, BluesteinConvolutionsTakeTheirBusiestStagesThreadsAndTheGroupsTheirPointsLeave) {
+  const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  const KernelSpec k2304 = convolution_spec(1031, limits);
+  ASSERT_EQ(k2304.length, 2304);
+  EXPECT_EQ(k2304.threads_per_transform, 192);
+  EXPECT_EQ(k2304.points_per_thread(), 16);
+  EXPECT_EQ(k2304.min_groups_per_unit, 3);
+  EXPECT_TRUE(bfly::plan::convolution_occupancy_applies(k2304, limits));
+  EXPECT_EQ(bfly::plan::tolerated_spill_bytes(k2304, limits), 0u);
+  const std::vector<KernelSpec> candidates = bfly::plan::relaunch_candidates(k2304, limits);
+  ASSERT_GE(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0].min_groups_per_unit, 2);
+  EXPECT_EQ(candidates[0].threads_per_transform, 192);
+
+  const KernelSpec k2048 = convolution_spec(997, limits);
+  ASSERT_EQ(k2048.length, 2048);
+  EXPECT_EQ(k2048.threads_per_transform, 128) << "16 points a thread either way: the fewer threads";
+  const KernelSpec k896 = convolution_spec(389, limits);
+  ASSERT_EQ(k896.length, 896);
+  EXPECT_EQ(k896.threads_per_transform, 64) << "16 -> 14 points is less than a quarter";
+
+  // Without row_occupancy the estimate's groups stand; a CPU keeps the
+  // widest radix's threads.
+  bfly::plan::DeviceLimits estimate = limits;
+  estimate.row_occupancy = 0;
+  const KernelSpec old = convolution_spec(1031, estimate);
+  EXPECT_FALSE(bfly::plan::convolution_occupancy_applies(old, estimate));
+  EXPECT_LT(old.min_groups_per_unit, 3);
+  const bfly::plan::DeviceLimits cpu = bfly::plan::for_precision(bfly::plan::cpu_limits(), Precision::Single);
+  EXPECT_EQ(convolution_spec(1031, cpu).threads_per_transform, 144);
+}
+
+}  // namespace
