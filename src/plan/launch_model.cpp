@@ -407,29 +407,9 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
 
   // One widest butterfly per thread per stage (or VkFFT's rule, above).
   std::int64_t threads = rule_threads > 0 ? rule_threads : (length + widest - 1) / widest;
-  // A one-kernel convolution holds its points through two FFTs: a thread
-  // per butterfly of its stage with the most (every stage whole butterflies
-  // a thread, the fewest points a thread), where the group allows: always
-  // with convolution_threads; on a GPU, Bluestein's where that cuts the
-  // busiest thread's points by a quarter or more. H200, fp32, with the
-  // convolution's occupancy rule (row_threads.cpp): 2304 = 16 x 12 x 12 at
-  // 192 threads, 16 points, not 144 of 24: R2C 1025 and 1031 1.15x, C2C
-  // 1031 1.01x; 3072 = 16 x 16 x 12 at 256, 16 not 24: R2C 1383 and 1511
-  // 1.37-1.40x, C2C 1511 1.17x. Where the points stay (2048 = 16 x 16 x 8:
-  // 997 0.84x) or fall by less (896 = 14 x 8 x 8, 16 -> 14: 389 0.89x) the
-  // idle threads cost more; Rader's convolutions lost 0.83-0.93x at 4 of 5
-  // lengths.
-  if (spec.convolve && spec.radices.size() > 1 && (limits.convolution_threads || (limits.is_gpu && spec.bluestein()))) {
-    std::int64_t most = threads;
-    for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
-    auto busiest = [&](std::int64_t t) {
-      std::int64_t points = 0;
-      for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
-      return points;
-    };
-    if (most <= limits.max_group_size && (limits.convolution_threads || 4 * busiest(most) <= 3 * busiest(threads)))
-      threads = most;
-  }
+  // A one-kernel convolution: a thread a butterfly of its busiest stage
+  // where that pays (row_threads.cpp).
+  threads = convolution_threads(spec, limits, threads);
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
   // On a GPU, short strided transforms take more columns, up to a full
   // group: a 7-point column pass with 8 columns ran groups of 8 threads

@@ -36,4 +36,10 @@ int row_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits);
 // the most whose share leaves 4 registers a point's word and 32 more.
 int convolution_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limits);
 
+// A one-kernel convolution's threads a transform, given the model's
+// `threads` (a widest butterfly a thread): a thread a butterfly of its
+// busiest stage with DeviceLimits::convolution_threads, or on a GPU for
+// Bluestein's where that cuts a thread's points by a quarter; else `threads`.
+std::int64_t convolution_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads);
+
 }  // namespace bfly::plan
