@@ -47,10 +47,12 @@ bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
          spec.transforms_per_group == 1 && !spec.clustered();
 }
 
+// (Both the one-kernel convolutions and the rows of Bluestein's passes
+// around the spectrum, whose chirp pieces keep them out of the tuner's rows.)
 bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
-  return limits.is_gpu && limits.row_occupancy && limits.registers_per_unit > 0 && spec.convolve &&
-         spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 && spec.transforms_per_group == 1 &&
-         !spec.clustered() && !spec.staged;
+  return limits.is_gpu && limits.row_occupancy && limits.registers_per_unit > 0 &&
+         (spec.convolve || spec.bluestein()) && spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 &&
+         spec.transforms_per_group == 1 && !spec.clustered() && !spec.staged;
 }
 
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {

@@ -620,8 +620,12 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
   if (spec.clustered()) return "model";
   // One-kernel convolutions: the groups their points leave registers for,
   // as rows (row_threads.cpp), where that is more than the estimate asked.
+  // Bluestein's other rows (the chirp's passes) the groups a row's points
+  // leave, as the tuner's rows.
   if (convolution_occupancy_applies(spec, limits))
-    spec.min_groups_per_unit = std::max(spec.min_groups_per_unit, convolution_groups_per_unit(spec, limits));
+    spec.min_groups_per_unit =
+        std::max(spec.min_groups_per_unit,
+                 spec.convolve ? convolution_groups_per_unit(spec, limits) : row_groups_per_unit(spec, limits));
   if (!tunable(spec)) return "model";
   // Long rows: the thread count that keeps their points in registers
   // (plan/row_threads.cpp).
