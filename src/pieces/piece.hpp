@@ -82,6 +82,11 @@ class Piece {
   // Whether the source (the destination) holds reals, not complex points.
   virtual bool reads_reals(const plan::KernelSpec&) const { return false; }
   virtual bool writes_reals(const plan::KernelSpec&) const { return false; }
+  // The source's (the destination's) element type where the piece sets it
+  // (half storage's "hcpx"); nullptr: the pass's own (real or cpx).
+  virtual const char* element_type(const plan::KernelSpec&, bool /*source*/) const { return nullptr; }
+  // Functions it calls, written before the kernel (after the preamble).
+  virtual std::string helpers(const plan::KernelSpec&, const codegen::Dialect&) const { return ""; }
   // Whether the open dim's strides are run-time arguments (one kernel for
   // every N of Bluestein's M), not constants.
   virtual bool open_dim(const plan::KernelSpec&) const { return false; }
@@ -137,6 +142,9 @@ bool reads_reals(const plan::KernelSpec& spec);
 bool writes_reals(const plan::KernelSpec& spec);
 bool need_exchange(const plan::KernelSpec& spec);
 bool loads_from_local(const plan::KernelSpec& spec);
+// The source's (destination's) element type in the kernel's source: a
+// piece's (element_type), else reals or complex points.
+std::string element_type(const plan::KernelSpec& spec, bool source);
 bool has_tables(const plan::KernelSpec& spec);
 // The host table of the first of spec's pieces that has one.
 bool host_table(const plan::KernelSpec& spec, TableSource& table);

@@ -22,8 +22,10 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
+#include "plan/storage.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
+#include "runtime/half_plan.hpp"
 #include "runtime/r2r_plan.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
@@ -97,12 +99,19 @@ class PlanImpl {
 
   // multiply_period >= 0: fuse a pointwise product into the last pass's
   // stores, or the first pass's loads, where that pass can take one
-  // (KernelSpec::multiply, multiply_load; see fused()).
+  // (KernelSpec::multiply, multiply_load; see fused()). `storage`: convert
+  // the first loads and last stores from and to it where they can
+  // (plan/storage.hpp; runtime/half_plan.hpp).
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
-           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
+           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores, Storage storage = Storage::Native)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     device_->check_usable();  // before any of the device's locks (a fork may have left one held)
     auto start = Clock::now();
+    if (problem.storage != Storage::Native) {  // the fp32 problem's plan inside (runtime/half_plan.hpp)
+      tree_.problem = problem;
+      half_ = std::make_unique<HalfPlan>(device_, problem, options, stats_);
+      return;
+    }
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
     limits_ = plan::with_override(device_->limits(), plan::override_text(options));
     plan::DeviceLimits& limits = limits_;
@@ -135,9 +144,9 @@ class PlanImpl {
     check_fits(problem);
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
-      limits.generic_tier = multiply_period >= 0 || kernels_ready(*device_, tree_) ? 0
-                            : limits.generic_tier == 3                             ? 2
-                                                                                   : 1;
+      limits.generic_tier = multiply_period >= 0 || storage != Storage::Native || kernels_ready(*device_, tree_) ? 0
+                            : limits.generic_tier == 3                                                           ? 2
+                                                                                                                 : 1;
     if (limits.generic_tier && multiply_period < 0) {
       // Nothing compiled for this size (runtime/generic_plan.hpp). Where the
       // default tier chose it and it cannot be made (its workspace, 2-4x
@@ -186,6 +195,7 @@ class PlanImpl {
         }
       }
     }
+    plan::fuse_storage(tree_, storage);
     stats_.plan_ms = ms_since(start);
     // The passes' kernels compile at once, each on a thread of its own
     // (NVRTC and OpenCL compile on the calling thread, and a device makes
@@ -442,7 +452,14 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
-    if (const PlanImpl* made = specialised()) return made->execute(in, out, stream, multiplier);
+    run(in, out, stream, multiplier);
+  }
+
+  // execute() past its checks (a half plan's inner plan: its converting
+  // sides are 16-bit buffers).
+  void run(const BufferImpl& in, const BufferImpl& out, void* stream, const BufferImpl* multiplier = nullptr) const {
+    if (const PlanImpl* made = specialised()) return made->run(in, out, stream, multiplier);
+    if (half_) return half_->execute(in, out, stream);
     if (generic_) return generic_->execute(in, out, stream);
     if (r2r_) return r2r_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
@@ -535,7 +552,12 @@ class PlanImpl {
     const bool want_in_real = p.kind == Kind::R2C || p.kind == Kind::R2R;
     const bool want_out_real = p.kind == Kind::C2R || p.kind == Kind::R2R;
     const bool want_single = p.precision == Precision::Single;
-    if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
+    const bool half = std::is_same<In, std::uint16_t>::value, want_half = p.storage != Storage::Native;
+    if (half != want_half)
+      throw Error(ErrorCode::InvalidArgument, std::string("execute_host with ") + (half ? "16-bit" : "fp32/fp64") +
+                                                  " values on plan " + p.token() + ", which takes " +
+                                                  (want_half ? "16-bit ones (uint16_t)" : "float or double ones"));
+    if (!half && (in_real != want_in_real || out_real != want_out_real || is_single != want_single))
       throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
                                                   type(out_real, is_single) + " output on plan " + p.token() +
                                                   ", which takes " + type(want_in_real, want_single) + " and " +
@@ -563,6 +585,7 @@ class PlanImpl {
   std::string describe() const {
     if (const PlanImpl* made = specialised()) return made->describe();
     if (r2r_) return r2r_->describe();
+    if (half_) return half_->describe();
     if (!generic_) return tree_.print();
     return generic_->describe() +
            (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
@@ -570,6 +593,7 @@ class PlanImpl {
   int launches() const {
     if (const PlanImpl* made = specialised()) return made->launches();
     if (r2r_) return r2r_->launches();
+    if (half_) return half_->launches();
     return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
   }
 
@@ -595,6 +619,7 @@ class PlanImpl {
     if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
     if (r2r_) return r2r_->workspace_bytes();
+    if (half_) return half_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -618,6 +643,7 @@ class PlanImpl {
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
   std::unique_ptr<R2RPlan> r2r_;          // a DCT's or DST's stages (runtime/r2r_plan.hpp)
+  std::unique_ptr<HalfPlan> half_;        // a half-storage problem's (runtime/half_plan.hpp)
   // Tiered (generic_tier 2): the specialised plan being made, and once made.
   std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
   mutable std::atomic<const PlanImpl*> made_{nullptr};
@@ -638,12 +664,19 @@ class PlanImpl {
 
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
     : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period, at)) {}
+FusedPlan::FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, Storage storage)
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, options, -1, FuseAt::LastStores, storage)) {}
+bool FusedPlan::loads_convert() const { return plan::loads_convert(impl_->tree()); }
+bool FusedPlan::stores_convert() const { return plan::stores_convert(impl_->tree()); }
+void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream) const { impl_->run(in, out, stream); }
+int FusedPlan::launches() const { return impl_->launches(); }
+const BuildStats& FusedPlan::stats() const { return impl_->stats(); }
 FusedPlan::~FusedPlan() {
   if (impl_ && impl_->device()->inherited()) fork_guard::abandon(std::move(impl_));
 }
 bool FusedPlan::fused() const { return impl_->fused(); }
 const Problem& FusedPlan::problem() const { return impl_->tree().problem; }
-std::string FusedPlan::describe() const { return impl_->tree().print(); }
+std::string FusedPlan::describe() const { return impl_->describe(); }
 void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
   impl_->execute(in.impl(), out.impl(), nullptr, impl_->fused() ? &multiplier->impl() : nullptr);
 }
@@ -688,5 +721,6 @@ void Plan::execute_host(const std::complex<float>* in, float* out) const { impl_
 void Plan::execute_host(const std::complex<double>* in, double* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const float* in, float* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const double* in, double* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const std::uint16_t* in, std::uint16_t* out) const { impl_->execute_host(in, out); }
 
 }  // namespace bfly
