@@ -319,6 +319,18 @@ std::string PassWriter::product(const std::string& v, const std::string& at) con
   return out;
 }
 
+std::string PassWriter::loaded(const std::string& element, bool real) const {
+  std::string out = element;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->loaded(*this, out, real);
+  return out;
+}
+
+std::string PassWriter::real_stored(const std::string& v) const {
+  std::string out = v;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->real_stored(*this, out);
+  return out;
+}
+
 // The group's results sit in local memory; write them in the order the
 // output is contiguous in.
 void PassWriter::emit_store_from_local() {

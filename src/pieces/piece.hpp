@@ -122,6 +122,12 @@ class Piece {
   virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
     return v;
   }
+  // A source element (code) as the value it holds (a real where `real`),
+  // and the real stored in place of v (PassWriter::loaded, real_stored).
+  virtual std::string loaded(const codegen::PassWriter&, const std::string& element, bool /*real*/) const {
+    return element;
+  }
+  virtual std::string real_stored(const codegen::PassWriter&, const std::string& v) const { return v; }
 
   // The runtime's: the host table its kernels read (has_tables() says,
   // for the parameter list, that it has one), and the value of one of its

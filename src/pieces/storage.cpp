@@ -80,7 +80,8 @@ class StoragePiece final : public Piece {
   }
 
   const char* element_type(const KernelSpec& s, bool source) const override {
-    return (source ? s.load_storage : s.store_storage) != Storage::Native ? "hcpx" : nullptr;
+    if ((source ? s.load_storage : s.store_storage) == Storage::Native) return nullptr;
+    return (source ? pieces::reads_reals(s) : pieces::writes_reals(s)) ? "hreal" : "hcpx";
   }
 
   std::string helpers(const KernelSpec& s, const codegen::Dialect& d) const override {
@@ -91,11 +92,13 @@ class StoragePiece final : public Piece {
     return w.spec().store_storage != Storage::Native ? "storage_pack(" + v + ")" : v;
   }
 
-  bool emit_read(codegen::PassWriter& w, const std::string& v, const std::string&,
-                 const std::string& at) const override {
-    if (w.spec().load_storage == Storage::Native) return false;
-    w.out().line(v + " = storage_cpx(src[" + at + "]);");
-    return true;
+  std::string real_stored(const codegen::PassWriter& w, const std::string& v) const override {
+    return w.spec().store_storage != Storage::Native ? "(hreal)storage_bits(" + v + ")" : v;
+  }
+
+  std::string loaded(const codegen::PassWriter& w, const std::string& element, bool real) const override {
+    if (w.spec().load_storage == Storage::Native) return element;
+    return (real ? "storage_real(" : "storage_cpx(") + element + ")";
   }
 };
 

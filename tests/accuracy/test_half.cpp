@@ -226,25 +226,29 @@ TEST_P(Half, DctDst) {
   expect_accurate(dst);
 }
 
-// Every fp16 bit pattern through the conversion kernels (a 1-point
-// transform is a copy pass, which converts in kernels of its own): each
-// comes back as it went, NaNs as NaNs.
+// Every bit pattern through 1-point transforms, fused (the pass converts)
+// and on the generic tier (the conversion kernels): each comes back as it
+// went, NaNs as NaNs.
 TEST_P(Half, EveryPatternRoundTrips) {
-  for (Storage s : kStorages) {
-    const Problem p = make(Kind::C2C, {1}, s, 32768);
-    const Plan plan(device(), p, test_options());
-    std::vector<std::uint16_t> in(65536), out(65536, 0);
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint16_t>(i);
-    plan.execute_host(in.data(), out.data());
-    int wrong = 0;
-    for (std::size_t i = 0; i < in.size() && wrong < 5; ++i) {
-      const bool nan = std::isnan(from_storage(in[i], s));
-      if (nan ? !std::isnan(from_storage(out[i], s)) : out[i] != in[i]) {
-        ADD_FAILURE() << to_string(s) << " pattern " << std::hex << i << " came back as " << out[i];
-        ++wrong;
+  PlanOptions generic = test_options();
+  generic.tier = Tier::Generic;
+  for (Storage s : kStorages)
+    for (const PlanOptions& options : {test_options(), generic}) {
+      const Problem p = make(Kind::C2C, {1}, s, 32768);
+      const Plan plan(device(), p, options);
+      std::vector<std::uint16_t> in(65536), out(65536, 0);
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint16_t>(i);
+      plan.execute_host(in.data(), out.data());
+      int wrong = 0;
+      for (std::size_t i = 0; i < in.size() && wrong < 5; ++i) {
+        const bool nan = std::isnan(from_storage(in[i], s));
+        if (nan ? !std::isnan(from_storage(out[i], s)) : out[i] != in[i]) {
+          ADD_FAILURE() << to_string(s) << " pattern " << std::hex << i << " came back as " << out[i] << " ("
+                        << plan.describe() << ")";
+          ++wrong;
+        }
       }
     }
-  }
 }
 
 // The kernels' rounding of fp32 results against the host's (itself checked

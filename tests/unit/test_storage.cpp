@@ -155,9 +155,9 @@ TEST(Storage, TokensRoundTripAndRefuseBadValues) {
 
 plan::DeviceLimits limits() { return plan::cpu_limits(); }
 
-// Plain passes convert in place of their loads and stores; other plans
-// (Bluestein, real transforms) convert in kernels of their own; in place,
-// both sides or neither.
+// Plain and real-axis passes convert in place of their loads and stores;
+// other plans (Bluestein, Rader, the DCT) convert in kernels of their own; in
+// place, both sides or neither.
 TEST(Storage, FusedWherePassesTakeIt) {
   const plan::PlanTree one = plan::make_plan(Problem::parse("c2c_f16_fwd_1024_b4_oop_none"), limits());
   EXPECT_TRUE(plan::loads_convert(one));
@@ -172,8 +172,15 @@ TEST(Storage, FusedWherePassesTakeIt) {
   for (std::size_t i = 1; i + 1 < two.passes.size(); ++i) EXPECT_EQ(two.passes[i].spec.load_storage, Storage::Native);
   const plan::PlanTree bluestein = plan::make_plan(Problem::parse("c2c_f16_fwd_10007_b1_oop_none"), limits());
   EXPECT_FALSE(plan::loads_convert(bluestein) || plan::stores_convert(bluestein));
-  const plan::PlanTree real = plan::make_plan(Problem::parse("r2c_f16_fwd_1024_b1_oop_none"), limits());
-  EXPECT_FALSE(plan::loads_convert(real) || plan::stores_convert(real));
+  for (const char* token : {"r2c_f16_fwd_1024_b1_oop_none", "c2r_bf16_inv_1024_b3_oop_backward",
+                            "r2c_f16_fwd_99_b2_oop_none", "c2r_f16_inv_65536_b1_oop_none"}) {
+    const plan::PlanTree real = plan::make_plan(Problem::parse(token), limits());
+    EXPECT_TRUE(plan::loads_convert(real) && plan::stores_convert(real)) << real.print();
+  }
+  // A 2D plan that works in the output between its passes converts its stores apart.
+  const plan::PlanTree two_d = plan::make_plan(Problem::parse("r2c_f16_fwd_1000x1000_b1_oop_none"), limits());
+  EXPECT_TRUE(plan::loads_convert(two_d));
+  EXPECT_FALSE(plan::stores_convert(two_d));
   for (const char* token :
        {"c2c_f16_fwd_1024_b1_ip_none", "c2c_f16_fwd_65536_b1_ip_none", "c2c_f16_fwd_96x96_b2_ip_none"}) {
     const plan::PlanTree t = plan::make_plan(Problem::parse(token), limits());
