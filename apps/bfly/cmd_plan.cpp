@@ -16,6 +16,7 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/r2r.hpp"
+#include "plan/storage.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
@@ -194,9 +195,12 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       limits.tuning =
           tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
       if (o->problem.problem().kind == Kind::R2R) {
-        // A DCT or DST: its stages, each with its complex FFT's plan.
-        const Problem& p = o->problem.problem();
-        std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
+        // A DCT or DST: its stages, each with its complex FFT's plan (in
+        // half storage, the fp32 one's between conversion kernels).
+        Problem p = o->problem.problem();
+        std::string text = p.storage == Storage::Native ? "" : plan::storage_note(plan::PlanTree{p});
+        p.storage = Storage::Native;
+        text += plan::print_r2r(p, limits, o->problem.plan_options());
         if (!gen && !o->nvrtc.empty()) {
           // NVRTC's statistics of the fused passes' kernels, else of the
           // stages' gather and twiddle (one program) and their FFTs'.
@@ -230,7 +234,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       if (!gen) {
         // Compiled first, so an error prints nothing else.
         const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc, limits);
-        std::fputs((tree.print() + launches(tree, limits) + compiled).c_str(), stdout);
+        std::fputs((tree.print() + plan::storage_note(tree) + launches(tree, limits) + compiled).c_str(), stdout);
         return 0;
       }
       std::fputs(inspect::program_source(distinct_specs(tree), dialect).c_str(), stdout);
