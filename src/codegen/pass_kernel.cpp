@@ -193,9 +193,9 @@ void PassWriter::emit_indexing() {
 }
 
 void PassWriter::emit_block_load() {
-  for_each_block_point(std::string(d_.global) + "const cpx* block = in + g0 * " + str(s_.length) + ";",
+  for_each_block_point(std::string(d_.global) + "const " + in_type() + "* block = in + g0 * " + str(s_.length) + ";",
                        [&](const std::string& at, const std::string& local_at) {
-                         e_.line("cpx v = " + at + ";");
+                         e_.line("cpx v = " + loaded(at, false) + ";");
                          e_.line("v.y *= in_sign;");
                          e_.line(local_at + " = v;");
                        });

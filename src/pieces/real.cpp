@@ -223,7 +223,7 @@ class Real final : public Piece {
 
   bool owns_store(const KernelSpec& s) const override { return s.real_store != RealStore::None; }
 
-  // No launch form but the product's fusion: into stores that index the
+  // No launch form but the product's fusion (and half storage's): into stores that index the
   // complex output (the half spectrum, the packed splits), and into the
   // loads of a pass whose loads are plain (a C2R's real stores).
   unsigned admits(const KernelSpec& s) const override {
@@ -232,7 +232,8 @@ class Real final : public Piece {
     if (s.real_load != RealLoad::None) bits &= static_cast<unsigned>(Form::MultiplyStore);
     if (s.real_store == RealStore::Real || s.real_store == RealStore::Pairs)
       bits &= static_cast<unsigned>(Form::MultiplyLoad);
-    return bits;
+    // Half storage converts every load and store of it (PassWriter::loaded, real_stored, product).
+    return bits | static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   }
 
   // The mirror loads and split stores hold a second point and a twiddle:

@@ -12,9 +12,10 @@ namespace bfly::plan {
 
 // Marks the first pass's loads (KernelSpec::load_storage) and the last
 // pass's stores (store_storage) of `tree`, a plan of the native problem, to
-// convert from and to `storage` where those passes take it; in place, both
-// or neither (one buffer cannot hold 16-bit values and fp32 ones at once).
-// The runtime converts in kernels of their own where a side is left.
+// convert from and to `storage` where those passes take it, moving the
+// intermediates the plan keeps in the caller's buffers to a workspace
+// buffer (a 16-bit buffer cannot hold fp32 ones). The runtime converts in
+// kernels of their own where a side is left.
 void fuse_storage(PlanTree& tree, Storage storage);
 
 // Whether the tree's first loads (last stores) convert.

@@ -42,9 +42,10 @@ HalfPlan::HalfPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, c
     to_storage_ = kernel(true, !out_real);
     out_bytes_ = out_need;
   }
-  // In place, one fp32 buffer holds both sides (plan/storage.hpp: in
-  // place, the inner plan converts both sides or neither).
-  if (problem.placement == Placement::InPlace && in_bytes_ > 0) {
+  // In place, one fp32 buffer holds what the conversions read or write
+  // (the inner plan keeps its intermediates off the caller's buffer:
+  // plan/storage.hpp).
+  if (problem.placement == Placement::InPlace && (from_storage_ || to_storage_)) {
     in_bytes_ = std::max(in_need, out_need);
     out_bytes_ = 0;
   }
@@ -97,6 +98,9 @@ void HalfPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream
   const bool in_place = problem_.placement == Placement::InPlace;
   const BufferImpl& source = from_storage_ ? *w.in : in;
   const BufferImpl& destination = !to_storage_ ? out : in_place ? *w.in : *w.out;
+  // (In place with one side converted apart, the inner plan runs from one
+  // buffer to another: its passes never meet the caller's buffer between
+  // them.)
   if (from_storage_) convert(*from_storage_, source, in, true, stream);
   inner_->run(source, destination, stream);
   if (to_storage_) convert(*to_storage_, out, destination, false, stream);

@@ -208,6 +208,26 @@ TEST_P(Half, MultiDimensionalStridedInPlace) {
   expect_accurate(make(Kind::C2C, {40, 36}, Storage::Half, 1, Direction::Inverse, Norm::Ortho, Placement::InPlace));
 }
 
+// In place past one pass (the intermediates move off the caller's buffer:
+// plan/storage.cpp), Bluestein in place (converted apart), and one side
+// converted apart: a staged pass (the limits override stages it on any
+// device) loads by copies into local memory, so its input converts in a
+// kernel of its own while its stores convert.
+TEST_P(Half, InPlaceAndOneSideApart) {
+  expect_accurate(make(Kind::C2C, {65536}, Storage::Half, 1, Direction::Inverse, Norm::Backward, Placement::InPlace));
+  expect_accurate(make(Kind::C2C, {1009}, Storage::BFloat16, 2, Direction::Forward, Norm::Ortho, Placement::InPlace));
+  expect_accurate(make(Kind::R2C, {1024}, Storage::Half, 2, Direction::Forward, Norm::None, Placement::InPlace));
+  PlanOptions staged = test_options();
+  staged.limits = "staged=64";
+  for (Placement place : {Placement::OutOfPlace, Placement::InPlace}) {
+    const Problem p = make(Kind::C2C, {1024}, Storage::Half, 3, Direction::Forward, Norm::Ortho, place);
+    const std::string plan = Plan(device(), p, staged).describe();
+    EXPECT_NE(plan.find("loads: converted by"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("stores: converted in the last pass"), std::string::npos) << plan;
+    expect_accurate(p, staged);
+  }
+}
+
 TEST_P(Half, Real) {
   for (Storage s : kStorages) {
     expect_accurate(make(Kind::R2C, {256}, s, 2));

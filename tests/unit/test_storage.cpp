@@ -156,8 +156,7 @@ TEST(Storage, TokensRoundTripAndRefuseBadValues) {
 plan::DeviceLimits limits() { return plan::cpu_limits(); }
 
 // Plain and real-axis passes convert in place of their loads and stores;
-// other plans (Bluestein, Rader, the DCT) convert in kernels of their own; in
-// place, both sides or neither.
+// other plans (Bluestein, Rader, the DCT) convert in kernels of their own.
 TEST(Storage, FusedWherePassesTakeIt) {
   const plan::PlanTree one = plan::make_plan(Problem::parse("c2c_f16_fwd_1024_b4_oop_none"), limits());
   EXPECT_TRUE(plan::loads_convert(one));
@@ -177,14 +176,32 @@ TEST(Storage, FusedWherePassesTakeIt) {
     const plan::PlanTree real = plan::make_plan(Problem::parse(token), limits());
     EXPECT_TRUE(plan::loads_convert(real) && plan::stores_convert(real)) << real.print();
   }
-  // A 2D plan that works in the output between its passes converts its stores apart.
-  const plan::PlanTree two_d = plan::make_plan(Problem::parse("r2c_f16_fwd_1000x1000_b1_oop_none"), limits());
-  EXPECT_TRUE(plan::loads_convert(two_d));
-  EXPECT_FALSE(plan::stores_convert(two_d));
+  // Plans that worked in the caller's buffers between passes (2D out of
+  // place, multi-pass in place) work in a workspace buffer instead: the
+  // caller's buffers meet the first loads and last stores alone.
   for (const char* token :
-       {"c2c_f16_fwd_1024_b1_ip_none", "c2c_f16_fwd_65536_b1_ip_none", "c2c_f16_fwd_96x96_b2_ip_none"}) {
-    const plan::PlanTree t = plan::make_plan(Problem::parse(token), limits());
-    EXPECT_EQ(plan::loads_convert(t), plan::stores_convert(t)) << token;
+       {"r2c_f16_fwd_1000x1000_b1_oop_none", "c2c_f16_fwd_64x64_b10_oop_none", "c2c_f16_fwd_1024_b1_ip_none",
+        "c2c_f16_fwd_65536_b1_ip_none", "c2c_bf16_inv_96x96_b2_ip_none", "r2c_f16_fwd_30x40_b1_ip_none",
+        "c2r_f16_inv_12x18x20_b1_oop_none"}) {
+    const Problem p = Problem::parse(token);
+    const plan::PlanTree t = plan::make_plan(p, limits());
+    EXPECT_TRUE(plan::loads_convert(t) && plan::stores_convert(t)) << t.print();
+    for (std::size_t i = 0; i < t.passes.size(); ++i) {
+      const plan::Pass& pass = t.passes[i];
+      const bool first = i == 0, last = i + 1 == t.passes.size();
+      auto caller = [](plan::Slot s) { return s == plan::Slot::Input || s == plan::Slot::Output; };
+      EXPECT_TRUE(!caller(pass.source) || (first && pass.source == plan::Slot::Input)) << t.print();
+      EXPECT_TRUE(!caller(pass.destination) || (last && pass.destination == plan::Slot::Output)) << t.print();
+    }
+    if (t.passes.size() > 1) {
+      Problem native = p;
+      native.storage = Storage::Native;
+      const std::int64_t side =
+          std::max(native.input_extent() * static_cast<std::int64_t>(native.input_element_bytes()),
+                   native.output_extent() * static_cast<std::int64_t>(native.output_element_bytes()));
+      EXPECT_GE(t.workspace_buffers, 1) << token;
+      EXPECT_GE(t.workspace_bytes, side / (p.placement == Placement::InPlace ? 1 : 2)) << token;
+    }
   }
   // Native plans are untouched.
   const plan::PlanTree f32 = plan::make_plan(Problem::parse("c2c_f32_fwd_1024_b4_oop_none"), limits());
