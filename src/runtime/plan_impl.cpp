@@ -27,6 +27,7 @@
 #include "runtime/generic_plan.hpp"
 #include "runtime/half_plan.hpp"
 #include "runtime/r2r_plan.hpp"
+#include "runtime/pass_tables.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
@@ -381,46 +382,10 @@ class PlanImpl {
       compiled.resident_groups =
           device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()), spec.local_bytes());
     auto start = Clock::now();
-    const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
-    const int split = spec.stage_twiddle_bits;
-    const bool f64 = spec.precision == Precision::Double;
-    const std::string kind = f64 ? "f64:" : "f32:";
-    compiled.twiddles =
-        device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(length) + ":" + std::to_string(split), [&] {
-          if (f64)
-            return upload(*device_,
-                          split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
-          return upload(*device_,
-                        split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
-        });
-    if (spec.reads_pass_twiddles() && !spec.pass_sincos) {  // (computed ones need no table)
-      const std::int64_t n = spec.pass_twiddle_points();
-      compiled.pass_twiddles = device_->memo<BufferImpl>(
-          "pass_twiddles:" + kind + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits), [&] {
-            if (f64) return upload(*device_, twiddle::two_level_f64(n, spec.twiddle_fine_bits));
-            return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits));
-          });
-    } else if (spec.plane()) {
-      // The rows' inner twiddles w_C (a direct table: plane.cpp).
-      const std::int64_t c = spec.plane_columns;
-      compiled.pass_twiddles = device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(c) + ":0", [&] {
-        if (f64) return upload(*device_, twiddle::table_f64(c, c));
-        return upload(*device_, twiddle::table_f32(c, c));
-      });
-    } else {
-      compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
-    }
-    pieces::TableSource table;
-    if (pieces::host_table(spec, table)) {
-      compiled.tables = device_->memo<BufferImpl>(table.kind + ":" + kind + table.size, [&] {
-        const std::string name = table.kind + "_" + (f64 ? "f64_" : "f32_") + table.size;
-        if (!table.on_disk) return f64 ? upload(*device_, table.f64()) : upload(*device_, table.f32());
-        if (f64) return upload(*device_, cached_table<double>(name, table.format, table.f64));
-        return upload(*device_, cached_table<float>(name, table.format, table.f32));
-      });
-    } else {
-      compiled.tables = compiled.twiddles;  // unused by the kernel
-    }
+    const PassTables tables = pass_tables(*device_, spec);
+    compiled.twiddles = tables.twiddles;
+    compiled.pass_twiddles = tables.pass_twiddles;
+    compiled.tables = tables.tables;
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
     compiled.params = pieces::bound_params(compiled.pass.spec);
