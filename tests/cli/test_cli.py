@@ -1026,9 +1026,10 @@ def check_half(bfly, rng, work):
     checks.record("fft --precision half --norm ortho stays in range", result.returncode == 0 and
                   "Inf" not in result.stderr, short(result.stderr))
     np.save(os.path.join(work, "half_f64.npy"), np.zeros(8))
+    never = os.path.join(work, "half_never.npy")
     expect_failure("fft --precision half of float64 data is refused", bfly,
-                   ["fft", os.path.join(work, "half_f64.npy"), os.path.join(work, "half_never.npy"), "--precision", "half"],
-                   os.path.join(work, "half_never.npy"), ["float64", "half"], every_needle=True)
+                   ["fft", os.path.join(work, "half_f64.npy"), never, "--precision", "half"],
+                   never, ["float64", "half"], every_needle=True)
     result = bfly.run(["plan", "c2c_f16_fwd_1024_b4_oop_none"], device=False)
     checks.record("plan of an f16 token converts in its passes", result.returncode == 0 and
                   "f16 load, f16 store" in result.stdout and "half storage: f16 buffers" in result.stdout,
