@@ -16,10 +16,10 @@ const std::vector<PassMode>& pass_modes() {
   static const std::vector<PassMode> modes{
       // A copy or transpose pass (no FFT).
       {"copy", [](const KernelSpec& s) { return s.identity; }, kNone},
-      // (Half storage converts wherever a pass's own loads and stores go
-      // through the writer's: not in a one-kernel convolution's.)
-      // A whole convolution in one kernel (Bluestein's or Rader's).
-      {"convolution", [](const KernelSpec& s) { return s.convolve; }, kNone},
+      // A whole convolution in one kernel (Bluestein's or Rader's): half
+      // storage's conversion only (its loads are the writer's, its stores
+      // through product and real_stored).
+      {"convolution", [](const KernelSpec& s) { return s.convolve; }, Form::StorageLoad | Form::StorageStore},
       // Rows past one block across a thread-block cluster, and two axes in
       // one group. (Tuning: as before these rows; the launch model keeps a
       // cluster's own launch, launch_model.cpp complete_launch.)

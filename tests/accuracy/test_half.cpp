@@ -186,11 +186,17 @@ TEST_P(Half, ComplexLengths) {
   }
 }
 
-// Past one kernel: two passes (65536), Bluestein (10007), Rader (4099).
+// Past one kernel: two passes (65536), Bluestein in three passes (10007,
+// 4099), Rader in one kernel (1009) and past one (65537: its gather and
+// scatter convert apart), real Bluestein.
 TEST_P(Half, PastOneKernel) {
   expect_accurate(make(Kind::C2C, {65536}, Storage::Half, 1, Direction::Forward, Norm::Ortho));
   expect_accurate(make(Kind::C2C, {10007}, Storage::BFloat16));
   expect_accurate(make(Kind::C2C, {4099}, Storage::Half, 1, Direction::Inverse, Norm::Backward));
+  expect_accurate(make(Kind::C2C, {1009}, Storage::Half, 2, Direction::Forward, Norm::Ortho));
+  expect_accurate(make(Kind::C2C, {65537}, Storage::Half, 1, Direction::Forward, Norm::Forward));
+  expect_accurate(make(Kind::C2R, {10007}, Storage::Half, 1, Direction::Inverse, Norm::Backward));
+  expect_accurate(make(Kind::R2C, {1009}, Storage::BFloat16, 2));
 }
 
 TEST_P(Half, MultiDimensionalStridedInPlace) {

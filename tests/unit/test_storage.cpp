@@ -155,8 +155,9 @@ TEST(Storage, TokensRoundTripAndRefuseBadValues) {
 
 plan::DeviceLimits limits() { return plan::cpu_limits(); }
 
-// Plain and real-axis passes convert in place of their loads and stores;
-// other plans (Bluestein, Rader, the DCT) convert in kernels of their own.
+// Plain, real-axis, Bluestein's and Rader's one-kernel passes convert in
+// place of their loads and stores; other plans (Rader past one kernel, the
+// DCT) convert in kernels of their own.
 TEST(Storage, FusedWherePassesTakeIt) {
   const plan::PlanTree one = plan::make_plan(Problem::parse("c2c_f16_fwd_1024_b4_oop_none"), limits());
   EXPECT_TRUE(plan::loads_convert(one));
@@ -169,8 +170,16 @@ TEST(Storage, FusedWherePassesTakeIt) {
   EXPECT_TRUE(plan::loads_convert(two));
   EXPECT_TRUE(plan::stores_convert(two));
   for (std::size_t i = 1; i + 1 < two.passes.size(); ++i) EXPECT_EQ(two.passes[i].spec.load_storage, Storage::Native);
-  const plan::PlanTree bluestein = plan::make_plan(Problem::parse("c2c_f16_fwd_10007_b1_oop_none"), limits());
-  EXPECT_FALSE(plan::loads_convert(bluestein) || plan::stores_convert(bluestein));
+  // Bluestein (three passes and one kernel) and Rader's one kernel convert;
+  // Rader past one kernel (its gather and scatter its own) converts apart.
+  for (const char* token :
+       {"c2c_f16_fwd_10007_b1_oop_none", "c2c_f16_fwd_1000_b1_oop_none", "c2r_bf16_inv_10007_b1_oop_none",
+        "c2c_f16_fwd_1009_b2_oop_none", "r2c_f16_fwd_1009_b2_oop_none"}) {
+    const plan::PlanTree t = plan::make_plan(Problem::parse(token), limits());
+    EXPECT_TRUE(plan::loads_convert(t) && plan::stores_convert(t)) << t.print();
+  }
+  const plan::PlanTree rader = plan::make_plan(Problem::parse("c2c_f16_fwd_65537_b1_oop_none"), limits());
+  EXPECT_FALSE(plan::loads_convert(rader) || plan::stores_convert(rader)) << rader.print();
   for (const char* token : {"r2c_f16_fwd_1024_b1_oop_none", "c2r_bf16_inv_1024_b3_oop_backward",
                             "r2c_f16_fwd_99_b2_oop_none", "c2r_f16_inv_65536_b1_oop_none"}) {
     const plan::PlanTree real = plan::make_plan(Problem::parse(token), limits());
