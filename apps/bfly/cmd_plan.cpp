@@ -195,16 +195,25 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       limits.tuning =
           tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
       if (o->problem.problem().kind == Kind::R2R) {
-        // A DCT or DST: its stages, each with its complex FFT's plan (in
-        // half storage, the fp32 one's between conversion kernels).
+        // A DCT or DST: its stages, each with its complex FFT's plan; in
+        // half storage, the fp32 plan's, converting as the runtime does
+        // (plan/storage.hpp: in the fused passes, else apart).
         Problem p = o->problem.problem();
-        std::string text = p.storage == Storage::Native ? "" : plan::storage_note(plan::PlanTree{p});
+        const Storage storage = p.storage;
         p.storage = Storage::Native;
-        text += plan::print_r2r(p, limits, o->problem.plan_options());
+        std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
+        std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
+        if (storage != Storage::Native) {
+          plan::PlanTree converted = fused ? *fused : plan::PlanTree{p};
+          plan::fuse_storage(converted, storage);
+          converted.problem.storage = storage;
+          if (fused) text = converted.print();
+          if (fused) fused = converted;
+          text += plan::storage_note(converted);
+        }
         if (!gen && !o->nvrtc.empty()) {
           // NVRTC's statistics of the fused passes' kernels, else of the
           // stages' gather and twiddle (one program) and their FFTs'.
-          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
           if (fused) {
             text += resources(*fused, o->nvrtc, limits);
           } else {
@@ -219,7 +228,6 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
         }
         if (gen) {
           // The fused passes' kernels, else the stages' gather, twiddle and FFTs.
-          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
           text = fused ? inspect::program_source(distinct_specs(*fused), dialect) : "";
           for (const auto& kernel :
                fused ? decltype(inspect::r2r_kernels(p, dialect)){} : inspect::r2r_kernels(p, dialect))

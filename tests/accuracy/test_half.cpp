@@ -243,13 +243,22 @@ TEST_P(Half, Real) {
   expect_accurate(make(Kind::C2R, {1024}, Storage::BFloat16, 1, Direction::Inverse, Norm::Backward));
 }
 
+// The DCT and DST: fused (one pass; two axes, whose intermediate moves
+// off the output; in place) and in stages (a prime past the fused forms:
+// converted apart).
 TEST_P(Half, DctDst) {
-  Problem dct = make(Kind::R2R, {100}, Storage::Half, 2, Direction::Forward, Norm::Ortho);
-  expect_accurate(dct);
-  Problem dst = make(Kind::R2R, {12, 9}, Storage::BFloat16, 1, Direction::Inverse, Norm::Backward);
-  dst.family = Family::DST;
-  dst.type = 3;
-  expect_accurate(dst);
+  auto r2r = [](Family family, int type, Shape shape, Storage s, Direction d, Norm norm,
+                Placement place = Placement::OutOfPlace) {
+    Problem p = make(Kind::R2R, std::move(shape), s, 2, d, norm, place);
+    p.family = family;
+    p.type = type;
+    return p;
+  };
+  expect_accurate(r2r(Family::DCT, 2, {100}, Storage::Half, Direction::Forward, Norm::Ortho));
+  expect_accurate(r2r(Family::DST, 3, {12, 9}, Storage::BFloat16, Direction::Inverse, Norm::Backward));
+  expect_accurate(r2r(Family::DCT, 4, {1024}, Storage::Half, Direction::Forward, Norm::Ortho));
+  expect_accurate(r2r(Family::DCT, 1, {65}, Storage::Half, Direction::Forward, Norm::Ortho, Placement::InPlace));
+  expect_accurate(r2r(Family::DST, 2, {4099}, Storage::BFloat16, Direction::Forward, Norm::Forward));
 }
 
 // Every bit pattern through 1-point transforms, fused (the pass converts)
