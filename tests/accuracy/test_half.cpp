@@ -240,6 +240,11 @@ TEST_P(Half, Real) {
     expect_accurate(make(Kind::C2R, {99}, s, 1, Direction::Inverse, Norm::Backward));
   }
   expect_accurate(make(Kind::R2C, {12, 18}, Storage::Half, 1, Direction::Forward, Norm::None, Placement::InPlace));
+  // Odd rows in pairs (pieces/row_pairs.cpp), and with Bluestein.
+  expect_accurate(make(Kind::R2C, {1001}, Storage::Half, 4));
+  expect_accurate(make(Kind::C2R, {1001}, Storage::BFloat16, 3, Direction::Inverse, Norm::Backward));
+  expect_accurate(make(Kind::C2R, {10007}, Storage::BFloat16, 2, Direction::Inverse, Norm::Ortho));
+  expect_accurate(make(Kind::R2C, {99, 35}, Storage::Half, 1, Direction::Forward, Norm::Forward));
   expect_accurate(make(Kind::C2R, {1024}, Storage::BFloat16, 1, Direction::Inverse, Norm::Backward));
 }
 
