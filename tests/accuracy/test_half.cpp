@@ -234,6 +234,21 @@ TEST_P(Half, InPlaceAndOneSideApart) {
   }
 }
 
+// Short rows as one block through local memory (block rows, a real
+// axis's real block: the limits override asks for them on any device),
+// converting as the block moves.
+TEST_P(Half, BlocksOfRows) {
+  PlanOptions blocks = test_options();
+  blocks.limits = "block_rows=4096";
+  for (const Problem& p : {make(Kind::C2C, {8}, Storage::BFloat16, 1000, Direction::Inverse, Norm::Backward),
+                           make(Kind::R2C, {15}, Storage::Half, 1000),
+                           make(Kind::C2R, {15}, Storage::Half, 999, Direction::Inverse, Norm::Ortho)}) {
+    const std::string plan = Plan(device(), p, blocks).describe();
+    EXPECT_TRUE(plan.find("block") != std::string::npos && plan.find("load, ") != std::string::npos) << plan;
+    expect_accurate(p, blocks);
+  }
+}
+
 TEST_P(Half, Real) {
   for (Storage s : kStorages) {
     expect_accurate(make(Kind::R2C, {256}, s, 2));
