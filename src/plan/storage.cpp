@@ -23,13 +23,13 @@ namespace {
 // Whether a pass keeps to the writer's loads and stores: each of its
 // pieces admits the conversion both ways (so none reads or writes the
 // caller's buffers its own way, as Rader's later passes read the input
-// again); and no chained launch.
+// again). (A chained launch's bodies are the passes' own writers'
+// functions: codegen/chain_kernel.cpp.)
 bool converts(const Pass& p) {
   const unsigned both = static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   const std::vector<const pieces::Piece*> own = pieces::of(p.spec);
-  return p.chain_elements == 0 && std::all_of(own.begin(), own.end(), [&](const pieces::Piece* piece) {
-           return (piece->admits(p.spec) & both) == both;
-         });
+  return std::all_of(own.begin(), own.end(),
+                     [&](const pieces::Piece* piece) { return (piece->admits(p.spec) & both) == both; });
 }
 
 }  // namespace

@@ -14,9 +14,11 @@
 
 #include "backends/cuda/nvrtc_compiler.hpp"
 #include "bfly/bfly.hpp"
+#include "codegen/chain_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
 #include "codegen/storage_kernel.hpp"
 #include "plan/device_limits.hpp"
+#include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
 #include "plan/storage.hpp"
 
@@ -255,10 +257,24 @@ TEST(Storage, CudaKernelsCompileWithoutSpills) {
         ASSERT_EQ(result.kernels.size(), 1u) << name;
         EXPECT_EQ(result.kernels[0].spill_store_bytes, 0) << name;
       }
-  const plan::DeviceLimits hopper = plan::gpu_limits(227 * 1024, 1024);
-  for (const char* token : {"c2c_f16_fwd_1024_b64_oop_none", "c2c_bf16_inv_4096_b8_oop_ortho"}) {
+  const plan::DeviceLimits hopper = plan::limits_for(plan::named_device("hopper"));
+  // One pass, a cluster (65536), a chained launch (262144 in batches), a
+  // plane (64x64), Bluestein and Rader in one kernel.
+  for (const char* token :
+       {"c2c_f16_fwd_1024_b64_oop_none", "c2c_bf16_inv_4096_b8_oop_ortho", "c2c_f16_fwd_65536_b4_oop_none",
+        "c2c_f16_fwd_262144_b128_oop_none", "c2c_f16_fwd_64x64_b100_oop_none", "c2c_bf16_fwd_127_b64_oop_none",
+        "c2c_f16_fwd_1000_b64_oop_none", "r2c_f16_fwd_1001_b64_oop_none"}) {
     const plan::PlanTree t = plan::make_plan(Problem::parse(token), hopper);
     EXPECT_TRUE(plan::loads_convert(t) && plan::stores_convert(t)) << t.print();
+    for (std::size_t i = 0; i + 1 < t.passes.size(); ++i) {
+      if (t.passes[i].chain_elements == 0) continue;
+      const codegen::ChainShape shape = codegen::chain_shape(t.passes[i], t.passes[i + 1]);
+      const std::string name = codegen::chain_name(t.passes[i].spec, t.passes[i + 1].spec, shape);
+      const cuda::CompileResult chain =
+          nvrtc.compile(codegen::generate_chain(t.passes[i].spec, t.passes[i + 1].spec, shape), name, "sm_90");
+      ASSERT_EQ(chain.kernels.size(), 1u) << name;
+      EXPECT_EQ(chain.kernels[0].spill_store_bytes, 0) << name;
+    }
     for (const plan::Pass& pass : t.passes) {
       plan::KernelSpec f32 = pass.spec;
       f32.load_storage = f32.store_storage = Storage::Native;
