@@ -43,6 +43,7 @@ class FusedPlan {
   // the half plan checked them against its own problem.
   void run(const BufferImpl& in, const BufferImpl& out, void* stream) const;
   int launches() const;
+  std::size_t workspace_bytes() const;
   const BuildStats& stats() const;
   bool fused() const;
   const Problem& problem() const;

@@ -27,7 +27,8 @@ class HalfPlan {
   // (The caller checked the buffers against the half problem.)
   void execute(const BufferImpl& in, const BufferImpl& out, void* stream) const;
   std::string describe() const;
-  std::size_t workspace_bytes() const { return in_bytes_ + out_bytes_; }
+  // (The conversions' fp32 sides and the inner plan's own.)
+  std::size_t workspace_bytes() const { return in_bytes_ + out_bytes_ + inner_->workspace_bytes(); }
   int launches() const;
 
  private:

@@ -635,6 +635,7 @@ bool FusedPlan::loads_convert() const { return plan::loads_convert(impl_->tree()
 bool FusedPlan::stores_convert() const { return plan::stores_convert(impl_->tree()); }
 void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream) const { impl_->run(in, out, stream); }
 int FusedPlan::launches() const { return impl_->launches(); }
+std::size_t FusedPlan::workspace_bytes() const { return impl_->workspace_bytes(); }
 const BuildStats& FusedPlan::stats() const { return impl_->stats(); }
 FusedPlan::~FusedPlan() {
   if (impl_ && impl_->device()->inherited()) fork_guard::abandon(std::move(impl_));
