@@ -1034,6 +1034,14 @@ def check_half(bfly, rng, work):
     checks.record("plan of an f16 token converts in its passes", result.returncode == 0 and
                   "f16 load, f16 store" in result.stdout and "half storage: f16 buffers" in result.stdout,
                   short(result.stdout))
+    result = bfly.run(["bench", "--shape", "256,99", "--kind", "r2c", "--precision", "bfloat16", "--points", "4096",
+                       "--no-peers", "--quiet", "--repetitions", "1"])
+    rows = [line.split() for line in result.stdout.splitlines() if " bf16 r2c " in line]
+    # shape, batch, bf16, r2c, passes, ms, GFLOP/s, GB/s, rel.err
+    errors = [float(row[8]) for row in rows if len(row) > 8]
+    checks.record("bench --precision bfloat16: each row beside its fp32 self, within 3e-3",
+                  result.returncode == 0 and "bf16/f32" in result.stdout and len(errors) == 2
+                  and all(e <= 3e-3 for e in errors), short(result.stdout + result.stderr))
     result = bfly.run(["plan", "c2c_f17_fwd_1024_b4_oop_none"], device=False)
     checks.record("a bad precision in a token is named", result.returncode != 0 and "'f17'" in result.stderr
                   and "f16 or bf16" in result.stderr, short(result.stderr))
