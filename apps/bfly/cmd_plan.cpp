@@ -204,7 +204,11 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
         std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
         std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
         if (storage != Storage::Native) {
-          plan::PlanTree converted = fused ? *fused : plan::PlanTree{p};
+          plan::PlanTree converted;
+          if (fused)
+            converted = *fused;
+          else
+            converted.problem = p;
           plan::fuse_storage(converted, storage);
           converted.problem.storage = storage;
           if (fused) text = converted.print();
