@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <random>
 
 #ifdef BFLY_HAVE_FFTW_DOUBLE
@@ -186,6 +187,32 @@ HostData random_input(const BenchCase& c) {
       make_hermitian_as<float>(data, p);
   }
   return data;
+}
+
+HostData narrowed(HostData& wide, Storage storage) {
+  const std::size_t count = wide.size() / sizeof(float);
+  HostData narrow(count * sizeof(std::uint16_t));
+  for (std::size_t i = 0; i < count; ++i) {
+    float v;
+    std::memcpy(&v, wide.data() + i * sizeof v, sizeof v);
+    const std::uint16_t bits = to_storage(v, storage);
+    v = from_storage(bits, storage);
+    std::memcpy(wide.data() + i * sizeof v, &v, sizeof v);
+    std::memcpy(narrow.data() + i * sizeof bits, &bits, sizeof bits);
+  }
+  return narrow;
+}
+
+HostData widened(const HostData& narrow, Storage storage) {
+  const std::size_t count = narrow.size() / sizeof(std::uint16_t);
+  HostData wide(count * sizeof(float));
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint16_t bits;
+    std::memcpy(&bits, narrow.data() + i * sizeof bits, sizeof bits);
+    const float v = from_storage(bits, storage);
+    std::memcpy(wide.data() + i * sizeof v, &v, sizeof v);
+  }
+  return wide;
 }
 
 // Long double for fp64 cases where libfftw3l was found, so the reference's

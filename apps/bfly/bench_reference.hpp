@@ -20,6 +20,11 @@ using HostData = std::vector<unsigned char>;
 // points, reals for R2C and R2R, half spectra of real arrays for C2R.
 HostData random_input(const BenchCase& c);
 
+// A half-storage case's data: `wide` (fp32 scalars) rounded to `storage`
+// in place, returned as 16-bit values; and 16-bit values as fp32 ones.
+HostData narrowed(HostData& wide, Storage storage);
+HostData widened(const HostData& narrow, Storage storage);
+
 // FFTW on the first `arrays` arrays of `input`: the output's scalars (re, im
 // pairs of a complex output), or empty where FFTW was not found or could
 // not plan it.

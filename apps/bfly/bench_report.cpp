@@ -34,8 +34,10 @@ std::string table_header(const CaseResult& first) {
   if (const std::optional<BenchCase> y = first.bench_case.yardstick()) {
     // "    c2c ms real/c2c" or "    r2c ms dct2/r2c": the yardstick's time, and this case's over it.
     const BenchCase& c = first.bench_case;
-    const std::string ms = y->kind_name() + " ms";
-    const std::string ratio = (c.kind == Kind::R2R ? c.kind_name() : "real") + "/" + y->kind_name();
+    const bool half = c.storage != Storage::Native;  // its yardstick: itself in fp32
+    const std::string ms = (half ? std::string("f32") : y->kind_name()) + " ms";
+    const std::string ratio = half ? std::string(to_string(c.storage)) + "/f32"
+                                   : (c.kind == Kind::R2R ? c.kind_name() : "real") + "/" + y->kind_name();
     out << format_text("%10s", ms.c_str()) << format_text(" %8s", ratio.c_str());
   }
   for (const PeerResult& p : first.peers) {
@@ -93,6 +95,16 @@ std::string table_row(const CaseResult& r) {
 }
 
 std::string table_footer(const BenchCase& example) {
+  if (example.storage != Storage::Native) {
+    // Half storage: the fp32 conventions below, but for the bytes and the yardstick.
+    const std::string word = to_string(example.storage);
+    return "half storage (" + word +
+           "): GB/s and the floor count the 16-bit bytes read and written once (4 per complex point, 2 per real); "
+           "rel.err against FFTW double on the rounded input;\nf32 ms = bfly's fp32 transform of the same case on "
+           "the same values, timed in the same run; " +
+           word + "/f32 = bfly ms / f32 ms; the peers run fp32 (their half precision is a later step).\n" +
+           table_footer(example.native());
+  }
   const Precision precision = example.precision;
   const Kind kind = example.kind;
   const bool fp64 = precision == Precision::Double;

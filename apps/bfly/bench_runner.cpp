@@ -120,7 +120,13 @@ std::int64_t BenchCase::array_points() const {
   return n;
 }
 
-std::size_t BenchCase::point_bytes() const { return precision == Precision::Double ? 16 : 8; }
+std::size_t BenchCase::point_bytes() const { return problem().element_bytes(); }
+
+BenchCase BenchCase::native() const {
+  BenchCase c = *this;
+  c.storage = Storage::Native;
+  return c;
+}
 
 std::size_t BenchCase::input_bytes() const {
   const Problem p = problem();
@@ -137,6 +143,7 @@ std::string BenchCase::kind_name() const {
 }
 
 std::optional<BenchCase> BenchCase::yardstick() const {
+  if (storage != Storage::Native) return native();
   if (kind == Kind::C2C) return std::nullopt;
   BenchCase y = *this;
   y.kind = kind == Kind::R2R ? Kind::R2C : Kind::C2C;
@@ -150,6 +157,7 @@ Problem BenchCase::problem() const {
   p.family = family;
   p.type = type;
   p.precision = precision;
+  p.storage = storage;
   p.shape = shape;
   p.axes = axes;
   p.batch = batch;
@@ -168,6 +176,7 @@ std::string BenchCase::label() const {
     for (std::size_t i = 0; i < axes.size(); ++i) out += (i ? "." : "") + std::to_string(axes[i]);
   }
   out += " b" + std::to_string(batch);
+  if (storage != Storage::Native) out += std::string(" ") + to_string(storage);
   if (kind == Kind::R2C || kind == Kind::C2R) return out + " " + kind_name();  // the kind says the direction
   if (kind == Kind::R2R) out += " " + kind_name();
   return out + (inverse ? " inv" : "");
@@ -202,7 +211,10 @@ std::string error_limit_text(Precision precision) {
   return out;
 }
 
-const char* precision_name(Precision precision) { return precision == Precision::Double ? "double" : "single"; }
+const char* precision_name(Precision precision, Storage storage) {
+  if (storage != Storage::Native) return storage == Storage::Half ? "half" : "bfloat16";
+  return precision == Precision::Double ? "double" : "single";
+}
 
 std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchCase>& cases,
                                   const BenchSettings& settings, const Progress& progress, const OnResult& on_result,
@@ -263,7 +275,11 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       r.unsupported = e.what();
     }
 
-    const HostData input = random_input(c);
+    // A half-storage case's values rounded to its format: bfly reads them
+    // as 16 bits, the peers and FFTW as the fp32 values they are.
+    const bool half = c.storage != Storage::Native;
+    HostData wide = random_input(c.native());
+    const HostData input = half ? narrowed(wide, c.storage) : wide;
     const std::size_t in_bytes = c.input_bytes(), out_bytes = c.output_bytes();
     std::vector<Buffer> ins, outs;
     for (int b = 0; b < settings.buffers; ++b) {
@@ -375,7 +391,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       } else if (!innermost_real) {
         p.unsupported = "n/a (the peers halve the innermost axis)";
       } else {
-        p.unsupported = peers[k]->prepare(their_case, input.data());
+        p.unsupported = peers[k]->prepare(their_case, wide.data());
         p.plan_ms = peers[k]->plan_ms();
       }
       r.peers.push_back(p);
@@ -403,7 +419,7 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
       const std::int64_t per_array = c.array_points();
       const std::int64_t arrays =
           std::max<std::int64_t>(1, std::min<std::int64_t>(c.batch, (std::int64_t{1} << 22) / per_array));
-      const std::vector<long double> ref = reference(input, c, arrays);
+      const std::vector<long double> ref = reference(wide, c.native(), arrays);
       // Every output is poisoned first (all-ones bytes: NaN in either
       // precision), so points a plan leaves unwritten fail the check instead
       // of passing with an earlier run's values (the copy kernel's, bfly's).
@@ -415,13 +431,13 @@ std::vector<CaseResult> run_bench(const Device& device, const std::vector<BenchC
         outs[0].write(output.data(), out_bytes);
         p.execute(ins[0], outs[0]);
         outs[0].read(output.data(), out_bytes);
-        return relative_error(output, c.precision, ref);
+        return relative_error(half ? widened(output, c.storage) : output, c.precision, ref);
       };
       if (plan) r.error = check_plan(*plan);
       if (transposing) r.peers.front().error = check_plan(*transposing);
       for (std::size_t k = 0; k < peers.size(); ++k)
         if (r.peers[first_peer + k].unsupported.empty()) {
-          output.assign(out_bytes, 0xff);
+          output.assign(c.native().output_bytes(), 0xff);
           if (c.kind == Kind::C2R) {
             // Their timed runs may have worked in their input (see Peer::run).
             peers[k]->refresh();

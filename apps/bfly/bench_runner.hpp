@@ -24,6 +24,10 @@ struct BenchCase {
   std::int64_t batch = 1;
   bool inverse = false;                     // true for C2R; scipy's idctn / idstn for R2R
   Precision precision = Precision::Single;  // complex64 (and float32) or complex128 (and float64) data
+  // Half storage (16-bit data, fp32 compute): bfly's row runs it; its
+  // yardstick and the peers run the fp32 case (native()) on the same values.
+  Storage storage = Storage::Native;
+  BenchCase native() const;
   Kind kind = Kind::C2C;
   Family family = Family::DCT;                     // R2R only
   int type = 2;                                    // R2R only: 1..4
@@ -36,7 +40,8 @@ struct BenchCase {
   // batch, as the bar it is held to: for R2C and C2R the complex (C2C) one
   // of the same direction (issue 7: real within 0.6 of complex); for a DCT
   // or DST the R2C (issue 41: types I and IV within 1.2x of an R2C of the
-  // same length); none for C2C.
+  // same length); none for C2C; beside a half-storage case, its fp32 self
+  // (issue 42: half storage moves half the bytes).
   std::optional<BenchCase> yardstick() const;
   std::int64_t array_points() const;  // product of shape
   std::size_t point_bytes() const;    // 8 (complex64) or 16 (complex128)
@@ -120,10 +125,10 @@ struct CaseResult {
 // What results of `precision` are checked against, and the relative L2 error
 // they must stay under (DESIGN.md "Accuracy": fp32 at the best peers' level,
 // fp64 at about 1e-15).
-std::string reference_name(Precision precision);    // "FFTW double", "FFTW long double"
-const char* precision_name(Precision precision);    // "single", "double", as --precision
-double error_limit(Precision precision);            // 5e-7, 2e-15
-std::string error_limit_text(Precision precision);  // "5e-7", "2e-15"
+std::string reference_name(Precision precision);  // "FFTW double", "FFTW long double"
+const char* precision_name(Precision precision, Storage storage = Storage::Native);  // "single", "half", as --precision
+double error_limit(Precision precision);                                             // 5e-7, 2e-15
+std::string error_limit_text(Precision precision);                                   // "5e-7", "2e-15"
 
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& what)>;
 using OnResult = std::function<void(const CaseResult& result)>;

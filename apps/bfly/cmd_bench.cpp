@@ -53,11 +53,13 @@ Progress progress_for(bool quiet) {
 }
 
 // --precision as text; suites and the demo build no Problem from the options
-// that would check it.
-Precision parse_precision(const std::string& text) {
-  if (text == "single") return Precision::Single;
+// that would check it. half and bfloat16: 16-bit storage, single compute.
+Precision parse_precision(const std::string& text, Storage* storage) {
+  *storage = text == "half" ? Storage::Half : text == "bfloat16" ? Storage::BFloat16 : Storage::Native;
+  if (text == "single" || *storage != Storage::Native) return Precision::Single;
   if (text == "double") return Precision::Double;
-  throw Error(ErrorCode::InvalidArgument, "invalid precision '" + text + "' (expected single or double)");
+  throw Error(ErrorCode::InvalidArgument,
+              "invalid precision '" + text + "' (expected single, double, half or bfloat16)");
 }
 
 // Removed when the run ends, however it ends.
@@ -93,7 +95,10 @@ int run(BenchOptions& o, bool demo) {
   o.settings.strategy = o.problem.plan_options().strategy;
   o.settings.tuning = tuning_option(o.tuning);
   o.settings.tier = parse_tier(o.tier);
-  const Precision precision = parse_precision(o.problem.precision);
+  Storage storage = Storage::Native;
+  const Precision precision = parse_precision(o.problem.precision, &storage);
+  if (storage != Storage::Native && !o.app.empty())
+    throw Error(ErrorCode::InvalidArgument, "--precision " + o.problem.precision + " is for transforms, not --app");
   if (!o.app.empty()) {
     if (o.app == "bigmul") {
       BigmulBenchOptions b;
@@ -173,7 +178,10 @@ int run(BenchOptions& o, bool demo) {
       cases.push_back(c);
     }
   }
-  for (BenchCase& c : cases) c.precision = precision;
+  for (BenchCase& c : cases) {
+    c.precision = precision;
+    c.storage = storage;
+  }
   if (o.list) {
     for (const BenchCase& c : cases) std::printf("%s\n", c.label().c_str());
     return 0;
@@ -205,7 +213,12 @@ int run(BenchOptions& o, bool demo) {
               device.info().driver.c_str());
   const double limit = error_limit(precision);
   const bool fp64 = precision == Precision::Double;
-  if (kind == Kind::R2R)
+  if (storage != Storage::Native)
+    std::printf(
+        "  %s storage (%s buffers, fp32 compute), checked against FFTW double on the rounded input "
+        "(relative L2 error <= %s); the f32 column and the peers run fp32 on the same values\n",
+        precision_name(precision, storage), to_string(storage), storage == Storage::Half ? "4e-4" : "3e-3");
+  else if (kind == Kind::R2R)
     std::printf("  %s%s %s precision (%s to %s), checked against %s r2r (relative L2 error <= %s)\n",
                 choice.text().c_str(), o.problem.inverse ? " inverse" : "", precision_name(precision),
                 fp64 ? "float64" : "float32", fp64 ? "float64" : "float32", reference_name(precision).c_str(),
@@ -241,6 +254,7 @@ int run(BenchOptions& o, bool demo) {
   BenchCase example;  // of the run's --kind (a random suite without one mixes c2c and r2c: c2c's footer)
   take_kind(example, choice);
   example.precision = precision;
+  example.storage = storage;
   std::fputs(table_footer(example).c_str(), stdout);
   std::fputs(table_summary(results).c_str(), stdout);
   if (!o.out.empty()) save(o.out, results, device.info(), source);
@@ -324,7 +338,8 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
                           "specialised plan is made: with --cold, first ms is a new size's first answer), auto, "
                           "at-hand or default (BFLY_LIMITS's generic key)");
     } else {
-      command->add_option("--precision", o->problem.precision, "single or double");
+      command->add_option("--precision", o->problem.precision,
+                          "single or double; half or bfloat16: 16-bit buffers, fp32 compute, beside the fp32 case");
     }
     actions.emplace_back(command, [o, demo] { return run(*o, demo); });
   }

@@ -16,6 +16,7 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/r2r.hpp"
+#include "plan/storage.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
@@ -194,13 +195,29 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       limits.tuning =
           tuning_for(*o, o->limits == "hopper" || (o->limits == "auto" && dialect == inspect::DialectKind::Cuda));
       if (o->problem.problem().kind == Kind::R2R) {
-        // A DCT or DST: its stages, each with its complex FFT's plan.
-        const Problem& p = o->problem.problem();
+        // A DCT or DST: its stages, each with its complex FFT's plan; in
+        // half storage, the fp32 plan's, converting as the runtime does
+        // (plan/storage.hpp: in the fused passes, else apart).
+        Problem p = o->problem.problem();
+        const Storage storage = p.storage;
+        p.storage = Storage::Native;
+        std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
         std::string text = plan::print_r2r(p, limits, o->problem.plan_options());
+        if (storage != Storage::Native) {
+          plan::PlanTree converted;
+          if (fused)
+            converted = *fused;
+          else
+            converted.problem = p;
+          plan::fuse_storage(converted, storage);
+          converted.problem.storage = storage;
+          if (fused) text = converted.print();
+          if (fused) fused = converted;
+          text += plan::storage_note(converted);
+        }
         if (!gen && !o->nvrtc.empty()) {
           // NVRTC's statistics of the fused passes' kernels, else of the
           // stages' gather and twiddle (one program) and their FFTs'.
-          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
           if (fused) {
             text += resources(*fused, o->nvrtc, limits);
           } else {
@@ -215,7 +232,6 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
         }
         if (gen) {
           // The fused passes' kernels, else the stages' gather, twiddle and FFTs.
-          const std::optional<plan::PlanTree> fused = plan::fused_r2r_plan(p, limits, o->problem.plan_options());
           text = fused ? inspect::program_source(distinct_specs(*fused), dialect) : "";
           for (const auto& kernel :
                fused ? decltype(inspect::r2r_kernels(p, dialect)){} : inspect::r2r_kernels(p, dialect))
@@ -230,7 +246,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       if (!gen) {
         // Compiled first, so an error prints nothing else.
         const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc, limits);
-        std::fputs((tree.print() + launches(tree, limits) + compiled).c_str(), stdout);
+        std::fputs((tree.print() + plan::storage_note(tree) + launches(tree, limits) + compiled).c_str(), stdout);
         return 0;
       }
       std::fputs(inspect::program_source(distinct_specs(tree), dialect).c_str(), stdout);

@@ -95,7 +95,9 @@ ArraySteps stage_steps(const NumpyTransform& t, const Stage& stage, const StageS
   for (const AxisLength& x : stage.axes) a.axes.push_back(x.axis);  // R2C and C2R: the real axis last
   if (stage.kind == Kind::C2C) std::sort(a.axes.begin(), a.axes.end());
   a.placement = stage.kind == Kind::C2C ? Placement::InPlace : Placement::OutOfPlace;
-  return array_steps(a);
+  ArraySteps steps = array_steps(a);
+  for (ArrayStep& step : steps.steps) step.problem.storage = t.storage;
+  return steps;
 }
 
 namespace {
@@ -167,6 +169,7 @@ class Runner {
   }
 
   static void launch(const Plan& plan, unsigned char* in, unsigned char* out) {
+    if (plan.problem().storage != Storage::Native) return launch_half(plan, in, out);
     switch (plan.problem().kind) {
       case Kind::C2C:
         plan.execute_host(reinterpret_cast<const C*>(in), reinterpret_cast<C*>(out));
@@ -179,6 +182,23 @@ class Runner {
         plan.execute_host(reinterpret_cast<const C*>(in), reinterpret_cast<T*>(out));
         break;
     }
+  }
+
+  // Half storage: the step's sides as 16-bit values (the output's too, so
+  // the elements its layout skips come back as they were), then widened.
+  static void launch_half(const Plan& plan, unsigned char* in, unsigned char* out) {
+    const Problem& p = plan.problem();
+    const Storage storage = p.storage;
+    auto scalars = [&](std::int64_t extent, bool real) { return static_cast<std::size_t>(extent) * (real ? 1 : 2); };
+    const std::size_t n_in = scalars(p.input_extent(), p.kind == Kind::R2C);
+    const std::size_t n_out = scalars(p.output_extent(), p.kind == Kind::C2R);
+    const auto* x = reinterpret_cast<const T*>(in);
+    auto* y = reinterpret_cast<T*>(out);
+    std::vector<std::uint16_t> a(n_in), b(n_out);
+    for (std::size_t i = 0; i < n_in; ++i) a[i] = to_storage(static_cast<float>(x[i]), storage);
+    for (std::size_t i = 0; i < n_out; ++i) b[i] = to_storage(static_cast<float>(y[i]), storage);
+    plan.execute_host(a.data(), b.data());
+    for (std::size_t i = 0; i < n_out; ++i) y[i] = from_storage(b[i], storage);
   }
 
   const NumpyTransform& t_;

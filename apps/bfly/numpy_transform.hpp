@@ -31,6 +31,10 @@ struct NumpyTransform {
   // generic tier's kernels rather than wait to compile (or wait at exit for
   // a tiered plan's background compile).
   Tier tier = Tier::AtHand;
+  // Half storage (`--precision half|bfloat16`; single-precision input):
+  // each plan reads and writes 16-bit values, the stage's data rounded to
+  // them going in and widened coming out.
+  Storage storage = Storage::Native;
 };
 
 struct AxisLength {

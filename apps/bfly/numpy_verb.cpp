@@ -1,5 +1,9 @@
 #include "numpy_verb.hpp"
 
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -13,10 +17,34 @@ namespace bfly::cli {
 namespace {
 
 struct VerbOptions {
-  std::string input, output, norm = "backward", tier = "at-hand";
+  std::string input, output, norm = "backward", tier = "at-hand", precision;
   LengthOptions lengths;
   DeviceOptions device;
 };
+
+// Half storage stores a value past the format's range as Inf: say so, once,
+// where the output holds any (the input's own Infs too: they stay Inf).
+void warn_overflow(const io::NpyArray& result, Storage storage) {
+  std::size_t infinite = 0, count = 0;
+  auto scan = [&](const auto* v, std::size_t n) {
+    count = n;
+    for (std::size_t i = 0; i < n; ++i) infinite += std::isinf(static_cast<float>(v[i])) ? 1 : 0;
+  };
+  const std::size_t bytes = result.data.size();
+  if (result.dtype == io::DType::Float32 || result.dtype == io::DType::Complex64)
+    scan(reinterpret_cast<const float*>(result.data.data()), bytes / sizeof(float));
+  else if (result.dtype == io::DType::Float16)
+    for (std::size_t i = 0; i < bytes / 2; ++i, ++count) {
+      std::uint16_t h;
+      std::memcpy(&h, result.data.data() + 2 * i, 2);
+      infinite += (h & 0x7fffu) == 0x7c00u ? 1 : 0;
+    }
+  if (infinite > 0)
+    std::fprintf(stderr,
+                 "bfly: warning: %zu of %zu output values are Inf: past %s's range (%s); scale with --norm ortho or "
+                 "forward, or leave out --precision\n",
+                 infinite, count, to_string(storage), storage == Storage::Half ? "|x| >= 65520" : "|x| > 3.4e38");
+}
 
 // numpy's _swap_direction: hfft and ihfft scale as the transform they invert.
 Norm swapped(Norm norm) {
@@ -46,6 +74,15 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
   t.conjugate_input = verb.hermitian && verb.kind == Kind::C2R;
   t.conjugate_output = verb.hermitian && verb.kind == Kind::R2C;
   t.tier = parse_tier(o.tier);
+  if (!o.precision.empty()) {
+    if (o.precision != "half" && o.precision != "bfloat16")
+      throw Error(ErrorCode::InvalidArgument, "invalid --precision '" + o.precision + "' (expected half or bfloat16)");
+    if (is_double(promoted_dtype(header.dtype)))
+      throw Error(ErrorCode::InvalidArgument, o.input + " holds " + io::to_string(header.dtype) +
+                                                  " data: --precision " + o.precision +
+                                                  " takes float16, float32 or complex64 input");
+    t.storage = o.precision == "half" ? Storage::Half : Storage::BFloat16;
+  }
   std::optional<Device> opened;  // none where nothing is transformed (a batch axis of 0 points)
   if (transforms_anything(header.shape, t)) opened = o.device.open();
   const Device* device = opened ? &*opened : nullptr;
@@ -56,7 +93,9 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
     check_host_memory(needs);
   FftInput input = promote(io::read_npy(o.input, fft_input_dtypes()));
   const io::DType file_dtype = input.file_dtype;
-  io::write_npy(output, real_output_for(run_numpy_transform(std::move(input.array), t, device), file_dtype));
+  io::NpyArray result = real_output_for(run_numpy_transform(std::move(input.array), t, device), file_dtype);
+  if (t.storage != Storage::Native) warn_overflow(result, t.storage);
+  io::write_npy(output, result);
   return 0;
 }
 
@@ -76,6 +115,11 @@ void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& ac
         "lengths N[,M,...], one per transformed axis, as numpy's s: each axis cropped or "
         "zero-padded to its length (irfft's last: n reals out); without --axes the last len(s) axes");
   command->add_option("--norm", o->norm, "backward (default), ortho or forward, as numpy.fft");
+  command->add_option("--precision", o->precision,
+                      "half or bfloat16: transform in 16-bit storage on the device (fp32 compute; float16, float32 "
+                      "or complex64 input, rounded to it), the results written in the verb's single-precision dtype "
+                      "(NumPy has no complex32); an Inf from overflow is reported on stderr. Default: by the input's "
+                      "dtype, as NumPy");
   command->add_option("--tier", o->tier,
                       "at-hand (default: a size's own kernels where compiled before, else the generic tier's, "
                       "never waiting to compile), specialised (compile a new size's own first), generic, tiered or "

@@ -50,7 +50,8 @@ void ProblemOptions::add_to(CLI::App& app, bool with_token) {
   app.add_option("--batch", batch, "number of arrays");
   app.add_flag("--inverse", inverse, "inverse transform");
   app.add_flag("--in-place", in_place, "in-place transform");
-  app.add_option("--precision", precision, "single or double");
+  app.add_option("--precision", precision,
+                 "single or double; half or bfloat16: 16-bit buffers (fp16, bf16), computed in single");
   app.add_option("--norm", norm, "none, backward, ortho or forward");
   app.add_option("--strategy", strategy,
                  "auto (the planner's choice) or transpose (rows between explicit blocked transposes)");
@@ -81,8 +82,13 @@ Problem ProblemOptions::problem() const {
     p.precision = Precision::Single;
   else if (precision == "double")
     p.precision = Precision::Double;
+  else if (precision == "half")
+    p.storage = Storage::Half;
+  else if (precision == "bfloat16")
+    p.storage = Storage::BFloat16;
   else
-    throw Error(ErrorCode::InvalidArgument, "invalid precision '" + precision + "' (expected single or double)");
+    throw Error(ErrorCode::InvalidArgument,
+                "invalid precision '" + precision + "' (expected single, double, half or bfloat16)");
   p.norm = parse_norm(norm);
   p.validate();
   return p;

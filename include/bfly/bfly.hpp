@@ -53,6 +53,13 @@ enum class Kind { C2C, R2C, C2R, R2R };
 // The real-to-real transforms (Kind::R2R): scipy.fft's dct and dst.
 enum class Family { DCT, DST };
 enum class Precision { Single, Double };
+// How the caller's buffers hold the values (issue 42): Native in the
+// precision; Half (IEEE binary16) or BFloat16 (the top 16 bits of a
+// binary32) with Precision::Single compute: converted in the first load and
+// the last store, scaled in fp32 before that store. A complex point is two
+// 16-bit values, real part first (torch's complex32); a value past the
+// format's range is stored as Inf (fp16: |x| >= 65520).
+enum class Storage { Native, Half, BFloat16 };
 enum class Direction { Forward, Inverse };
 enum class Placement { OutOfPlace, InPlace };
 // Which direction carries the 1/N factor, as numpy.fft's `norm`.
@@ -63,6 +70,7 @@ const char* to_string(Precision p);
 const char* to_string(Direction d);
 const char* to_string(Placement p);
 const char* to_string(Norm n);
+const char* to_string(Storage s);          // "native", "f16", "bf16"
 const char* to_string(Family f);           // "dct", "dst"
 Norm parse_norm(const std::string& text);  // throws Error naming the text
 
@@ -82,7 +90,7 @@ struct Layout {
 // (its other axes, and `batch` copies of the array, are independent
 // transforms). The canonical text token (print with token(), read with
 // parse()) names every field, e.g. "c2c_f32_fwd_1024_b8_oop_none":
-//   kind(c2c|r2c|c2r) _ precision(f32|f64) _ direction(fwd|inv) _ shape(AxB..)
+//   kind(c2c|r2c|c2r) _ precision(f32|f64, or f16|bf16: Storage) _ direction(fwd|inv) _ shape(AxB..)
 //   _ b<batch> _ placement(oop|ip) _ norm(none|backward|ortho|forward)
 // then, only where they differ from the defaults: _ax<a.b> (axes),
 // _is<s.s..> _id<d> (input strides and distance), _os<..> _od<d> (output).
@@ -114,6 +122,7 @@ struct Problem {
   std::int64_t batch = 1;
   Layout input, output;  // in place: output must be default or equal input
   Precision precision = Precision::Single;
+  Storage storage = Storage::Native;  // Half / BFloat16: 16-bit buffers, Single compute
   Direction direction = Direction::Forward;
   Placement placement = Placement::OutOfPlace;
   Norm norm = Norm::None;
@@ -134,7 +143,7 @@ struct Problem {
   std::vector<int> transform_axes() const;
   std::int64_t length() const;        // points per transform (product of the transformed lengths)
   std::int64_t elements() const;      // points of all arrays: product of shape * batch
-  std::size_t element_bytes() const;  // of a complex point: 8 (f32) or 16 (f64)
+  std::size_t element_bytes() const;  // of a complex point in the buffers: 8 (f32), 16 (f64), 4 (f16, bf16)
   std::size_t bytes() const;          // elements() * element_bytes(): the contiguous complex size
   // Real transforms (R2C, C2R): whether this is one, and the axis whose
   // length the complex side halves (-1 for C2C and R2R; validate() first).
@@ -361,10 +370,18 @@ class Plan {
   // The DCT and DST (Kind::R2R): reals both sides.
   void execute_host(const float* in, float* out) const;
   void execute_host(const double* in, double* out) const;
+  // Half storage (Problem::storage): 16-bit values both sides, two a complex
+  // point (to_storage / from_storage convert).
+  void execute_host(const std::uint16_t* in, std::uint16_t* out) const;
 
  private:
   std::unique_ptr<detail::PlanImpl> impl_;
 };
+
+// A value in half storage's bits and back, as the kernels convert: round to
+// nearest even, Inf past the range, NaN kept NaN, fp16 subnormals exact.
+std::uint16_t to_storage(float value, Storage storage);
+float from_storage(std::uint16_t bits, Storage storage);
 
 // Library version, also part of the kernel cache key.
 const char* version();

@@ -143,7 +143,10 @@ const Dialect& dialect(DialectKind kind) {
                               "fma",
                               std::size_t(1) << 40,
                               "return (cpx)(x, y);",
-                              false};
+                              false,
+                              "ushort",
+                              "as_float",
+                              "as_uint"};
   static const Dialect cuda{DialectKind::Cuda,
                             "",
                             "__device__ __forceinline__",
@@ -157,7 +160,10 @@ const Dialect& dialect(DialectKind kind) {
                             "fmaf",
                             48 * 1024,
                             "cpx r; r.x = x; r.y = y; return r;",
-                            false};
+                            false,
+                            "unsigned short",
+                            "__uint_as_float",
+                            "__float_as_uint"};
   return kind == DialectKind::OpenCL ? opencl : cuda;
 }
 

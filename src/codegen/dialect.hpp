@@ -38,6 +38,11 @@ struct Dialect {
   // first parameter) instead of a kernel: the bodies of a chained launch
   // (codegen/chain_kernel.hpp). CUDA only.
   bool device_function = false;
+  // Half storage's conversions (pieces/storage.cpp): a 16-bit unsigned type
+  // and the bit casts between float and u32.
+  const char* u16 = "";
+  const char* float_of_bits = "";
+  const char* bits_of_float = "";
   // `cluster` > 1: blocks launch in clusters of that many (CUDA only).
   std::string kernel_head(const std::string& name, int group_size, int min_groups_per_unit = 1, int cluster = 1) const;
   // A local array of `elements` values of `type` (cpx, or real for a

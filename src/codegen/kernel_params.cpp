@@ -23,14 +23,12 @@ std::string param_declaration(const Param& param, const plan::KernelSpec& spec, 
                               const std::string& prefix) {
   const std::string name = prefix + param.name;
   const std::string global = d.global;
-  // Reals on a real transform's real side, complex points elsewhere.
-  const bool real_in = pieces::reads_reals(spec);
-  const bool real_out = pieces::writes_reals(spec);
+  // Reals on a real transform's real side, complex points elsewhere (or a piece's own: pieces::element_type).
   switch (param.type) {
     case Param::Type::Source:
-      return global + "const " + (real_in ? "real" : "cpx") + "* " + name;
+      return global + "const " + pieces::element_type(spec, true) + "* " + name;
     case Param::Type::Destination:
-      return global + (real_out ? "real" : "cpx") + "* " + name;
+      return global + pieces::element_type(spec, false) + "* " + name;
     case Param::Type::Table:
       return global + "const cpx* " + name;
     case Param::Type::Buffer:

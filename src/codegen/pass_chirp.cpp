@@ -27,7 +27,9 @@ void PassWriter::emit_convolve_turn(int r) {
         emit_rader_zero();
         e_.line("const cpx dc = cadd(sum, x_zero);");
         e_.open("if (valid)");
-        e_.line(s_.real_store == RealStore::Real ? "dst[0] = dc.x * out_re;" : "dst[0] = " + scaled("dc") + ";");
+        e_.line("dst[0] = " +
+                (s_.real_store == RealStore::Real ? real_stored("dc.x * out_re") : product(scaled("dc"), "out_off")) +
+                ";");
         e_.close();
         e_.line(v + " = cadd(" + v + ", x_zero);");
         e_.close();

@@ -37,7 +37,7 @@ void PassWriter::emit_cluster_store(int r) {
     e_.line("const cpx* peer" + std::to_string(c) + " = (const cpx*)__cluster_map_shared_rank((void*)lds, " +
             std::to_string(c) + ");");
   emit_offsets("(" + u64() + ")(" + d_.group_id + " / " + std::to_string(C) + ") * " + str(W), "r", false, true, false);
-  e_.line(d_.global + std::string("cpx* row = out + out_offr;"));
+  e_.line(d_.global + out_type() + "* row = out + out_offr;");
   // One q_b at a time: unrolled, W more points would stay live.
   e_.line("#pragma unroll 1");
   e_.open("for (" + u32() + " i = lid; i < " + str(share) + "; i += " + str(G) + ")");
@@ -61,9 +61,10 @@ void PassWriter::emit_cluster_store(int r) {
     e_.close();
   }
   const std::vector<std::string> outputs = emit_dft(e_, inputs);
-  for (std::int64_t a = 0; a < W; ++a)
-    e_.line("row[(" + idx() + ")(qb + " + str(a * L) + ") * " + str(s_.out_point_stride) +
-            "] = " + scaled(outputs[static_cast<std::size_t>(a)]) + ";");
+  for (std::int64_t a = 0; a < W; ++a) {
+    const std::string at = "(" + idx() + ")(qb + " + str(a * L) + ") * " + str(s_.out_point_stride);
+    e_.line("row[" + at + "] = " + product(scaled(outputs[static_cast<std::size_t>(a)]), "out_offr + " + at) + ";");
+  }
   if (share * C != L) e_.close();
   e_.close();
   e_.close();

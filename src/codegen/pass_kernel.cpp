@@ -36,6 +36,10 @@ std::string PassWriter::write(bool preamble) {
   }
   e_.line(s_.identity ? "// copy of " + std::to_string(s_.length) + "-point rows"
                       : "// " + std::to_string(s_.length) + "-point pass, stride product " + str(s_.stride_product));
+  for (const pieces::Piece* piece : pieces::of(s_)) {
+    const std::string helpers = piece->helpers(s_, d_);
+    if (!helpers.empty()) e_.line(helpers);
+  }
   std::string params;
   for (Param p : pass_params(s_)) params += (params.empty() ? "" : ", ") + param_declaration(p, s_, d_);
   e_.open(d_.kernel_head(s_.name(), s_.group_size(), s_.min_groups_per_unit, s_.cluster) + params + ")");
@@ -64,9 +68,9 @@ bool PassWriter::reads_axis_origin() const {
   return false;
 }
 
-std::string PassWriter::in_type() const { return pieces::reads_reals(s_) ? "real" : "cpx"; }
+std::string PassWriter::in_type() const { return pieces::element_type(s_, true); }
 
-std::string PassWriter::out_type() const { return pieces::writes_reals(s_) ? "real" : "cpx"; }
+std::string PassWriter::out_type() const { return pieces::element_type(s_, false); }
 
 // Local-memory address of point n of this group's transform m.
 std::string PassWriter::local(const std::string& m, const std::string& n) const {
@@ -189,9 +193,9 @@ void PassWriter::emit_indexing() {
 }
 
 void PassWriter::emit_block_load() {
-  for_each_block_point(std::string(d_.global) + "const cpx* block = in + g0 * " + str(s_.length) + ";",
+  for_each_block_point(std::string(d_.global) + "const " + in_type() + "* block = in + g0 * " + str(s_.length) + ";",
                        [&](const std::string& at, const std::string& local_at) {
-                         e_.line("cpx v = " + at + ";");
+                         e_.line("cpx v = " + loaded(at, false) + ";");
                          e_.line("v.y *= in_sign;");
                          e_.line(local_at + " = v;");
                        });
@@ -315,13 +319,25 @@ std::string PassWriter::product(const std::string& v, const std::string& at) con
   return out;
 }
 
+std::string PassWriter::loaded(const std::string& element, bool real) const {
+  std::string out = element;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->loaded(*this, out, real);
+  return out;
+}
+
+std::string PassWriter::real_stored(const std::string& v) const {
+  std::string out = v;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->real_stored(*this, out);
+  return out;
+}
+
 // The group's results sit in local memory; write them in the order the
 // output is contiguous in.
 void PassWriter::emit_store_from_local() {
   const std::int64_t R = s_.length;
   const int T = s_.threads_per_transform, M = s_.transforms_per_group;
   if (s_.block_rows) {
-    for_each_block_point(std::string(d_.global) + "cpx* block = out + g0 * " + str(R) + ";",
+    for_each_block_point(std::string(d_.global) + out_type() + "* block = out + g0 * " + str(R) + ";",
                          [&](const std::string& at, const std::string& local_at) {
                            e_.line(at + " = " + product(scaled(local_at), "g0 * " + str(R) + " + i") + ";");
                          });
@@ -335,7 +351,7 @@ void PassWriter::emit_store_from_local() {
     e_.line("const " + u64() + " g2 = (" + u64() + ")" + d_.group_id + " * " + str(M) + " + m2;");
     e_.open("if (g2 < transforms)");
     emit_offsets("g2", "2", false, true, false);
-    e_.line(d_.global + std::string("cpx* row = out + out_off2;"));
+    e_.line(d_.global + out_type() + "* row = out + out_off2;");
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "t2 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
@@ -351,7 +367,7 @@ void PassWriter::emit_store_from_local() {
     e_.line("const " + u64() + " g0 = (" + u64() + ")" + d_.group_id + " * " + str(M) + ";");
     e_.open("if (g0 + m2 < transforms)");
     emit_offsets("g0", "2", false, true, false);
-    e_.line(d_.global + std::string("cpx* column = out + out_off2 + m2;"));
+    e_.line(d_.global + out_type() + "* column = out + out_off2 + m2;");
     const std::string column = std::string(s_.dims.size() > 1 ? "c02" : "rest2") + " + m2";  // along dims[0]
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "n0 + " + str(q * T);

@@ -30,7 +30,7 @@ void PassWriter::emit_plane() {
   second.group_threads_ = s_.group_size();
   if (T2 * planes * R < s_.group_size()) second.thread_guard_ = "m < " + str(planes * R);
   second.emit_offsets("g", "", false, true, false);
-  e_.line(d_.global + std::string("cpx* dst = out + out_off;"));
+  e_.line(d_.global + second.out_type() + "* dst = out + out_off;");
   declare_points(rows.points_per_thread());
   e_.line("(void)valid;");
   second.emit_fft(false, true);
@@ -55,7 +55,7 @@ void PassWriter::emit_plane_block_store(int r) {
     e_.open("if (" + std::string((q + 1) * G > block ? "i < " + str(block) + " && " : "") + "g2 / " + str(R) + " < " +
             plane_count_ + ")");
     emit_offsets("g2", "2", false, true, false);
-    e_.line("out[out_off2 + n2] = " + scaled(local("m2", "n2")) + ";");
+    e_.line("out[out_off2 + n2] = " + product(scaled(local("m2", "n2")), "out_off2 + n2") + ";");
     e_.close();
     e_.close();
   }

@@ -61,11 +61,12 @@ void PassWriter::emit_rader_store(int r) {
     // R2C: the half spectrum, X[j] for j <= p/2.
     if (s_.real_store == RealStore::Half) guard += " && i < " + str(p / 2);
     e_.open("if (" + guard + ")");
-    const std::string at = "dst[(" + idx() + ")(i + 1) * " + str(S) + "]";
+    const std::string offset = "(" + idx() + ")(i + 1) * " + str(S);
+    const std::string at = "dst[" + offset + "]";
     if (s_.real_store == RealStore::Real)
-      e_.line(at + " = " + local("m", "i") + ".x * out_re;");
+      e_.line(at + " = " + real_stored(local("m", "i") + ".x * out_re") + ";");
     else
-      e_.line(at + " = " + scaled(local("m", "i")) + ";");
+      e_.line(at + " = " + product(scaled(local("m", "i")), "out_off + " + offset) + ";");
     e_.close();
     e_.close();
   }

@@ -12,6 +12,7 @@
 
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
+#include "plan/pass_modes.hpp"
 #include "plan/solvers/solver.hpp"
 #include "twiddle/chirp.hpp"
 
@@ -102,10 +103,16 @@ class Chirp final : public Piece {
     const std::string idx = w.idx();
     const std::string e = "(" + column + ") + (" + idx + ")(" + n + ") * " + str(s.chirp_store_period());
     return "{ const " + idx + " e = " + e + "; if (e < chirp_n) { cpx y = " + v + "; y = " + chirped("y") + "; " +
-           target + " = " + w.scaled("y") + "; } }";
+           target + " = " + w.product(w.scaled("y"), "e") + "; } }";
   }
 
   bool open_dim(const KernelSpec&) const override { return true; }
+
+  // Half storage: its loads are the writer's (emit_read) and its stores go
+  // through PassWriter::product and real_stored.
+  unsigned admits(const KernelSpec&) const override {
+    return static_cast<unsigned>(plan::Form::StorageLoad) | static_cast<unsigned>(plan::Form::StorageStore);
+  }
 
   void add_params(const KernelSpec&, std::vector<Param>& params) const override {
     params.insert(params.end(), {kN, kOpenIn, kOpenOut});
@@ -144,22 +151,23 @@ class Chirp final : public Piece {
         const std::string v = w.x(j * r + t);
         e.open("");
         if (!twiddle) e.line("const " + idx + " e = " + k + point + " * " + str(step) + ";");
+        const std::string at = point + " * " + str(s.out_point_stride);
         if (twiddle) {
           w.emit_pass_twiddle(v, point);
-          e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + w.scaled(v) + ";");
+          e.line("dst[" + at + "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
         } else if (kernel) {
           e.line(v + " = cmul(" + v + ", tables[chirp_n + e]);");
-          e.line("dst[" + point + " * " + str(s.out_point_stride) +
-                 "] = " + w.scaled("cmake(" + v + ".x, -" + v + ".y)") + ";");
+          e.line("dst[" + at + "] = " + w.product(w.scaled("cmake(" + v + ".x, -" + v + ".y)"), "out_off + " + at) +
+                 ";");
         } else {
           // A real axis: the half spectrum e <= N/2, or the real parts.
           const bool half = s.real_store == KernelSpec::RealStore::Half;
           e.open("if (e < chirp_n" + std::string(half ? " && e <= chirp_n / 2" : "") + ")");
           e.line(v + " = " + chirped(v) + ";");
           if (s.real_store == KernelSpec::RealStore::Real)
-            e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + v + ".x * out_re;");
+            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
           else
-            e.line("dst[" + point + " * " + str(s.out_point_stride) + "] = " + w.scaled(v) + ";");
+            e.line("dst[" + at + "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           e.close();
         }
         e.close();

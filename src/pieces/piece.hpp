@@ -82,6 +82,11 @@ class Piece {
   // Whether the source (the destination) holds reals, not complex points.
   virtual bool reads_reals(const plan::KernelSpec&) const { return false; }
   virtual bool writes_reals(const plan::KernelSpec&) const { return false; }
+  // The source's (the destination's) element type where the piece sets it
+  // (half storage's "hcpx"); nullptr: the pass's own (real or cpx).
+  virtual const char* element_type(const plan::KernelSpec&, bool /*source*/) const { return nullptr; }
+  // Functions it calls, written before the kernel (after the preamble).
+  virtual std::string helpers(const plan::KernelSpec&, const codegen::Dialect&) const { return ""; }
   // Whether the open dim's strides are run-time arguments (one kernel for
   // every N of Bluestein's M), not constants.
   virtual bool open_dim(const plan::KernelSpec&) const { return false; }
@@ -117,6 +122,12 @@ class Piece {
   virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
     return v;
   }
+  // A source element (code) as the value it holds (a real where `real`),
+  // and the real stored in place of v (PassWriter::loaded, real_stored).
+  virtual std::string loaded(const codegen::PassWriter&, const std::string& element, bool /*real*/) const {
+    return element;
+  }
+  virtual std::string real_stored(const codegen::PassWriter&, const std::string& v) const { return v; }
 
   // The runtime's: the host table its kernels read (has_tables() says,
   // for the parameter list, that it has one), and the value of one of its
@@ -137,6 +148,9 @@ bool reads_reals(const plan::KernelSpec& spec);
 bool writes_reals(const plan::KernelSpec& spec);
 bool need_exchange(const plan::KernelSpec& spec);
 bool loads_from_local(const plan::KernelSpec& spec);
+// The source's (destination's) element type in the kernel's source: a
+// piece's (element_type), else reals or complex points.
+std::string element_type(const plan::KernelSpec& spec, bool source);
 bool has_tables(const plan::KernelSpec& spec);
 // The host table of the first of spec's pieces that has one.
 bool host_table(const plan::KernelSpec& spec, TableSource& table);

@@ -16,10 +16,12 @@ const Piece& real();
 const Piece& product();
 const Piece& r2r();
 const Piece& r2r_packed();
+const Piece& storage();
 
 const std::vector<const Piece*>& all() {
-  static const std::vector<const Piece*> pieces{&row_pairs(), &real_block(), &chirp(), &rader(),     &rader_pass(),
-                                                &real(),      &product(),    &r2r(),   &r2r_packed()};
+  // (storage last: its conversion wraps what the others store.)
+  static const std::vector<const Piece*> pieces{&row_pairs(), &real_block(), &chirp(), &rader(),      &rader_pass(),
+                                                &real(),      &product(),    &r2r(),   &r2r_packed(), &storage()};
   return pieces;
 }
 
@@ -55,6 +57,11 @@ bool need_exchange(const plan::KernelSpec& spec) {
 }
 bool loads_from_local(const plan::KernelSpec& spec) {
   return any(spec, [&](const Piece& p) { return p.loads_from_local(spec); });
+}
+std::string element_type(const plan::KernelSpec& spec, bool source) {
+  for (const Piece* piece : of(spec))
+    if (const char* type = piece->element_type(spec, source)) return type;
+  return (source ? reads_reals(spec) : writes_reals(spec)) ? "real" : "cpx";
 }
 bool has_tables(const plan::KernelSpec& spec) {
   return any(spec, [&](const Piece& p) { return p.has_tables(spec); });

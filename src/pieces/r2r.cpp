@@ -31,6 +31,7 @@
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
 #include "pieces/r2r_common.hpp"
+#include "plan/pass_modes.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly::pieces {
@@ -51,6 +52,11 @@ class R2R final : public Piece {
     out << ", " << (s.r2r_sine ? "dst" : "dct") << s.r2r_type << " of " << s.r2r_points
         << (s.r2r_orthogonalize ? " orthogonalized" : "") << (s.r2r_load ? " load" : "")
         << (s.r2r_store ? " store" : "");
+  }
+  // Half storage only: its loads and stores are emit_u's and emit_y_store's
+  // (r2r_common.cpp), through PassWriter::loaded and real_stored.
+  unsigned admits(const KernelSpec&) const override {
+    return static_cast<unsigned>(plan::Form::StorageLoad) | static_cast<unsigned>(plan::Form::StorageStore);
   }
   bool owns_store(const KernelSpec& s) const override { return s.r2r_store; }
   // Type 3 holds two reads and a twiddle a point, the others a twiddle a store.

@@ -27,6 +27,7 @@
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
 #include "pieces/r2r_common.hpp"
+#include "plan/pass_modes.hpp"
 #include "twiddle/oracle.hpp"
 
 namespace bfly::pieces {
@@ -135,6 +136,11 @@ class R2RPacked final : public Piece {
   void describe(const KernelSpec& s, std::ostream& out) const override {
     out << ", " << (s.r2r_sine ? "dst" : "dct") << s.r2r_type << " of " << s.r2r_points << " packed"
         << (s.r2r_orthogonalize ? " orthogonalized" : "");
+  }
+  // Half storage only: its loads and stores are emit_u's and emit_y_store's
+  // (r2r_common.cpp), through PassWriter::loaded and real_stored.
+  unsigned admits(const KernelSpec&) const override {
+    return static_cast<unsigned>(plan::Form::StorageLoad) | static_cast<unsigned>(plan::Form::StorageStore);
   }
   bool owns_store(const KernelSpec&) const override { return true; }
   // Two or four reads and two twiddles a point, or a second point and two

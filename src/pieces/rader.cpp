@@ -9,6 +9,7 @@
 
 #include "bfly/bfly.hpp"
 #include "pieces/piece.hpp"
+#include "plan/pass_modes.hpp"
 #include "twiddle/rader.hpp"
 
 namespace bfly::pieces {
@@ -46,6 +47,15 @@ class Rader final : public Piece {
   }
 
   void describe(const KernelSpec& s, std::ostream& out) const override { out << ", rader " << s.rader_prime; }
+
+  // Half storage in the one kernel (its loads are the writer's, its stores
+  // through product and real_stored); its passes' gather and scatter
+  // (pieces/rader_pass.cpp) admit none.
+  unsigned admits(const KernelSpec& s) const override {
+    return s.rader_fused()
+               ? static_cast<unsigned>(plan::Form::StorageLoad) | static_cast<unsigned>(plan::Form::StorageStore)
+               : 0u;
+  }
 
   bool has_tables(const KernelSpec&) const override { return true; }
 

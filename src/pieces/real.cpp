@@ -23,6 +23,12 @@ using codegen::PassWriter;
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// Two reals as one complex access (real_pairs_aligned): the real side's
+// type two at a time (half storage's hcpx where it holds 16-bit values).
+std::string pair_type(const KernelSpec& s, bool source) {
+  return pieces::element_type(s, source) == "hreal" ? "hcpx" : "cpx";
+}
+
 // The real axis's length n: Bluestein's kernels take it at run time.
 std::string real_n(const KernelSpec& s) { return s.bluestein() ? "chirp_n" : str(s.real_length); }
 
@@ -46,8 +52,8 @@ void mirror_read(PassWriter& w, const std::string& v, const std::string& n) {
   e.open("");
   e.line("const " + w.idx() + " kk = " + std::string(s.axis_dim >= 0 ? "ci + " : "") + "(" + w.idx() + ")" + n + " * " +
          str(s.axis_stride) + ";");
-  e.line("cpx a = src[(" + w.idx() + ")" + n + " * " + str(S) + "], c = in[axis_off + (" + str(H) + " - kk) * " +
-         str(S / s.axis_stride) + "];");
+  e.line("cpx a = " + w.loaded("src[(" + w.idx() + ")" + n + " * " + str(S) + "]", false) +
+         ", c = " + w.loaded("in[axis_off + (" + str(H) + " - kk) * " + str(S / s.axis_stride) + "]", false) + ";");
   e.line("a.y *= -in_sign; c.y *= -in_sign;");
   e.open("if (kk == 0)");
   e.line("a.y = 0; c.y = 0;");
@@ -77,14 +83,15 @@ void real_store(PassWriter& w, int r) {
                  "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           break;
         case RealStore::Real:
-          e.line("dst[" + at + "] = " + v + ".x * out_re;");
+          e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
           break;
         default:  // Pairs
           if (s.real_pairs_aligned) {
-            e.line("((" + std::string(w.dialect().global) + "cpx*)dst)[" + point + "] = " + w.scaled(v) + ";");
+            e.line("((" + std::string(w.dialect().global) + pair_type(s, false) + "*)dst)[" + point +
+                   "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           } else {
-            e.line("dst[" + at + "] = " + v + ".x * out_re;");
-            e.line("dst[" + at + " + " + str(S / 2) + "] = " + v + ".y * out_im;");
+            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
+            e.line("dst[" + at + " + " + str(S / 2) + "] = " + w.real_stored(v + ".y * out_im") + ";");
           }
       }
     }
@@ -216,7 +223,7 @@ class Real final : public Piece {
 
   bool owns_store(const KernelSpec& s) const override { return s.real_store != RealStore::None; }
 
-  // No launch form but the product's fusion: into stores that index the
+  // No launch form but the product's fusion (and half storage's): into stores that index the
   // complex output (the half spectrum, the packed splits), and into the
   // loads of a pass whose loads are plain (a C2R's real stores).
   unsigned admits(const KernelSpec& s) const override {
@@ -225,7 +232,8 @@ class Real final : public Piece {
     if (s.real_load != RealLoad::None) bits &= static_cast<unsigned>(Form::MultiplyStore);
     if (s.real_store == RealStore::Real || s.real_store == RealStore::Pairs)
       bits &= static_cast<unsigned>(Form::MultiplyLoad);
-    return bits;
+    // Half storage converts every load and store of it (PassWriter::loaded, real_stored, product).
+    return bits | static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   }
 
   // The mirror loads and split stores hold a second point and a twiddle:
@@ -290,21 +298,26 @@ class Real final : public Piece {
     const std::int64_t S = s.in_point_stride;
     switch (s.real_load) {
       case RealLoad::Real:
-        e.line(v + " = cmake(src[" + at + "], 0);");
+        e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", 0);");
         return true;
       case RealLoad::Pairs:
         if (s.real_pairs_aligned)
-          e.line(v + " = ((" + w.dialect().global + " const cpx*)src)[" + n + "];");
+          e.line(v + " = " +
+                 w.loaded("((" + std::string(w.dialect().global) + " const " + pair_type(s, true) + "*)src)[" + n + "]",
+                          false) +
+                 ";");
         else
-          e.line(v + " = cmake(src[" + at + "], src[" + at + " + " + str(S / 2) + "]);");
+          e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", " +
+                 w.loaded("src[" + at + " + " + str(S / 2) + "]", true) + ");");
         return true;
       case RealLoad::Hermitian:
         // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
         e.open("if (j <= " + real_n(s) + " / 2)");
-        e.line(v + " = src[" + at + "];");
+        e.line(v + " = " + w.loaded("src[" + at + "]", false) + ";");
         e.close();
         e.open("else");
-        e.line(v + " = in[axis_off + (" + real_n(s) + " - j) * " + str(S / s.axis_stride) + "];");
+        e.line(v + " = " + w.loaded("in[axis_off + (" + real_n(s) + " - j) * " + str(S / s.axis_stride) + "]", false) +
+               ";");
         e.line(v + ".y = -" + v + ".y;");
         e.close();
         return true;

@@ -10,6 +10,7 @@
 // over that piece's.
 #include "codegen/pass_writer.hpp"
 #include "pieces/piece.hpp"
+#include "plan/pass_modes.hpp"
 
 namespace bfly::pieces {
 namespace {
@@ -61,6 +62,12 @@ class RealBlock final : public Piece {
 
   bool owns_store(const KernelSpec&) const override { return true; }
 
+  // Half storage converts its block's reads and writes (PassWriter::loaded,
+  // product, real_stored).
+  unsigned admits(const KernelSpec&) const override {
+    return static_cast<unsigned>(plan::Form::StorageLoad) | static_cast<unsigned>(plan::Form::StorageStore);
+  }
+
   bool needs_exchange(const KernelSpec&) const override { return true; }
 
   bool loads_from_local(const KernelSpec&) const override { return true; }
@@ -72,12 +79,16 @@ class RealBlock final : public Piece {
     codegen::Emitter& e = w.out();
     const std::string lp = w.dialect().local_pointer, global = w.dialect().global;
     e.line(lp + "real* lr = (" + lp + "real*)lds;  (void)lr;  // the exchange array as reals");
+    const std::string in_type = pieces::element_type(s, true);
     if (forward(s)) {
-      for_each_element(w, real_row(s), global + std::string("const real* block = in + g0 * ") + str(real_row(s)) + ";",
-                       [](const std::string& memory, const std::string& i) { return "lr[" + i + "] = " + memory; });
+      for_each_element(
+          w, real_row(s), global + "const " + in_type + "* block = in + g0 * " + str(real_row(s)) + ";",
+          [&](const std::string& memory, const std::string& i) { return "lr[" + i + "] = " + w.loaded(memory, true); });
     } else {
-      for_each_element(w, half_row(s), global + std::string("const cpx* block = in + g0 * ") + str(half_row(s)) + ";",
-                       [](const std::string& memory, const std::string& i) { return "lds[" + i + "] = " + memory; });
+      for_each_element(w, half_row(s), global + "const " + in_type + "* block = in + g0 * " + str(half_row(s)) + ";",
+                       [&](const std::string& memory, const std::string& i) {
+                         return "lds[" + i + "] = " + w.loaded(memory, false);
+                       });
     }
     e.line(w.dialect().barrier);
   }
@@ -126,11 +137,15 @@ class RealBlock final : public Piece {
     e.line(w.dialect().barrier);
     const std::string global = w.dialect().global;
     if (fwd)
-      for_each_element(w, half_row(s), global + std::string("cpx* block = out + g0 * ") + str(half_row(s)) + ";",
-                       [](const std::string& memory, const std::string& i) { return memory + " = lds[" + i + "]"; });
+      for_each_element(w, half_row(s), global + w.out_type() + "* block = out + g0 * " + str(half_row(s)) + ";",
+                       [&](const std::string& memory, const std::string& i) {
+                         return memory + " = " + w.product("lds[" + i + "]", "g0 * " + str(half_row(s)) + " + i");
+                       });
     else
-      for_each_element(w, real_row(s), global + std::string("real* block = out + g0 * ") + str(real_row(s)) + ";",
-                       [](const std::string& memory, const std::string& i) { return memory + " = lr[" + i + "]"; });
+      for_each_element(w, real_row(s), global + w.out_type() + "* block = out + g0 * " + str(real_row(s)) + ";",
+                       [&](const std::string& memory, const std::string& i) {
+                         return memory + " = " + w.real_stored("lr[" + i + "]");
+                       });
     return true;
   }
 };

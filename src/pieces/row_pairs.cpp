@@ -137,8 +137,8 @@ void rows_store(PassWriter& w, int r) {
         e.open("if (e < chirp_n)");
         e.line(v + " = " + chirped(v) + ";");
       }
-      e.line("dst[" + at + "] = " + v + ".x * out_re;");
-      e.line("if (pair_ok) dst[" + at + " + " + str(s.pair_out) + "] = " + v + ".y * out_im;");
+      e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
+      e.line("if (pair_ok) dst[" + at + " + " + str(s.pair_out) + "] = " + w.real_stored(v + ".y * out_im") + ";");
       if (chirp) e.close();
       e.close();
     }
@@ -159,9 +159,13 @@ class RowPairs final : public Piece {
   void name_part(const KernelSpec&, std::ostream& out) const override { out << "_rows2"; }
 
   // The product knows o in the split's stores, and the forms that read a
-  // real axis's loads plainly stay as the real piece allows them.
+  // real axis's loads plainly stay as the real piece allows them; half
+  // storage converts its reads and stores (PassWriter::loaded, product,
+  // real_stored).
   unsigned admits(const KernelSpec&) const override {
-    return static_cast<unsigned>(plan::Form::MultiplyStore) | static_cast<unsigned>(plan::Form::MultiplyLoad);
+    using plan::Form;
+    return static_cast<unsigned>(Form::MultiplyStore) | static_cast<unsigned>(Form::MultiplyLoad) |
+           static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   }
 
   // The second row's point and the split's partner.
@@ -196,7 +200,8 @@ class RowPairs final : public Piece {
     const std::string b = str(s.pair_in);
     if (s.pair_in == 0) return false;
     if (s.real_load == RealLoad::Real) {
-      e.line(v + " = cmake(src[" + at + "], pair_ok ? src[" + at + " + " + b + "] : (real)0);");
+      e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", pair_ok ? " +
+             w.loaded("src[" + at + " + " + b + "]", true) + " : (real)0);");
       return true;
     }
     if (s.real_load != RealLoad::Hermitian) return false;
@@ -208,13 +213,13 @@ class RowPairs final : public Piece {
                       mirror = str(s.in_point_stride / s.axis_stride);
     e.line("cpx ra = cmake(0, 0), rb = cmake(0, 0);");
     e.open("if (j <= " + n + " / 2)");
-    e.line("ra = src[" + at + "];");
-    e.line("if (pair_ok) rb = src[" + at + " + " + b + "];");
+    e.line("ra = " + w.loaded("src[" + at + "]", false) + ";");
+    e.line("if (pair_ok) rb = " + w.loaded("src[" + at + " + " + b + "]", false) + ";");
     e.line("if (j == 0 || 2 * j == " + n + ") { ra.y = 0; rb.y = 0; }");
     e.close();
     e.open("else");
-    e.line("ra = in[axis_off + (" + n + " - j) * " + mirror + "];");
-    e.line("if (pair_ok) rb = in[axis_off + " + b + " + (" + n + " - j) * " + mirror + "];");
+    e.line("ra = " + w.loaded("in[axis_off + (" + n + " - j) * " + mirror + "]", false) + ";");
+    e.line("if (pair_ok) rb = " + w.loaded("in[axis_off + " + b + " + (" + n + " - j) * " + mirror + "]", false) + ";");
     e.line("ra.y = -ra.y; rb.y = -rb.y;");
     e.close();
     // Z = X_a + i X_b, to be conjugated by the load (in_sign -1). Where an

@@ -94,6 +94,7 @@ KernelSpec KernelSpec::plane_row_spec() const {
   rows.mapping = Mapping::TransformMajor;
   rows.local_padding = local_padding;
   rows.wide = wide;
+  rows.store_storage = store_storage;  // (the rows' phase stores the pass's outputs)
   rows.in_point_stride = 1;
   rows.out_point_stride = 1;
   // Row r of a plane at r times the output's row pitch; the planes as the

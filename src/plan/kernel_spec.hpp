@@ -131,6 +131,12 @@ struct KernelSpec {
   std::int64_t multiply_period = 0;
   bool can_fuse_multiply() const;
   bool can_fuse_multiply_load() const;
+  // Half storage's conversion (pieces/storage.cpp; plan/storage.cpp sets
+  // them): the first pass reads 16-bit values and converts them
+  // (load_storage), the last converts its stores (store_storage). Native:
+  // none.
+  Storage load_storage = Storage::Native;
+  Storage store_storage = Storage::Native;
   // Rader's algorithm in one kernel for the prime p = length + 1
   // (plan/solvers/rader.cpp): points 1..p-1 into local memory as they lie,
   // the first FFT reads them in the generator's order (a[m] = x[g^m]), the

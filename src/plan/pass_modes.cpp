@@ -16,24 +16,29 @@ const std::vector<PassMode>& pass_modes() {
   static const std::vector<PassMode> modes{
       // A copy or transpose pass (no FFT).
       {"copy", [](const KernelSpec& s) { return s.identity; }, kNone},
-      // A whole convolution in one kernel (Bluestein's or Rader's).
-      {"convolution", [](const KernelSpec& s) { return s.convolve; }, kNone},
+      // A whole convolution in one kernel (Bluestein's or Rader's): half
+      // storage's conversion only (its loads are the writer's, its stores
+      // through product and real_stored).
+      {"convolution", [](const KernelSpec& s) { return s.convolve; }, Form::StorageLoad | Form::StorageStore},
       // Rows past one block across a thread-block cluster, and two axes in
       // one group. (Tuning: as before these rows; the launch model keeps a
       // cluster's own launch, launch_model.cpp complete_launch.)
-      {"cluster", [](const KernelSpec& s) { return s.clustered(); }, static_cast<unsigned>(Form::Tuning)},
-      {"plane", [](const KernelSpec& s) { return s.plane(); }, static_cast<unsigned>(Form::Tuning)},
+      {"cluster", [](const KernelSpec& s) { return s.clustered(); },
+       Form::Tuning | Form::StorageLoad | Form::StorageStore},
+      {"plane", [](const KernelSpec& s) { return s.plane(); }, Form::Tuning | Form::StorageLoad | Form::StorageStore},
       // The launch forms that are themselves modes of the pass: staged
       // groups exchange in halves and take tuned launches (their loads are
       // copies into local memory: no product there); an exchange in halves
       // keeps everything but block rows; 64-bit offsets too, but for the
       // product in the stores (their index o is 32-bit).
       {"staged", [](const KernelSpec& s) { return s.staged != 0; },
-       Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore},
+       Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore | Form::StorageStore},
       {"halves", [](const KernelSpec& s) { return s.local_halves; },
-       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore | Form::MultiplyLoad},
+       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyStore | Form::MultiplyLoad |
+           Form::StorageLoad | Form::StorageStore},
       {"wide", [](const KernelSpec& s) { return s.wide; },
-       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyLoad},
+       Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::MultiplyLoad | Form::StorageLoad |
+           Form::StorageStore},
   };
   return modes;
 }

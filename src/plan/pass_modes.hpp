@@ -26,6 +26,12 @@ enum class Form : unsigned {
   // first loads (KernelSpec::multiply, multiply_load; ops/convolver.cpp).
   MultiplyStore = 32,
   MultiplyLoad = 64,
+  // Half storage's conversion in the first loads and the last stores
+  // (KernelSpec::load_storage, store_storage; plan/storage.cpp): the loads
+  // and stores that read and write through PassWriter::loaded, product and
+  // real_stored.
+  StorageLoad = 128,
+  StorageStore = 256,
 };
 
 struct PassMode {

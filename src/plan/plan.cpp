@@ -1,4 +1,5 @@
 #include "plan/plan.hpp"
+#include "plan/storage.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -272,6 +273,14 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
 
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
+  if (problem.storage != Storage::Native) {  // the fp32 problem's plan, converting where it can (plan/storage.hpp)
+    Problem native = problem;
+    native.storage = Storage::Native;
+    PlanTree tree = make_plan(native, device_limits, options);
+    fuse_storage(tree, problem.storage);
+    tree.problem = problem;
+    return tree;
+  }
   if (problem.kind == Kind::R2R)  // a pass a single-pass axis, else stages around FFTs (plan/r2r.hpp)
     throw Error(ErrorCode::Unsupported, "a DCT or DST (" + problem.token() + ") is planned by plan::r2r_stages");
   const DeviceLimits limits = for_precision(device_limits, problem.precision);

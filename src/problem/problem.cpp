@@ -44,6 +44,7 @@ const char* to_string(Kind k) {
 const char* to_string(Family f) { return f == Family::DCT ? "dct" : "dst"; }
 
 const char* to_string(Precision p) { return p == Precision::Single ? "f32" : "f64"; }
+const char* to_string(Storage s) { return s == Storage::Half ? "f16" : s == Storage::BFloat16 ? "bf16" : "native"; }
 const char* to_string(Direction d) { return d == Direction::Forward ? "fwd" : "inv"; }
 const char* to_string(Placement p) { return p == Placement::OutOfPlace ? "oop" : "ip"; }
 
@@ -192,7 +193,10 @@ std::int64_t Problem::elements() const {
   return n;
 }
 
-std::size_t Problem::element_bytes() const { return precision == Precision::Single ? 8 : 16; }
+std::size_t Problem::element_bytes() const {
+  if (storage != Storage::Native) return 4;
+  return precision == Precision::Single ? 8 : 16;
+}
 
 std::size_t Problem::bytes() const { return static_cast<std::size_t>(elements()) * element_bytes(); }
 
@@ -295,6 +299,9 @@ void Problem::validate() const {
     total *= shape[axis];
   }
   if (batch <= 0) throw Error(ErrorCode::InvalidArgument, "batch " + std::to_string(batch) + " must be positive");
+  if (storage != Storage::Native && precision != Precision::Single)
+    throw invalid(std::string(to_string(storage)) + " storage computes in f32: its precision must be Single, not " +
+                  to_string(precision));
   if (total > cap / batch) {
     std::vector<std::int64_t> factors = shape;
     factors.push_back(batch);
@@ -383,8 +390,8 @@ std::string Problem::token() const {
     out << to_string(family) << type;
   else
     out << to_string(kind);
-  out << '_' << to_string(precision) << '_' << to_string(direction) << '_' << text::shape(shape) << "_b" << batch << '_'
-      << to_string(placement) << '_' << to_string(norm);
+  out << '_' << (storage == Storage::Native ? to_string(precision) : to_string(storage)) << '_' << to_string(direction)
+      << '_' << text::shape(shape) << "_b" << batch << '_' << to_string(placement) << '_' << to_string(norm);
   if (!axes.empty()) {
     out << "_ax";
     for (std::size_t i = 0; i < axes.size(); ++i) out << (i ? "." : "") << axes[i];
@@ -422,8 +429,12 @@ Problem Problem::parse(const std::string& token) {
     p.precision = Precision::Single;
   else if (f[1] == "f64")
     p.precision = Precision::Double;
+  else if (f[1] == "f16")
+    p.storage = Storage::Half;  // (computed in Single)
+  else if (f[1] == "bf16")
+    p.storage = Storage::BFloat16;
   else
-    throw bad("unknown precision '" + f[1] + "' (expected f32 or f64)");
+    throw bad("unknown precision '" + f[1] + "' (expected f32, f64, f16 or bf16)");
   if (f[2] == "fwd")
     p.direction = Direction::Forward;
   else if (f[2] == "inv")
@@ -474,8 +485,8 @@ Problem Problem::parse(const std::string& token) {
 
 bool Problem::operator==(const Problem& o) const {
   return kind == o.kind && shape == o.shape && axes == o.axes && batch == o.batch && input == o.input &&
-         output == o.output && precision == o.precision && direction == o.direction && placement == o.placement &&
-         norm == o.norm && (kind != Kind::R2R || (family == o.family && type == o.type)) &&
+         output == o.output && precision == o.precision && storage == o.storage && direction == o.direction &&
+         placement == o.placement && norm == o.norm && (kind != Kind::R2R || (family == o.family && type == o.type)) &&
          orthogonalize == o.orthogonalize;
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "backends/device_impl.hpp"
 #include "bfly/bfly.hpp"
 
 namespace bfly::detail {
@@ -32,6 +33,18 @@ class FusedPlan {
   FusedPlan(FusedPlan&&) noexcept = default;
   FusedPlan& operator=(const FusedPlan&) = default;
   FusedPlan& operator=(FusedPlan&&) noexcept = default;
+  // A plan of the native problem `problem` whose first loads and last
+  // stores convert from and to `storage` where its passes take it
+  // (plan/storage.hpp; runtime/half_plan.hpp wraps it).
+  FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, Storage storage);
+  bool loads_convert() const;
+  bool stores_convert() const;
+  // Executes without checking the buffers (16-bit on a converting side):
+  // the half plan checked them against its own problem.
+  void run(const BufferImpl& in, const BufferImpl& out, void* stream) const;
+  int launches() const;
+  std::size_t workspace_bytes() const;
+  const BuildStats& stats() const;
   bool fused() const;
   const Problem& problem() const;
   std::string describe() const;

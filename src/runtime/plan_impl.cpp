@@ -22,9 +22,12 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
+#include "plan/storage.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
+#include "runtime/half_plan.hpp"
 #include "runtime/r2r_plan.hpp"
+#include "runtime/pass_tables.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
@@ -97,12 +100,19 @@ class PlanImpl {
 
   // multiply_period >= 0: fuse a pointwise product into the last pass's
   // stores, or the first pass's loads, where that pass can take one
-  // (KernelSpec::multiply, multiply_load; see fused()).
+  // (KernelSpec::multiply, multiply_load; see fused()). `storage`: convert
+  // the first loads and last stores from and to it where they can
+  // (plan/storage.hpp; runtime/half_plan.hpp).
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
-           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores)
+           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores, Storage storage = Storage::Native)
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     device_->check_usable();  // before any of the device's locks (a fork may have left one held)
     auto start = Clock::now();
+    if (problem.storage != Storage::Native) {  // the fp32 problem's plan inside (runtime/half_plan.hpp)
+      tree_.problem = problem;
+      half_ = std::make_unique<HalfPlan>(device_, problem, options, stats_);
+      return;
+    }
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
     limits_ = plan::with_override(device_->limits(), plan::override_text(options));
     plan::DeviceLimits& limits = limits_;
@@ -135,9 +145,9 @@ class PlanImpl {
     check_fits(problem);
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
-      limits.generic_tier = multiply_period >= 0 || kernels_ready(*device_, tree_) ? 0
-                            : limits.generic_tier == 3                             ? 2
-                                                                                   : 1;
+      limits.generic_tier = multiply_period >= 0 || storage != Storage::Native || kernels_ready(*device_, tree_) ? 0
+                            : limits.generic_tier == 3                                                           ? 2
+                                                                                                                 : 1;
     if (limits.generic_tier && multiply_period < 0) {
       // Nothing compiled for this size (runtime/generic_plan.hpp). Where the
       // default tier chose it and it cannot be made (its workspace, 2-4x
@@ -186,6 +196,7 @@ class PlanImpl {
         }
       }
     }
+    plan::fuse_storage(tree_, storage);
     stats_.plan_ms = ms_since(start);
     // The passes' kernels compile at once, each on a thread of its own
     // (NVRTC and OpenCL compile on the calling thread, and a device makes
@@ -371,46 +382,10 @@ class PlanImpl {
       compiled.resident_groups =
           device_->resident_groups(*compiled.kernel, static_cast<std::size_t>(spec.group_size()), spec.local_bytes());
     auto start = Clock::now();
-    const std::int64_t length = spec.identity ? 1 : spec.length;  // a copy needs no twiddles
-    const int split = spec.stage_twiddle_bits;
-    const bool f64 = spec.precision == Precision::Double;
-    const std::string kind = f64 ? "f64:" : "f32:";
-    compiled.twiddles =
-        device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(length) + ":" + std::to_string(split), [&] {
-          if (f64)
-            return upload(*device_,
-                          split > 0 ? twiddle::two_level_f64(length, split) : twiddle::table_f64(length, length));
-          return upload(*device_,
-                        split > 0 ? twiddle::two_level_f32(length, split) : twiddle::table_f32(length, length));
-        });
-    if (spec.reads_pass_twiddles() && !spec.pass_sincos) {  // (computed ones need no table)
-      const std::int64_t n = spec.pass_twiddle_points();
-      compiled.pass_twiddles = device_->memo<BufferImpl>(
-          "pass_twiddles:" + kind + std::to_string(n) + ":" + std::to_string(spec.twiddle_fine_bits), [&] {
-            if (f64) return upload(*device_, twiddle::two_level_f64(n, spec.twiddle_fine_bits));
-            return upload(*device_, twiddle::two_level_f32(n, spec.twiddle_fine_bits));
-          });
-    } else if (spec.plane()) {
-      // The rows' inner twiddles w_C (a direct table: plane.cpp).
-      const std::int64_t c = spec.plane_columns;
-      compiled.pass_twiddles = device_->memo<BufferImpl>("twiddles:" + kind + std::to_string(c) + ":0", [&] {
-        if (f64) return upload(*device_, twiddle::table_f64(c, c));
-        return upload(*device_, twiddle::table_f32(c, c));
-      });
-    } else {
-      compiled.pass_twiddles = compiled.twiddles;  // unused by the kernel
-    }
-    pieces::TableSource table;
-    if (pieces::host_table(spec, table)) {
-      compiled.tables = device_->memo<BufferImpl>(table.kind + ":" + kind + table.size, [&] {
-        const std::string name = table.kind + "_" + (f64 ? "f64_" : "f32_") + table.size;
-        if (!table.on_disk) return f64 ? upload(*device_, table.f64()) : upload(*device_, table.f32());
-        if (f64) return upload(*device_, cached_table<double>(name, table.format, table.f64));
-        return upload(*device_, cached_table<float>(name, table.format, table.f32));
-      });
-    } else {
-      compiled.tables = compiled.twiddles;  // unused by the kernel
-    }
+    const PassTables tables = pass_tables(*device_, spec);
+    compiled.twiddles = tables.twiddles;
+    compiled.pass_twiddles = tables.pass_twiddles;
+    compiled.tables = tables.tables;
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.twiddle_ms += ms_since(start);
     compiled.params = pieces::bound_params(compiled.pass.spec);
@@ -442,7 +417,14 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
-    if (const PlanImpl* made = specialised()) return made->execute(in, out, stream, multiplier);
+    run(in, out, stream, multiplier);
+  }
+
+  // execute() past its checks (a half plan's inner plan: its converting
+  // sides are 16-bit buffers).
+  void run(const BufferImpl& in, const BufferImpl& out, void* stream, const BufferImpl* multiplier = nullptr) const {
+    if (const PlanImpl* made = specialised()) return made->run(in, out, stream, multiplier);
+    if (half_) return half_->execute(in, out, stream);
     if (generic_) return generic_->execute(in, out, stream);
     if (r2r_) return r2r_->execute(in, out, stream);
     if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
@@ -535,7 +517,12 @@ class PlanImpl {
     const bool want_in_real = p.kind == Kind::R2C || p.kind == Kind::R2R;
     const bool want_out_real = p.kind == Kind::C2R || p.kind == Kind::R2R;
     const bool want_single = p.precision == Precision::Single;
-    if (in_real != want_in_real || out_real != want_out_real || is_single != want_single)
+    const bool half = std::is_same<In, std::uint16_t>::value, want_half = p.storage != Storage::Native;
+    if (half != want_half)
+      throw Error(ErrorCode::InvalidArgument, std::string("execute_host with ") + (half ? "16-bit" : "fp32/fp64") +
+                                                  " values on plan " + p.token() + ", which takes " +
+                                                  (want_half ? "16-bit ones (uint16_t)" : "float or double ones"));
+    if (!half && (in_real != want_in_real || out_real != want_out_real || is_single != want_single))
       throw Error(ErrorCode::InvalidArgument, "execute_host with " + type(in_real, is_single) + " input and " +
                                                   type(out_real, is_single) + " output on plan " + p.token() +
                                                   ", which takes " + type(want_in_real, want_single) + " and " +
@@ -563,6 +550,7 @@ class PlanImpl {
   std::string describe() const {
     if (const PlanImpl* made = specialised()) return made->describe();
     if (r2r_) return r2r_->describe();
+    if (half_) return half_->describe();
     if (!generic_) return tree_.print();
     return generic_->describe() +
            (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
@@ -570,6 +558,7 @@ class PlanImpl {
   int launches() const {
     if (const PlanImpl* made = specialised()) return made->launches();
     if (r2r_) return r2r_->launches();
+    if (half_) return half_->launches();
     return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
   }
 
@@ -595,6 +584,7 @@ class PlanImpl {
     if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
     if (r2r_) return r2r_->workspace_bytes();
+    if (half_) return half_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -618,6 +608,7 @@ class PlanImpl {
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
   std::unique_ptr<R2RPlan> r2r_;          // a DCT's or DST's stages (runtime/r2r_plan.hpp)
+  std::unique_ptr<HalfPlan> half_;        // a half-storage problem's (runtime/half_plan.hpp)
   // Tiered (generic_tier 2): the specialised plan being made, and once made.
   std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
   mutable std::atomic<const PlanImpl*> made_{nullptr};
@@ -638,12 +629,20 @@ class PlanImpl {
 
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
     : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period, at)) {}
+FusedPlan::FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, Storage storage)
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, options, -1, FuseAt::LastStores, storage)) {}
+bool FusedPlan::loads_convert() const { return plan::loads_convert(impl_->tree()); }
+bool FusedPlan::stores_convert() const { return plan::stores_convert(impl_->tree()); }
+void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream) const { impl_->run(in, out, stream); }
+int FusedPlan::launches() const { return impl_->launches(); }
+std::size_t FusedPlan::workspace_bytes() const { return impl_->workspace_bytes(); }
+const BuildStats& FusedPlan::stats() const { return impl_->stats(); }
 FusedPlan::~FusedPlan() {
   if (impl_ && impl_->device()->inherited()) fork_guard::abandon(std::move(impl_));
 }
 bool FusedPlan::fused() const { return impl_->fused(); }
 const Problem& FusedPlan::problem() const { return impl_->tree().problem; }
-std::string FusedPlan::describe() const { return impl_->tree().print(); }
+std::string FusedPlan::describe() const { return impl_->describe(); }
 void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
   impl_->execute(in.impl(), out.impl(), nullptr, impl_->fused() ? &multiplier->impl() : nullptr);
 }
@@ -688,5 +687,6 @@ void Plan::execute_host(const std::complex<float>* in, float* out) const { impl_
 void Plan::execute_host(const std::complex<double>* in, double* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const float* in, float* out) const { impl_->execute_host(in, out); }
 void Plan::execute_host(const double* in, double* out) const { impl_->execute_host(in, out); }
+void Plan::execute_host(const std::uint16_t* in, std::uint16_t* out) const { impl_->execute_host(in, out); }
 
 }  // namespace bfly

@@ -982,6 +982,71 @@ def check_runs(name, bfly, args):
     return result
 
 
+def round_bf16(x):
+    """float32 values rounded to bfloat16 (nearest, ties to even), as float32."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
+    return u.astype(np.uint32).view(np.float32)
+
+
+def check_half(bfly, rng, work):
+    """--precision half|bfloat16 (issue 42): the NumPy verbs in 16-bit storage against NumPy on
+    the rounded input (fp16 rel L2 <= 4e-4, bf16 <= 3e-3), single-precision dtypes out, overflow
+    to Inf named on stderr; plan prints where a half token converts."""
+    x = rng.uniform(-1, 1, (6, 300)).astype(np.float16)
+    np.save(os.path.join(work, "half_in.npy"), x)
+    out = os.path.join(work, "half_out.npy")
+    result = bfly.run(["rfft", os.path.join(work, "half_in.npy"), str(out), "--precision", "half"])
+    ok = result.returncode == 0
+    if ok:
+        y = np.load(out)
+        reference = np.fft.rfft(x.astype(np.float64))
+        error = np.linalg.norm(y - reference) / np.linalg.norm(reference)
+        ok = y.dtype == np.complex64 and error <= 4e-4
+    checks.record("rfft --precision half of float16 data: complex64 within 4e-4 of NumPy", ok,
+                  f"exit {result.returncode}, {short(result.stderr)}" if not ok else "")
+    z = (rng.uniform(-1, 1, (3, 40, 24)) + 1j * rng.uniform(-1, 1, (3, 40, 24))).astype(np.complex64)
+    np.save(os.path.join(work, "half_z.npy"), z)
+    result = bfly.run(["fft", os.path.join(work, "half_z.npy"), str(out), "--precision", "bfloat16", "--axes", "1,2",
+                       "--norm", "ortho"])
+    ok = result.returncode == 0
+    if ok:
+        rounded = round_bf16(z.view(np.float32)).view(np.complex64).astype(np.complex128)
+        reference = np.fft.fftn(rounded, axes=(1, 2), norm="ortho")
+        y = np.load(out)
+        error = np.linalg.norm(y - reference) / np.linalg.norm(reference)
+        ok = y.dtype == np.complex64 and error <= 3e-3
+    checks.record("fft --precision bfloat16 over two axes within 3e-3 of NumPy on the rounded input", ok,
+                  f"exit {result.returncode}, {short(result.stderr)}" if not ok else "")
+    np.save(os.path.join(work, "half_big.npy"), np.full(4096, 100, np.float32))
+    result = bfly.run(["fft", os.path.join(work, "half_big.npy"), str(out), "--precision", "half"])
+    checks.record("fft --precision half past fp16's range warns of Inf", result.returncode == 0 and
+                  "1 of 8192 output values are Inf" in result.stderr, short(result.stderr))
+    result = bfly.run(["fft", os.path.join(work, "half_big.npy"), str(out), "--precision", "half", "--norm", "ortho"])
+    checks.record("fft --precision half --norm ortho stays in range", result.returncode == 0 and
+                  "Inf" not in result.stderr, short(result.stderr))
+    np.save(os.path.join(work, "half_f64.npy"), np.zeros(8))
+    never = os.path.join(work, "half_never.npy")
+    expect_failure("fft --precision half of float64 data is refused", bfly,
+                   ["fft", os.path.join(work, "half_f64.npy"), never, "--precision", "half"],
+                   never, ["float64", "half"], every_needle=True)
+    result = bfly.run(["plan", "c2c_f16_fwd_1024_b4_oop_none"], device=False)
+    checks.record("plan of an f16 token converts in its passes", result.returncode == 0 and
+                  "f16 load, f16 store" in result.stdout and "half storage: f16 buffers" in result.stdout,
+                  short(result.stdout))
+    result = bfly.run(["bench", "--shape", "256,99", "--kind", "r2c", "--precision", "bfloat16", "--points", "4096",
+                       "--no-peers", "--quiet", "--repetitions", "1"])
+    rows = [line.split() for line in result.stdout.splitlines() if " bf16 r2c " in line]
+    # shape, batch, bf16, r2c, passes, ms, GFLOP/s, GB/s, rel.err
+    errors = [float(row[8]) for row in rows if len(row) > 8]
+    checks.record("bench --precision bfloat16: each row beside its fp32 self, within 3e-3",
+                  result.returncode == 0 and "bf16/f32" in result.stdout and len(errors) == 2
+                  and all(e <= 3e-3 for e in errors), short(result.stdout + result.stderr))
+    result = bfly.run(["plan", "c2c_f17_fwd_1024_b4_oop_none"], device=False)
+    checks.record("a bad precision in a token is named", result.returncode != 0 and "'f17'" in result.stderr
+                  and "f16 or bf16" in result.stderr, short(result.stderr))
+
+
 def check_other_verbs(bfly, work):
     result = bfly.run(["info"], device=False)
     checks.record("info", result.returncode == 0 and (result.stdout + result.stderr).strip() != "",
@@ -1622,6 +1687,7 @@ def main():
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
             checks.run("dct/idct/dst/idst", lambda name: check_r2r(bfly, rng, work))
+            checks.run("half storage", lambda name: check_half(bfly, rng, work))
             for verb, shape, dtype, norm in sample_cases(
                     rng, "fft/ifft cases", ACCURACY_CASES,
                     lambda c: features(c[0], c[2], c[1], norm=c[3])):

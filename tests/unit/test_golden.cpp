@@ -64,6 +64,8 @@ const std::vector<GoldenCase>& cases() {
       {"rader_37", "c2c_f32_fwd_37_b1_oop_none", true, 0,
        "Rader: a 36-point convolution, gathered and scattered through local memory"},
       {"single_31", "c2c_f32_fwd_31_b1_oop_none", true, 0, "the largest prime codelet, 31 points by symmetric pairs"},
+      {"half_60", "c2c_f16_fwd_60_b1_oop_none", true, 0,
+       "half storage: fp16 read and written as 16-bit pairs, converted by bit operations (pieces/storage.cpp)"},
   };
   return table;
 }
@@ -181,6 +183,9 @@ TEST(GoldenSpecs, CasesCoverTheIntendedShapes) {
   const KernelSpec transpose = spec_of(cases()[6]);
   EXPECT_TRUE(transpose.identity) << transpose.name();
   EXPECT_TRUE(transpose.store_columns_via_local()) << transpose.name();
+  const KernelSpec half = spec_of(cases()[9]);
+  EXPECT_EQ(half.load_storage, bfly::Storage::Half) << half.name();
+  EXPECT_EQ(half.store_storage, bfly::Storage::Half) << half.name();
 }
 
 TEST(GoldenSpecs, DialectsDifferOnlyWhereTheDialectTableSays) {

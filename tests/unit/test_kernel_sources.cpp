@@ -31,6 +31,10 @@
 #include "codegen/direct_convolution_kernel.hpp"
 #include "codegen/multiply_kernel.hpp"
 #include "codegen/pass_kernel.hpp"
+#include "codegen/storage_kernel.hpp"
+#include "plan/device_policy.hpp"
+#include "plan/r2r.hpp"
+#include "plan/storage.hpp"
 #include "support/planned_kernels.hpp"
 
 #ifndef BFLY_GOLDEN_DIR
@@ -89,6 +93,32 @@ std::map<std::string, std::string> current_hashes() {
     both(bfly::codegen::box_copy_kernel_name(bytes),
          [&](DialectKind d) { return bfly::codegen::generate_box_copy(d, bytes); });
   both("bfly_copy", [&](DialectKind d) { return bfly::codegen::generate_copy(d); });
+  // Half storage (issue 42): its conversion kernels, and passes that convert
+  // (one pass, two passes, a real axis, Bluestein, the DCT) under CPU and
+  // Hopper limits.
+  for (bfly::Storage s : {bfly::Storage::Half, bfly::Storage::BFloat16})
+    for (bool to : {false, true})
+      for (bool complex : {false, true})
+        both(bfly::codegen::storage_kernel_name(s, to, complex),
+             [&](DialectKind d) { return bfly::codegen::generate_storage_kernel(d, s, to, complex); });
+  for (const bfly::plan::DeviceLimits& limits :
+       {bfly::plan::cpu_limits(), bfly::plan::limits_for(bfly::plan::named_device("hopper"))})
+    for (const char* token :
+         {"c2c_f16_fwd_1024_b8_oop_none", "c2c_bf16_inv_65536_b2_oop_ortho", "r2c_f16_fwd_1024_b8_oop_none",
+          "c2r_bf16_inv_1001_b4_oop_backward", "c2c_f16_fwd_10007_b2_oop_none", "dct2_f16_fwd_100_b2_oop_ortho"}) {
+      const bfly::Problem p = bfly::Problem::parse(token);
+      const bfly::plan::PlanTree tree = p.kind == bfly::Kind::R2R ? [&] {
+        bfly::Problem native = p;
+        native.storage = bfly::Storage::Native;
+        bfly::plan::PlanTree t = *bfly::plan::fused_r2r_plan(native, limits, bfly::PlanOptions{});
+        bfly::plan::fuse_storage(t, p.storage);
+        return t;
+      }()
+                                                                  : bfly::plan::make_plan(p, limits);
+      for (const bfly::plan::Pass& pass : tree.passes)
+        if (pass.spec.load_storage != bfly::Storage::Native || pass.spec.store_storage != bfly::Storage::Native)
+          both(pass.spec.name(), [&](DialectKind d) { return bfly::codegen::generate(pass.spec, d); });
+    }
   return lines;
 }
 

@@ -151,7 +151,8 @@ TEST(Problem, MalformedTokensNameTheBadField) {
   const std::vector<Malformed> cases{
       {"r2r_f32_fwd_8_b1_oop_none", {"kind", "'r2r'"}},
       {"C2C_f32_fwd_8_b1_oop_none", {"kind", "'C2C'"}},
-      {"c2c_f16_fwd_8_b1_oop_none", {"precision", "'f16'"}},
+      {"c2c_f8_fwd_8_b1_oop_none", {"precision", "'f8'"}},
+      {"c2c_F16_fwd_8_b1_oop_none", {"precision", "'F16'", "f16 or bf16"}},
       {"c2c_32_fwd_8_b1_oop_none", {"precision", "'32'"}},
       {"c2c_f32_forward_8_b1_oop_none", {"direction", "'forward'"}},
       {"c2c_f32_bwd_8_b1_oop_none", {"direction", "'bwd'"}},

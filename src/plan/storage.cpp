@@ -1,0 +1,112 @@
+// Half storage's place in a plan (plan/storage.hpp). A pass converts in
+// the loads and stores that read and write through PassWriter::loaded,
+// product and real_stored: those of the plain passes and of a real axis's
+// (pieces/real.cpp), in the launch forms that admit it (pass_modes.cpp
+// Form::StorageLoad, StorageStore: not a staged pass's loads, which copy
+// into local memory, nor a copy's or one-kernel convolution's). Bluestein's, Rader's,
+// the DCT's and the paired rows' pieces read and write their own way (and
+// Rader's later passes read the caller's input again), so such plans
+// convert in kernels of their own. The caller's buffers hold 16-bit
+// values, so only the first pass's loads and the last pass's stores may
+// touch them: intermediates the planner put there move to a workspace
+// buffer (keep_callers_buffers).
+#include "plan/storage.hpp"
+
+#include <algorithm>
+
+#include "pieces/piece.hpp"
+#include "plan/pass_modes.hpp"
+
+namespace bfly::plan {
+namespace {
+
+// Whether a pass keeps to the writer's loads and stores: each of its
+// pieces admits the conversion both ways (so none reads or writes the
+// caller's buffers its own way, as Rader's later passes read the input
+// again). (A chained launch's bodies are the passes' own writers'
+// functions: codegen/chain_kernel.cpp.)
+bool converts(const Pass& p) {
+  const unsigned both = static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
+  const std::vector<const pieces::Piece*> own = pieces::of(p.spec);
+  return std::all_of(own.begin(), own.end(),
+                     [&](const pieces::Piece* piece) { return (piece->admits(p.spec) & both) == both; });
+}
+
+}  // namespace
+
+// A plan that works in a caller's buffer between its passes (the output,
+// or in place the one buffer: the planner's slots, plan.cpp assign_slots)
+// works in a workspace buffer of its own instead, of the caller's
+// buffer's extent in fp32, so the caller's buffers meet only the first
+// pass's loads and the last pass's stores. False where no workspace slot
+// is free (the plan then converts in kernels of its own).
+bool keep_callers_buffers(PlanTree& tree) {
+  std::vector<Pass>& passes = tree.passes;
+  const Problem& p = tree.problem;
+  const bool in_place = p.placement == Placement::InPlace;
+  const std::size_t last = passes.size() - 1;
+  auto caller = [](Slot s) { return s == Slot::Input || s == Slot::Output; };
+  // The slot each caller's buffer's intermediate uses move to (in place, one).
+  Slot moved[2] = {Slot::Input, Slot::Output};
+  int next = tree.workspace_buffers;
+  std::int64_t bytes = tree.workspace_bytes;
+  auto move = [&](Slot& s) {
+    const int which = in_place ? 0 : s == Slot::Output ? 1 : 0;
+    if (!caller(moved[which])) {
+      s = moved[which];
+      return true;
+    }
+    if (next >= 2) return false;
+    moved[which] = next++ == 0 ? Slot::Work0 : Slot::Work1;
+    const std::int64_t in = p.input_extent() * static_cast<std::int64_t>(p.input_element_bytes());
+    const std::int64_t out = p.output_extent() * static_cast<std::int64_t>(p.output_element_bytes());
+    bytes = std::max(bytes, in_place ? std::max(in, out) : which == 1 ? out : in);
+    s = moved[which];
+    return true;
+  };
+  std::vector<Pass> changed = passes;
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    Pass& pass = changed[i];
+    if (caller(pass.source) && !(i == 0 && pass.source == Slot::Input) && !move(pass.source)) return false;
+    if (caller(pass.destination) && !(i == last && pass.destination == Slot::Output) && !move(pass.destination))
+      return false;
+  }
+  passes = std::move(changed);
+  tree.workspace_buffers = next;
+  tree.workspace_bytes = bytes;
+  return true;
+}
+
+void fuse_storage(PlanTree& tree, Storage storage) {
+  std::vector<Pass>& passes = tree.passes;
+  if (storage == Storage::Native || passes.empty()) return;
+  if (!std::all_of(passes.begin(), passes.end(), converts) || !keep_callers_buffers(tree)) return;
+  if (passes.front().source == Slot::Input && modes_admit(passes.front().spec, Form::StorageLoad))
+    passes.front().spec.load_storage = storage;
+  if (passes.back().destination == Slot::Output && modes_admit(passes.back().spec, Form::StorageStore))
+    passes.back().spec.store_storage = storage;
+}
+
+bool loads_convert(const PlanTree& tree) {
+  return !tree.passes.empty() && tree.passes.front().spec.load_storage != Storage::Native;
+}
+
+bool stores_convert(const PlanTree& tree) {
+  return !tree.passes.empty() && tree.passes.back().spec.store_storage != Storage::Native;
+}
+
+}  // namespace bfly::plan
+
+namespace bfly::plan {
+
+std::string storage_note(const PlanTree& tree) {
+  const Problem& p = tree.problem;
+  if (p.storage == Storage::Native) return "";
+  auto side = [&](bool fused, const char* where) {
+    return fused ? std::string("in the ") + where + " pass" : std::string("by a conversion kernel (fp32 workspace)");
+  };
+  return std::string("half storage: ") + to_string(p.storage) + " buffers, f32 compute; loads converted " +
+         side(loads_convert(tree), "first") + ", stores " + side(stores_convert(tree), "last") + "\n";
+}
+
+}  // namespace bfly::plan
