@@ -228,11 +228,19 @@ TEST_P(Half, InPlaceAndOneSideApart) {
   for (Placement place : {Placement::OutOfPlace, Placement::InPlace}) {
     const Problem p = make(Kind::C2C, {1024}, Storage::Half, 3, Direction::Forward, Norm::Ortho, place);
     const Plan made(device(), p, staged);
-    // (The input's fp32 copy: 3 x 1024 points of 8 bytes.)
-    EXPECT_GE(made.workspace_bytes(), 3u * 1024u * 8u);
     const std::string plan = made.describe();
-    EXPECT_NE(plan.find("loads: converted by"), std::string::npos) << plan;
-    EXPECT_NE(plan.find("stores: converted in the last pass"), std::string::npos) << plan;
+    // (A GPU's launch may not stage: its tuning table's launch, or several
+    // groups a multiprocessor, which row_occupancy keeps unstaged; then
+    // both sides convert in the pass, as the other tests check.)
+    if (plan.find(", staged") != std::string::npos) {
+      // (The input's fp32 copy: 3 x 1024 points of 8 bytes.)
+      EXPECT_GE(made.workspace_bytes(), 3u * 1024u * 8u);
+      EXPECT_NE(plan.find("loads: converted by"), std::string::npos) << plan;
+      EXPECT_NE(plan.find("stores: converted in the last pass"), std::string::npos) << plan;
+    } else {
+      std::printf("[ note     ] %s: not staged on this device\n", p.token().c_str());
+      EXPECT_NE(plan.find("loads converted in the first pass"), std::string::npos) << plan;
+    }
     expect_accurate(p, staged);
   }
 }

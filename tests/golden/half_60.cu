@@ -15,22 +15,15 @@ __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -
 typedef unsigned short hreal;
 typedef unsigned int hcpx;
 __device__ __forceinline__ real storage_real(unsigned int h) {
-  unsigned int o = (h & 0x7fffu) << 13;
-  const unsigned int e = o & 0x0f800000u;
-  o += 0x38000000u;  // the exponent's bias, 15 to 127
-  if (e == 0x0f800000u) o += 0x38000000u;  // Inf, NaN
-  else if (e == 0u) o = __float_as_uint(__uint_as_float(o + 0x00800000u) - 6.103515625e-05f);  // subnormal
-  return __uint_as_float(o | ((h & 0x8000u) << 16));
+  const unsigned short b = (unsigned short)h;
+  float v;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(v) : "h"(b));
+  return v;
 }
 __device__ __forceinline__ unsigned int storage_bits(real v) {
-  unsigned int x = __float_as_uint(v);
-  const unsigned int sign = (x >> 16) & 0x8000u;
-  x &= 0x7fffffffu;
-  unsigned int o;
-  if (x >= 0x47800000u) o = x > 0x7f800000u ? 0x7e00u : 0x7c00u;  // past 2^16, Inf, NaN
-  else if (x < 0x38800000u) o = __float_as_uint(__uint_as_float(x) + 0.5f) - 0x3f000000u;  // below 2^-14
-  else o = (x + 0xc8000fffu + ((x >> 13) & 1u)) >> 13;  // rebiased, rounded; 65520 up carries to Inf
-  return o | sign;
+  unsigned short b;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(v));
+  return b;
 }
 __device__ __forceinline__ cpx storage_cpx(hcpx p) { return cmake(storage_real(p & 0xffffu), storage_real(p >> 16)); }
 __device__ __forceinline__ hcpx storage_pack(cpx v) { return storage_bits(v.x) | (storage_bits(v.y) << 16); }
