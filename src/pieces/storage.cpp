@@ -1,8 +1,9 @@
 // Half storage (issue 42): fp16 or bf16 values in the caller's buffers,
 // fp32 in the registers. The first pass converts as it loads
 // (KernelSpec::load_storage), the last as it stores (store_storage), after
-// the scale, so the scaling happens in fp32. The conversions are bit
-// operations in both dialects, no cl_khr_fp16 or cuda_fp16.h: fp16 after
+// the scale, so the scaling happens in fp32. CUDA's fp16 converts with the
+// hardware's cvt instructions; elsewhere the conversions are bit
+// operations, no cl_khr_fp16 or cuda_fp16.h: fp16 after
 // F. Giesen's float_to_half_fast3_rtne / half_to_float (round to nearest
 // even, Inf and NaN kept, subnormals exact; the float add that rounds a
 // subnormal is exact in its result, so a compiler's flush-to-zero of the

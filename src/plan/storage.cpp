@@ -1,15 +1,15 @@
 // Half storage's place in a plan (plan/storage.hpp). A pass converts in
 // the loads and stores that read and write through PassWriter::loaded,
-// product and real_stored: those of the plain passes and of a real axis's
-// (pieces/real.cpp), in the launch forms that admit it (pass_modes.cpp
+// product and real_stored, in the launch forms that admit it (pass_modes.cpp
 // Form::StorageLoad, StorageStore: not a staged pass's loads, which copy
-// into local memory, nor a copy's or one-kernel convolution's). Bluestein's, Rader's,
-// the DCT's and the paired rows' pieces read and write their own way (and
-// Rader's later passes read the caller's input again), so such plans
-// convert in kernels of their own. The caller's buffers hold 16-bit
-// values, so only the first pass's loads and the last pass's stores may
-// touch them: intermediates the planner put there move to a workspace
-// buffer (keep_callers_buffers).
+// into local memory, nor a copy's). Each piece says whether it reads and
+// writes through them (Piece::admits): the plain passes, the real axis's,
+// Bluestein's, Rader's one kernel, the fused DCT's and the paired rows' do;
+// Rader's later passes read the caller's input again and do not, so such
+// plans convert in kernels of their own (runtime/half_plan.cpp). The
+// caller's buffers hold 16-bit values, so only the first pass's loads and
+// the last pass's stores may touch them: intermediates the planner put
+// there move to a workspace buffer (keep_callers_buffers).
 #include "plan/storage.hpp"
 
 #include <algorithm>
@@ -94,10 +94,6 @@ bool loads_convert(const PlanTree& tree) {
 bool stores_convert(const PlanTree& tree) {
   return !tree.passes.empty() && tree.passes.back().spec.store_storage != Storage::Native;
 }
-
-}  // namespace bfly::plan
-
-namespace bfly::plan {
 
 std::string storage_note(const PlanTree& tree) {
   const Problem& p = tree.problem;
