@@ -29,7 +29,8 @@ std::vector<KernelSpec> launch_alternatives(const KernelSpec& spec, const Device
 // (DeviceLimits::row_occupancy, launch_model.cpp row_groups_per_unit).
 bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 // Whether a one-kernel convolution's groups came from its points the same
-// way (row_threads.cpp convolution_groups_per_unit).
+// way (row_threads.cpp convolution_groups_per_unit), or a Bluestein chirp
+// row's as a row's: then a spill relaunches at one and two groups fewer.
 bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 
 // Spilled bytes a thread the runtime keeps a model launch with rather than
