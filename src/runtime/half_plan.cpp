@@ -69,14 +69,6 @@ std::string HalfPlan::describe() const {
          "\n" + inner_->describe();
 }
 
-HalfPlan::Workspace& HalfPlan::workspace_of(void* stream) const {
-  const std::thread::id thread = device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
-  std::lock_guard<std::mutex> lock(workspaces_mutex_);
-  std::unique_ptr<Workspace>& w = workspaces_[{stream, thread}];
-  if (!w) w = std::make_unique<Workspace>();
-  return *w;
-}
-
 void HalfPlan::convert(KernelImpl& kernel, const BufferImpl& dst, const BufferImpl& src, bool input,
                        void* stream) const {
   const codegen::StorageDims dims = codegen::storage_dims(problem_, input);
@@ -91,7 +83,7 @@ void HalfPlan::convert(KernelImpl& kernel, const BufferImpl& dst, const BufferIm
 
 void HalfPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream) const {
   if (!from_storage_ && !to_storage_) return inner_->run(in, out, stream);
-  Workspace& w = workspace_of(stream);
+  Workspace& w = workspaces_.of(*device_, stream);
   std::lock_guard<std::mutex> lock(w.order);
   if (in_bytes_ > 0 && !w.in) w.in = device_->allocate(in_bytes_);
   if (out_bytes_ > 0 && !w.out) w.out = device_->allocate(out_bytes_);

@@ -17,6 +17,7 @@
 #include "backends/device_impl.hpp"
 #include "bfly/bfly.hpp"
 #include "runtime/fused_plan.hpp"
+#include "runtime/per_stream.hpp"
 
 namespace bfly::detail {
 
@@ -38,7 +39,6 @@ class HalfPlan {
     std::mutex order;
     std::shared_ptr<BufferImpl> in, out;  // in place: `in` alone
   };
-  Workspace& workspace_of(void* stream) const;
   void convert(KernelImpl& kernel, const BufferImpl& dst, const BufferImpl& src, bool input, void* stream) const;
 
   std::shared_ptr<DeviceImpl> device_;
@@ -46,8 +46,7 @@ class HalfPlan {
   std::unique_ptr<FusedPlan> inner_;                       // the native problem's
   std::shared_ptr<KernelImpl> from_storage_, to_storage_;  // null where the inner plan converts
   std::size_t in_bytes_ = 0, out_bytes_ = 0;
-  mutable std::mutex workspaces_mutex_;
-  mutable std::map<std::pair<void*, std::thread::id>, std::unique_ptr<Workspace>> workspaces_;
+  PerStream<Workspace> workspaces_;
 };
 
 }  // namespace bfly::detail

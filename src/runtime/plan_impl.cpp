@@ -28,6 +28,7 @@
 #include "runtime/half_plan.hpp"
 #include "runtime/r2r_plan.hpp"
 #include "runtime/pass_tables.hpp"
+#include "runtime/per_stream.hpp"
 #include "runtime/tier_choice.hpp"
 #include "runtime/table_cache.hpp"
 #include "runtime/tuning_files.hpp"
@@ -250,14 +251,7 @@ class PlanImpl {
 
   // The set of `stream` (nullptr: the device's own queue), made on first use.
   Queue& queue_of(void* stream) const {
-    // A handle that names another stream on every thread (CUDA's per-thread
-    // default stream) is a queue per thread.
-    const std::thread::id thread =
-        device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
-    std::lock_guard<std::mutex> lock(queues_mutex_);
-    std::unique_ptr<Queue>& queue = queues_[{stream, thread}];
-    if (!queue) queue = spare_ ? std::move(spare_) : std::make_unique<Queue>();
-    return *queue;
+    return queues_.of(*device_, stream, [&] { return spare_ ? std::move(spare_) : std::make_unique<Queue>(); });
   }
 
   // A problem whose buffers the device cannot hold is refused before any
@@ -615,11 +609,10 @@ class PlanImpl {
   bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
   std::vector<CompiledPass> passes_;
   bool per_queue_ = false;  // the plan has workspace or counters: a Queue each
-  mutable std::mutex queues_mutex_;
   // By queue or stream handle, and thread where the handle means one stream
   // a thread; never removed (a handle is reused only once its stream's work
   // is done).
-  mutable std::map<std::pair<void*, std::thread::id>, std::unique_ptr<Queue>> queues_;
+  PerStream<Queue> queues_;
   mutable std::unique_ptr<Queue> spare_;  // made with the plan, until a queue takes it
   BuildStats stats_;
   std::mutex stats_mutex_;  // build() runs on a thread a pass

@@ -75,16 +75,8 @@ std::string R2RPlan::describe() const {
   return out;
 }
 
-R2RPlan::Workspace& R2RPlan::workspace_of(void* stream) const {
-  const std::thread::id thread = device_->thread_local_stream(stream) ? std::this_thread::get_id() : std::thread::id();
-  std::lock_guard<std::mutex> lock(workspaces_mutex_);
-  std::unique_ptr<Workspace>& w = workspaces_[{stream, thread}];
-  if (!w) w = std::make_unique<Workspace>();
-  return *w;
-}
-
 void R2RPlan::execute(const BufferImpl& in, const BufferImpl& out, void* stream) const {
-  Workspace& w = workspace_of(stream);
+  Workspace& w = workspaces_.of(*device_, stream);
   std::lock_guard<std::mutex> lock(w.order);
   if (!w.buffer) w.buffer = std::make_unique<Buffer>(device_->allocate(workspace_bytes_), device_);
   if (real_bytes_ > 0 && !w.reals) w.reals = std::make_unique<Buffer>(device_->allocate(real_bytes_), device_);

@@ -18,6 +18,7 @@
 #include "backends/device_impl.hpp"
 #include "bfly/bfly.hpp"
 #include "plan/r2r.hpp"
+#include "runtime/per_stream.hpp"
 
 namespace bfly::detail {
 
@@ -53,15 +54,13 @@ class R2RPlan {
     std::unique_ptr<Buffer> buffer;  // the complex side
     std::unique_ptr<Buffer> reals;   // a real FFT's real side
   };
-  Workspace& workspace_of(void* stream) const;
 
   std::shared_ptr<DeviceImpl> device_;
   Problem problem_;
   std::vector<Stage> stages_;
   std::size_t workspace_bytes_ = 0;  // the complex side
   std::size_t real_bytes_ = 0;       // the real side (0: no stage has a real FFT)
-  mutable std::mutex workspaces_mutex_;
-  mutable std::map<std::pair<void*, std::thread::id>, std::unique_ptr<Workspace>> workspaces_;
+  PerStream<Workspace> workspaces_;
 };
 
 }  // namespace bfly::detail
