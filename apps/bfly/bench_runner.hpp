@@ -70,6 +70,11 @@ struct BenchSettings {
   // PlanOptions::tier of every bfly plan: the specialised kernels, whose
   // speed a benchmark is after (tiered or generic to measure those).
   Tier tier = Tier::Specialised;
+  // PlanOptions::load and store ops of the bfly row (`--window`, `--load`,
+  // `--store`; issue 42): the peers run the bare transform, so the row
+  // shows what fusing them costs. Its output is then not checked here
+  // (tests/accuracy/test_callbacks.cpp checks the ops against FFTW).
+  std::string load, store;
 };
 
 struct PeerResult {

@@ -25,6 +25,7 @@ namespace {
 
 struct BenchOptions {
   ProblemOptions problem;
+  std::string window;  // --window: the load's first op
   DeviceOptions device;
   std::string suite_name;
   std::int64_t points = std::int64_t{1} << 22;
@@ -95,6 +96,7 @@ int run(BenchOptions& o, bool demo) {
   o.settings.strategy = o.problem.plan_options().strategy;
   o.settings.tuning = tuning_option(o.tuning);
   o.settings.tier = parse_tier(o.tier);
+  if (!o.window.empty()) o.settings.load = o.window + (o.settings.load.empty() ? "" : "," + o.settings.load);
   Storage storage = Storage::Native;
   const Precision precision = parse_precision(o.problem.precision, &storage);
   if (storage != Storage::Native && !o.app.empty())
@@ -245,6 +247,11 @@ int run(BenchOptions& o, bool demo) {
         if (progress) std::fprintf(stderr, "\r\033[K");
         if (first) {
           for (const std::string& note : notes) std::printf("  peer absent: %s\n", note.c_str());
+          if (!o.settings.load.empty() || !o.settings.store.empty())
+            std::printf(
+                "  bfly's row with callbacks: load '%s', store '%s' (the peers: the bare transform; bfly's "
+                "output unchecked here, tests/accuracy/test_callbacks.cpp checks it)\n",
+                o.settings.load.c_str(), o.settings.store.c_str());
           std::fputs(table_header(r).c_str(), stdout);
           first = false;
         }
@@ -340,6 +347,15 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
     } else {
       command->add_option("--precision", o->problem.precision,
                           "single or double; half or bfloat16: 16-bit buffers, fp32 compute, beside the fp32 case");
+    }
+    if (!demo) {
+      command->add_option("--window", o->window,
+                          "bfly's plans multiply their input by this window as they load it (hann, hamming, "
+                          "blackman, kaiser:BETA; a load callback: docs/CALLBACKS.md); the peers run the bare "
+                          "transform");
+      command->add_option("--load", o->settings.load, "bfly's load callback ops, e.g. hann,scale:0.5 (after --window)");
+      command->add_option("--store", o->settings.store,
+                          "bfly's store callback ops, e.g. db, power, magnitude, scale:2 (docs/CALLBACKS.md)");
     }
     actions.emplace_back(command, [o, demo] { return run(*o, demo); });
   }

@@ -16,7 +16,7 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/r2r.hpp"
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 #include "runtime/tuning_files.hpp"
 
 namespace bfly::cli {
@@ -197,7 +197,7 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       if (o->problem.problem().kind == Kind::R2R) {
         // A DCT or DST: its stages, each with its complex FFT's plan; in
         // half storage, the fp32 plan's, converting as the runtime does
-        // (plan/storage.hpp: in the fused passes, else apart).
+        // (plan/ends.hpp: in the fused passes, else apart).
         Problem p = o->problem.problem();
         const Storage storage = p.storage;
         p.storage = Storage::Native;

@@ -197,32 +197,6 @@ enum class Tier { Default, Specialised, Generic, Tiered, Auto, AtHand };
 const char* to_string(Tier t);             // default, specialised, generic, tiered, auto, at-hand
 Tier parse_tier(const std::string& text);  // throws Error naming the text
 
-struct PlanOptions {
-  Strategy strategy = Strategy::Auto;
-  // The tuning table (`bfly tune`) this plan takes its launch choices from:
-  // empty for the device's (the one shipped for it, the user's under the
-  // cache directory, $BFLY_TUNING), "off" for the planner's model alone, or
-  // a table's JSON text.
-  std::string tuning;
-  // An override of the planner's limits, "key=value,..." (for example
-  // "max_pass_length=16" for several passes where one would do, or
-  // "columns=8,strided_occ=2"): to measure alternatives, or to force a
-  // plan's shape in a test. Empty: $BFLY_LIMITS, else none. The keys are
-  // listed in docs/ARCHITECTURE.md ("The limits override"); a bad one is
-  // refused by name when the plan is made.
-  std::string limits;
-  // Told why a plan waits: called with a one-line message when making its
-  // kernels has taken a second (a size new to this device and to the
-  // kernel cache compiles: 0.2-2 s a kernel on a GPU, seconds on PoCL),
-  // and again when they are made. It runs on a thread of its own while
-  // the constructor waits; exceptions it throws are ignored. Empty: silent.
-  // (The CLI prints these on stderr; Python logs them.)
-  std::function<void(const std::string&)> on_wait;
-  // Which kernels run (Tier above; last, so aggregate initialisers of the
-  // fields before it keep their meaning).
-  Tier tier = Tier::Default;
-};
-
 // What a device is, as listed by `bfly info`.
 struct DeviceInfo {
   std::string spec;     // how to open it again: "opencl:0:0", "cuda:0"
@@ -308,6 +282,68 @@ class Buffer {
  private:
   std::shared_ptr<detail::BufferImpl> impl_;
   std::shared_ptr<detail::DeviceImpl> device_;
+};
+
+// Code fused into a plan's first loads (PlanOptions::load) or last stores
+// (PlanOptions::store), issue 42: each element of the caller's input is
+// read as f(value, offset), each of the output stored as g(value, offset),
+// offset the element's index in its buffer (the layout's offset), without a
+// pass of its own where the plan's first (last) pass can take it, else in
+// a kernel of its own over the elements the layout reaches. `ops` is a
+// comma-separated chain, applied in turn (docs/CALLBACKS.md):
+//   scale:S                    times S
+//   hann hamming blackman      times the periodic window (scipy.signal's
+//   kaiser:BETA                  get_window) along each transformed axis
+//   window                     times `values`: each transformed axis's
+//                                window in turn (sum of the lengths)
+//   mask                       times values[offset] (`values` as long as the
+//                                side's extent) or data's reals
+//   code                       the body `code`, written once for OpenCL C and
+//                                CUDA: it sees v (cpx or real: .x, .y),
+//                                o (the offset), data and cdata (the reals
+//                                and the complex points of `data`) and
+//                                returns the new v (cmul, cmake, sqrt, ...)
+//   magnitude power db         (stores, last) |X|, |X|^2, 10 log10 |X|^2: the
+//                                output holds reals, of the output's layout
+// Hann, Hamming, Blackman, Kaiser: scipy.signal.get_window's (periodic).
+// At most one op a side reads values or data. A bad op, value or code is
+// refused by name when the plan is made; code that does not compile, with
+// the compiler's message and its line in the code.
+struct Callback {
+  std::string ops;
+  std::string code;
+  std::vector<double> values;
+  std::shared_ptr<Buffer> data;
+  bool empty() const { return ops.empty(); }
+};
+
+struct PlanOptions {
+  Strategy strategy = Strategy::Auto;
+  // The tuning table (`bfly tune`) this plan takes its launch choices from:
+  // empty for the device's (the one shipped for it, the user's under the
+  // cache directory, $BFLY_TUNING), "off" for the planner's model alone, or
+  // a table's JSON text.
+  std::string tuning;
+  // An override of the planner's limits, "key=value,..." (for example
+  // "max_pass_length=16" for several passes where one would do, or
+  // "columns=8,strided_occ=2"): to measure alternatives, or to force a
+  // plan's shape in a test. Empty: $BFLY_LIMITS, else none. The keys are
+  // listed in docs/ARCHITECTURE.md ("The limits override"); a bad one is
+  // refused by name when the plan is made.
+  std::string limits;
+  // Told why a plan waits: called with a one-line message when making its
+  // kernels has taken a second (a size new to this device and to the
+  // kernel cache compiles: 0.2-2 s a kernel on a GPU, seconds on PoCL),
+  // and again when they are made. It runs on a thread of its own while
+  // the constructor waits; exceptions it throws are ignored. Empty: silent.
+  // (The CLI prints these on stderr; Python logs them.)
+  std::function<void(const std::string&)> on_wait;
+  // Which kernels run (Tier above; last, so aggregate initialisers of the
+  // fields before it keep their meaning).
+  Tier tier = Tier::Default;
+  // User code or built-ins fused into the first loads and the last stores
+  // (Callback below; empty: none).
+  Callback load, store;
 };
 
 // Time spent building a plan, for `bfly bench` and bug reports.

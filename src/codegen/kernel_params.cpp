@@ -31,6 +31,8 @@ std::string param_declaration(const Param& param, const plan::KernelSpec& spec, 
       return global + pieces::element_type(spec, false) + "* " + name;
     case Param::Type::Table:
       return global + "const cpx* " + name;
+    case Param::Type::Reals:
+      return global + "const real* " + name;
     case Param::Type::Buffer:
       return global + "cpx* " + name;
     case Param::Type::Count:

@@ -20,6 +20,7 @@ struct Param {
     Source,       // the source buffer: complex points, or reals on a real transform's real side
     Destination,  // the destination buffer, likewise
     Table,        // a read-only buffer of complex values
+    Reals,        // a read-only buffer of reals (a callback's data: pieces/callback.cpp)
     Buffer,       // a buffer of complex values the kernel writes
     Count,        // an unsigned 64-bit integer
     Real,         // a real of the working precision

@@ -28,7 +28,8 @@ void PassWriter::emit_convolve_turn(int r) {
         e_.line("const cpx dc = cadd(sum, x_zero);");
         e_.open("if (valid)");
         e_.line("dst[0] = " +
-                (s_.real_store == RealStore::Real ? real_stored("dc.x * out_re") : product(scaled("dc"), "out_off")) +
+                (s_.real_store == RealStore::Real ? real_stored("dc.x * out_re", "out_off")
+                                                  : product(scaled("dc"), "out_off")) +
                 ";");
         e_.close();
         e_.line(v + " = cadd(" + v + ", x_zero);");

@@ -83,7 +83,7 @@ void PassWriter::emit_read(const std::string& v, const std::string& n) {
   }
   for (const pieces::Piece* piece : pieces::of(s_))
     if (piece->emit_read(*this, v, n, at)) return;
-  e_.line(v + " = " + loaded("src[" + at + "]", false) + ";");
+  e_.line(v + " = " + loaded("src[" + at + "]", false, "in_off + " + at) + ";");
 }
 
 void PassWriter::emit_store(int r) {

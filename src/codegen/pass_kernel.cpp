@@ -195,7 +195,7 @@ void PassWriter::emit_indexing() {
 void PassWriter::emit_block_load() {
   for_each_block_point(std::string(d_.global) + "const " + in_type() + "* block = in + g0 * " + str(s_.length) + ";",
                        [&](const std::string& at, const std::string& local_at) {
-                         e_.line("cpx v = " + loaded(at, false) + ";");
+                         e_.line("cpx v = " + loaded(at, false, "g0 * " + str(s_.length) + " + i") + ";");
                          e_.line("v.y *= in_sign;");
                          e_.line(local_at + " = v;");
                        });
@@ -319,15 +319,28 @@ std::string PassWriter::product(const std::string& v, const std::string& at) con
   return out;
 }
 
-std::string PassWriter::loaded(const std::string& element, bool real) const {
+// (A load undoes in reverse what a store does in order: half storage, the
+// last piece, converts a store last and a load first.)
+std::string PassWriter::converted(const std::string& element, bool real) const {
   std::string out = element;
-  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->loaded(*this, out, real);
+  const std::vector<const pieces::Piece*> own = pieces::of(s_);
+  for (auto piece = own.rbegin(); piece != own.rend(); ++piece) out = (*piece)->loaded(*this, out, real);
   return out;
 }
 
-std::string PassWriter::real_stored(const std::string& v) const {
+std::string PassWriter::load_op(const std::string& v, const std::string& at) const {
   std::string out = v;
-  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->real_stored(*this, out);
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->load_op(*this, out, at);
+  return out;
+}
+
+std::string PassWriter::loaded(const std::string& element, bool real, const std::string& at) const {
+  return load_op(converted(element, real), at);
+}
+
+std::string PassWriter::real_stored(const std::string& v, const std::string& at) const {
+  std::string out = v;
+  for (const pieces::Piece* piece : pieces::of(s_)) out = piece->real_stored(*this, out, at);
   return out;
 }
 

@@ -64,7 +64,7 @@ void PassWriter::emit_rader_store(int r) {
     const std::string offset = "(" + idx() + ")(i + 1) * " + str(S);
     const std::string at = "dst[" + offset + "]";
     if (s_.real_store == RealStore::Real)
-      e_.line(at + " = " + real_stored(local("m", "i") + ".x * out_re") + ";");
+      e_.line(at + " = " + real_stored(local("m", "i") + ".x * out_re", "out_off + " + offset) + ";");
     else
       e_.line(at + " = " + product(scaled(local("m", "i")), "out_off + " + offset) + ";");
     e_.close();

@@ -43,11 +43,16 @@ class PassWriter {
   std::string local(const std::string& m, const std::string& n) const;
   // The value stored at output element `at`: v as the pieces change it.
   std::string product(const std::string& v, const std::string& at) const;
-  // A source element `element` (code: src[..], in[..]) as a value: a real
-  // (`real`) or a complex point, as the pieces read it (half storage's
-  // conversion); and a real stored to the destination.
-  std::string loaded(const std::string& element, bool real) const;
-  std::string real_stored(const std::string& v) const;
+  // A source element `element` (code: src[..], in[..]) at offset `at`
+  // (code: from the input buffer's start) as a value: a real (`real`) or a
+  // complex point, as the pieces read it (half storage's conversion, then
+  // the load's callback); the conversion alone (a pair of reals read at
+  // once) and the callback alone; and a real stored to the destination at
+  // output offset `at`.
+  std::string loaded(const std::string& element, bool real, const std::string& at) const;
+  std::string converted(const std::string& element, bool real) const;
+  std::string load_op(const std::string& v, const std::string& at) const;
+  std::string real_stored(const std::string& v, const std::string& at) const;
   void emit_axis_index(const std::string& n);
   // v times the pass twiddle of point n (a pass with P > 1).
   void emit_pass_twiddle(const std::string& v, const std::string& n);

@@ -165,7 +165,7 @@ class Chirp final : public Piece {
           e.open("if (e < chirp_n" + std::string(half ? " && e <= chirp_n / 2" : "") + ")");
           e.line(v + " = " + chirped(v) + ";");
           if (s.real_store == KernelSpec::RealStore::Real)
-            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
+            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re", "out_off + " + at) + ";");
           else
             e.line("dst[" + at + "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           e.close();

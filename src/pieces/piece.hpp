@@ -32,7 +32,9 @@ struct LaunchFacts {
   double scale = 1;                                     // the problem's norm factor
   std::function<detail::KernelArg(plan::Slot)> buffer;  // a slot's buffer
   std::function<detail::KernelArg(double)> real;        // a real of the working precision
-  const detail::BufferImpl* multiplier = nullptr;       // a fused product's factors (pieces/product.cpp)
+  // The callbacks' data (pieces/callback.cpp): the first loads', the last stores'.
+  const detail::BufferImpl* load_data = nullptr;
+  const detail::BufferImpl* store_data = nullptr;
 };
 
 // The host table a piece's kernels read as `tables`: the runtime keeps one
@@ -123,11 +125,18 @@ class Piece {
     return v;
   }
   // A source element (code) as the value it holds (a real where `real`),
-  // and the real stored in place of v (PassWriter::loaded, real_stored).
+  // the value (code) read at input offset `at` (code) as the load's
+  // callback changes it, and the real stored in place of v at output
+  // offset `at` (PassWriter::loaded, real_stored).
   virtual std::string loaded(const codegen::PassWriter&, const std::string& element, bool /*real*/) const {
     return element;
   }
-  virtual std::string real_stored(const codegen::PassWriter&, const std::string& v) const { return v; }
+  virtual std::string load_op(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
+    return v;
+  }
+  virtual std::string real_stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
+    return v;
+  }
 
   // The runtime's: the host table its kernels read (has_tables() says,
   // for the parameter list, that it has one), and the value of one of its

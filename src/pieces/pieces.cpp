@@ -13,7 +13,7 @@ const Piece& rader_pass();
 const Piece& row_pairs();
 const Piece& real_block();
 const Piece& real();
-const Piece& product();
+const Piece& callback();
 const Piece& r2r();
 const Piece& r2r_packed();
 const Piece& storage();
@@ -21,7 +21,7 @@ const Piece& storage();
 const std::vector<const Piece*>& all() {
   // (storage last: its conversion wraps what the others store.)
   static const std::vector<const Piece*> pieces{&row_pairs(), &real_block(), &chirp(), &rader(),      &rader_pass(),
-                                                &real(),      &product(),    &r2r(),   &r2r_packed(), &storage()};
+                                                &real(),      &callback(),   &r2r(),   &r2r_packed(), &storage()};
   return pieces;
 }
 

@@ -36,10 +36,8 @@ void emit_u(PassWriter& w, const std::string& name, const std::string& q) {
   const bool reversed = s.r2r_sine && (s.r2r_type == 3 || s.r2r_type == 4);
   const std::string at = reversed ? str(n - 1) + " - (" + q + ")" : "(" + q + ")";
   // Along the axis, consecutive points lie in_point_stride / axis_stride apart.
-  e.line(
-      "real " + name + " = " +
-      w.loaded("in[axis_off + (" + w.idx() + ")(" + at + ") * " + str(s.in_point_stride / s.axis_stride) + "]", true) +
-      ";");
+  const std::string offset = "axis_off + (" + w.idx() + ")(" + at + ") * " + str(s.in_point_stride / s.axis_stride);
+  e.line("real " + name + " = " + w.loaded("in[" + offset + "]", true, offset) + ";");
   if (s.r2r_sine && s.r2r_type == 2) e.line("if ((" + q + ") & 1) " + name + " = -" + name + ";");
   for (bool first : {true, false})
     if (scales_input(s, first) && !(first && n == 1 && scales_input(s, false)))
@@ -54,7 +52,8 @@ void emit_y_store(PassWriter& w, const std::string& base, std::int64_t step) {
   for (bool first : {true, false})
     if (scales_output(s, first) && !(first && N == 1 && scales_output(s, false)))
       e.line("if (at == " + str(first ? 0 : N - 1) + ") y *= " + half_root2(w) + ";");
-  e.line("out[" + base + " + at * " + str(step) + "] = " + w.real_stored("y * out_re") + ";");
+  const std::string offset = base + " + at * " + str(step);
+  e.line("out[" + offset + "] = " + w.real_stored("y * out_re", offset) + ";");
 }
 
 void w8n_table(std::int64_t n, TableSource& t) {

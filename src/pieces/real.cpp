@@ -52,8 +52,10 @@ void mirror_read(PassWriter& w, const std::string& v, const std::string& n) {
   e.open("");
   e.line("const " + w.idx() + " kk = " + std::string(s.axis_dim >= 0 ? "ci + " : "") + "(" + w.idx() + ")" + n + " * " +
          str(s.axis_stride) + ";");
-  e.line("cpx a = " + w.loaded("src[(" + w.idx() + ")" + n + " * " + str(S) + "]", false) +
-         ", c = " + w.loaded("in[axis_off + (" + str(H) + " - kk) * " + str(S / s.axis_stride) + "]", false) + ";");
+  const std::string a_at = "(" + w.idx() + ")" + n + " * " + str(S),
+                    c_at = "axis_off + (" + str(H) + " - kk) * " + str(S / s.axis_stride);
+  e.line("cpx a = " + w.loaded("src[" + a_at + "]", false, "in_off + " + a_at) +
+         ", c = " + w.loaded("in[" + c_at + "]", false, c_at) + ";");
   e.line("a.y *= -in_sign; c.y *= -in_sign;");
   e.open("if (kk == 0)");
   e.line("a.y = 0; c.y = 0;");
@@ -83,15 +85,16 @@ void real_store(PassWriter& w, int r) {
                  "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           break;
         case RealStore::Real:
-          e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
+          e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re", "out_off + " + at) + ";");
           break;
         default:  // Pairs
           if (s.real_pairs_aligned) {
             e.line("((" + std::string(w.dialect().global) + pair_type(s, false) + "*)dst)[" + point +
                    "] = " + w.product(w.scaled(v), "out_off + " + at) + ";");
           } else {
-            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
-            e.line("dst[" + at + " + " + str(S / 2) + "] = " + w.real_stored(v + ".y * out_im") + ";");
+            e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re", "out_off + " + at) + ";");
+            e.line("dst[" + at + " + " + str(S / 2) +
+                   "] = " + w.real_stored(v + ".y * out_im", "out_off + " + at + " + " + str(S / 2)) + ";");
           }
       }
     }
@@ -228,10 +231,11 @@ class Real final : public Piece {
   // loads of a pass whose loads are plain (a C2R's real stores).
   unsigned admits(const KernelSpec& s) const override {
     using plan::Form;
-    unsigned bits = static_cast<unsigned>(Form::MultiplyStore) | static_cast<unsigned>(Form::MultiplyLoad);
-    if (s.real_load != RealLoad::None) bits &= static_cast<unsigned>(Form::MultiplyStore);
+    // (Every load of it reads through PassWriter::loaded at the element's
+    // offset: a real, a pair of reals, a point or its mirror.)
+    unsigned bits = static_cast<unsigned>(Form::CallbackStore) | static_cast<unsigned>(Form::CallbackLoad);
     if (s.real_store == RealStore::Real || s.real_store == RealStore::Pairs)
-      bits &= static_cast<unsigned>(Form::MultiplyLoad);
+      bits &= static_cast<unsigned>(Form::CallbackLoad);
     // Half storage converts every load and store of it (PassWriter::loaded, real_stored, product).
     return bits | static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   }
@@ -298,26 +302,34 @@ class Real final : public Piece {
     const std::int64_t S = s.in_point_stride;
     switch (s.real_load) {
       case RealLoad::Real:
-        e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", 0);");
+        e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true, "in_off + " + at) + ", 0);");
         return true;
       case RealLoad::Pairs:
-        if (s.real_pairs_aligned)
-          e.line(v + " = " +
-                 w.loaded("((" + std::string(w.dialect().global) + " const " + pair_type(s, true) + "*)src)[" + n + "]",
+        if (s.real_pairs_aligned) {
+          // (Two reals read at once, each then through the load's callback.)
+          e.line(
+              v + " = " +
+              w.converted("((" + std::string(w.dialect().global) + " const " + pair_type(s, true) + "*)src)[" + n + "]",
                           false) +
-                 ";");
-        else
-          e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", " +
-                 w.loaded("src[" + at + " + " + str(S / 2) + "]", true) + ");");
+              ";");
+          if (!s.load_ops.empty())
+            e.line(v + " = cmake(" + w.load_op(v + ".x", "in_off + " + at) + ", " +
+                   w.load_op(v + ".y", "in_off + " + at + " + " + str(S / 2)) + ");");
+        } else {
+          e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true, "in_off + " + at) + ", " +
+                 w.loaded("src[" + at + " + " + str(S / 2) + "]", true, "in_off + " + at + " + " + str(S / 2)) + ");");
+        }
         return true;
       case RealLoad::Hermitian:
         // The half spectrum holds j <= n/2; above, X[j] = conj X[n - j].
         e.open("if (j <= " + real_n(s) + " / 2)");
-        e.line(v + " = " + w.loaded("src[" + at + "]", false) + ";");
+        e.line(v + " = " + w.loaded("src[" + at + "]", false, "in_off + " + at) + ";");
         e.close();
         e.open("else");
-        e.line(v + " = " + w.loaded("in[axis_off + (" + real_n(s) + " - j) * " + str(S / s.axis_stride) + "]", false) +
-               ";");
+        {
+          const std::string mirror = "axis_off + (" + real_n(s) + " - j) * " + str(S / s.axis_stride);
+          e.line(v + " = " + w.loaded("in[" + mirror + "]", false, mirror) + ";");
+        }
         e.line(v + ".y = -" + v + ".y;");
         e.close();
         return true;

@@ -81,13 +81,14 @@ class RealBlock final : public Piece {
     e.line(lp + "real* lr = (" + lp + "real*)lds;  (void)lr;  // the exchange array as reals");
     const std::string in_type = pieces::element_type(s, true);
     if (forward(s)) {
-      for_each_element(
-          w, real_row(s), global + "const " + in_type + "* block = in + g0 * " + str(real_row(s)) + ";",
-          [&](const std::string& memory, const std::string& i) { return "lr[" + i + "] = " + w.loaded(memory, true); });
+      for_each_element(w, real_row(s), global + "const " + in_type + "* block = in + g0 * " + str(real_row(s)) + ";",
+                       [&](const std::string& memory, const std::string& i) {
+                         return "lr[" + i + "] = " + w.loaded(memory, true, "g0 * " + str(real_row(s)) + " + " + i);
+                       });
     } else {
       for_each_element(w, half_row(s), global + "const " + in_type + "* block = in + g0 * " + str(half_row(s)) + ";",
                        [&](const std::string& memory, const std::string& i) {
-                         return "lds[" + i + "] = " + w.loaded(memory, false);
+                         return "lds[" + i + "] = " + w.loaded(memory, false, "g0 * " + str(half_row(s)) + " + " + i);
                        });
     }
     e.line(w.dialect().barrier);
@@ -144,7 +145,7 @@ class RealBlock final : public Piece {
     else
       for_each_element(w, real_row(s), global + w.out_type() + "* block = out + g0 * " + str(real_row(s)) + ";",
                        [&](const std::string& memory, const std::string& i) {
-                         return memory + " = " + w.real_stored("lr[" + i + "]");
+                         return memory + " = " + w.real_stored("lr[" + i + "]", "g0 * " + str(real_row(s)) + " + " + i);
                        });
     return true;
   }

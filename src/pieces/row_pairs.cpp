@@ -137,8 +137,9 @@ void rows_store(PassWriter& w, int r) {
         e.open("if (e < chirp_n)");
         e.line(v + " = " + chirped(v) + ";");
       }
-      e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re") + ";");
-      e.line("if (pair_ok) dst[" + at + " + " + str(s.pair_out) + "] = " + w.real_stored(v + ".y * out_im") + ";");
+      e.line("dst[" + at + "] = " + w.real_stored(v + ".x * out_re", "out_off + " + at) + ";");
+      e.line("if (pair_ok) dst[" + at + " + " + str(s.pair_out) +
+             "] = " + w.real_stored(v + ".y * out_im", "out_off + " + at + " + " + str(s.pair_out)) + ";");
       if (chirp) e.close();
       e.close();
     }
@@ -164,7 +165,7 @@ class RowPairs final : public Piece {
   // real_stored).
   unsigned admits(const KernelSpec&) const override {
     using plan::Form;
-    return static_cast<unsigned>(Form::MultiplyStore) | static_cast<unsigned>(Form::MultiplyLoad) |
+    return static_cast<unsigned>(Form::CallbackStore) | static_cast<unsigned>(Form::CallbackLoad) |
            static_cast<unsigned>(Form::StorageLoad) | static_cast<unsigned>(Form::StorageStore);
   }
 
@@ -200,8 +201,8 @@ class RowPairs final : public Piece {
     const std::string b = str(s.pair_in);
     if (s.pair_in == 0) return false;
     if (s.real_load == RealLoad::Real) {
-      e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true) + ", pair_ok ? " +
-             w.loaded("src[" + at + " + " + b + "]", true) + " : (real)0);");
+      e.line(v + " = cmake(" + w.loaded("src[" + at + "]", true, "in_off + " + at) + ", pair_ok ? " +
+             w.loaded("src[" + at + " + " + b + "]", true, "in_off + " + at + " + " + b) + " : (real)0);");
       return true;
     }
     if (s.real_load != RealLoad::Hermitian) return false;
@@ -213,13 +214,15 @@ class RowPairs final : public Piece {
                       mirror = str(s.in_point_stride / s.axis_stride);
     e.line("cpx ra = cmake(0, 0), rb = cmake(0, 0);");
     e.open("if (j <= " + n + " / 2)");
-    e.line("ra = " + w.loaded("src[" + at + "]", false) + ";");
-    e.line("if (pair_ok) rb = " + w.loaded("src[" + at + " + " + b + "]", false) + ";");
+    e.line("ra = " + w.loaded("src[" + at + "]", false, "in_off + " + at) + ";");
+    e.line("if (pair_ok) rb = " + w.loaded("src[" + at + " + " + b + "]", false, "in_off + " + at + " + " + b) + ";");
     e.line("if (j == 0 || 2 * j == " + n + ") { ra.y = 0; rb.y = 0; }");
     e.close();
     e.open("else");
-    e.line("ra = " + w.loaded("in[axis_off + (" + n + " - j) * " + mirror + "]", false) + ";");
-    e.line("if (pair_ok) rb = " + w.loaded("in[axis_off + " + b + " + (" + n + " - j) * " + mirror + "]", false) + ";");
+    const std::string ra_at = "axis_off + (" + n + " - j) * " + mirror,
+                      rb_at = "axis_off + " + b + " + (" + n + " - j) * " + mirror;
+    e.line("ra = " + w.loaded("in[" + ra_at + "]", false, ra_at) + ";");
+    e.line("if (pair_ok) rb = " + w.loaded("in[" + rb_at + "]", false, rb_at) + ";");
     e.line("ra.y = -ra.y; rb.y = -rb.y;");
     e.close();
     // Z = X_a + i X_b, to be conjugated by the load (in_sign -1). Where an

@@ -9,7 +9,7 @@
 // subnormal is exact in its result, so a compiler's flush-to-zero of the
 // input changes nothing: inputs below 2^-126 round to 0 in fp16 anyway);
 // bf16 as the top 16 bits of the fp32 with the same rounding (NaN kept
-// quiet). Only where the pass's forms let it (plan/storage.cpp): the loads
+// quiet). Only where the pass's forms let it (plan/ends.cpp): the loads
 // PassWriter::emit_read writes and the stores that go through
 // PassWriter::product, the same places as the convolution's product.
 #include "pieces/storage.hpp"
@@ -77,7 +77,7 @@ class StoragePiece final : public Piece {
     return s.load_storage != Storage::Native || s.store_storage != Storage::Native;
   }
 
-  // (It restricts no launch form: plan/storage.cpp places it.)
+  // (It restricts no launch form: plan/ends.cpp places it.)
   unsigned admits(const KernelSpec&) const override { return ~0u; }
 
   void describe(const KernelSpec& s, std::ostream& out) const override {
@@ -103,7 +103,7 @@ class StoragePiece final : public Piece {
     return w.spec().store_storage != Storage::Native ? "storage_pack(" + v + ")" : v;
   }
 
-  std::string real_stored(const codegen::PassWriter& w, const std::string& v) const override {
+  std::string real_stored(const codegen::PassWriter& w, const std::string& v, const std::string&) const override {
     return w.spec().store_storage != Storage::Native ? "(hreal)storage_bits(" + v + ")" : v;
   }
 

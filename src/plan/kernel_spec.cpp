@@ -52,9 +52,9 @@ bool KernelSpec::block_rows_allowed() const {
 // the stores from local memory, the half spectrum and the packed splits),
 // and the plain loads (not staged, blocked, gathered, chirped or a real
 // axis's): the modes' rows say which, block rows are the load's own.
-bool KernelSpec::can_fuse_multiply() const { return modes_admit(*this, Form::MultiplyStore); }
+bool KernelSpec::can_fuse_store_ops() const { return modes_admit(*this, Form::CallbackStore); }
 
-bool KernelSpec::can_fuse_multiply_load() const { return modes_admit(*this, Form::MultiplyLoad) && !block_rows; }
+bool KernelSpec::can_fuse_load_ops() const { return modes_admit(*this, Form::CallbackLoad) && !block_rows; }
 
 std::string KernelSpec::geometry() const {
   std::ostringstream out;

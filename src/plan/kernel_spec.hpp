@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "plan/end_ops.hpp"
 
 namespace bfly::plan {
 
@@ -118,20 +119,16 @@ struct KernelSpec {
   // load, FFT_M, kernel multiply, FFT_M, chirp store; M fits one group) or,
   // with rader_prime, Rader.
   bool convolve = false;
-  // The convolutions' pointwise product fused into a forward transform's
-  // last stores (ops/convolver.cpp): output element o (its index in the
-  // output buffer) is stored times mul[o % multiply_period] (the kernel's
-  // spectrum; period 0: as long as the output). Only where
-  // can_fuse_multiply(): the stores that know o.
-  // multiply_load: the same on an inverse transform's first loads (input
-  // element o read as in[o] * mul[o % multiply_period]), where
-  // can_fuse_multiply_load().
-  bool multiply = false;
-  bool multiply_load = false;
-  std::int64_t multiply_period = 0;
-  bool can_fuse_multiply() const;
-  bool can_fuse_multiply_load() const;
-  // Half storage's conversion (pieces/storage.cpp; plan/storage.cpp sets
+  // Callbacks (issue 42; pieces/callback.cpp): what the first pass's loads
+  // (load_ops: input element o read as f(in[o], o)) and the last pass's
+  // stores (store_ops: output element o stored as g(v, o)) do besides
+  // reading and writing, the convolution's pointwise product among them
+  // (ops/convolver.cpp). Only where can_fuse_load_ops() and
+  // can_fuse_store_ops(): the loads and stores that know o.
+  EndOps load_ops, store_ops;
+  bool can_fuse_store_ops() const;
+  bool can_fuse_load_ops() const;
+  // Half storage's conversion (pieces/storage.cpp; plan/ends.cpp sets
   // them): the first pass reads 16-bit values and converts them
   // (load_storage), the last converts its stores (store_storage). Native:
   // none.

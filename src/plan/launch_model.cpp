@@ -601,8 +601,8 @@ void set_real_block(KernelSpec& spec, const DeviceLimits& limits) {
   const int bytes = c2r ? limits.block_rows_bytes : limits.block_rows_bytes / 2;
   if (bytes <= 0 || spec.threads_per_transform * real >= bytes) return;
   const std::int64_t n = spec.length, h = n / 2 + 1;
-  if ((!r2c && !c2r) || spec.row_pairs() || spec.bluestein() || spec.rader_prime > 0 || spec.multiply ||
-      spec.multiply_load || spec.staged || spec.block_rows || spec.local_halves || spec.stride_product != 1 ||
+  if ((!r2c && !c2r) || spec.row_pairs() || spec.bluestein() || spec.rader_prime > 0 || !spec.store_ops.empty() ||
+      !spec.load_ops.empty() || spec.staged || spec.block_rows || spec.local_halves || spec.stride_product != 1 ||
       spec.mapping != Mapping::TransformMajor || spec.transforms_per_group < 2 || spec.in_point_stride != 1 ||
       spec.out_point_stride != 1 || spec.dims.back().in_stride != (r2c ? n : h) ||
       spec.dims.back().out_stride != (r2c ? h : n))

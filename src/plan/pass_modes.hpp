@@ -1,7 +1,7 @@
 // The modes a pass can be in, and which launch forms each admits: one row
 // a mode, in place of the seven lists of exclusions (chainable,
 // staged_allowed, block_rows_allowed, halves_allowed, tunable,
-// can_fuse_multiply, can_fuse_multiply_load) that each
+// can_fuse_store_ops, can_fuse_load_ops) that each
 // had to learn every new mode or silently admit it. A new mode is a new
 // row here; a pass admits a form where every mode it is in does, and the
 // form's own conditions on the geometry hold (kernel_spec.cpp,
@@ -22,12 +22,13 @@ enum class Form : unsigned {
   BlockRows = 4,  // the group's rows as one block through local memory
   Halves = 8,     // the exchange through local memory in two halves
   Tuning = 16,    // the tuning table's launch choices (what `bfly tune` times)
-  // A convolution's pointwise product fused into the last stores or the
-  // first loads (KernelSpec::multiply, multiply_load; ops/convolver.cpp).
-  MultiplyStore = 32,
-  MultiplyLoad = 64,
+  // Callbacks fused into the last stores or the first loads (KernelSpec::
+  // store_ops, load_ops; pieces/callback.cpp), a convolution's pointwise
+  // product among them: the stores and loads that know the element's offset.
+  CallbackStore = 32,
+  CallbackLoad = 64,
   // Half storage's conversion in the first loads and the last stores
-  // (KernelSpec::load_storage, store_storage; plan/storage.cpp): the loads
+  // (KernelSpec::load_storage, store_storage; plan/ends.cpp): the loads
   // and stores that read and write through PassWriter::loaded, product and
   // real_stored.
   StorageLoad = 128,

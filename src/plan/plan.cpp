@@ -1,5 +1,5 @@
 #include "plan/plan.hpp"
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -273,7 +273,7 @@ void chain_through_l2(PlanTree& tree, const DeviceLimits& limits) {
 
 PlanTree make_plan(const Problem& problem, const DeviceLimits& device_limits, const PlanOptions& options) {
   problem.validate();
-  if (problem.storage != Storage::Native) {  // the fp32 problem's plan, converting where it can (plan/storage.hpp)
+  if (problem.storage != Storage::Native) {  // the fp32 problem's plan, converting where it can (plan/ends.hpp)
     Problem native = problem;
     native.storage = Storage::Native;
     PlanTree tree = make_plan(native, device_limits, options);

@@ -1,14 +1,16 @@
 // A plan with a pointwise product fused into one of its passes: the product
-// of an FFT convolution (ops/convolver.cpp) without a pass of its own.
-// LastStores: the last pass stores output element o as X[o] *
-// multiplier[o % period] (a forward transform's). FirstLoads: the first pass
-// reads input element o as in[o] * multiplier[o % period] (an inverse
-// transform's). Period 0: the multiplier is as long as the array. Whether
-// the planner's pass can take the product depends on its kind (KernelSpec::
-// can_fuse_multiply, can_fuse_multiply_load) and on what the compiler made
-// of it (a kernel that spills more than a few words is built without);
-// where it cannot, fused() is false, the plan is a plain one, and the caller
-// multiplies in a pass of its own.
+// of an FFT convolution (ops/convolver.cpp) without a pass of its own, as
+// a callback (EndOp::Multiply, pieces/callback.cpp). LastStores: the last
+// pass stores output element o as X[o] * multiplier[o % period] (a forward
+// transform's). FirstLoads: the first pass reads input element o as in[o]
+// * multiplier[o % period] (an inverse transform's). Period 0: the
+// multiplier is as long as the array. Whether the planner's pass can take
+// the product depends on its kind (KernelSpec::can_fuse_store_ops,
+// can_fuse_load_ops) and on what the compiler made of it (a kernel that
+// spills more than a few words is built without); where it cannot,
+// fused() is false, the plan is a plain one, and the caller multiplies in
+// a pass of its own. The ends plan (runtime/ends_plan.hpp) holds one for
+// half storage and the callbacks.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +19,19 @@
 
 #include "backends/device_impl.hpp"
 #include "bfly/bfly.hpp"
+#include "plan/ends.hpp"
 
 namespace bfly::detail {
 
 class PlanImpl;
 
 enum class FuseAt { LastStores, FirstLoads };
+
+// The fused callbacks' data buffers (null: none), bound at each launch.
+struct EndData {
+  const BufferImpl* load = nullptr;
+  const BufferImpl* store = nullptr;
+};
 
 class FusedPlan {
  public:
@@ -34,14 +43,15 @@ class FusedPlan {
   FusedPlan& operator=(const FusedPlan&) = default;
   FusedPlan& operator=(FusedPlan&&) noexcept = default;
   // A plan of the native problem `problem` whose first loads and last
-  // stores convert from and to `storage` where its passes take it
-  // (plan/storage.hpp; runtime/half_plan.hpp wraps it).
-  FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, Storage storage);
-  bool loads_convert() const;
-  bool stores_convert() const;
+  // stores do `ends` where its passes take them (plan/ends.hpp;
+  // runtime/ends_plan.hpp wraps it; options' callbacks are ignored).
+  FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, const plan::Ends& ends);
+  // Whether the first loads (last stores) do all of their side of the ends.
+  bool loads_fused() const;
+  bool stores_fused() const;
   // Executes without checking the buffers (16-bit on a converting side):
-  // the half plan checked them against its own problem.
-  void run(const BufferImpl& in, const BufferImpl& out, void* stream) const;
+  // the ends plan checked them against its own problem.
+  void run(const BufferImpl& in, const BufferImpl& out, void* stream, const EndData& data) const;
   int launches() const;
   std::size_t workspace_bytes() const;
   const BuildStats& stats() const;
@@ -53,6 +63,8 @@ class FusedPlan {
 
  private:
   std::shared_ptr<PlanImpl> impl_;
+  plan::Ends ends_;
+  FuseAt at_ = FuseAt::LastStores;
 };
 
 }  // namespace bfly::detail

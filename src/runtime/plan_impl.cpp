@@ -22,10 +22,10 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/solvers/solver.hpp"
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
-#include "runtime/half_plan.hpp"
+#include "runtime/ends_plan.hpp"
 #include "runtime/r2r_plan.hpp"
 #include "runtime/pass_tables.hpp"
 #include "runtime/per_stream.hpp"
@@ -99,19 +99,19 @@ class PlanImpl {
     bool made = false;
   };
 
-  // multiply_period >= 0: fuse a pointwise product into the last pass's
-  // stores, or the first pass's loads, where that pass can take one
-  // (KernelSpec::multiply, multiply_load; see fused()). `storage`: convert
-  // the first loads and last stores from and to it where they can
-  // (plan/storage.hpp; runtime/half_plan.hpp).
+  // `ends`: half storage's conversion and callbacks (a convolution's
+  // pointwise product among them) fused into the first pass's loads and
+  // the last pass's stores where those passes take them (plan/ends.hpp;
+  // see fused()); the ends plan (runtime/ends_plan.hpp) applies the rest.
   PlanImpl(std::shared_ptr<DeviceImpl> device, const Problem& problem, const PlanOptions& options,
-           std::int64_t multiply_period = -1, FuseAt at = FuseAt::LastStores, Storage storage = Storage::Native)
+           const plan::Ends& ends = {})
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     device_->check_usable();  // before any of the device's locks (a fork may have left one held)
     auto start = Clock::now();
-    if (problem.storage != Storage::Native) {  // the fp32 problem's plan inside (runtime/half_plan.hpp)
+    if (problem.storage != Storage::Native || !options.load.empty() || !options.store.empty()) {
+      // The fp32 problem's plan inside (runtime/ends_plan.hpp).
       tree_.problem = problem;
-      half_ = std::make_unique<HalfPlan>(device_, problem, options, stats_);
+      ends_ = std::make_unique<EndsPlan>(device_, problem, options, stats_);
       return;
     }
     // The device's limits under the override (PlanOptions::limits, else BFLY_LIMITS).
@@ -146,10 +146,8 @@ class PlanImpl {
     check_fits(problem);
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
-      limits.generic_tier = multiply_period >= 0 || storage != Storage::Native || kernels_ready(*device_, tree_) ? 0
-                            : limits.generic_tier == 3                                                           ? 2
-                                                                                                                 : 1;
-    if (limits.generic_tier && multiply_period < 0) {
+      limits.generic_tier = !ends.empty() || kernels_ready(*device_, tree_) ? 0 : limits.generic_tier == 3 ? 2 : 1;
+    if (limits.generic_tier && ends.empty()) {
       // Nothing compiled for this size (runtime/generic_plan.hpp). Where the
       // default tier chose it and it cannot be made (its workspace, 2-4x
       // the problem's, does not fit), the specialised plan is made instead.
@@ -181,23 +179,7 @@ class PlanImpl {
       }
       return;
     }
-    if (multiply_period >= 0 && !tree_.passes.empty()) {
-      if (at == FuseAt::LastStores) {
-        plan::Pass& last = tree_.passes.back();
-        if (!chained(tree_.passes.size() - 1) && last.destination == plan::Slot::Output &&
-            last.spec.can_fuse_multiply()) {
-          last.spec.multiply = true;
-          last.spec.multiply_period = multiply_period;
-        }
-      } else {
-        plan::Pass& first = tree_.passes.front();
-        if (!chained(0) && first.source == plan::Slot::Input && first.spec.can_fuse_multiply_load()) {
-          first.spec.multiply_load = true;
-          first.spec.multiply_period = multiply_period;
-        }
-      }
-    }
-    plan::fuse_storage(tree_, storage);
+    plan::fuse_ends(tree_, ends);
     stats_.plan_ms = ms_since(start);
     // The passes' kernels compile at once, each on a thread of its own
     // (NVRTC and OpenCL compile on the calling thread, and a device makes
@@ -220,7 +202,8 @@ class PlanImpl {
     }
     notice.done();
     // (build() may have dropped it.)
-    fused_ = !passes_.empty() && (passes_.back().pass.spec.multiply || passes_.front().pass.spec.multiply_load);
+    fused_ = !passes_.empty() &&
+             (!passes_.back().pass.spec.store_ops.empty() || !passes_.front().pass.spec.load_ops.empty());
     for (std::size_t i = 0; i + 1 < passes_.size(); ++i)
       if (passes_[i].pass.chain_elements > 0) build_chain(passes_[i], passes_[i + 1]);
     per_queue_ = tree_.workspace_buffers > 0 ||
@@ -359,13 +342,21 @@ class PlanImpl {
       unstaged.launch_from += " (unstaged: the staged kernel spilled)";
       return build(unstaged);
     }
-    if ((spec.multiply || spec.multiply_load) && device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
-      // The product's loads cost registers in a pass that had few to spare:
-      // past a few spilled words the product runs as a pass of its own.
+    if ((!spec.store_ops.empty() || !spec.load_ops.empty()) &&
+        device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
+      // The callbacks' loads cost registers in a pass that had few to
+      // spare: past a few spilled words they (and their side's conversion)
+      // run in a pass of their own (the ends plan's, or the convolution's).
       plan::Pass plain = pass;
-      plain.spec.multiply = plain.spec.multiply_load = false;
-      plain.spec.multiply_period = 0;
-      plain.launch_from += " (product unfused: the fused kernel spilled)";
+      if (!spec.load_ops.empty()) {
+        plain.spec.load_ops = {};
+        plain.spec.load_storage = Storage::Native;
+      }
+      if (!spec.store_ops.empty()) {
+        plain.spec.store_ops = {};
+        plain.spec.store_storage = Storage::Native;
+      }
+      plain.launch_from += " (callbacks unfused: the fused kernel spilled)";
       return build(plain);
     }
     {
@@ -386,16 +377,15 @@ class PlanImpl {
     return compiled;
   }
 
-  // `multiplier`: the fused product's factors (fused() plans only).
-  void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr,
-               const BufferImpl* multiplier = nullptr) const {
+  // `data`: the fused callbacks' (fused() plans only).
+  void execute(const BufferImpl& in, const BufferImpl& out, void* stream = nullptr, const EndData& data = {}) const {
     device_->check_usable();
     const Problem& p = tree_.problem;
-    if (fused_ != (multiplier != nullptr))
+    if (fused_ != (data.load != nullptr || data.store != nullptr))
       throw Error(ErrorCode::InvalidArgument,
                   fused_ ? "fused plan executed without its multiplier" : "multiplier given to an unfused plan");
     const std::size_t in_need = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
-    const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    const std::size_t out_need = static_cast<std::size_t>(p.output_extent()) * output_element_bytes();
     if (in.bytes() < in_need)
       throw Error(ErrorCode::InvalidArgument, "input buffer of " + std::to_string(in.bytes()) +
                                                   " bytes is smaller than the " + std::to_string(in_need) +
@@ -411,26 +401,26 @@ class PlanImpl {
     if (p.placement == Placement::OutOfPlace && same)
       throw Error(ErrorCode::InvalidArgument,
                   "out-of-place plan " + p.token() + " was given one buffer as input and output; plan it in place");
-    run(in, out, stream, multiplier);
+    run(in, out, stream, data);
   }
 
   // execute() past its checks (a half plan's inner plan: its converting
   // sides are 16-bit buffers).
-  void run(const BufferImpl& in, const BufferImpl& out, void* stream, const BufferImpl* multiplier = nullptr) const {
-    if (const PlanImpl* made = specialised()) return made->run(in, out, stream, multiplier);
-    if (half_) return half_->execute(in, out, stream);
+  void run(const BufferImpl& in, const BufferImpl& out, void* stream, const EndData& data = {}) const {
+    if (const PlanImpl* made = specialised()) return made->run(in, out, stream, data);
+    if (ends_) return ends_->execute(in, out, stream);
     if (generic_) return generic_->execute(in, out, stream);
     if (r2r_) return r2r_->execute(in, out, stream);
-    if (!per_queue_) return launch(in, out, stream, multiplier, nullptr);
+    if (!per_queue_) return launch(in, out, stream, data, nullptr);
     Queue& queue = queue_of(stream);
     std::lock_guard<std::mutex> lock(queue.order);
     make(queue);
-    launch(in, out, stream, multiplier, &queue);
+    launch(in, out, stream, data, &queue);
   }
 
   // The passes' launches, reading and writing `queue`'s workspace (nullptr
   // where the plan has none).
-  void launch(const BufferImpl& in, const BufferImpl& out, void* stream, const BufferImpl* multiplier,
+  void launch(const BufferImpl& in, const BufferImpl& out, void* stream, const EndData& data,
               const Queue* queue) const {
     const Problem& p = tree_.problem;
     const bool inverse = p.direction == Direction::Inverse;
@@ -447,9 +437,9 @@ class PlanImpl {
       namespace P = codegen::params;
       for (const auto& [param, piece] : c.params) {
         if (piece != nullptr) {
-          const pieces::LaunchFacts facts{c.pass, inverse,
-                                          scale,  [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); },
-                                          real,   multiplier};
+          const pieces::LaunchFacts facts{
+              c.pass, inverse,   scale,     [&](plan::Slot s) { return KernelArg::of(slot(s, in, out, queue)); },
+              real,   data.load, data.store};
           args.push_back(piece->bind(param, facts));
         } else if (param == P::In) {
           args.push_back(KernelArg::of(slot(c.pass.source, in, out, queue)));
@@ -509,7 +499,8 @@ class PlanImpl {
     const bool in_real = !is_complex<In>::value, out_real = !is_complex<Out>::value;
     const bool is_single = std::is_same<typename scalar<In>::type, float>::value;
     const bool want_in_real = p.kind == Kind::R2C || p.kind == Kind::R2R;
-    const bool want_out_real = p.kind == Kind::C2R || p.kind == Kind::R2R;
+    const bool want_out_real =
+        p.kind == Kind::C2R || p.kind == Kind::R2R || output_element_bytes() * 2 == p.output_element_bytes();
     const bool want_single = p.precision == Precision::Single;
     const bool half = std::is_same<In, std::uint16_t>::value, want_half = p.storage != Storage::Native;
     if (half != want_half)
@@ -523,7 +514,7 @@ class PlanImpl {
                                                   type(want_out_real, want_single));
     std::lock_guard<std::mutex> lock(host_mutex_);
     const std::size_t in_bytes = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
-    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    const std::size_t out_bytes = static_cast<std::size_t>(p.output_extent()) * output_element_bytes();
     if (!host_in_) {
       // In place, one buffer holds both sides (a real transform's differ in size).
       host_in_ = device_->allocate(p.placement == Placement::InPlace ? std::max(in_bytes, out_bytes) : in_bytes);
@@ -540,11 +531,15 @@ class PlanImpl {
   }
 
   const plan::PlanTree& tree() const { return tree_; }
+  // An output element's bytes: reals where the store callback ends in one.
+  std::size_t output_element_bytes() const {
+    return ends_ ? ends_->output_element_bytes() : tree_.problem.output_element_bytes();
+  }
   // What runs now: a tiered plan's specialised plan once made.
   std::string describe() const {
     if (const PlanImpl* made = specialised()) return made->describe();
     if (r2r_) return r2r_->describe();
-    if (half_) return half_->describe();
+    if (ends_) return ends_->describe();
     if (!generic_) return tree_.print();
     return generic_->describe() +
            (specialised_.valid() ? "  (tiered: the specialised kernels are being made in the background)\n" : "");
@@ -552,7 +547,7 @@ class PlanImpl {
   int launches() const {
     if (const PlanImpl* made = specialised()) return made->launches();
     if (r2r_) return r2r_->launches();
-    if (half_) return half_->launches();
+    if (ends_) return ends_->launches();
     return generic_ ? generic_->launches() : static_cast<int>(tree_.passes.size());
   }
 
@@ -578,7 +573,7 @@ class PlanImpl {
     if (const PlanImpl* made = specialised()) return made->workspace_bytes();
     if (generic_) return generic_->workspace_bytes();
     if (r2r_) return r2r_->workspace_bytes();
-    if (half_) return half_->workspace_bytes();
+    if (ends_) return ends_->workspace_bytes();
     return static_cast<std::size_t>(tree_.workspace_buffers) * static_cast<std::size_t>(tree_.workspace_bytes);
   }
 
@@ -602,11 +597,11 @@ class PlanImpl {
   plan::PlanTree tree_;
   std::unique_ptr<GenericPlan> generic_;  // the generic tier's plan, where it runs this problem
   std::unique_ptr<R2RPlan> r2r_;          // a DCT's or DST's stages (runtime/r2r_plan.hpp)
-  std::unique_ptr<HalfPlan> half_;        // a half-storage problem's (runtime/half_plan.hpp)
+  std::unique_ptr<EndsPlan> ends_;        // half storage's or callbacks' (runtime/ends_plan.hpp)
   // Tiered (generic_tier 2): the specialised plan being made, and once made.
   std::shared_future<std::shared_ptr<PlanImpl>> specialised_;
   mutable std::atomic<const PlanImpl*> made_{nullptr};
-  bool fused_ = false;  // a pass multiplies (KernelSpec::multiply, multiply_load)
+  bool fused_ = false;  // a pass has callbacks (KernelSpec::load_ops, store_ops)
   std::vector<CompiledPass> passes_;
   bool per_queue_ = false;  // the plan has workspace or counters: a Queue each
   // By queue or stream handle, and thread where the handle means one stream
@@ -620,13 +615,33 @@ class PlanImpl {
   std::shared_ptr<BufferImpl> host_in_, host_out_;
 };
 
+namespace {
+
+plan::Ends product_ends(std::int64_t period, FuseAt at) {
+  plan::Ends ends;
+  if (period >= 0) (at == FuseAt::LastStores ? ends.store : ends.load) = plan::multiply_ops(period);
+  return ends;
+}
+
+PlanOptions without_callbacks(PlanOptions options) {
+  options.load = {};
+  options.store = {};
+  return options;
+}
+
+}  // namespace
+
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
-    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, period, at)) {}
-FusedPlan::FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, Storage storage)
-    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, options, -1, FuseAt::LastStores, storage)) {}
-bool FusedPlan::loads_convert() const { return plan::loads_convert(impl_->tree()); }
-bool FusedPlan::stores_convert() const { return plan::stores_convert(impl_->tree()); }
-void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream) const { impl_->run(in, out, stream); }
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, product_ends(period, at))),
+      ends_(product_ends(period, at)),
+      at_(at) {}
+FusedPlan::FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, const plan::Ends& ends)
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, without_callbacks(options), ends)), ends_(ends) {}
+bool FusedPlan::loads_fused() const { return plan::loads_fused(impl_->tree(), ends_); }
+bool FusedPlan::stores_fused() const { return plan::stores_fused(impl_->tree(), ends_); }
+void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream, const EndData& data) const {
+  impl_->run(in, out, stream, data);
+}
 int FusedPlan::launches() const { return impl_->launches(); }
 std::size_t FusedPlan::workspace_bytes() const { return impl_->workspace_bytes(); }
 const BuildStats& FusedPlan::stats() const { return impl_->stats(); }
@@ -637,7 +652,9 @@ bool FusedPlan::fused() const { return impl_->fused(); }
 const Problem& FusedPlan::problem() const { return impl_->tree().problem; }
 std::string FusedPlan::describe() const { return impl_->describe(); }
 void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multiplier) const {
-  impl_->execute(in.impl(), out.impl(), nullptr, impl_->fused() ? &multiplier->impl() : nullptr);
+  EndData data;
+  if (impl_->fused()) (at_ == FuseAt::LastStores ? data.store : data.load) = &multiplier->impl();
+  impl_->execute(in.impl(), out.impl(), nullptr, data);
 }
 
 }  // namespace detail

@@ -215,7 +215,7 @@ TEST_P(Half, MultiDimensionalStridedInPlace) {
 }
 
 // In place past one pass (the intermediates move off the caller's buffer:
-// plan/storage.cpp), Bluestein in place (converted apart), and one side
+// plan/ends.cpp), Bluestein in place (converted apart), and one side
 // converted apart: a staged pass (the limits override stages it on any
 // device) loads by copies into local memory, so its input converts in a
 // kernel of its own while its stores convert.
@@ -235,11 +235,11 @@ TEST_P(Half, InPlaceAndOneSideApart) {
     if (plan.find(", staged") != std::string::npos) {
       // (The input's fp32 copy: 3 x 1024 points of 8 bytes.)
       EXPECT_GE(made.workspace_bytes(), 3u * 1024u * 8u);
-      EXPECT_NE(plan.find("loads: converted by"), std::string::npos) << plan;
-      EXPECT_NE(plan.find("stores: converted in the last pass"), std::string::npos) << plan;
+      EXPECT_NE(plan.find("loads: converted from f16 in a kernel of its own"), std::string::npos) << plan;
+      EXPECT_NE(plan.find("stores: converted to f16 in the last pass"), std::string::npos) << plan;
     } else {
       std::printf("[ note     ] %s: not staged on this device\n", p.token().c_str());
-      EXPECT_NE(plan.find("loads: converted in the first pass"), std::string::npos) << plan;
+      EXPECT_NE(plan.find("loads: converted from f16 in the first pass"), std::string::npos) << plan;
     }
     expect_accurate(p, staged);
   }

@@ -272,7 +272,7 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         }
       }
   // The convolutions' forward transforms with the product fused into their
-  // last pass (KernelSpec::multiply; ops/convolver.cpp): padded images, 1D
+  // last pass (KernelSpec::store_ops; ops/convolver.cpp): padded images, 1D
   // signals, overlap-save blocks and volumes, real and complex.
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2C})
@@ -286,9 +286,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         const std::int64_t period = shape.size() == 2 && shape[0] == 64 ? 513 : 0;
         const plan::PlanTree tree = plan::make_plan(problem, plan::gpu_limits(232448, 1024));
         KernelSpec spec = tree.passes.back().spec;
-        if (spec.can_fuse_multiply()) {
-          spec.multiply = true;
-          spec.multiply_period = period;
+        if (spec.can_fuse_store_ops()) {
+          spec.store_ops = bfly::plan::multiply_ops(period);
           by_name.emplace(spec.name(),
                           PlannedKernel{spec, problem.token() + " last pass with the product fused, under hopper"});
         }
@@ -297,9 +296,8 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         problem.direction = Direction::Inverse;
         const plan::PlanTree inverse = plan::make_plan(problem, plan::gpu_limits(232448, 1024));
         spec = inverse.passes.front().spec;
-        if (spec.can_fuse_multiply_load()) {
-          spec.multiply_load = true;
-          spec.multiply_period = period;
+        if (spec.can_fuse_load_ops()) {
+          spec.load_ops = bfly::plan::multiply_ops(period);
           by_name.emplace(spec.name(),
                           PlannedKernel{spec, problem.token() + " first pass with the product fused, under hopper"});
         }

@@ -289,7 +289,7 @@ TEST(CudaCodegen, EveryPlannedKernelCompilesWithoutSpillsOrLocalMemory) {
         std::printf("[ plane    ] %s (%s): %d registers, spills %d/%d bytes\n", name.c_str(), jobs[i].origin.c_str(),
                     k.registers, k.spill_store_bytes, k.spill_load_bytes);
       }
-    } else if ((spec.multiply || spec.multiply_load) && k.spill_store_bytes <= kFusedSpillLimit &&
+    } else if ((!spec.store_ops.empty() || !spec.load_ops.empty()) && k.spill_store_bytes <= kFusedSpillLimit &&
                k.spill_load_bytes <= kFusedSpillLimit) {
       // The product's loads in a pass at the register limit (4374-point
       // columns, 72 points a thread): a few words spill. More than

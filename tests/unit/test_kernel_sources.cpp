@@ -34,7 +34,7 @@
 #include "codegen/storage_kernel.hpp"
 #include "plan/device_policy.hpp"
 #include "plan/r2r.hpp"
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 #include "support/planned_kernels.hpp"
 
 #ifndef BFLY_GOLDEN_DIR

@@ -1,5 +1,5 @@
 // Half storage without a device (issue 42): tokens, the plan's fusion
-// (plan/storage.hpp), the conversion functions' text in both dialects, and
+// (plan/ends.hpp), the conversion functions' text in both dialects, and
 // the host conversions (bfly::to_storage, from_storage: the kernels' bit
 // operations) exhaustively against an independent rounding: the nearest of
 // the format's values, found by search over all of them, ties to the even
@@ -20,7 +20,7 @@
 #include "plan/device_limits.hpp"
 #include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 
 namespace bfly {
 namespace {

@@ -1,4 +1,4 @@
-// Half storage's place in a plan (plan/storage.hpp). A pass converts in
+// Half storage's place in a plan (plan/ends.hpp). A pass converts in
 // the loads and stores that read and write through PassWriter::loaded,
 // product and real_stored, in the launch forms that admit it (pass_modes.cpp
 // Form::StorageLoad, StorageStore: not a staged pass's loads, which copy
@@ -6,11 +6,11 @@
 // writes through them (Piece::admits): the plain passes, the real axis's,
 // Bluestein's, Rader's one kernel, the fused DCT's and the paired rows' do;
 // Rader's later passes read the caller's input again and do not, so such
-// plans convert in kernels of their own (runtime/half_plan.cpp). The
+// plans convert in kernels of their own (runtime/ends_plan.cpp). The
 // caller's buffers hold 16-bit values, so only the first pass's loads and
 // the last pass's stores may touch them: intermediates the planner put
 // there move to a workspace buffer (keep_callers_buffers).
-#include "plan/storage.hpp"
+#include "plan/ends.hpp"
 
 #include <algorithm>
 
@@ -78,13 +78,52 @@ bool keep_callers_buffers(PlanTree& tree) {
 }
 
 void fuse_storage(PlanTree& tree, Storage storage) {
+  Ends ends;
+  ends.storage = storage;
+  fuse_ends(tree, ends);
+}
+
+void fuse_ends(PlanTree& tree, const Ends& ends) {
   std::vector<Pass>& passes = tree.passes;
-  if (storage == Storage::Native || passes.empty()) return;
-  if (!std::all_of(passes.begin(), passes.end(), converts) || !keep_callers_buffers(tree)) return;
-  if (passes.front().source == Slot::Input && modes_admit(passes.front().spec, Form::StorageLoad))
-    passes.front().spec.load_storage = storage;
-  if (passes.back().destination == Slot::Output && modes_admit(passes.back().spec, Form::StorageStore))
-    passes.back().spec.store_storage = storage;
+  if (ends.empty() || passes.empty()) return;
+  // The caller's buffers meet only the first loads and the last stores
+  // where they hold other values than the plan's (16-bit ones, or the
+  // reals of a magnitude): intermediates move off them. (A callback alone
+  // leaves them: its side fuses in the one pass that reads or writes it.)
+  const bool narrow = ends.storage != Storage::Native || ends.store.real_result();
+  if (narrow && (!std::all_of(passes.begin(), passes.end(), converts) || !keep_callers_buffers(tree))) return;
+  Pass& first = passes.front();
+  Pass& last = passes.back();
+  const bool storage = ends.storage != Storage::Native;
+  auto admits = [](const Pass& p, bool convert, Form conversion, bool ops, Form callback) {
+    return (!convert || modes_admit(p.spec, conversion)) && (!ops || modes_admit(p.spec, callback));
+  };
+  const bool load = first.source == Slot::Input && (ends.load.empty() || first.chain_elements == 0) &&
+                    admits(first, storage, Form::StorageLoad, !ends.load.empty(), Form::CallbackLoad) &&
+                    (ends.load.empty() || !first.spec.block_rows);
+  const bool chained_last = passes.size() > 1 && passes[passes.size() - 2].chain_elements > 0;
+  const bool store = last.destination == Slot::Output && (ends.store.empty() || !chained_last) &&
+                     admits(last, storage, Form::StorageStore, !ends.store.empty(), Form::CallbackStore);
+  if (load) {
+    first.spec.load_storage = ends.storage;
+    first.spec.load_ops = ends.load;
+  }
+  if (store) {
+    last.spec.store_storage = ends.storage;
+    last.spec.store_ops = ends.store;
+  }
+}
+
+bool loads_fused(const PlanTree& tree, const Ends& ends) {
+  if (tree.passes.empty()) return ends.storage == Storage::Native && ends.load.empty();
+  const plan::KernelSpec& s = tree.passes.front().spec;
+  return s.load_storage == ends.storage && s.load_ops == ends.load;
+}
+
+bool stores_fused(const PlanTree& tree, const Ends& ends) {
+  if (tree.passes.empty()) return ends.storage == Storage::Native && ends.store.empty();
+  const plan::KernelSpec& s = tree.passes.back().spec;
+  return s.store_storage == ends.storage && s.store_ops == ends.store;
 }
 
 bool loads_convert(const PlanTree& tree) {

@@ -1,0 +1,174 @@
+// Callbacks fused into a pass (issue 42): the first pass's loads read input
+// element o as bfly_load(value, o, load_data) (KernelSpec::load_ops), the
+// last pass's stores write output element o as bfly_store(value, o,
+// store_data) (store_ops), o the element's offset in its buffer; the
+// functions are written from the EndOps (plan/end_ops.hpp) by
+// callback_function below, the same text the conversion kernels of the
+// sides that cannot fuse use (codegen/storage_kernel.hpp). Half storage
+// converts outside them: a load converts, then calls; a store calls, then
+// converts. The convolution's pointwise product is one of its ops
+// (EndOp::Multiply, ops/convolver.cpp). Only where the pass's forms let it
+// (plan/pass_modes.cpp: CallbackStore, CallbackLoad): the stores and loads
+// that know o.
+#include "pieces/callback.hpp"
+
+#include <cstdio>
+
+#include "codegen/pass_writer.hpp"
+#include "pieces/piece.hpp"
+
+namespace bfly::pieces {
+
+namespace {
+
+std::string literal(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return "(real)" + std::string(text);
+}
+
+}  // namespace
+
+std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops, bool load) {
+  if (ops.empty()) return "";
+  const std::string side = load ? "load" : "store", f = std::string(d.function) + " ", g = d.global;
+  const std::string value = ops.complex_values ? "cpx" : "real";
+  const std::string result = ops.real_result() ? "real" : value, u64 = d.u64;
+  const std::string guard = load ? "BFLY_LOAD_CALLBACK" : "BFLY_STORE_CALLBACK";
+  std::string s = "#ifndef " + guard + "\n#define " + guard + "\n";
+  if (!ops.code.empty()) {
+    // The user's body, its lines numbered from 1 in the compiler's
+    // messages ("load callback:3: error: ...").
+    s += f + value + " bfly_user_" + side + "(" + value + " v, " + u64 + " o, " + g + "const real* data, " + g +
+         "const cpx* cdata) {\n";
+    s += "  (void)o; (void)data; (void)cdata;\n";
+    s += "#line 1 \"" + side + " callback\"\n" + ops.code + "\n}\n#line 1 \"bfly " + side + " callback\"\n";
+  }
+  s += f + result + " bfly_" + side + "(" + value + " v, " + u64 + " o, " + g + "const real* data) {\n";
+  s += "  (void)o; (void)data;\n";
+  auto times = [&](const std::string& w) {
+    return ops.complex_values ? "  v = cmake(v.x * " + w + ", v.y * " + w + ");\n" : "  v = v * " + w + ";\n";
+  };
+  for (const plan::EndStep& step : ops.steps) {
+    switch (step.op) {
+      case plan::EndOp::Scale:
+        s += times(literal(step.value));
+        break;
+      case plan::EndOp::Window: {
+        // Each windowed axis's index from the offset, the layout's dims
+        // outermost first (plan/callbacks.cpp checked they nest).
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < ops.dims.size(); ++i)
+          if (ops.dims[i].base >= 0) last = i;
+        s += "  {\n    real w = (real)1;\n    " + u64 + " r = o;\n";
+        for (std::size_t i = 0; i <= last; ++i) {
+          const plan::EndOps::Dim& dim = ops.dims[i];
+          const std::string stride = std::to_string(dim.stride);
+          s += "    { const " + u64 + " i = r / " + stride + "; r -= i * " + stride + ";";
+          if (dim.base >= 0) s += " w *= data[" + std::to_string(dim.base) + " + i];";
+          s += " }\n";
+        }
+        s += "  " + times("w") + "  }\n";
+        break;
+      }
+      case plan::EndOp::Mask:
+        s += times("data[o]");
+        break;
+      case plan::EndOp::Multiply:
+        s += "  v = cmul(v, ((" + g + "const cpx*)data)[o" +
+             (step.period > 0 ? " % " + std::to_string(step.period) : std::string()) + "]);\n";
+        break;
+      case plan::EndOp::Code:
+        s += "  v = bfly_user_" + side + "(v, o, data, (" + g + "const cpx*)data);\n";
+        break;
+      case plan::EndOp::Magnitude:
+        s += "  return sqrt(v.x * v.x + v.y * v.y);\n";
+        break;
+      case plan::EndOp::Power:
+        s += "  return v.x * v.x + v.y * v.y;\n";
+        break;
+      case plan::EndOp::Decibel:
+        s += "  return (real)10 * log10(v.x * v.x + v.y * v.y);\n";
+        break;
+    }
+  }
+  if (!ops.real_result()) s += "  return v;\n";
+  s += "}\n#endif\n";
+  return s;
+}
+
+namespace {
+
+using codegen::Param;
+using plan::KernelSpec;
+
+const Param kLoadData{"load_data", Param::Type::Reals};
+const Param kStoreData{"store_data", Param::Type::Reals};
+
+std::string call(const plan::EndOps& ops, bool load, const std::string& v, const std::string& at,
+                 const codegen::PassWriter& w) {
+  if (ops.empty()) return v;
+  return std::string(load ? "bfly_load(" : "bfly_store(") + v + ", (" + w.u64() + ")(" + at + "), " +
+         (load ? "load_data" : "store_data") + ")";
+}
+
+class CallbackPiece final : public Piece {
+ public:
+  const char* name() const override { return "callback"; }
+
+  bool active(const KernelSpec& s) const override { return !s.load_ops.empty() || !s.store_ops.empty(); }
+
+  // (It restricts no launch form: the forms restrict it, plan/callbacks.)
+  unsigned admits(const KernelSpec&) const override { return ~0u; }
+
+  void describe(const KernelSpec& s, std::ostream& out) const override {
+    if (!s.load_ops.empty()) out << ", loads " << s.load_ops.text();
+    if (!s.store_ops.empty()) out << ", stores " << s.store_ops.text();
+  }
+
+  void name_part(const KernelSpec& s, std::ostream& out) const override {
+    if (!s.load_ops.empty()) out << "_lcb" << s.load_ops.hash();
+    if (!s.store_ops.empty()) out << "_scb" << s.store_ops.hash();
+  }
+
+  void add_params(const KernelSpec& s, std::vector<Param>& params) const override {
+    if (!s.load_ops.empty()) params.push_back(kLoadData);
+    if (!s.store_ops.empty()) params.push_back(kStoreData);
+  }
+
+  // A store that ends in a real (magnitude, power, dB) writes reals.
+  const char* element_type(const KernelSpec& s, bool source) const override {
+    return !source && s.store_ops.real_result() ? "real" : nullptr;
+  }
+
+  std::string helpers(const KernelSpec& s, const codegen::Dialect& d) const override {
+    return callback_function(d, s.load_ops, true) + callback_function(d, s.store_ops, false);
+  }
+
+  std::string stored(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
+    return call(w.spec().store_ops, false, v, at, w);
+  }
+
+  std::string real_stored(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
+    return call(w.spec().store_ops, false, v, at, w);
+  }
+
+  std::string load_op(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
+    return call(w.spec().load_ops, true, v, at, w);
+  }
+
+  detail::KernelArg bind(const Param& param, const LaunchFacts& f) const override {
+    if (param == kLoadData && f.load_data != nullptr) return detail::KernelArg::of(*f.load_data);
+    if (param == kStoreData && f.store_data != nullptr) return detail::KernelArg::of(*f.store_data);
+    return Piece::bind(param, f);
+  }
+};
+
+}  // namespace
+
+const Piece& callback() {
+  static const CallbackPiece piece;
+  return piece;
+}
+
+}  // namespace bfly::pieces

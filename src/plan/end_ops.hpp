@@ -1,0 +1,72 @@
+// A side's callback chain as the kernels see it (issue 42): what a pass's
+// first loads or last stores do to each element besides reading or writing
+// it (pieces/callback.cpp writes the code), resolved from a Callback
+// (include/bfly/bfly.hpp) against one side of a problem by
+// plan/callbacks.hpp, or made by the convolution (the pointwise product:
+// runtime/fused_plan.hpp). A value type in KernelSpec: its text is part of
+// the kernel's name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bfly::plan {
+
+enum class EndOp {
+  Scale,      // times `value`
+  Window,     // times the product of the windowed dims' table entries (data[base + index])
+  Mask,       // times data[o] (reals)
+  Multiply,   // times the complex data[o % period] (period 0: the whole extent)
+  Code,       // the user's function body
+  Magnitude,  // |v|: a real (the last op)
+  Power,      // |v|^2
+  Decibel,    // 10 log10 |v|^2
+};
+
+struct EndStep {
+  EndOp op = EndOp::Scale;
+  double value = 1;
+  std::int64_t period = 0;
+  bool operator==(const EndStep& o) const { return op == o.op && value == o.value && period == o.period; }
+};
+
+struct EndOps {
+  std::vector<EndStep> steps;
+  // The side's layout, outermost (largest stride) first, as a window finds
+  // an element's index along each axis from its offset: index = rest /
+  // stride, rest -= index * stride. base: the axis's window in the data
+  // (-1: not windowed).
+  struct Dim {
+    std::int64_t stride = 1, extent = 1, base = -1;
+    bool operator==(const Dim& o) const { return stride == o.stride && extent == o.extent && base == o.base; }
+  };
+  std::vector<Dim> dims;
+  std::string code;            // EndOp::Code's body
+  bool complex_values = true;  // the side holds complex points (else reals)
+
+  bool empty() const { return steps.empty(); }
+  // Whether the chain ends in a real of a complex value (the output then holds reals).
+  bool real_result() const;
+  // Whether an op reads the side's data buffer, and whether it holds complex points.
+  bool reads_data() const;
+  bool complex_data() const;
+  // Canonical: "scale(0.5),window(1024:1@0),code#1a2b3c4d" (the code's hash).
+  std::string text() const;
+  // A short hash of text() for kernel names.
+  std::string hash() const;
+  bool operator==(const EndOps& o) const {
+    return steps == o.steps && dims == o.dims && code == o.code && complex_values == o.complex_values;
+  }
+  bool operator!=(const EndOps& o) const { return !(*this == o); }
+};
+
+// The convolution's pointwise product (runtime/fused_plan.hpp): times the
+// complex data[o % period].
+inline EndOps multiply_ops(std::int64_t period) {
+  EndOps ops;
+  ops.steps.push_back({EndOp::Multiply, 1, period});
+  return ops;
+}
+
+}  // namespace bfly::plan
