@@ -376,6 +376,9 @@ class Plan {
   std::size_t workspace_bytes() const;
   const BuildStats& build_stats() const;
   int passes() const;  // trips over device memory
+  // The bytes of an output element: problem().output_element_bytes(), or a
+  // real's where the store callback ends in magnitude, power or db.
+  std::size_t output_element_bytes() const;
 
   // A built plan may be executed from many threads at once, on one queue or
   // on several (each an in-order queue or a stream); executions on one queue

@@ -6,6 +6,7 @@
         scipy.signal.fftconvolve(a, b)   # scipy.fft on bfly
     plan = bfly.Plan(x.shape, x.dtype, axes=(-1,), kind="rfft")
     plan(x)                          # planned once, run many times
+    bfly.Plan(x.shape, x.dtype, axes=(-1,), kind="rfft", load="hann", store="db")  # fused window and dB
     bfly.plan_cache.clear()          # the plans bfly.fft keeps (max_size: BFLY_PLAN_CACHE_SIZE, 64)
     bfly.devices()                   # what bfly can run on
     bfly.warmup([1000, (512, 512)])  # compile ahead of the first call
@@ -15,6 +16,7 @@
 import operator
 
 from . import _core, fft
+from ._callbacks import Callback
 from ._device_array import DeviceArray
 from ._engine import ForkedChildError, plan_cache
 from ._plan import Plan, warmup
@@ -62,5 +64,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'bfly' has no attribute {name!r}")
 
 
-__all__ = ["fft", "scipy_fft", "Plan", "ForkedChildError", "warmup", "plan_cache", "set_tier", "next_fast_len",
-           "devices", "DeviceArray", "__version__"]
+__all__ = ["fft", "scipy_fft", "Plan", "Callback", "ForkedChildError", "warmup", "plan_cache", "set_tier",
+           "next_fast_len", "devices", "DeviceArray", "__version__"]

@@ -18,7 +18,8 @@ import threading
 import weakref
 from collections import OrderedDict
 
-from . import _core
+from . import _callbacks, _core
+from ._arrays import c_strides
 
 _devices = {}
 _devices_lock = threading.Lock()
@@ -189,18 +190,49 @@ class Step:
 
 
 class Executor:
-    """Every launch of one transform of one layout on one device."""
+    """Every launch of one transform of one layout on one device.
+
+    load, store: bfly.Callbacks (or None) fused into the first loads and
+    the last stores; a transform with one needs one launch of one problem
+    (its windows and masks are laid out by that problem's sides)."""
 
     def __init__(self, device, kind, precision, inverse, norm, in_shape, in_strides, in_itemsize, out_shape,
-                 out_strides, out_itemsize, axes, in_place):
+                 out_strides, out_itemsize, axes, in_place, load=None, store=None):
         ins = _elements(in_strides, in_itemsize, in_shape, "input")
         outs = _elements(out_strides, out_itemsize, out_shape, "output")
         real_shape = list(in_shape if kind != "c2r" else out_shape)
         steps, temporary = _core.array_steps(kind, precision, inverse, norm, real_shape, list(axes), ins, outs,
                                              in_place)
         self.temporary = temporary  # the shape of c2r's complex temporary over > 3 axes (C-contiguous)
-        self.steps = [Step(_core.CorePlan(device, token), offsets, source, target)
-                      for token, source, target, offsets in steps]
+        self._keep = []  # callback data the plans read where it lies
+        self._callbacks = "".join(f" {name}={callback.ops!r}" for name, callback in (("load", load), ("store", store))
+                                  if callback is not None)
+        if load is None and store is None:
+            self.steps = [Step(_core.CorePlan(device, token), offsets, source, target)
+                          for token, source, target, offsets in steps]
+            return
+        if len(steps) != 1 or temporary is not None or steps[0][3] != [(0, 0)]:
+            if ins != list(_elements(c_strides(in_shape, in_itemsize), in_itemsize, in_shape, "input")):
+                raise NeedsCopy("input")
+            if outs != list(_elements(c_strides(out_shape, out_itemsize), out_itemsize, out_shape, "output")):
+                raise NeedsCopy("output")
+            raise ValueError(f"load and store callbacks need a transform bfly makes in one launch (at most 3 axes "
+                             f"of an array, here {len(axes)} of shape {tuple(real_shape)}): transform fewer axes "
+                             f"at a time")
+        token, source, target, offsets = steps[0]
+        in_side, out_side, problem_axes = _core.problem_sides(token)
+        single = precision == "single"
+        cores = {}
+        for name, callback, shape, strides, problem_side in (("load", load, in_shape, ins, in_side),
+                                                             ("store", store, out_shape, outs, out_side)):
+            if callback is not None:
+                cores[name] = _callbacks.core_callback(callback, _callbacks.Side(shape, strides, axes), problem_side,
+                                                       problem_axes, device, single, self._keep)
+        plan = _core.CorePlan(device, token, cores.get("load"), cores.get("store"))
+        if plan.output_reals != _callbacks.stores_reals(store):  # (the library reads the chain as this module)
+            raise RuntimeError(f"bfly: store {store!r} read as {'reals' if plan.output_reals else 'complex'} "
+                               f"by the library")
+        self.steps = [Step(plan, offsets, source, target)]
 
     def single_launch(self):
         """The one plan of a transform that is one launch over its arrays as they are, else None."""
@@ -215,7 +247,7 @@ class Executor:
                    for s in self.steps)
 
     def tokens(self):
-        return [s.plan.token for s in self.steps]
+        return [s.plan.token + self._callbacks for s in self.steps]
 
     def run(self, mode, pointers, stream):
         """mode: "host", "stream" or "blocking"; pointers: {"in", "out", "tmp"} addresses."""

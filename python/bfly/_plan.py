@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _engine
+from ._callbacks import as_callback
 from ._transform import cook_nd_args, norm_name, run, swap_norm, warm, working_dtypes
 
 # kind -> (bfly kind, inverse, conjugate the input, conjugate the output, swap the norm)
@@ -15,7 +16,7 @@ _KINDS = {
 class Plan:
     """A transform of arrays of one shape and dtype, reusable.
 
-    Plan(shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None)
+    Plan(shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None)
 
     kind: "fft", "ifft", "rfft", "irfft", "hfft" or "ihfft", over `axes`
     (all by default; the last of them is the real one for the real kinds),
@@ -30,12 +31,26 @@ class Plan:
     The kernels are compiled here, for C-contiguous arrays; other layouts
     of the same shape are planned on first use and kept in the plan.
     ``plan(x, out=None, stream=None)`` runs it. scipy.fft's `plan=`
-    keyword takes a Plan too.
+    keyword takes a Plan too (one without callbacks).
+
+    load, store: ops fused into the transform's loads of its input (after
+    the crop or pad to `s`) and stores of its output, for the kinds fft,
+    ifft, rfft and irfft: a string of built-in ops ("hann",
+    "hann,scale:0.5", "db"), a bfly.Callback (values, user code, data) or
+    a dict of its arguments. A store chain that ends in "magnitude",
+    "power" or "db" makes the result real (float32 or float64) of the
+    output's shape: ``Plan(x.shape, np.float32, axes=(-1,), kind="rfft",
+    load="hann", store="db")(x)`` is ``10 * log10(abs(rfft(x *
+    scipy.signal.get_window("hann", n))) ** 2)``.
     """
 
-    def __init__(self, shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None):
+    def __init__(self, shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None):
         if kind not in _KINDS:
             raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
+        self.load = as_callback(load, "load")
+        self.store = as_callback(store, "store")
+        if (self.load is not None or self.store is not None) and kind in ("hfft", "ihfft"):
+            raise ValueError(f"load and store callbacks are for the kinds fft, ifft, rfft and irfft, not {kind!r}")
         self.shape = tuple(int(n) for n in shape)
         self.dtype = np.dtype(dtype)
         self.kind = kind
@@ -60,7 +75,7 @@ class Plan:
         # Compile now, for C-contiguous arrays of this shape (what device
         # arrays on that device and NumPy arrays reuse).
         warm(self._cache, bkind, self.axes, self._lengths, self._inverse, self._norm, self.shape, self.dtype,
-             n_out=self._n_out, device=device)
+             n_out=self._n_out, device=device, load=self.load, store=self.store)
 
     def __call__(self, x, out=None, stream=None):
         shape = tuple(getattr(x, "shape", np.shape(x)))
@@ -68,10 +83,13 @@ class Plan:
             raise ValueError(f"this plan takes arrays of shape {self.shape}, not {shape}")
         return run(x, self._bkind, self.axes, self._lengths, self._inverse, self._norm, out, n_out=self._n_out,
                    conj_in=self._conj_in, conj_out=self._conj_out, device=self.device, stream=stream,
-                   cache=self._cache)
+                   cache=self._cache, load=self.load, store=self.store)
 
     def matches(self, kind, shape, axes, s, norm):
-        """Whether this plan computes `kind` over `axes` with lengths `s` for arrays of `shape`."""
+        """Whether this plan computes `kind` over `axes` with lengths `s` for arrays of `shape`
+        (never where it has callbacks: it computes something else)."""
+        if self.load is not None or self.store is not None:
+            return False
         if kind != self.kind or tuple(shape) != self.shape or norm_name(norm) != self.norm:
             return False
         try:
@@ -85,8 +103,10 @@ class Plan:
         return "\n".join(tok for e in self._cache._entries.values() for tok in e.tokens())
 
     def __repr__(self):
+        callbacks = "".join(f", {name}={value!r}" for name, value in (("load", self.load), ("store", self.store))
+                            if value is not None)
         return (f"bfly.Plan(shape={self.shape}, dtype={self.dtype}, axes={tuple(self.axes)}, kind={self.kind!r}, "
-                f"norm={self.norm!r}, device={self.device!r})")
+                f"norm={self.norm!r}, device={self.device!r}{callbacks})")
 
 
 _INPUT_IS_REAL = {"rfft", "ihfft"}

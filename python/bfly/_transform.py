@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from . import _engine, _memory
+from . import _callbacks, _engine, _memory
 from ._arrays import _by_type, framework_of, pad_or_crop
 
 try:
@@ -155,10 +155,11 @@ def fast_call(a, key, out=None, device=None, stream=None):
 
 
 def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=False, conj_out=False,
-        device=None, stream=None, cache=None, fast_key=None):
+        device=None, stream=None, cache=None, fast_key=None, load=None, store=None):
     """The transform of `a` over distinct `axes` (the real one last):
     kind "c2c", "r2c" or "c2r"; lengths: {axis: n} to crop or pad the input
-    to; n_out: the real length of c2r's last axis; norm a bfly name."""
+    to; n_out: the real length of c2r's last axis; norm a bfly name; load,
+    store: bfly.Callbacks fused into its loads and stores (None: none)."""
     fw, x = framework_of(a)
     if x.ndim == 0 and axes:
         raise AxisError(axes[0], 0)
@@ -168,6 +169,8 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
         # numpy's irfftn is ifft over all but the last axis, then irfft of
         # that complex result: float16 comes back float32, as complex64's irfft.
         result = np.empty(0, np.result_type(result, np.complex64)).real.dtype
+    if _callbacks.stores_reals(store):  # |X|, |X|^2 or dB: reals of the working precision
+        work_out, result = _real_dtype(work_out), _real_dtype(result)
     stream = _stream_handle(stream)
     if fw.name == "foreign" and stream is not None:
         fw, x = fw.adopt(x.array, stream)  # the capsule asked for again, ready on the caller's stream
@@ -175,11 +178,15 @@ def run(a, kind, axes, lengths, inverse, norm, out=None, n_out=None, conj_in=Fal
     if context is not None:
         with context:
             return _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device,
-                        stream, work_in, work_out, result, cache, None)
+                        stream, work_in, work_out, result, cache, None, load, store)
     eligible = fast_key is not None and out is None and device is None and cache is None and not conj_in \
         and not conj_out and hasattr(fw, "fast_signature") and type(x) is type(a)
     return _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream,
-                work_in, work_out, result, cache, fast_key if eligible else None)
+                work_in, work_out, result, cache, fast_key if eligible else None, load, store)
+
+
+def _real_dtype(dtype):
+    return np.empty(0, dtype).real.dtype
 
 
 def _out_shape(kind, in_shape, axes, n_out):
@@ -192,7 +199,7 @@ def _out_shape(kind, in_shape, axes, n_out):
 
 
 def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_out, device, stream, work_in,
-         work_out, result, cache, fast_key):
+         work_out, result, cache, fast_key, load=None, store=None):
     cache = _engine.plan_cache if cache is None else cache
     original = x
     in_shape = tuple(lengths.get(a, n) for a, n in enumerate(x.shape))
@@ -263,15 +270,16 @@ def _run(fw, x, kind, axes, lengths, inverse, norm, out, n_out, conj_in, conj_ou
     elif _overlaps(view, out_view):
         y = fw.empty(x, out_shape, work_out)
         out_view = fw.view(y)
-    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place)
+    callbacks = (load, store)
+    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place, callbacks)
     if executor is None:  # the input's layout is not one bfly takes: a contiguous copy
         x = fw.contiguous(x)
         view = fw.view(x)
-        executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place)
+        executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place, callbacks)
         if executor is None:
             y = fw.empty(x, out_shape, work_out)
             out_view = fw.view(y)
-            executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+            executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False, callbacks)
     planned = executor.device_bytes(staged=not fw.on_device)
     if planned > staging:  # workspace, or a plan a group of axes: known now, allocated at the first launch
         _check_memory(core, fw, arrays, planned)
@@ -405,23 +413,27 @@ def _overlaps(a, b):
     return alo < bhi and blo < ahi
 
 
-def _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place):
+def _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, in_place, callbacks=(None, None)):
     precision = "single" if work_in in (np.complex64, np.float32) else "double"
+    load, store = callbacks
     key = (core.spec, kind, precision, inverse, norm, view.shape, view.strides, out_view.shape, out_view.strides,
-           tuple(axes), in_place, view.dtype.itemsize, out_view.dtype.itemsize)
+           tuple(axes), in_place, view.dtype.itemsize, out_view.dtype.itemsize, _callbacks.key(load),
+           _callbacks.key(store))
     try:
         return cache.get(key, lambda: _engine.Executor(
             core, kind, precision, inverse, norm, view.shape, view.strides, view.dtype.itemsize, out_view.shape,
-            out_view.strides, out_view.dtype.itemsize, list(axes), in_place))
+            out_view.strides, out_view.dtype.itemsize, list(axes), in_place, load, store))
     except _engine.NeedsCopy:
         return None
 
 
-def warm(cache, kind, axes, lengths, inverse, norm, shape, dtype, n_out=None, device=None):
+def warm(cache, kind, axes, lengths, inverse, norm, shape, dtype, n_out=None, device=None, load=None, store=None):
     """Compiles the plans of a call on a C-contiguous array of `shape` and
     `dtype` on `device` (a NumPy array's device) without running them."""
     from ._arrays import View, c_strides
     work_in, work_out, _ = working_dtypes(dtype, kind)
+    if _callbacks.stores_reals(store):
+        work_out = _real_dtype(work_out)
     in_shape = tuple(lengths.get(a, n) for a, n in enumerate(shape))
     out_shape = _out_shape(kind, in_shape, axes, n_out)
     if 0 in in_shape or 0 in out_shape:
@@ -433,5 +445,5 @@ def warm(cache, kind, axes, lengths, inverse, norm, shape, dtype, n_out=None, de
     _memory.check(core, 0, staged_in + staged_out, max(staged_in, staged_out))
     view = View(None, 0, in_shape, c_strides(in_shape, work_in.itemsize), work_in, None)
     out_view = View(None, 0, out_shape, c_strides(out_shape, work_out.itemsize), work_out, None)
-    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False)
+    executor = _executor(cache, core, kind, work_in, inverse, norm, view, out_view, axes, False, (load, store))
     _memory.check(core, 0, executor.device_bytes(staged=True))

@@ -15,15 +15,44 @@ longdouble in double precision; their results have NumPy's dtypes
 (complex64; float16 for irfft, hfft and irfftn over one axis, float32 for
 irfftn over more; clongdouble and longdouble).
 
+Beyond numpy: fft, rfft, fft2, rfft2, fftn and rfftn take `window=`
+("hann", "hamming", "blackman" or ("kaiser", beta): scipy.signal.get_window's
+periodic windows of the transform's lengths, their product over several
+axes), fused into the transform's loads; `spectrum` is the windowed
+magnitude, power or dB spectrum, fused into its stores (bfly.Callback).
+
 Plans are built on first use and kept in `bfly.plan_cache`.
 """
+import numbers
+
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
 from ._arrays import framework_of
+from ._callbacks import Callback
 from ._transform import AxisError, check_n, cook_nd_args, fast_call, norm_name, normalize_axis, run, swap_norm
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn",
-           "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift", "spectrum"]
+
+_WINDOWS = ("hann", "hamming", "blackman")
+_MODES = ("magnitude", "power", "db")
+
+
+def _window_ops(window):
+    """The load op of `window=`, or None."""
+    if window is None:
+        return None
+    if isinstance(window, str) and window in _WINDOWS:
+        return window
+    if isinstance(window, tuple) and len(window) == 2 and window[0] == "kaiser" \
+            and isinstance(window[1], numbers.Real):
+        return f"kaiser:{float(window[1])!r}"
+    raise ValueError(f"window {window!r} is not one of 'hann', 'hamming', 'blackman' or ('kaiser', beta); for "
+                     "other windows, bfly.Plan(..., load=bfly.Callback('window', values=w))")
+
+
+def _load(window_ops):
+    return None if window_ops is None else Callback(window_ops)
 
 
 def _shape_of(a):
@@ -42,14 +71,18 @@ def _one_axis(a, n, axis):
     return axis, check_n(shape[axis] if n is None else n), shape
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.fft: the 1D discrete Fourier transform along `axis`."""
-    y = fast_call(a, ("fft", n, axis, norm), out, device, stream)
+def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.fft: the 1D discrete Fourier transform along `axis`.
+
+    window: "hann", "hamming", "blackman" or ("kaiser", beta), of n points,
+    fused into the loads (after the crop or pad to n)."""
+    ops = _window_ops(window)
+    y = fast_call(a, ("fft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
     axis_, n_, _ = _one_axis(a, n, axis)
     return run(a, "c2c", [axis_], {axis_: n_}, False, norm_name(norm), out, device=device, stream=stream,
-               fast_key=("fft", n, axis, norm))
+               fast_key=("fft", n, axis, norm, ops), load=_load(ops))
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
@@ -62,14 +95,18 @@ def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
                fast_key=("ifft", n, axis, norm))
 
 
-def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.rfft: the transform of real input, n // 2 + 1 points along `axis`."""
-    y = fast_call(a, ("rfft", n, axis, norm), out, device, stream)
+def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.rfft: the transform of real input, n // 2 + 1 points along `axis`.
+
+    window: "hann", "hamming", "blackman" or ("kaiser", beta), of n points,
+    fused into the loads (after the crop or pad to n)."""
+    ops = _window_ops(window)
+    y = fast_call(a, ("rfft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
     axis_, n_, _ = _one_axis(a, n, axis)
     return run(a, "r2c", [axis_], {axis_: n_}, False, norm_name(norm), out, device=device, stream=stream,
-               fast_key=("rfft", n, axis, norm))
+               fast_key=("rfft", n, axis, norm, ops), load=_load(ops))
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
@@ -115,16 +152,24 @@ def _sequential(function, a, s, axes, norm, out, device, stream, order):
     return a
 
 
-def _nd_key(name, s, axes, norm):
+def _nd_key(name, s, axes, norm, ops=None):
     try:
-        return (name, None if s is None else tuple(s), None if axes is None else tuple(axes), norm)
+        return (name, None if s is None else tuple(s), None if axes is None else tuple(axes), norm, ops)
     except TypeError:
         return None
 
 
-def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.fftn: the transform over `axes` (all by default), inputs cropped or padded to `s`."""
-    key = _nd_key("fftn", s, axes, norm)
+def _no_repeats_with(window, axes):
+    if window is not None:
+        raise ValueError(f"window= needs distinct axes (got {tuple(axes)})")
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.fftn: the transform over `axes` (all by default), inputs cropped or padded to `s`.
+
+    window: as fft's, along each of `axes` (their product)."""
+    ops = _window_ops(window)
+    key = _nd_key("fftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
         return y
@@ -132,9 +177,10 @@ def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None)
     if not axes:
         return a  # numpy returns its input as it is when no axis is transformed
     if _repeated(axes):
+        _no_repeats_with(window, axes)
         return _sequential(fft, a, s, axes, norm, out, device, stream, reversed(range(len(axes))))
     return run(a, "c2c", axes, dict(zip(axes, s)), False, norm_name(norm), out, device=device, stream=stream,
-               fast_key=key)
+               fast_key=key, load=_load(ops))
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
@@ -152,9 +198,12 @@ def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
                fast_key=key)
 
 
-def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.rfftn: rfft over the last of `axes`, then fft over the others."""
-    key = _nd_key("rfftn", s, axes, norm)
+def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.rfftn: rfft over the last of `axes`, then fft over the others.
+
+    window: as rfft's, along each of `axes` (their product)."""
+    ops = _window_ops(window)
+    key = _nd_key("rfftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
         return y
@@ -162,10 +211,11 @@ def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
     if not axes:
         raise ValueError("rfftn needs at least one axis")
     if _repeated(axes):
+        _no_repeats_with(window, axes)
         a = rfft(a, s[-1], axes[-1], norm, device=device, stream=stream)
         return _sequential(fft, a, s, axes, norm, out, device, stream, range(len(axes) - 2, -1, -1))
     return run(a, "r2c", axes, dict(zip(axes, s)), False, norm_name(norm), out, device=device, stream=stream,
-               fast_key=key)
+               fast_key=key, load=_load(ops))
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
@@ -187,9 +237,9 @@ def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=Non
                fast_key=key)
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.fft2."""
-    return fftn(a, s, axes, norm, out, device=device, stream=stream)
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.fft2 (window: as fftn's)."""
+    return fftn(a, s, axes, norm, out, device=device, stream=stream, window=window)
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
@@ -197,12 +247,34 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=
     return ifftn(a, s, axes, norm, out, device=device, stream=stream)
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
-    """numpy.fft.rfft2."""
-    return rfftn(a, s, axes, norm, out, device=device, stream=stream)
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None):
+    """numpy.fft.rfft2 (window: as rfftn's)."""
+    return rfftn(a, s, axes, norm, out, device=device, stream=stream, window=window)
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
     """numpy.fft.irfft2."""
     return irfftn(a, s, axes, norm, out, device=device, stream=stream)
 
+
+
+def spectrum(a, n=None, axis=-1, norm=None, out=None, *, window=None, mode="power", device=None, stream=None):
+    """The spectrum of `a` along `axis` as reals, in one transform: rfft's
+    n // 2 + 1 points for real input, fft's n for complex input, stored as
+    mode "magnitude" (|X|), "power" (|X|^2) or "db" (10 log10 |X|^2),
+    `window` (as rfft's) applied to the input on the way in. float32 for
+    single precision input, float64 for double; no scaling beyond `norm`:
+    ``spectrum(x, window="hann", mode="db")`` is ``10 * log10(abs(rfft(x *
+    scipy.signal.get_window("hann", n))) ** 2)``."""
+    if mode not in _MODES:
+        raise ValueError(f"mode {mode!r} is not one of {', '.join(map(repr, _MODES))}")
+    ops = _window_ops(window)
+    fw, x = framework_of(a)
+    kind, name = ("c2c", "fft") if fw.dtype(x).kind == "c" else ("r2c", "rfft")
+    key = ("spectrum", name, n, axis, norm, ops, mode)
+    y = fast_call(a, key, out, device, stream)
+    if y is not None:
+        return y
+    axis_, n_, _ = _one_axis(a, n, axis)
+    return run(a, kind, [axis_], {axis_: n_}, False, norm_name(norm), out, device=device, stream=stream,
+               fast_key=key, load=_load(ops), store=Callback(mode))

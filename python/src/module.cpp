@@ -70,6 +70,38 @@ PlanOptions logged_waits() {
   return options;
 }
 
+// A load or store callback (bfly::Callback) as bfly/_callbacks.py hands it
+// over: ops, code and values as they are, its data as an address, either
+// host memory, copied to the plan's device when the plan is made, or CUDA
+// memory the plan reads where it lies (its Python owner is kept alive by
+// the executor that holds the plan).
+struct CoreCallback {
+  std::string ops, code;
+  std::vector<double> values;
+  std::uintptr_t data = 0;
+  std::size_t data_bytes = 0;
+  bool data_on_device = false;
+
+  Callback on(const Device& device) const {
+    Callback callback{ops, code, values, nullptr};
+    if (data_bytes == 0) return callback;
+    if (data_on_device) {
+      callback.data = std::make_shared<Buffer>(Buffer::wrap(device, data, data_bytes));
+    } else {
+      callback.data = std::make_shared<Buffer>(device, data_bytes);
+      callback.data->write(reinterpret_cast<const void*>(data), data_bytes);
+    }
+    return callback;
+  }
+};
+
+PlanOptions with_callbacks(const Device& device, const CoreCallback* load, const CoreCallback* store) {
+  PlanOptions options = logged_waits();
+  if (load) options.load = load->on(device);
+  if (store) options.store = store->on(device);
+  return options;
+}
+
 // One plan: a bfly::Plan and the device it runs on.
 class CorePlan {
  public:
@@ -81,14 +113,21 @@ class CorePlan {
                  make_problem(kind, precision, inverse, norm, std::move(shape), std::move(axes), batch,
                               std::move(in_strides), in_distance, std::move(out_strides), out_distance, in_place)) {}
 
-  // A problem by its token (array_steps' problems).
-  CorePlan(const CoreDevice& device, const std::string& token) : CorePlan(device, Problem::parse(token)) {}
+  // A problem by its token (array_steps' problems), with callbacks fused
+  // into its loads and stores (null: none).
+  CorePlan(const CoreDevice& device, const std::string& token, const CoreCallback* load = nullptr,
+           const CoreCallback* store = nullptr)
+      : CorePlan(device, Problem::parse(token), with_callbacks(device.device, load, store)) {}
 
-  CorePlan(const CoreDevice& device, const Problem& problem)
-      : device_(device.device), plan_(device_, problem, logged_waits()) {
+  CorePlan(const CoreDevice& device, const Problem& problem, const PlanOptions& options = logged_waits())
+      : device_(device.device), plan_(device_, problem, options) {
     const Problem& p = plan_.problem();
+    // A store chain that ends in magnitude, power or db writes reals in the
+    // output's layout.
+    const std::size_t out_element = plan_.output_element_bytes();
+    out_reals_ = out_element != p.output_element_bytes();
     in_bytes_ = static_cast<std::size_t>(p.input_extent()) * p.input_element_bytes();
-    out_bytes_ = static_cast<std::size_t>(p.output_extent()) * p.output_element_bytes();
+    out_bytes_ = static_cast<std::size_t>(p.output_extent()) * out_element;
   }
 
   // Device pointers (CUDA) on `stream` (a CUstream as an integer; 0 is the
@@ -108,44 +147,40 @@ class CorePlan {
 
   // Host pointers: copied in, transformed, copied out (blocking).
   void execute_host(std::uintptr_t in, std::uintptr_t out) const {
-    const Problem& p = plan_.problem();
-    const bool single = p.precision == Precision::Single;
-    switch (p.kind) {
-      case Kind::C2C:
-        if (single)
-          plan_.execute_host(ptr<std::complex<float>>(in), ptr<std::complex<float>>(out));
-        else
-          plan_.execute_host(ptr<std::complex<double>>(in), ptr<std::complex<double>>(out));
-        break;
-      case Kind::R2C:
-        if (single)
-          plan_.execute_host(ptr<float>(in), ptr<std::complex<float>>(out));
-        else
-          plan_.execute_host(ptr<double>(in), ptr<std::complex<double>>(out));
-        break;
-      case Kind::C2R:
-        if (single)
-          plan_.execute_host(ptr<std::complex<float>>(in), ptr<float>(out));
-        else
-          plan_.execute_host(ptr<std::complex<double>>(in), ptr<double>(out));
-        break;
-      case Kind::R2R:  // a DCT or DST (bfly/_r2r.py): reals both sides
-        if (single)
-          plan_.execute_host(ptr<float>(in), ptr<float>(out));
-        else
-          plan_.execute_host(ptr<double>(in), ptr<double>(out));
-        break;
-    }
+    if (plan_.problem().precision == Precision::Single)
+      execute_host_as<float>(in, out);
+    else
+      execute_host_as<double>(in, out);
   }
 
   const Plan& plan() const { return plan_; }
   std::size_t input_bytes() const { return in_bytes_; }
   std::size_t output_bytes() const { return out_bytes_; }
+  bool output_reals() const { return out_reals_; }
 
  private:
   template <class T>
   static T* ptr(std::uintptr_t address) {
     return reinterpret_cast<T*>(address);
+  }
+
+  // Reals on the real sides (R2C's input, C2R's output, both of a DCT or
+  // DST, and the output of a store chain that ends in a real), complex
+  // points elsewhere: the execute_host overload that takes them.
+  template <class T>
+  void execute_host_as(std::uintptr_t in, std::uintptr_t out) const {
+    using C = std::complex<T>;
+    const Kind kind = plan_.problem().kind;
+    const bool in_real = kind == Kind::R2C || kind == Kind::R2R;
+    const bool out_real = kind == Kind::C2R || kind == Kind::R2R || out_reals_;
+    if (in_real && out_real)
+      plan_.execute_host(ptr<T>(in), ptr<T>(out));
+    else if (in_real)
+      plan_.execute_host(ptr<T>(in), ptr<C>(out));
+    else if (out_real)
+      plan_.execute_host(ptr<C>(in), ptr<T>(out));
+    else
+      plan_.execute_host(ptr<C>(in), ptr<C>(out));
   }
 
   static Problem make_problem(const std::string& kind, const std::string& precision, bool inverse,
@@ -170,6 +205,7 @@ class CorePlan {
   Device device_;
   Plan plan_;
   std::size_t in_bytes_ = 0, out_bytes_ = 0;
+  bool out_reals_ = false;
 };
 
 // Device memory bfly allocated, handed to a framework through DLPack (JAX's
@@ -271,13 +307,39 @@ NB_MODULE(_core, m) {
       .def(
           "synchronize", [](const CoreDevice& d) { d.device.synchronize(); }, nb::call_guard<nb::gil_scoped_release>());
 
+  nb::class_<CoreCallback>(m, "CoreCallback")
+      .def(nb::init<>())
+      .def_rw("ops", &CoreCallback::ops)
+      .def_rw("code", &CoreCallback::code)
+      .def_rw("values", &CoreCallback::values)
+      .def_rw("data", &CoreCallback::data)
+      .def_rw("data_bytes", &CoreCallback::data_bytes)
+      .def_rw("data_on_device", &CoreCallback::data_on_device);
+
+  // A problem's two sides as its callbacks see them, by its token:
+  // ((shape, strides, extent) of the input, the same of the output, the
+  // transformed axes ascending), the elements a load's or store's window
+  // and mask are laid out by (plan/callbacks.cpp).
+  m.def(
+      "problem_sides",
+      [](const std::string& token) {
+        const bfly::Problem p = bfly::Problem::parse(token);
+        auto side = [](std::vector<std::int64_t> shape, const bfly::Layout& layout, std::int64_t extent) {
+          return nb::make_tuple(shape, layout.strides, extent);
+        };
+        return nb::make_tuple(side(p.input_shape(), p.input_layout(), p.input_extent()),
+                              side(p.output_shape(), p.output_layout(), p.output_extent()), p.transform_axes());
+      },
+      "token"_a);
+
   nb::class_<CorePlan>(m, "CorePlan")
       .def(nb::init<const CoreDevice&, const std::string&, const std::string&, bool, const std::string&,
                     std::vector<std::int64_t>, std::vector<int>, std::int64_t, std::vector<std::int64_t>, std::int64_t,
                     std::vector<std::int64_t>, std::int64_t, bool>(),
            "device"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "batch"_a, "in_strides"_a,
            "in_distance"_a, "out_strides"_a, "out_distance"_a, "in_place"_a, nb::call_guard<nb::gil_scoped_release>())
-      .def(nb::init<const CoreDevice&, const std::string&>(), "device"_a, "token"_a,
+      .def(nb::init<const CoreDevice&, const std::string&, const CoreCallback*, const CoreCallback*>(), "device"_a,
+           "token"_a, "load"_a.none() = nb::none(), "store"_a.none() = nb::none(),
            nb::call_guard<nb::gil_scoped_release>())
       .def("execute", &CorePlan::execute, "input"_a, "output"_a, "stream"_a, nb::call_guard<nb::gil_scoped_release>())
       .def("execute_blocking", &CorePlan::execute_blocking, "input"_a, "output"_a, "stream"_a,
@@ -287,6 +349,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("passes", [](const CorePlan& p) { return p.plan().passes(); })
       .def_prop_ro("input_bytes", &CorePlan::input_bytes)
       .def_prop_ro("output_bytes", &CorePlan::output_bytes)
+      .def_prop_ro("output_reals", &CorePlan::output_reals)
       .def_prop_ro("workspace_bytes", [](const CorePlan& p) { return p.plan().workspace_bytes(); })
       .def("describe", [](const CorePlan& p) { return p.plan().describe(); });
 

@@ -46,6 +46,8 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
   }
   s += f + result + " bfly_" + side + "(" + value + " v, " + u64 + " o, " + g + "const real* data) {\n";
   s += "  (void)o; (void)data;\n";
+  // The offset's type for the ops' arithmetic (EndOps::wide).
+  const std::string ix = ops.wide ? u64 : d.u32, o = ops.wide ? "o" : "(" + ix + ")o";
   auto times = [&](const std::string& w) {
     return ops.complex_values ? "  v = cmake(v.x * " + w + ", v.y * " + w + ");\n" : "  v = v * " + w + ";\n";
   };
@@ -60,11 +62,11 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
         std::size_t last = 0;
         for (std::size_t i = 0; i < ops.dims.size(); ++i)
           if (ops.dims[i].base >= 0) last = i;
-        s += "  {\n    real w = (real)1;\n    " + u64 + " r = o;\n";
+        s += "  {\n    real w = (real)1;\n    " + ix + " r = " + o + ";\n";
         for (std::size_t i = 0; i <= last; ++i) {
           const plan::EndOps::Dim& dim = ops.dims[i];
           const std::string stride = std::to_string(dim.stride);
-          s += "    { const " + u64 + " i = r / " + stride + "; r -= i * " + stride + ";";
+          s += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
           if (dim.base >= 0) s += " w *= data[" + std::to_string(dim.base) + " + i];";
           s += " }\n";
         }
@@ -72,10 +74,10 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
         break;
       }
       case plan::EndOp::Mask:
-        s += times("data[o]");
+        s += times("data[" + o + "]");
         break;
       case plan::EndOp::Multiply:
-        s += "  v = cmul(v, ((" + g + "const cpx*)data)[o" +
+        s += "  v = cmul(v, ((" + g + "const cpx*)data)[" + o +
              (step.period > 0 ? " % " + std::to_string(step.period) : std::string()) + "]);\n";
         break;
       case plan::EndOp::Code:
@@ -93,7 +95,14 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
     }
   }
   if (!ops.real_result()) s += "  return v;\n";
-  s += "}\n#endif\n";
+  s += "}\n";
+  if (!ops.complex_values && !ops.real_result()) {
+    // A real side read or written as complex points (a real transform's
+    // pass of half the length): each point's two reals, at 2 o and 2 o + 1.
+    s += f + "cpx bfly_" + side + "2(cpx v, " + u64 + " o, " + g + "const real* data) {\n";
+    s += "  return cmake(bfly_" + side + "(v.x, 2 * o, data), bfly_" + side + "(v.y, 2 * o + 1, data));\n}\n";
+  }
+  s += "#endif\n";
   return s;
 }
 
@@ -105,11 +114,14 @@ using plan::KernelSpec;
 const Param kLoadData{"load_data", Param::Type::Reals};
 const Param kStoreData{"store_data", Param::Type::Reals};
 
+// `v` a value of the side's type, or (`points`) a complex point of a real
+// side (a pair of its reals: bfly_load2, bfly_store2).
 std::string call(const plan::EndOps& ops, bool load, const std::string& v, const std::string& at,
-                 const codegen::PassWriter& w) {
+                 const codegen::PassWriter& w, bool points = false) {
   if (ops.empty()) return v;
-  return std::string(load ? "bfly_load(" : "bfly_store(") + v + ", (" + w.u64() + ")(" + at + "), " +
-         (load ? "load_data" : "store_data") + ")";
+  const bool pairs = points && !ops.complex_values;
+  return std::string(load ? "bfly_load" : "bfly_store") + (pairs ? "2(" : "(") + v + ", (" + w.u64() + ")(" + at +
+         "), " + (load ? "load_data" : "store_data") + ")";
 }
 
 class CallbackPiece final : public Piece {
@@ -145,16 +157,19 @@ class CallbackPiece final : public Piece {
     return callback_function(d, s.load_ops, true) + callback_function(d, s.store_ops, false);
   }
 
+  // (A complex point stored to a destination of reals' side: a pair.)
   std::string stored(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
-    return call(w.spec().store_ops, false, v, at, w);
+    return call(w.spec().store_ops, false, v, at, w, !pieces::writes_reals(w.spec()));
   }
 
   std::string real_stored(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
     return call(w.spec().store_ops, false, v, at, w);
   }
 
+  // (A load's value is a real where the pass reads reals, each through
+  // PassWriter::loaded; else a complex point, of a real side a pair.)
   std::string load_op(const codegen::PassWriter& w, const std::string& v, const std::string& at) const override {
-    return call(w.spec().load_ops, true, v, at, w);
+    return call(w.spec().load_ops, true, v, at, w, !pieces::reads_reals(w.spec()));
   }
 
   detail::KernelArg bind(const Param& param, const LaunchFacts& f) const override {

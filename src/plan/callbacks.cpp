@@ -160,6 +160,8 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
         refuse(input, "line " + std::to_string(n) + " of the code is a preprocessor line: " + line);
   }
   const std::int64_t extent = input ? p.input_extent() : p.output_extent();
+  // (A real side read as complex points indexes its reals at 2 o + 1.)
+  ops.wide = 2 * extent > 0xffffffffll;
   const std::size_t real_bytes = p.precision == Precision::Double ? 8 : 4;
   if (!window.empty()) {
     const std::vector<std::int64_t> shape = input ? p.input_shape() : p.output_shape();
@@ -257,6 +259,7 @@ std::string EndOps::text() const {
     }
   }
   if (!steps.empty() && !complex_values) out << " (reals)";
+  if (!steps.empty() && !wide) out << " (32-bit)";
   return out.str();
 }
 

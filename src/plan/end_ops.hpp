@@ -44,6 +44,10 @@ struct EndOps {
   std::vector<Dim> dims;
   std::string code;            // EndOp::Code's body
   bool complex_values = true;  // the side holds complex points (else reals)
+  // The side's offsets may pass 2^32 (else the ops index in 32 bits: the
+  // 64-bit division a window's index takes costs a pass that is short of
+  // instructions several percent).
+  bool wide = true;
 
   bool empty() const { return steps.empty(); }
   // Whether the chain ends in a real of a complex value (the output then holds reals).
@@ -56,16 +60,17 @@ struct EndOps {
   // A short hash of text() for kernel names.
   std::string hash() const;
   bool operator==(const EndOps& o) const {
-    return steps == o.steps && dims == o.dims && code == o.code && complex_values == o.complex_values;
+    return steps == o.steps && dims == o.dims && code == o.code && complex_values == o.complex_values && wide == o.wide;
   }
   bool operator!=(const EndOps& o) const { return !(*this == o); }
 };
 
 // The convolution's pointwise product (runtime/fused_plan.hpp): times the
-// complex data[o % period].
-inline EndOps multiply_ops(std::int64_t period) {
+// complex data[o % period], on a side of `extent` elements.
+inline EndOps multiply_ops(std::int64_t period, std::int64_t extent) {
   EndOps ops;
   ops.steps.push_back({EndOp::Multiply, 1, period});
+  ops.wide = extent > 0xffffffffll;
   return ops;
 }
 

@@ -114,6 +114,13 @@ void fuse_ends(PlanTree& tree, const Ends& ends) {
   }
 }
 
+Ends product_ends(const Problem& p, std::int64_t period, bool stores) {
+  Ends ends;
+  if (period >= 0)
+    (stores ? ends.store : ends.load) = multiply_ops(period, stores ? p.output_extent() : p.input_extent());
+  return ends;
+}
+
 bool loads_fused(const PlanTree& tree, const Ends& ends) {
   if (tree.passes.empty()) return ends.storage == Storage::Native && ends.load.empty();
   const plan::KernelSpec& s = tree.passes.front().spec;

@@ -31,6 +31,9 @@ struct Ends {
 // left in a kernel of its own. (A callback fuses into no chained launch:
 // its data is the pass's own argument.)
 void fuse_ends(PlanTree& tree, const Ends& ends);
+// A convolution's product (runtime/fused_plan.hpp): in the last stores, or
+// the first loads; none where period < 0.
+Ends product_ends(const Problem& problem, std::int64_t period, bool stores);
 // Whether the tree's first loads (last stores) do all that side of `ends` asks.
 bool loads_fused(const PlanTree& tree, const Ends& ends);
 bool stores_fused(const PlanTree& tree, const Ends& ends);

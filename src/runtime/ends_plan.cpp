@@ -1,5 +1,6 @@
 #include "runtime/ends_plan.hpp"
 
+#include <cctype>
 #include <sstream>
 #include <vector>
 
@@ -46,7 +47,23 @@ std::shared_ptr<BufferImpl> upload(DeviceImpl& device, const plan::ResolvedEnd& 
     if (from == std::string::npos) from = line.find("store callback");
     // ("bfly load callback": the generated lines after the body.)
     if (from == std::string::npos || (from >= 5 && line.compare(from - 5, 5, "bfly ") == 0)) continue;
-    lines += (lines.empty() ? "" : "; ") + line.substr(from);
+    // Clang's "load callback:2:5: ..." and NVRTC's "load callback(2): ..."
+    // alike as "load callback line 2: ...".
+    std::string rest = line.substr(from);
+    const std::size_t tag = rest.find("callback") + 8;
+    std::size_t digits = tag + 1;
+    while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+    if (digits > tag + 1 && (rest[tag] == ':' || rest[tag] == '(')) {
+      std::size_t after = digits + (rest[tag] == '(' && digits < rest.size() && rest[digits] == ')' ? 1 : 0);
+      if (after < rest.size() && rest[after] == ':') {  // (Clang's column)
+        std::size_t column = after + 1;
+        while (column < rest.size() && std::isdigit(static_cast<unsigned char>(rest[column]))) ++column;
+        if (column > after + 1 && column < rest.size() && rest[column] == ':') after = column;
+      }
+      rest = rest.substr(0, tag) + " line " + rest.substr(tag + 1, digits - tag - 1) + ":" +
+             (after < rest.size() ? rest.substr(after + (rest[after] == ':' ? 1 : 0)) : std::string());
+    }
+    lines += (lines.empty() ? "" : "; ") + rest;
   }
   if (lines.empty()) throw e;
   throw Error(ErrorCode::Build, "callback code does not compile: " + lines);
@@ -83,7 +100,10 @@ void EndsPlan::build(const Problem& problem, const PlanOptions& options, BuildSt
   ends.storage = problem.storage;
   ends.load = load_.end.ops;
   ends.store = store_.end.ops;
-  inner_ = std::make_unique<FusedPlan>(Device(device_), native, options, ends);
+  PlanOptions inner = options;  // (its callbacks are the ends')
+  inner.load = {};
+  inner.store = {};
+  inner_ = std::make_unique<FusedPlan>(Device(device_), native, inner, ends);
   stats = inner_->stats();
   const bool in_real = problem.kind == Kind::R2C || problem.kind == Kind::R2R;
   const bool out_real = problem.kind == Kind::C2R || problem.kind == Kind::R2R;

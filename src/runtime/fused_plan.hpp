@@ -44,7 +44,7 @@ class FusedPlan {
   FusedPlan& operator=(FusedPlan&&) noexcept = default;
   // A plan of the native problem `problem` whose first loads and last
   // stores do `ends` where its passes take them (plan/ends.hpp;
-  // runtime/ends_plan.hpp wraps it; options' callbacks are ignored).
+  // runtime/ends_plan.hpp wraps it; `options` without callbacks).
   FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, const plan::Ends& ends);
   // Whether the first loads (last stores) do all of their side of the ends.
   bool loads_fused() const;

@@ -26,6 +26,7 @@
 #include "runtime/fused_plan.hpp"
 #include "runtime/generic_plan.hpp"
 #include "runtime/ends_plan.hpp"
+#include "runtime/fused_occupancy.hpp"
 #include "runtime/r2r_plan.hpp"
 #include "runtime/pass_tables.hpp"
 #include "runtime/per_stream.hpp"
@@ -344,9 +345,8 @@ class PlanImpl {
     }
     if ((!spec.store_ops.empty() || !spec.load_ops.empty()) &&
         device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
-      // The callbacks' loads cost registers in a pass that had few to
-      // spare: past a few spilled words they (and their side's conversion)
-      // run in a pass of their own (the ends plan's, or the convolution's).
+      // Past a few spilled words the callbacks (and their side's
+      // conversion) run apart (the ends plan's kernels, the convolution's).
       plan::Pass plain = pass;
       if (!spec.load_ops.empty()) {
         plain.spec.load_ops = {};
@@ -359,6 +359,14 @@ class PlanImpl {
       plain.launch_from += " (callbacks unfused: the fused kernel spilled)";
       return build(plain);
     }
+    if (compile)
+      if (std::optional<plan::Pass> kept = occupancy_kept(
+              *device_, pass, *compiled.kernel,
+              [&](const plan::KernelSpec& s) {
+                return make_kernel(s.name(), [&] { return codegen::generate(s, device_->dialect()); });
+              },
+              kFusedSpillLimit))
+        return build(*kept);
     {
       std::lock_guard<std::mutex> lock(stats_mutex_);
       ++stats_.kernels;
@@ -615,28 +623,13 @@ class PlanImpl {
   std::shared_ptr<BufferImpl> host_in_, host_out_;
 };
 
-namespace {
-
-plan::Ends product_ends(std::int64_t period, FuseAt at) {
-  plan::Ends ends;
-  if (period >= 0) (at == FuseAt::LastStores ? ends.store : ends.load) = plan::multiply_ops(period);
-  return ends;
-}
-
-PlanOptions without_callbacks(PlanOptions options) {
-  options.load = {};
-  options.store = {};
-  return options;
-}
-
-}  // namespace
-
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, std::int64_t period, FuseAt at)
-    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{}, product_ends(period, at))),
-      ends_(product_ends(period, at)),
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, PlanOptions{},
+                                       plan::product_ends(problem, period, at == FuseAt::LastStores))),
+      ends_(plan::product_ends(problem, period, at == FuseAt::LastStores)),
       at_(at) {}
 FusedPlan::FusedPlan(const Device& device, const Problem& problem, const PlanOptions& options, const plan::Ends& ends)
-    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, without_callbacks(options), ends)), ends_(ends) {}
+    : impl_(std::make_shared<PlanImpl>(device.impl(), problem, options, ends)), ends_(ends) {}
 bool FusedPlan::loads_fused() const { return plan::loads_fused(impl_->tree(), ends_); }
 bool FusedPlan::stores_fused() const { return plan::stores_fused(impl_->tree(), ends_); }
 void FusedPlan::run(const BufferImpl& in, const BufferImpl& out, void* stream, const EndData& data) const {
@@ -672,6 +665,7 @@ std::string Plan::describe() const { return impl_->describe(); }
 std::size_t Plan::workspace_bytes() const { return impl_->workspace_bytes(); }
 const BuildStats& Plan::build_stats() const { return impl_->stats(); }
 int Plan::passes() const { return impl_->launches(); }
+std::size_t Plan::output_element_bytes() const { return impl_->output_element_bytes(); }
 
 void Plan::execute(const Buffer& in, const Buffer& out) const {
   if (in.device() != impl_->device() || out.device() != impl_->device())

@@ -213,6 +213,16 @@ TEST_P(Callbacks, WindowsAndScaleFused) {
   expect_accurate(with(p, "kaiser:8.6", windowed(p, p.input_shape(), "kaiser", 8.6), "", nullptr));
   p = make(Kind::C2C, {65536});
   expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "scale:2", scaled(2)));
+  // A real side read and written as complex points (a pass of half the
+  // length): each point's two reals at their own offsets.
+  p = make(Kind::R2C, {65536}, 2);
+  expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "", nullptr));
+  p = make(Kind::C2R, {65536});
+  Case c = with(p, "", nullptr, "mask", nullptr);
+  c.options.store.values.resize(65536);
+  for (std::size_t i = 0; i < 65536; ++i) c.options.store.values[i] = static_cast<double>(i % 3);
+  c.store = [](Value v, const Shape&, std::int64_t o) { return v * static_cast<double>(o % 3); };
+  expect_accurate(c);
 }
 
 // Magnitude, power and dB: the output holds reals.
@@ -304,7 +314,7 @@ TEST_P(Callbacks, Refusals) {
   Case broken = with(make(Kind::C2C, {64}), "code", nullptr, "", nullptr);
   broken.options.load.code = "cpx w = v;\nw = not_declared(w);\nreturn w;";
   const std::string why = refusal(broken);
-  EXPECT_NE(why.find("load callback:2"), std::string::npos) << why;
+  EXPECT_NE(why.find("load callback line 2:"), std::string::npos) << why;
   EXPECT_NE(why.find("not_declared"), std::string::npos) << why;
   EXPECT_EQ(why.find('\n'), std::string::npos) << why;
   // In place, a store of reals.

@@ -287,7 +287,7 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         const plan::PlanTree tree = plan::make_plan(problem, plan::gpu_limits(232448, 1024));
         KernelSpec spec = tree.passes.back().spec;
         if (spec.can_fuse_store_ops()) {
-          spec.store_ops = bfly::plan::multiply_ops(period);
+          spec.store_ops = bfly::plan::multiply_ops(period, problem.output_extent());
           by_name.emplace(spec.name(),
                           PlannedKernel{spec, problem.token() + " last pass with the product fused, under hopper"});
         }
@@ -297,7 +297,7 @@ std::map<std::string, PlannedKernel> gpu_sweep_kernels() {
         const plan::PlanTree inverse = plan::make_plan(problem, plan::gpu_limits(232448, 1024));
         spec = inverse.passes.front().spec;
         if (spec.can_fuse_load_ops()) {
-          spec.load_ops = bfly::plan::multiply_ops(period);
+          spec.load_ops = bfly::plan::multiply_ops(period, problem.input_extent());
           by_name.emplace(spec.name(),
                           PlannedKernel{spec, problem.token() + " first pass with the product fused, under hopper"});
         }
