@@ -2,7 +2,7 @@
 # The Python package on a GPU machine: pip install (no build isolation: the
 # machine has nanobind and scikit-build-core, and no network), its tests on
 # CuPy, PyTorch and JAX arrays, and bfly.fft beside cupy.fft and torch.fft.
-#   device run: bash scripts/gpu/python.sh [test|bench|dct|all]     with carry [".deps"]
+#   device run: bash scripts/gpu/python.sh [test|bench|dct|spectrum|all]     with carry [".deps"]
 # Env: BFLY_PYTHON (default: python3 on PATH), BFLY_PYTEST_ARGS, BFLY_PYBENCH_ARGS.
 set -uo pipefail
 what=${1:-all}
@@ -41,6 +41,12 @@ fi
 if [ "$what" = dct ]; then  # the DCT/DST beside cupyx.scipy.fft (BFLY_DCT_ARGS: scripts/dct-bench.py's)
   $py scripts/dct-bench.py --out "$out/dct-bench.json" ${BFLY_DCT_ARGS:-} > "$out/dct-bench.txt" 2>&1 || status=1
   cat "$out/dct-bench.txt"
+fi
+if [ "$what" = spectrum ] || [ "$what" = all ]; then  # callbacks (issue 42): their tests on cuda:0, the dB spectrum vs CuPy
+  (cd python/tests && PYTHONPATH=$testpath $py -m pytest -q -p no:cacheprovider test_callbacks.py) > "$out/pytest-callbacks.log" 2>&1 || status=1
+  tail -3 "$out/pytest-callbacks.log"
+  $py scripts/gpu/spectrum-peers.py --out "$out/spectrum-peers.json" > "$out/spectrum-peers.txt" 2>&1 || status=1
+  cat "$out/spectrum-peers.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   $py scripts/gpu/python-bench.py --out "$out/python-bench.json" ${BFLY_PYBENCH_ARGS:-} > "$out/python-bench.txt" 2>&1 || status=1
