@@ -67,7 +67,21 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
           const plan::EndOps::Dim& dim = ops.dims[i];
           const std::string stride = std::to_string(dim.stride);
           s += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
-          if (dim.base >= 0) s += " w *= data[" + std::to_string(dim.base) + " + i];";
+          if (dim.base >= 0 && step.value == 1) {
+            s += " w *= data[" + std::to_string(dim.base) + " + i];";
+          } else if (dim.base >= 0) {
+            // cos(2 pi i / n) and the cosine sum (Blackman's second term
+            // by the double angle).
+            const std::string x = "(real)(2 * i) / (real)" + std::to_string(dim.extent);
+            const std::string c =
+                d.kind == codegen::DialectKind::Cuda
+                    ? "(sizeof(real) == 4 ? (real)cospif((float)(" + x + ")) : (real)cospi((double)(" + x + ")))"
+                    : "cospi(" + x + ")";
+            s += " const real c = " + c + ";";
+            if (step.value == 2) s += " w *= (real)0.5 - (real)0.5 * c;";
+            if (step.value == 3) s += " w *= (real)0.54 - (real)0.46 * c;";
+            if (step.value == 4) s += " w *= (real)0.42 - (real)0.5 * c + (real)0.08 * ((real)2 * c * c - (real)1);";
+          }
           s += " }\n";
         }
         s += "  " + times("w") + "  }\n";

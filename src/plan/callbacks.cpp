@@ -10,6 +10,10 @@
 namespace bfly::plan {
 namespace {
 
+// Past this many points on an axis, a cosine-sum window is computed in the
+// kernel rather than read from a table (EndOp::Window).
+constexpr std::int64_t kComputedWindow = 16384;
+
 [[noreturn]] void refuse(bool input, const std::string& what) {
   throw Error(ErrorCode::InvalidArgument, std::string(input ? "load" : "store") + " callback: " + what);
 }
@@ -173,6 +177,12 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
     }
     bool nests = false;
     ops.dims = layout_dims(p, input, base, nests);
+    std::int64_t longest = 0;
+    for (int a : axes) longest = std::max(longest, shape[static_cast<std::size_t>(a)]);
+    const double family = window == "hann" ? 2 : window == "hamming" ? 3 : window == "blackman" ? 4 : 1;
+    const bool computed = family > 1 && longest > kComputedWindow;
+    for (EndStep& s : ops.steps)
+      if (s.op == EndOp::Window && computed) s.value = family;
     if (!nests)
       refuse(input, "a window needs a layout whose axes do not overlap (each stride past the inner ones' reach)");
     if (window == "window") {
@@ -182,7 +192,7 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
       if (cb.data && cb.data->bytes() < static_cast<std::size_t>(total) * real_bytes)
         refuse(input, "'window''s data holds fewer than its " + std::to_string(total) + " reals");
       if (!cb.data) out.table = cb.values;
-    } else {
+    } else if (!computed) {
       for (int a : axes) {
         const std::vector<double> w = window_values(window, shape[static_cast<std::size_t>(a)], beta);
         out.table.insert(out.table.end(), w.begin(), w.end());
@@ -206,16 +216,6 @@ bool EndOps::real_result() const {
          (steps.back().op == EndOp::Magnitude || steps.back().op == EndOp::Power || steps.back().op == EndOp::Decibel);
 }
 
-bool EndOps::reads_data() const {
-  return !code.empty() || std::any_of(steps.begin(), steps.end(), [](const EndStep& s) {
-    return s.op == EndOp::Window || s.op == EndOp::Mask || s.op == EndOp::Multiply;
-  });
-}
-
-bool EndOps::complex_data() const {
-  return std::any_of(steps.begin(), steps.end(), [](const EndStep& s) { return s.op == EndOp::Multiply; });
-}
-
 std::string EndOps::text() const {
   std::ostringstream out;
   out.precision(17);
@@ -231,7 +231,7 @@ std::string EndOps::text() const {
         for (std::size_t d = 0; d < dims.size(); ++d)
           out << (d ? " " : "") << dims[d].extent << ":" << dims[d].stride
               << (dims[d].base >= 0 ? "@" + std::to_string(dims[d].base) : "");
-        out << ")";
+        out << ")" << (s.value == 2 ? " hann" : s.value == 3 ? " hamming" : s.value == 4 ? " blackman" : "");
         break;
       case EndOp::Mask:
         out << "mask";

@@ -14,8 +14,12 @@
 namespace bfly::plan {
 
 enum class EndOp {
-  Scale,      // times `value`
-  Window,     // times the product of the windowed dims' table entries (data[base + index])
+  Scale,  // times `value`
+  // Times the product of the windowed dims' table entries (data[base +
+  // index]; `value` 1), or (`value` 2, 3, 4: Hann, Hamming, Blackman) of the windows
+  // computed in the kernel: their tables past 64 KiB cost a pass that reads
+  // them at a stride as much again as its input.
+  Window,
   Mask,       // times data[o] (reals)
   Multiply,   // times the complex data[o % period] (period 0: the whole extent)
   Code,       // the user's function body
@@ -52,9 +56,6 @@ struct EndOps {
   bool empty() const { return steps.empty(); }
   // Whether the chain ends in a real of a complex value (the output then holds reals).
   bool real_result() const;
-  // Whether an op reads the side's data buffer, and whether it holds complex points.
-  bool reads_data() const;
-  bool complex_data() const;
   // Canonical: "scale(0.5),window(1024:1@0),code#1a2b3c4d" (the code's hash).
   std::string text() const;
   // A short hash of text() for kernel names.

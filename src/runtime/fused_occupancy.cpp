@@ -2,9 +2,9 @@
 
 namespace bfly::detail {
 
-std::optional<plan::Pass> occupancy_kept(DeviceImpl& device, const plan::Pass& pass, KernelImpl& fused,
-                                         const std::function<std::shared_ptr<KernelImpl>(const plan::KernelSpec&)>& make,
-                                         std::size_t spills) {
+std::optional<plan::Pass> occupancy_kept(
+    DeviceImpl& device, const plan::Pass& pass, KernelImpl& fused,
+    const std::function<std::shared_ptr<KernelImpl>(const plan::KernelSpec&)>& make, std::size_t spills) {
   const plan::KernelSpec& spec = pass.spec;
   if (device.info().backend != "cuda" || (spec.load_ops.empty() && spec.store_ops.empty())) return std::nullopt;
   const std::size_t units = std::max<std::size_t>(1, device.info().compute_units);

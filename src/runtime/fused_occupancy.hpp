@@ -21,8 +21,8 @@ namespace bfly::detail {
 // bounded pass, or nothing where the fused kernel keeps the plain one's
 // groups or the bound would not help. CUDA only (elsewhere the device
 // reports no register counts).
-std::optional<plan::Pass> occupancy_kept(DeviceImpl& device, const plan::Pass& pass, KernelImpl& fused,
-                                         const std::function<std::shared_ptr<KernelImpl>(const plan::KernelSpec&)>& make,
-                                         std::size_t spills);
+std::optional<plan::Pass> occupancy_kept(
+    DeviceImpl& device, const plan::Pass& pass, KernelImpl& fused,
+    const std::function<std::shared_ptr<KernelImpl>(const plan::KernelSpec&)>& make, std::size_t spills);
 
 }  // namespace bfly::detail

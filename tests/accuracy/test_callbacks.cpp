@@ -213,6 +213,11 @@ TEST_P(Callbacks, WindowsAndScaleFused) {
   expect_accurate(with(p, "kaiser:8.6", windowed(p, p.input_shape(), "kaiser", 8.6), "", nullptr));
   p = make(Kind::C2C, {65536});
   expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "scale:2", scaled(2)));
+  // (Past 16384 points the cosine sums are computed in the kernel.)
+  p = make(Kind::C2C, {24000});
+  expect_accurate(with(p, "blackman", windowed(p, p.input_shape(), "blackman"), "", nullptr));
+  p = make(Kind::C2C, {20000});
+  expect_accurate(with(p, "hamming", windowed(p, p.input_shape(), "hamming"), "", nullptr));
   // A real side read and written as complex points (a pass of half the
   // length): each point's two reals at their own offsets.
   p = make(Kind::R2C, {65536}, 2);
