@@ -379,6 +379,12 @@ class Plan {
   // The bytes of an output element: problem().output_element_bytes(), or a
   // real's where the store callback ends in magnitude, power or db.
   std::size_t output_element_bytes() const;
+  // Replaces the callbacks (PlanOptions::load, store; empty ones: none):
+  // the plan is made again with them, its other options as they were
+  // (kernels made before come from memory or the disk cache). Not while
+  // the plan executes. Throws Error as the constructor does, and then
+  // leaves the plan as it was.
+  void set_callbacks(const Callback& load, const Callback& store);
 
   // A built plan may be executed from many threads at once, on one queue or
   // on several (each an in-order queue or a stream); executions on one queue
@@ -415,6 +421,7 @@ class Plan {
 
  private:
   std::unique_ptr<detail::PlanImpl> impl_;
+  PlanOptions options_;  // as made (set_callbacks makes it again)
 };
 
 // A value in half storage's bits and back, as the kernels convert: round to

@@ -653,7 +653,14 @@ void FusedPlan::execute(const Buffer& in, const Buffer& out, const Buffer* multi
 }  // namespace detail
 
 Plan::Plan(const Device& device, const Problem& problem, const PlanOptions& options)
-    : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem, options)) {}
+    : impl_(std::make_unique<detail::PlanImpl>(device.impl(), problem, options)), options_(options) {}
+void Plan::set_callbacks(const Callback& load, const Callback& store) {
+  PlanOptions options = options_;
+  options.load = load;
+  options.store = store;
+  impl_ = std::make_unique<detail::PlanImpl>(impl_->device(), problem(), options);
+  options_ = std::move(options);
+}
 Plan::~Plan() {  // in a child forked after the plan was made, dropped but never released: fork_guard.hpp
   if (impl_ && impl_->device()->inherited()) (void)impl_.release();
 }

@@ -296,6 +296,34 @@ TEST_P(Callbacks, UserCode) {
   expect_accurate(r);
 }
 
+// A plan's callbacks replaced: the new ones run, the old ones no more; a
+// bad one leaves the plan as it was.
+TEST_P(Callbacks, Replaced) {
+  const Problem p = make(Kind::C2C, {512}, 2);
+  PlanOptions options = test_options();
+  options.load.ops = "scale:3";
+  Plan plan(device(), p, options);
+  std::vector<std::complex<float>> x = random_data(1024), a(1024), b(1024);
+  plan.execute_host(x.data(), a.data());
+  Callback hann, none;
+  hann.ops = "hann";
+  plan.set_callbacks(hann, none);
+  plan.execute_host(x.data(), b.data());
+  Callback bad;
+  bad.ops = "hanning";
+  EXPECT_THROW(plan.set_callbacks(bad, none), Error);
+  std::vector<std::complex<float>> c(1024);
+  plan.execute_host(x.data(), c.data());
+  // a = 3 X; b = c = the windowed transform: against FFTW's.
+  std::vector<std::complex<float>> windowed = x;
+  for (std::size_t i = 0; i < windowed.size(); ++i)
+    windowed[i] *= static_cast<float>(window("hann", static_cast<std::int64_t>(i % 512), 512));
+  const Expected bare = fftw_reference(p, x), want = fftw_reference(p, windowed);
+  EXPECT_LE(compare(a, bare, 3.0).relative_l2, 2e-6);
+  EXPECT_LE(compare(b, want).relative_l2, 2e-6);
+  EXPECT_LE(compare(c, want).relative_l2, 2e-6);
+}
+
 // Bad callbacks: one line naming what is wrong, and no plan.
 TEST_P(Callbacks, Refusals) {
   auto refused = [&](const std::string& load, const std::string& store, const std::string& code, Kind kind,
