@@ -194,15 +194,17 @@ class Executor:
 
     load, store: bfly.Callbacks (or None) fused into the first loads and
     the last stores; a transform with one needs one launch of one problem
-    (its windows and masks are laid out by that problem's sides)."""
+    (its windows and masks are laid out by that problem's sides).
+    storage: "native", or half storage's "f16" / "bf16" (16-bit buffers,
+    precision "single"; bfly/_half.py)."""
 
     def __init__(self, device, kind, precision, inverse, norm, in_shape, in_strides, in_itemsize, out_shape,
-                 out_strides, out_itemsize, axes, in_place, load=None, store=None):
+                 out_strides, out_itemsize, axes, in_place, load=None, store=None, storage="native"):
         ins = _elements(in_strides, in_itemsize, in_shape, "input")
         outs = _elements(out_strides, out_itemsize, out_shape, "output")
         real_shape = list(in_shape if kind != "c2r" else out_shape)
         steps, temporary = _core.array_steps(kind, precision, inverse, norm, real_shape, list(axes), ins, outs,
-                                             in_place)
+                                             in_place, storage)
         self.temporary = temporary  # the shape of c2r's complex temporary over > 3 axes (C-contiguous)
         self._keep = []  # callback data the plans read where it lies
         self._callbacks = "".join(f" {name}={callback.ops!r}" for name, callback in (("load", load), ("store", store))

@@ -1,7 +1,7 @@
 """bfly.Plan: one transform, planned and compiled once, run many times."""
 import numpy as np
 
-from . import _engine
+from . import _engine, _half
 from ._callbacks import as_callback
 from ._transform import cook_nd_args, norm_name, run, swap_norm, warm, working_dtypes
 
@@ -16,7 +16,7 @@ _KINDS = {
 class Plan:
     """A transform of arrays of one shape and dtype, reusable.
 
-    Plan(shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None)
+    Plan(shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None, half=False)
 
     kind: "fft", "ifft", "rfft", "irfft", "hfft" or "ihfft", over `axes`
     (all by default; the last of them is the real one for the real kinds),
@@ -42,9 +42,19 @@ class Plan:
     output's shape: ``Plan(x.shape, np.float32, axes=(-1,), kind="rfft",
     load="hann", store="db")(x)`` is ``10 * log10(abs(rfft(x *
     scipy.signal.get_window("hann", n))) ** 2)``.
+
+    half: True, "float16" or "bfloat16" (default False: NumPy's rule): half
+    storage, the arrays read and written as they are (16 bits a value),
+    computed in float32 (bfly.fft's half=). dtype: float16, bfloat16
+    (ml_dtypes', torch's), torch.complex32, or uint16 for raw bits (with
+    half naming the format). For the kinds that read complex input, a real
+    16-bit dtype means pairs: `shape` ends in the axis of 2 (real,
+    imaginary), and axes and s count the axes before it;
+    ``Plan(x.shape, x.dtype, kind="fft", half=True)(x)`` holds either way.
     """
 
-    def __init__(self, shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None):
+    def __init__(self, shape, dtype, axes=None, kind="fft", norm=None, device=None, s=None, load=None, store=None,
+                 half=False):
         if kind not in _KINDS:
             raise ValueError(f"kind {kind!r} is not one of {', '.join(_KINDS)}")
         self.load = as_callback(load, "load")
@@ -52,7 +62,14 @@ class Plan:
         if (self.load is not None or self.store is not None) and kind in ("hfft", "ihfft"):
             raise ValueError(f"load and store callbacks are for the kinds fft, ifft, rfft and irfft, not {kind!r}")
         self.shape = tuple(int(n) for n in shape)
-        self.dtype = np.dtype(dtype)
+        self.half = half or False
+        logical = self.shape
+        if self.half:  # (the dtype may be torch's)
+            self.dtype = dtype
+            self._format, logical = _half.plan_shape(self.shape, dtype, half, _KINDS[kind][0])
+        else:
+            self.dtype = np.dtype(dtype)
+        self._logical = logical
         self.kind = kind
         self.norm = norm_name(norm)
         self.device = device
@@ -60,7 +77,7 @@ class Plan:
         self._bkind = bkind
         self._norm = swap_norm(self.norm) if swap else self.norm
         inverse_real = bkind == "c2r"
-        self.s, self.axes = cook_nd_args(self.shape, s, axes, inverse_real=inverse_real)
+        self.s, self.axes = cook_nd_args(logical, s, axes, inverse_real=inverse_real)
         if not self.axes:
             raise ValueError("a Plan needs at least one axis")
         if len(set(self.axes)) != len(self.axes):
@@ -70,14 +87,26 @@ class Plan:
         if inverse_real:
             self._n_out = self.s[-1]
             self._lengths[self.axes[-1]] = self.s[-1] // 2 + 1
-        working_dtypes(self.dtype, bkind)  # refuses a dtype the kind cannot take
         self._cache = _engine.PlanCache(max_size=16)
         # Compile now, for C-contiguous arrays of this shape (what device
         # arrays on that device and NumPy arrays reuse).
+        if self.half:
+            _half.warm(self._cache, bkind, self.axes, self._lengths, self._inverse, self._norm, logical,
+                       self._format, n_out=self._n_out, device=device, load=self.load, store=self.store)
+            return
+        working_dtypes(self.dtype, bkind)  # refuses a dtype the kind cannot take
         warm(self._cache, bkind, self.axes, self._lengths, self._inverse, self._norm, self.shape, self.dtype,
              n_out=self._n_out, device=device, load=self.load, store=self.store)
 
     def __call__(self, x, out=None, stream=None):
+        if self.half:
+            h = _half.adopt(x, self.half, self._bkind != "r2c")
+            if h.fmt != self._format or h.shape != self._logical:
+                raise ValueError(f"this plan takes {self.dtype} arrays of shape {self.shape}, not "
+                                 f"{getattr(x, 'dtype', '?')} of shape {tuple(x.shape)}")
+            return _half.run(h, self._bkind, self.axes, self._lengths, self._inverse, self._norm, out,
+                             n_out=self._n_out, conj_in=self._conj_in, conj_out=self._conj_out, device=self.device,
+                             stream=stream, cache=self._cache, load=self.load, store=self.store)
         shape = tuple(getattr(x, "shape", np.shape(x)))
         if shape != self.shape:
             raise ValueError(f"this plan takes arrays of shape {self.shape}, not {shape}")
@@ -87,8 +116,8 @@ class Plan:
 
     def matches(self, kind, shape, axes, s, norm):
         """Whether this plan computes `kind` over `axes` with lengths `s` for arrays of `shape`
-        (never where it has callbacks: it computes something else)."""
-        if self.load is not None or self.store is not None:
+        (never where it has callbacks or half storage: it computes something else)."""
+        if self.load is not None or self.store is not None or self.half:
             return False
         if kind != self.kind or tuple(shape) != self.shape or norm_name(norm) != self.norm:
             return False
@@ -103,7 +132,8 @@ class Plan:
         return "\n".join(tok for e in self._cache._entries.values() for tok in e.tokens())
 
     def __repr__(self):
-        callbacks = "".join(f", {name}={value!r}" for name, value in (("load", self.load), ("store", self.store))
+        callbacks = "".join(f", {name}={value!r}" for name, value in (("load", self.load), ("store", self.store),
+                                                                      ("half", self.half or None))
                             if value is not None)
         return (f"bfly.Plan(shape={self.shape}, dtype={self.dtype}, axes={tuple(self.axes)}, kind={self.kind!r}, "
                 f"norm={self.norm!r}, device={self.device!r}{callbacks})")

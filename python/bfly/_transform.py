@@ -36,8 +36,12 @@ def working_dtypes(dtype, kind):
     the rest; integers and bools promote to double, as numpy does. float16
     and longdouble results are computed in single and double precision and
     returned in numpy's dtype (float16 for irfft and hfft; clongdouble and
-    longdouble), as numpy's values are."""
+    longdouble), as numpy's values are. ml_dtypes' bfloat16 (a dtype NumPy
+    has no promotion rule for: it says float64) is computed and returned as
+    float32 and complex64. Half storage (16 bits in and out) is bfly/_half.py's."""
     dtype = np.dtype(dtype)
+    if dtype.name == "bfloat16":
+        dtype = np.dtype(np.float32)
     if dtype.kind not in "biufc":
         raise TypeError(f"bfly cannot transform arrays of dtype {dtype} (numbers only)")
     if kind == "r2c" and dtype.kind == "c":

@@ -15,6 +15,14 @@ longdouble in double precision; their results have NumPy's dtypes
 (complex64; float16 for irfft, hfft and irfftn over one axis, float32 for
 irfftn over more; clongdouble and longdouble).
 
+Half storage (beyond numpy): every function but spectrum takes `half=`.
+half=True reads and writes 16-bit arrays as they are, computed in float32:
+float16, bfloat16 (torch's, ml_dtypes') and torch.complex32 in, the same
+format out. A complex half array of NumPy or CuPy, or of torch's bfloat16,
+is the 16-bit dtype with a trailing axis of 2 (real, imaginary), input and
+output; axes and s count the logical axes, without it. half="float16" or
+"bfloat16" names the format (uint16 arrays of raw bits need it).
+
 Beyond numpy: fft, rfft, fft2, rfft2, fftn and rfftn take `window=`
 ("hann", "hamming", "blackman" or ("kaiser", beta): scipy.signal.get_window's
 periodic windows of the transform's lengths, their product over several
@@ -27,6 +35,7 @@ import numbers
 
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
+from . import _half
 from ._arrays import framework_of
 from ._callbacks import Callback
 from ._transform import AxisError, check_n, cook_nd_args, fast_call, norm_name, normalize_axis, run, swap_norm
@@ -71,12 +80,14 @@ def _one_axis(a, n, axis):
     return axis, check_n(shape[axis] if n is None else n), shape
 
 
-def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None):
+def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None, half=False):
     """numpy.fft.fft: the 1D discrete Fourier transform along `axis`.
 
     window: "hann", "hamming", "blackman" or ("kaiser", beta), of n points,
     fused into the loads (after the crop or pad to n)."""
     ops = _window_ops(window)
+    if half:
+        return _half.call("fft", a, n, axis, norm, out, device, stream, half, _load(ops))
     y = fast_call(a, ("fft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
@@ -85,8 +96,10 @@ def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, wi
                fast_key=("fft", n, axis, norm, ops), load=_load(ops))
 
 
-def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
+def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.ifft: the 1D inverse transform along `axis` (scaled by 1/n by default)."""
+    if half:
+        return _half.call("ifft", a, n, axis, norm, out, device, stream, half)
     y = fast_call(a, ("ifft", n, axis, norm), out, device, stream)
     if y is not None:
         return y
@@ -95,12 +108,14 @@ def ifft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
                fast_key=("ifft", n, axis, norm))
 
 
-def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None):
+def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, window=None, half=False):
     """numpy.fft.rfft: the transform of real input, n // 2 + 1 points along `axis`.
 
     window: "hann", "hamming", "blackman" or ("kaiser", beta), of n points,
     fused into the loads (after the crop or pad to n)."""
     ops = _window_ops(window)
+    if half:
+        return _half.call("rfft", a, n, axis, norm, out, device, stream, half, _load(ops))
     y = fast_call(a, ("rfft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
@@ -109,8 +124,10 @@ def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, w
                fast_key=("rfft", n, axis, norm, ops), load=_load(ops))
 
 
-def irfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
+def irfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.irfft: n real points from n // 2 + 1 (default n = 2 * (m - 1))."""
+    if half:
+        return _half.call("irfft", a, n, axis, norm, out, device, stream, half)
     y = fast_call(a, ("irfft", n, axis, norm), out, device, stream)
     if y is not None:
         return y
@@ -123,8 +140,10 @@ def irfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
                stream=stream, fast_key=("irfft", n, axis, norm))
 
 
-def hfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
+def hfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.hfft: the real spectrum of a Hermitian-symmetric signal (irfft of its conjugate)."""
+    if half:
+        return _half.call("hfft", a, n, axis, norm, out, device, stream, half)
     shape = _shape_of(a)
     if len(shape) == 0:
         raise AxisError(axis, 0)
@@ -134,8 +153,10 @@ def hfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
                device=device, stream=stream)
 
 
-def ihfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None):
+def ihfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.ihfft: the inverse of hfft (the conjugate of rfft, scaled by 1/n by default)."""
+    if half:
+        return _half.call("ihfft", a, n, axis, norm, out, device, stream, half)
     axis, n, shape = _one_axis(a, n, axis)
     return run(a, "r2c", [axis], {axis: n}, False, swap_norm(norm), out, conj_out=True, device=device,
                stream=stream)
@@ -164,11 +185,13 @@ def _no_repeats_with(window, axes):
         raise ValueError(f"window= needs distinct axes (got {tuple(axes)})")
 
 
-def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None):
+def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None, half=False):
     """numpy.fft.fftn: the transform over `axes` (all by default), inputs cropped or padded to `s`.
 
     window: as fft's, along each of `axes` (their product)."""
     ops = _window_ops(window)
+    if half:
+        return _half.call("fftn", a, s, axes, norm, out, device, stream, half, _load(ops))
     key = _nd_key("fftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
@@ -183,8 +206,10 @@ def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None,
                fast_key=key, load=_load(ops))
 
 
-def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
+def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.ifftn."""
+    if half:
+        return _half.call("ifftn", a, s, axes, norm, out, device, stream, half)
     key = _nd_key("ifftn", s, axes, norm)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
@@ -198,11 +223,13 @@ def ifftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
                fast_key=key)
 
 
-def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None):
+def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, window=None, half=False):
     """numpy.fft.rfftn: rfft over the last of `axes`, then fft over the others.
 
     window: as rfft's, along each of `axes` (their product)."""
     ops = _window_ops(window)
+    if half:
+        return _half.call("rfftn", a, s, axes, norm, out, device, stream, half, _load(ops))
     key = _nd_key("rfftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
@@ -218,8 +245,10 @@ def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
                fast_key=key, load=_load(ops))
 
 
-def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None):
+def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.irfftn: ifft over all but the last of `axes`, then irfft over it."""
+    if half:
+        return _half.call("irfftn", a, s, axes, norm, out, device, stream, half)
     key = _nd_key("irfftn", s, axes, norm)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
@@ -237,24 +266,26 @@ def irfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=Non
                fast_key=key)
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None):
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None,
+          half=False):
     """numpy.fft.fft2 (window: as fftn's)."""
-    return fftn(a, s, axes, norm, out, device=device, stream=stream, window=window)
+    return fftn(a, s, axes, norm, out, device=device, stream=stream, window=window, half=half)
 
 
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.ifft2."""
-    return ifftn(a, s, axes, norm, out, device=device, stream=stream)
+    return ifftn(a, s, axes, norm, out, device=device, stream=stream, half=half)
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None):
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, window=None,
+          half=False):
     """numpy.fft.rfft2 (window: as rfftn's)."""
-    return rfftn(a, s, axes, norm, out, device=device, stream=stream, window=window)
+    return rfftn(a, s, axes, norm, out, device=device, stream=stream, window=window, half=half)
 
 
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None):
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None, *, device=None, stream=None, half=False):
     """numpy.fft.irfft2."""
-    return irfftn(a, s, axes, norm, out, device=device, stream=stream)
+    return irfftn(a, s, axes, norm, out, device=device, stream=stream, half=half)
 
 
 

@@ -43,6 +43,15 @@ Precision parse_precision(const std::string& precision) {
   throw Error(ErrorCode::InvalidArgument, "precision '" + precision + "' is not single or double");
 }
 
+// How the buffers hold the values: "native" (the precision's), or half
+// storage's "f16" / "bf16" (16-bit buffers, Single compute; the tokens' names).
+Storage parse_storage(const std::string& storage) {
+  if (storage == "native") return Storage::Native;
+  if (storage == "f16") return Storage::Half;
+  if (storage == "bf16") return Storage::BFloat16;
+  throw Error(ErrorCode::InvalidArgument, "storage '" + storage + "' is not native, f16 or bf16");
+}
+
 // One device, opened once per spec by the Python side.
 struct CoreDevice {
   Device device;
@@ -147,7 +156,9 @@ class CorePlan {
 
   // Host pointers: copied in, transformed, copied out (blocking).
   void execute_host(std::uintptr_t in, std::uintptr_t out) const {
-    if (plan_.problem().precision == Precision::Single)
+    if (plan_.problem().storage != Storage::Native)  // 16-bit values both sides, two a complex point
+      plan_.execute_host(ptr<const std::uint16_t>(in), ptr<std::uint16_t>(out));
+    else if (plan_.problem().precision == Precision::Single)
       execute_host_as<float>(in, out);
     else
       execute_host_as<double>(in, out);
@@ -356,12 +367,16 @@ NB_MODULE(_core, m) {
   // A transform over any axes of an array (bfly/array.hpp): its steps as
   // (problem token, source, target, [(input offset, output offset) in
   // bytes, ...]), source and target "in", "out" or "tmp", and the shape of
-  // the complex temporary they use (None: none).
+  // the complex temporary they use (None: none). storage "f16" or "bf16":
+  // the single precision steps with 16-bit buffers (an ArrayTransform has
+  // no storage: its element strides are the same, its byte offsets half
+  // those of f32's, real and complex sides alike).
   m.def(
       "array_steps",
       [](const std::string& kind, const std::string& precision, bool inverse, const std::string& norm,
          std::vector<std::int64_t> shape, std::vector<int> axes, std::vector<std::int64_t> in_strides,
-         std::vector<std::int64_t> out_strides, bool in_place) {
+         std::vector<std::int64_t> out_strides, bool in_place, const std::string& storage) {
+        const bfly::Storage stored = parse_storage(storage);
         bfly::ArrayTransform t;
         t.kind = parse_kind(kind);
         t.precision = parse_precision(precision);
@@ -372,7 +387,14 @@ NB_MODULE(_core, m) {
         t.input_strides = std::move(in_strides);
         t.output_strides = std::move(out_strides);
         t.placement = in_place ? bfly::Placement::InPlace : bfly::Placement::OutOfPlace;
-        const bfly::ArraySteps steps = bfly::array_steps(t);
+        bfly::ArraySteps steps = bfly::array_steps(t);
+        if (stored != bfly::Storage::Native) {
+          for (bfly::ArrayStep& s : steps.steps) {
+            s.problem.storage = stored;
+            s.problem.validate();
+            for (auto& [in, out] : s.offsets) in /= 2, out /= 2;
+          }
+        }
         auto name = [](bfly::ArrayOperand o) {
           return o == bfly::ArrayOperand::Input ? "in" : o == bfly::ArrayOperand::Output ? "out" : "tmp";
         };
@@ -384,7 +406,7 @@ NB_MODULE(_core, m) {
         return nb::make_tuple(out, temporary);
       },
       "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "shape"_a, "axes"_a, "in_strides"_a, "out_strides"_a,
-      "in_place"_a);
+      "in_place"_a, "storage"_a = "native");
 
   nb::class_<DeviceMemory>(m, "DeviceMemory")
       .def(nb::init<const CoreDevice&, std::size_t, int>(), "device"_a, "bytes"_a, "device_id"_a)

@@ -111,9 +111,9 @@ def lto_callbacks(cp, w_cp, n):
     the dB in the store callback, written as floats over the first half of
     the complex output buffer (cuFFT's output is complex); a context to run
     the rfft in, and the reals of its result."""
-    load = ("__device__ cufftReal bfly_window(void* in, unsigned long long offset, void* info, void* shared) {\n"
-            f"  return ((const cufftReal*)in)[offset] * ((const float*)info)[offset % {n}ull];\n}}\n")
-    store = ("__device__ void bfly_db(void* out, unsigned long long offset, cufftComplex v, void* info, "
+    load = ("__device__ float bfly_window(void* in, unsigned long long offset, void* info, void* shared) {\n"
+            f"  return ((const float*)in)[offset] * ((const float*)info)[offset % {n}ull];\n}}\n")
+    store = ("__device__ void bfly_db(void* out, unsigned long long offset, float2 v, void* info, "
              "void* shared) {\n  ((float*)out)[offset] = 10.0f * log10f(v.x * v.x + v.y * v.y);\n}\n")
 
     def context():
