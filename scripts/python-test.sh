@@ -11,7 +11,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest pytest-xdist hypothesis nanobind scikit-build-core
+"$venv/bin/python" -m pip install -q "numpy>=2" scipy pytest pytest-xdist hypothesis nanobind scikit-build-core ml_dtypes
 # The compiler the main build used (scikit-build would take Python's, another
 # name for it), so that ccache gives the library's objects already compiled.
 if [ -z "${CXX:-}" ] && [ -f build/CMakeCache.txt ]; then

@@ -7,6 +7,7 @@
     plan = bfly.Plan(x.shape, x.dtype, axes=(-1,), kind="rfft")
     plan(x)                          # planned once, run many times
     bfly.Plan(x.shape, x.dtype, axes=(-1,), kind="rfft", load="hann", store="db")  # fused window and dB
+    bfly.fft.rfft(x16, half=True)    # float16 in, float16 (real, imaginary) pairs out, computed in float32
     bfly.plan_cache.clear()          # the plans bfly.fft keeps (max_size: BFLY_PLAN_CACHE_SIZE, 64)
     bfly.devices()                   # what bfly can run on
     bfly.warmup([1000, (512, 512)])  # compile ahead of the first call

@@ -181,8 +181,10 @@ class TorchFramework:
                          t.float16: np.dtype(np.float16), t.bfloat16: np.dtype(np.float16),
                          t.float32: np.dtype(np.float32), t.float64: np.dtype(np.float64),
                          t.complex64: np.dtype(np.complex64), t.complex128: np.dtype(np.complex128)}
+        self._widened = (t.bfloat16,)
         if hasattr(t, "complex32"):
             self.to_numpy[t.complex32] = np.dtype(np.complex64)
+            self._widened += (t.complex32,)
         self._current_raw_stream = getattr(t._C, "_cuda_getCurrentRawStream", None)
         self.from_numpy = {np.dtype(np.float16): t.float16, np.dtype(np.float32): t.float32,
                            np.dtype(np.float64): t.float64, np.dtype(np.complex64): t.complex64,
@@ -198,7 +200,7 @@ class TorchFramework:
         dtype = self.to_numpy.get(x.dtype)
         if dtype is None:
             raise TypeError(f"bfly cannot transform torch tensors of dtype {x.dtype}")
-        if x.dtype in (self.torch.bfloat16, getattr(self.torch, "complex32", None)):
+        if x.dtype in self._widened:
             # Not numpy types: computed in single precision, as float16 is.
             x = x.to(self.torch.complex64 if x.is_complex() else self.torch.float32)
             dtype = self.to_numpy[x.dtype]
@@ -209,7 +211,9 @@ class TorchFramework:
         return self.torch.cuda.current_stream(view.array.device).cuda_stream
 
     def fast_signature(self, x):
-        if not x.is_cuda:
+        # None for bfloat16 and complex32, which view() widens: the fast path
+        # would hand a plan of float32 points their 16-bit memory.
+        if not x.is_cuda or x.dtype in self._widened:
             return None
         return (x.shape, x.stride(), x.dtype, x.device)
 

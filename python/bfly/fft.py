@@ -87,7 +87,7 @@ def fft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, wi
     fused into the loads (after the crop or pad to n)."""
     ops = _window_ops(window)
     if half:
-        return _half.call("fft", a, n, axis, norm, out, device, stream, half, _load(ops))
+        return _half.call("fft", a, n, axis, norm, out, device, stream, half, ops)
     y = fast_call(a, ("fft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
@@ -115,7 +115,7 @@ def rfft(a, n=None, axis=-1, norm=None, out=None, *, device=None, stream=None, w
     fused into the loads (after the crop or pad to n)."""
     ops = _window_ops(window)
     if half:
-        return _half.call("rfft", a, n, axis, norm, out, device, stream, half, _load(ops))
+        return _half.call("rfft", a, n, axis, norm, out, device, stream, half, ops)
     y = fast_call(a, ("rfft", n, axis, norm, ops), out, device, stream)
     if y is not None:
         return y
@@ -191,7 +191,7 @@ def fftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None,
     window: as fft's, along each of `axes` (their product)."""
     ops = _window_ops(window)
     if half:
-        return _half.call("fftn", a, s, axes, norm, out, device, stream, half, _load(ops))
+        return _half.call("fftn", a, s, axes, norm, out, device, stream, half, ops)
     key = _nd_key("fftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
@@ -229,7 +229,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None, *, device=None, stream=None
     window: as rfft's, along each of `axes` (their product)."""
     ops = _window_ops(window)
     if half:
-        return _half.call("rfftn", a, s, axes, norm, out, device, stream, half, _load(ops))
+        return _half.call("rfftn", a, s, axes, norm, out, device, stream, half, ops)
     key = _nd_key("rfftn", s, axes, norm, ops)
     y = fast_call(a, key, out, device, stream)
     if y is not None:
