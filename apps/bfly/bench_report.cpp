@@ -54,8 +54,8 @@ std::string table_row(const CaseResult& r) {
   if (r.unsupported.empty())
     std::snprintf(line, sizeof line, "%-24s %6d %9.3f %8.1f %7.1f %8s %8.1f (%d/%d) %8.1f %9.1f %10.1f %5.0f%%",
                   r.bench_case.label().c_str(), r.passes, r.median_ms, r.gflops(r.median_ms), r.gbytes(r.median_ms),
-                  r.error < 0 ? "-" : format("%.1e", r.error).c_str(), r.plan_ms, r.cache_hits, r.kernels, r.warm_plan_ms, r.first_result_ms, r.copy_gbytes(),
-                  100 * r.floor_fraction());
+                  r.error < 0 ? "-" : format("%.1e", r.error).c_str(), r.plan_ms, r.cache_hits, r.kernels,
+                  r.warm_plan_ms, r.first_result_ms, r.copy_gbytes(), 100 * r.floor_fraction());
   else  // bfly's columns blank, the copy and the peers still measured; why at the end of the line
     std::snprintf(line, sizeof line, "%-24s %6s %9s %8s %7s %8s %8s %5s %8s %9s %10.1f %6s",
                   r.bench_case.label().c_str(), "-", "unsupported", "-", "-", "-", "-", "", "-", "-", r.copy_gbytes(),
