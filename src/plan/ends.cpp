@@ -90,8 +90,13 @@ void fuse_ends(PlanTree& tree, const Ends& ends) {
   // where they hold other values than the plan's (16-bit ones, or the
   // reals of a magnitude): intermediates move off them. (A callback alone
   // leaves them: its side fuses in the one pass that reads or writes it.)
+  // And every pass keeps to the writer's loads and stores: none reads the
+  // caller's input again after the first (Rader's passes past one kernel
+  // gather from it) or writes outputs the last does not (their scatter),
+  // which would skip the conversion or the callback.
+  if (!std::all_of(passes.begin(), passes.end(), converts)) return;
   const bool narrow = ends.storage != Storage::Native || ends.store.real_result();
-  if (narrow && (!std::all_of(passes.begin(), passes.end(), converts) || !keep_callers_buffers(tree))) return;
+  if (narrow && !keep_callers_buffers(tree)) return;
   Pass& first = passes.front();
   Pass& last = passes.back();
   const bool storage = ends.storage != Storage::Native;

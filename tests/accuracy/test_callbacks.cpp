@@ -268,6 +268,9 @@ TEST_P(Callbacks, ValuesWindowAndMask) {
 TEST_P(Callbacks, ApartAndPadded) {
   Problem p = make(Kind::C2C, {10007});
   expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "power", nullptr, Result::Power));
+  // Rader past one kernel: its later passes read the input again.
+  p = make(Kind::C2C, {65537});
+  expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "scale:0.5", scaled(0.5)));
   p = make(Kind::R2C, {20, 30}, 2);
   p.input.strides = {40, 1};  // rows of 30 reals at a pitch of 40
   p.input.distance = 900;
