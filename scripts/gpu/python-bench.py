@@ -10,40 +10,19 @@ user's loop sees). Every bfly result is checked against the peer's.
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cuda_timing import event_time  # noqa: E402
+
 GPU_SUITE = [1 << k for k in range(6, 25)] + [120, 1000, 1536, 2187, 2401, 3000, 3125, 4000, 10000, 100000]
 SUITE_2D = [(120, 120), (512, 512), (1000, 1000), (2048, 2048), (3000, 3000), (480, 640), (7, 4096), (4096, 7),
             (4096, 4096)]
-
-
-def event_time(lib, fn, x, calls, repetitions):
-    """Median ms per call over repetitions of `calls` calls, by CUDA events on the current stream."""
-    times = []
-    for _ in range(repetitions):
-        if lib == "torch":
-            import torch
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(calls):
-                fn(x)
-            stop.record()
-            stop.synchronize()
-            times.append(start.elapsed_time(stop) / calls)
-        else:
-            import cupy
-            start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record()
-            for _ in range(calls):
-                fn(x)
-            stop.record()
-            stop.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, stop) / calls)
-    return statistics.median(times)
 
 
 def relative_error(a, b):

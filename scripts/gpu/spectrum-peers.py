@@ -23,11 +23,13 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cuda_timing import event_time  # noqa: E402
 
 SHAPES = "1024x65536,4096x16384,16x4194304,16384x4096,65536x1024"
 BAR = 2.5  # bfly's speed-up over CuPy's expression that issue 42 asks for
@@ -40,31 +42,6 @@ def hann(n):
         return get_window("hann", n)
     except ImportError:
         return 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)
-
-
-def event_time(lib, fn, x, calls, repetitions):
-    """Median ms per call over repetitions of `calls` calls, by CUDA events on the current stream."""
-    times = []
-    for _ in range(repetitions):
-        if lib == "torch":
-            import torch
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(calls):
-                fn(x)
-            stop.record()
-            stop.synchronize()
-            times.append(start.elapsed_time(stop) / calls)
-        else:
-            import cupy
-            start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record()
-            for _ in range(calls):
-                fn(x)
-            stop.record()
-            stop.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, stop) / calls)
-    return statistics.median(times)
 
 
 def power_error(cp, got, want, is_db):
