@@ -1,4 +1,6 @@
-// Half storage's place in a plan (plan/ends.hpp). A pass converts in
+// Half storage's and the callbacks' place in a plan (plan/ends.hpp; the
+// callbacks: pieces/callback.cpp, docs/CALLBACKS.md, which fuse by the
+// same rule into the forms CallbackLoad and CallbackStore). A pass converts in
 // the loads and stores that read and write through PassWriter::loaded,
 // product and real_stored, in the launch forms that admit it (pass_modes.cpp
 // Form::StorageLoad, StorageStore: not a staged pass's loads, which copy
