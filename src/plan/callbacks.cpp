@@ -243,7 +243,7 @@ std::string EndOps::text() const {
         std::uint64_t h = 1469598103934665603ull;
         for (char c : code) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
         char hex[20];
-        std::snprintf(hex, sizeof hex, "%08llx", static_cast<unsigned long long>(h & 0xffffffffull));
+        std::snprintf(hex, sizeof hex, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
         out << "code#" << hex;
         break;
       }
@@ -267,7 +267,7 @@ std::string EndOps::hash() const {
   std::uint64_t h = 1469598103934665603ull;
   for (char c : text()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
   char hex[20];
-  std::snprintf(hex, sizeof hex, "%08llx", static_cast<unsigned long long>(h & 0xffffffffull));
+  std::snprintf(hex, sizeof hex, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
   return hex;
 }
 

@@ -58,7 +58,8 @@ struct EndOps {
   bool real_result() const;
   // Canonical: "scale(0.5),window(1024:1@0),code#1a2b3c4d" (the code's hash).
   std::string text() const;
-  // A short hash of text() for kernel names.
+  // A hash of text() for kernel names (48 bits: the code is in the name only
+  // through it, and a device keeps the kernels it made by name).
   std::string hash() const;
   bool operator==(const EndOps& o) const {
     return steps == o.steps && dims == o.dims && code == o.code && complex_values == o.complex_values && wide == o.wide;
