@@ -27,6 +27,15 @@ double number(const std::string& op, const std::string& text, bool input) {
   return v;
 }
 
+// 48 bits of the FNV-1a hash of `text`, in hex (plan/end_ops.hpp: hash).
+std::string hash48(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char hex[20];
+  std::snprintf(hex, sizeof hex, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
+  return hex;
+}
+
 // I0, the modified Bessel function of the first kind (Kaiser's window):
 // its series, whose terms fall once k > x/2.
 double bessel_i0(double x) {
@@ -239,14 +248,9 @@ std::string EndOps::text() const {
       case EndOp::Multiply:
         out << "multiply(" << s.period << ")";
         break;
-      case EndOp::Code: {
-        std::uint64_t h = 1469598103934665603ull;
-        for (char c : code) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-        char hex[20];
-        std::snprintf(hex, sizeof hex, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
-        out << "code#" << hex;
+      case EndOp::Code:
+        out << "code#" << hash48(code);
         break;
-      }
       case EndOp::Magnitude:
         out << "magnitude";
         break;
@@ -263,12 +267,6 @@ std::string EndOps::text() const {
   return out.str();
 }
 
-std::string EndOps::hash() const {
-  std::uint64_t h = 1469598103934665603ull;
-  for (char c : text()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  char hex[20];
-  std::snprintf(hex, sizeof hex, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
-  return hex;
-}
+std::string EndOps::hash() const { return hash48(text()); }
 
 }  // namespace bfly::plan

@@ -121,6 +121,20 @@ void fuse_ends(PlanTree& tree, const Ends& ends) {
   }
 }
 
+Pass unfused(const Pass& pass, const std::string& why) {
+  Pass plain = pass;
+  if (!pass.spec.load_ops.empty()) {
+    plain.spec.load_ops = {};
+    plain.spec.load_storage = Storage::Native;
+  }
+  if (!pass.spec.store_ops.empty()) {
+    plain.spec.store_ops = {};
+    plain.spec.store_storage = Storage::Native;
+  }
+  plain.launch_from += " (callbacks unfused: " + why + ")";
+  return plain;
+}
+
 Ends product_ends(const Problem& p, std::int64_t period, bool stores) {
   Ends ends;
   if (period >= 0)

@@ -31,6 +31,10 @@ struct Ends {
 // left in a kernel of its own. (A callback fuses into no chained launch:
 // its data is the pass's own argument.)
 void fuse_ends(PlanTree& tree, const Ends& ends);
+// `pass` without its callbacks and their sides' conversions, which then run
+// apart (the ends plan's kernels, the convolution's own product): where the
+// fused kernel spilled past a few words. `why` joins its launch_from.
+Pass unfused(const Pass& pass, const std::string& why);
 // A convolution's product (runtime/fused_plan.hpp): in the last stores, or
 // the first loads; none where period < 0.
 Ends product_ends(const Problem& problem, std::int64_t period, bool stores);

@@ -345,19 +345,7 @@ class PlanImpl {
     }
     if ((!spec.store_ops.empty() || !spec.load_ops.empty()) &&
         device_->spill_bytes(*compiled.kernel) > kFusedSpillLimit) {
-      // Past a few spilled words the callbacks (and their side's
-      // conversion) run apart (the ends plan's kernels, the convolution's).
-      plan::Pass plain = pass;
-      if (!spec.load_ops.empty()) {
-        plain.spec.load_ops = {};
-        plain.spec.load_storage = Storage::Native;
-      }
-      if (!spec.store_ops.empty()) {
-        plain.spec.store_ops = {};
-        plain.spec.store_storage = Storage::Native;
-      }
-      plain.launch_from += " (callbacks unfused: the fused kernel spilled)";
-      return build(plain);
+      return build(plan::unfused(pass, "the fused kernel spilled"));
     }
     if (compile)
       if (std::optional<plan::Pass> kept = occupancy_kept(
