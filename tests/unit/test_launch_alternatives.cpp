@@ -163,8 +163,9 @@ namespace {
 
 // One-kernel convolutions (issue 39): Bluestein's take a thread a butterfly
 // of their busiest stage where that cuts a thread's points by a quarter
-// (2304 = 16 x 12 x 12: 192 threads of 16, not 144 of 24; 2048 = 16 x 16 x
-// 8 keeps 128 of 16; 896 = 14 x 8 x 8 keeps 64), and ask for the groups a
+// (2304 = 16 x 12 x 12: 192 threads of 16, not 144 of 24; 800 = 10 x 10 x 8:
+// 100 of 10, not 80 of 16; 2048 = 16 x 16 x 8 keeps 128 of 16; 1152 = 16 x
+// 9 x 8 keeps 72 of 18, where 144 would hold 16), and ask for the groups a
 // multiprocessor their points leave registers for (4 a point and 32, as
 // the NVRTC sweep fits them: 2304 at 192 threads, 3 groups), relaunched at
 // fewer where that spills. CPUs keep the estimate's launch.
@@ -179,7 +180,7 @@ KernelSpec convolution_spec(std::int64_t n, const bfly::plan::DeviceLimits& limi
 
 TEST(LaunchAlternatives, BluesteinConvolutionsTakeTheirBusiestStagesThreadsAndTheGroupsTheirPointsLeave) {
   const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
-  const KernelSpec k2304 = convolution_spec(1031, limits);
+  const KernelSpec k2304 = convolution_spec(1109, limits);
   ASSERT_EQ(k2304.length, 2304);
   EXPECT_EQ(k2304.threads_per_transform, 192);
   EXPECT_EQ(k2304.points_per_thread(), 16);
@@ -194,19 +195,22 @@ TEST(LaunchAlternatives, BluesteinConvolutionsTakeTheirBusiestStagesThreadsAndTh
   const KernelSpec k2048 = convolution_spec(997, limits);
   ASSERT_EQ(k2048.length, 2048);
   EXPECT_EQ(k2048.threads_per_transform, 128) << "16 points a thread either way: the fewer threads";
-  const KernelSpec k896 = convolution_spec(389, limits);
-  ASSERT_EQ(k896.length, 896);
-  EXPECT_EQ(k896.threads_per_transform, 64) << "16 -> 14 points is less than a quarter";
+  const KernelSpec k800 = convolution_spec(389, limits);
+  ASSERT_EQ(k800.length, 800);
+  EXPECT_EQ(k800.threads_per_transform, 100) << "16 -> 10 points";
+  const KernelSpec k1152 = convolution_spec(557, limits);
+  ASSERT_EQ(k1152.length, 1152);
+  EXPECT_EQ(k1152.threads_per_transform, 72) << "18 -> 16 points is less than a quarter";
 
   // Without row_occupancy the estimate's groups stand; a CPU keeps the
   // widest radix's threads.
   bfly::plan::DeviceLimits estimate = limits;
   estimate.row_occupancy = 0;
-  const KernelSpec old = convolution_spec(1031, estimate);
+  const KernelSpec old = convolution_spec(1109, estimate);
   EXPECT_FALSE(bfly::plan::convolution_occupancy_applies(old, estimate));
   EXPECT_LT(old.min_groups_per_unit, 3);
   const bfly::plan::DeviceLimits cpu = bfly::plan::for_precision(bfly::plan::cpu_limits(), Precision::Single);
-  EXPECT_EQ(convolution_spec(1031, cpu).threads_per_transform, 144);
+  EXPECT_EQ(convolution_spec(1109, cpu).threads_per_transform, 144);
 }
 
 }  // namespace

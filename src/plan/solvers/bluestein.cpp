@@ -18,10 +18,10 @@
 //   complex multiply-adds a point: Bluestein for 17 points (M = 64, two
 //   64-point FFTs a transform) ran at 30% of the copy floor and 0.30x cuFFT
 //   on an H100, where the direct codelet keeps the kernel memory-bound;
-// - above that, Bluestein with M >= 2N - 1 of the form c * 2^k
-//   (bluestein_length; the kernel table comes from a long-double FFT on
-//   the host): 2 x (M / N), 2.0-2.4x the points of a fast length, in the
-//   same passes;
+// - above that, Bluestein with M >= 2N - 1 of the form c * 2^k, c odd
+//   and 5-smooth (bluestein_length; the kernel table comes from an FFT in
+//   double or long double on the host): 2 x (M / N), about 2.0-2.1x the
+//   points of a fast length, in the same passes;
 // - primes N whose N - 1 factors over the codelets and fits one kernel go
 //   to Rader (solvers/rader.cpp): a convolution of N - 1 points, not M;
 //   the rest (N - 1 with a prime factor above 31, longer primes, composite
@@ -33,16 +33,28 @@
 
 namespace bfly::plan {
 
-// The smallest c * 2^k >= 2N - 1 with c in {1, 3, 5, 7, 9, 15}: every pass
-// is memory-bound, so time goes with M, and these sit at most 1.2x apart
-// (1, 9/8, 5/4, 3/2, 7/4, 15/8, 2), where powers of two alone waste up to
-// 2x (N = 2^20 + 1 convolved 2^22 points; now 9 x 2^18, 1.78x fewer). Few
-// M (six an octave), so one Bluestein kernel still serves many N. A pure
-// function of N: the host tables (runtime/plan_impl.cpp) find M from it.
+// The smallest c * 2^k >= 2N - 1, c odd, 5-smooth and below 256 but for
+// 125: every pass of a long convolution is memory-bound, so its time goes
+// with M, as long as M's passes run as fast a point. c in {1, 3, 5, 7, 9,
+// 15} left M up to 1.2x above 2N - 1 (1.065x on average, N log-uniform in
+// 2^11..2^21); these leave at most 1.067x. H200, fp32, 2^26 points, against
+// that rule, with every odd 7-smooth c below 256 (docs/PERF.md, issue 39,
+// eighth step): 101599 at 25 x 2^13 for 7 x 2^15, 1.39x; 4099, 16411 and
+// 50021 1.04-1.06x; one-kernel 719, 1031 and 1033 (1440 = 45 x 2^5, 2160 =
+// 135 x 2^4 for 1536 and 2304) 1.25-1.30x. But M with a factor 7 ran 6-20%
+// slower a point (300007 at 147 x 2^12: 0.90x for 8% fewer points; 678533,
+// 1000003; 389 at 49 x 2^4 0.80x, 1511 at 189 x 2^4 0.72x) and the 125
+// family's radix-25 launches of 32 points a thread slower still (997 at
+// 2000 = 125 x 2^4 0.62x, 1999 at 4000 0.82x): those c are left out. A pure
+// function of N: the host tables (pieces/chirp.cpp) find M from it.
 std::int64_t bluestein_length(std::int64_t n) {
   const std::int64_t low = 2 * n - 1;
   std::int64_t best = 0;
-  for (std::int64_t c : {1, 3, 5, 7, 9, 15}) {
+  for (std::int64_t c = 1; c < 256; c += 2) {
+    std::int64_t odd = c;
+    for (std::int64_t p : {3, 5})
+      while (odd % p == 0) odd /= p;
+    if (odd != 1 || c % 125 == 0) continue;
     std::int64_t m = c;
     while (m < low) m *= 2;
     if (best == 0 || m < best) best = m;
