@@ -85,6 +85,10 @@ struct DeviceLimits {
   // (launch_model.cpp row_groups_per_unit); 0: the estimate, as for other
   // kernels.
   int row_occupancy = 0;
+  // The spill a one-pass row asking 2-3 groups a multiprocessor keeps
+  // before the runtime relaunches it at fewer (launch_alternatives.cpp
+  // tolerated_spill_bytes says why; rows of more groups keep 32 bytes).
+  int tolerated_spill_bytes = 200;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

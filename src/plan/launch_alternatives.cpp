@@ -55,8 +55,18 @@ bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& l
          spec.transforms_per_group == 1 && !spec.clustered() && !spec.staged;
 }
 
+// A few spilled words cost less than a group: 4704 at 48 registers
+// spilling 28 bytes ran 1.07x faster than at 64 registers without. Where a
+// group fewer loses a third or more of the warps (2-3 groups asked), more
+// spill pays (H200, fp32, 2^26 points, the 11 spilling rows of 2-3 groups
+// among 270 random smooth lengths 400-30000, kept at up to 200 bytes
+// against 32: 1.092x, none slower; 8064 (180 bytes) 1.25x, 10584 1.20x,
+// 10125 1.19x, 3360 1.16x); at 4-12 groups it does not (17 such rows kept
+// at up to 64 bytes: 0.95x, 1080 0.93x, 2592 0.90x). docs/PERF.md, issue
+// 39, eighth step.
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {
-  return row_occupancy_applies(spec, limits) && spec.min_groups_per_unit > 1 ? 32 : 0;
+  if (!row_occupancy_applies(spec, limits) || spec.min_groups_per_unit < 2) return 0;
+  return spec.min_groups_per_unit <= 3 ? static_cast<std::size_t>(limits.tolerated_spill_bytes) : 32;
 }
 
 std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const DeviceLimits& limits) {

@@ -34,10 +34,11 @@ bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 
 // Spilled bytes a thread the runtime keeps a model launch with rather than
-// relaunch it: 32 at row_occupancy's groups (a few spilled words cost less
-// than a group fewer: H200, 4704 at 48 registers spilling 28 bytes 1.07x
-// faster than at 64 without; 11025 and 9375, 12-56 bytes, 1.08-1.32x; but
-// 44-72 bytes lost 8-16%: 3375, 2352, 6300), else none.
+// relaunch it, at row_occupancy's groups: DeviceLimits::tolerated_spill_bytes
+// (200) where 2-3 groups are asked, 32 at more (a few spilled words cost
+// less than a group fewer: H200, 4704 at 48 registers spilling 28 bytes
+// 1.07x faster than at 64 without; at 4-12 groups 36-60 bytes lost 5-10%;
+// launch_alternatives.cpp), else none.
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits);
 
 // What the runtime compiles in turn where a model launch spills more than

@@ -75,6 +75,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.early_nvrtc = static_cast<int>(v); }},
       {"row_occupancy", "row_occupancy: one-pass rows' groups a multiprocessor from their points (0: the estimate)", 0,
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
+      {"spill", "tolerated_spill_bytes: the spill a one-pass row of 2-3 groups keeps", 0, 4096,
+       [](DeviceLimits& l, long long v) { l.tolerated_spill_bytes = static_cast<int>(v); }},
       {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,
        [](DeviceLimits& l, long long v) { l.row_values = static_cast<int>(v); }},
       {"strided_compact_double", "strided_compact_words_double", 0, 4096,

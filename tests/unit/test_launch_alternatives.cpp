@@ -126,8 +126,8 @@ TEST(LaunchAlternatives, TheH100CaseSpillsAtTheModelsLaunchAndAnAlternativeFits)
 // points leave registers for, four register banks a multiprocessor
 // (2304 = 16 x 12 x 12 at 144 threads, 24 points a thread: 5 warps a group,
 // 6 groups leave 64 registers, 2 x 24 + 16); where its kernel spills more
-// than 32 bytes a thread the runtime tries one and two groups fewer before
-// other thread counts. Without it, nothing is tolerated and the
+// than 32 bytes a thread (200 at 2-3 groups) the runtime tries one and two
+// groups fewer before other thread counts. Without it, nothing is tolerated and the
 // alternatives are launch_alternatives'.
 TEST(LaunchAlternatives, RowOccupancyRelaunchesAtFewerGroupsFirst) {
   const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
@@ -151,6 +151,18 @@ TEST(LaunchAlternatives, RowOccupancyRelaunchesAtFewerGroupsFirst) {
   EXPECT_EQ(bfly::plan::tolerated_spill_bytes(old, estimate), 0u);
   EXPECT_EQ(bfly::plan::relaunch_candidates(old, estimate).size(),
             bfly::plan::launch_alternatives(old, estimate).size());
+  // At 2-3 groups a group fewer loses a third of the warps or more: a row
+  // keeps up to tolerated_spill_bytes (200) there (11025 = 25 x 9 x 7 x 7,
+  // 441 threads, 2 groups; 3360 = 16 x 15 x 14, 210 threads, 3 groups).
+  for (std::int64_t n : {11025, 3360}) {
+    const KernelSpec few = row_spec(n, Precision::Single, limits);
+    ASSERT_GE(few.min_groups_per_unit, 2) << n;
+    ASSERT_LE(few.min_groups_per_unit, 3) << n;
+    EXPECT_EQ(bfly::plan::tolerated_spill_bytes(few, limits), 200u) << n;
+    bfly::plan::DeviceLimits tighter = limits;
+    tighter.tolerated_spill_bytes = 32;
+    EXPECT_EQ(bfly::plan::tolerated_spill_bytes(few, tighter), 32u) << n;
+  }
   // Several transforms a group keep the estimate's groups.
   const KernelSpec short_rows = row_spec(64, Precision::Single, limits);
   ASSERT_GT(short_rows.transforms_per_group, 1);
