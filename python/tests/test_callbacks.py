@@ -159,6 +159,22 @@ def test_window_after_padding(rng):
     assert_close(got, np.fft.rfft(padded * window("hann", 128)))
 
 
+def test_zero_padding_op(rng):
+    # pad:N reads the points at N or past as zero, whatever the array holds
+    # there (NaN here), along each transformed axis.
+    x = rng.standard_normal((3, 1000)).astype(np.float32)
+    x[:, 700:] = np.nan
+    kept = np.where(np.isnan(x), 0, x)
+    assert_close(bfly.Plan(x.shape, x.dtype, axes=(-1,), kind="rfft", load="pad:700")(x), np.fft.rfft(kept))
+    c = (rng.standard_normal((40, 50)) + 1j * rng.standard_normal((40, 50))).astype(np.complex64)
+    c[30:, :] = np.nan
+    c[:, 45:] = np.nan
+    kept = np.where(np.isnan(c), 0, c)
+    assert_close(bfly.Plan(c.shape, c.dtype, axes=(0, 1), load="pad:30x45")(c), np.fft.fft2(kept))
+    with pytest.raises(ValueError, match="'pad' is a load op"):
+        bfly.Plan(c.shape, c.dtype, store="pad:10")
+
+
 def test_window_of_values(rng):
     x = (rng.standard_normal((3, 384)) + 1j * rng.standard_normal((3, 384))).astype(np.complex64)
     w = 1 + 0.01 * (np.arange(384) % 17)

@@ -90,6 +90,23 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
       case plan::EndOp::Mask:
         s += times("data[" + o + "]");
         break;
+      case plan::EndOp::Pad: {
+        // Zero past each padded axis's length, as a select: whatever the
+        // buffer holds there (NaN too) is not used.
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < ops.dims.size(); ++i)
+          if (ops.dims[i].pad > 0) last = i;
+        s += "  {\n    bool keep = true;\n    " + ix + " r = " + o + ";\n";
+        for (std::size_t i = 0; i <= last; ++i) {
+          const std::string stride = std::to_string(ops.dims[i].stride);
+          s += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
+          if (ops.dims[i].pad > 0) s += " keep = keep && i < " + std::to_string(ops.dims[i].pad) + ";";
+          s += " }\n";
+        }
+        s += ops.complex_values ? "    if (!keep) v = cmake((real)0, (real)0);\n  }\n"
+                                : "    if (!keep) v = (real)0;\n  }\n";
+        break;
+      }
       case plan::EndOp::Multiply:
         s += "  v = cmul(v, ((" + g + "const cpx*)data)[" + o +
              (step.period > 0 ? " % " + std::to_string(step.period) : std::string()) + "]);\n";

@@ -52,14 +52,16 @@ double bessel_i0(double x) {
 // The side's layout as dims, outermost first, checked to nest: each
 // stride past the reach of the smaller ones, so an offset's index along
 // each is rest / stride (EndOps::dims).
-// `base[a]`: axis a's window in the table (-1: not windowed).
-std::vector<EndOps::Dim> layout_dims(const Problem& p, bool input, const std::vector<std::int64_t>& base, bool& nests) {
+// `base[a]`: axis a's window in the table (-1: not windowed); `pad[a]` the
+// points EndOp::Pad keeps along it (0: all).
+std::vector<EndOps::Dim> layout_dims(const Problem& p, bool input, const std::vector<std::int64_t>& base,
+                                     const std::vector<std::int64_t>& pad, bool& nests) {
   const std::vector<std::int64_t> shape = input ? p.input_shape() : p.output_shape();
   const Layout layout = input ? p.input_layout() : p.output_layout();
   std::vector<EndOps::Dim> dims;
   for (std::size_t a = 0; a < shape.size(); ++a)
-    if (shape[a] > 1 || base[a] >= 0) dims.push_back({layout.strides[a], shape[a], base[a]});
-  if (p.batch > 1) dims.push_back({layout.distance, p.batch, -1});
+    if (shape[a] > 1 || base[a] >= 0) dims.push_back({layout.strides[a], shape[a], base[a], pad[a]});
+  if (p.batch > 1) dims.push_back({layout.distance, p.batch, -1, 0});
   std::stable_sort(dims.begin(), dims.end(),
                    [](const EndOps::Dim& a, const EndOps::Dim& b) { return a.stride > b.stride; });
   nests = true;
@@ -106,7 +108,8 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
     return out;
   }
   const std::vector<int> axes = p.transform_axes();
-  std::string window;  // the window op's name ("" none)
+  std::string window;              // the window op's name ("" none)
+  std::vector<std::int64_t> pads;  // pad's lengths (one, or one a transformed axis)
   double beta = 0;
   int readers = 0;  // ops that read the data buffer
   std::stringstream list(cb.ops);
@@ -130,6 +133,21 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
       window = name;
       beta = number(op, arg, input);
       ++readers;
+    } else if (name == "pad" && colon != std::string::npos) {
+      if (!input) refuse(false, "'pad' is a load op (zero padding of the input)");
+      if (!pads.empty()) refuse(true, "'pad' twice");
+      std::stringstream lengths(arg);
+      std::string length;
+      while (std::getline(lengths, length, 'x')) {
+        const double v = number(op, length, input);
+        if (v < 1 || v != std::floor(v) || v > 9e15)
+          refuse(true, "bad length '" + length + "' in '" + op + "' (a whole number of points, 1 or more)");
+        pads.push_back(static_cast<std::int64_t>(v));
+      }
+      if (pads.size() != 1 && pads.size() != axes.size())
+        refuse(true, "'" + op + "' names " + std::to_string(pads.size()) + " lengths; it takes one, or one a " +
+                         "transformed axis (" + std::to_string(axes.size()) + ")");
+      step.op = EndOp::Pad;
     } else if (name == "mask" && arg.empty()) {
       step.op = EndOp::Mask;
       ++readers;
@@ -143,8 +161,8 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
       step.op = name == "magnitude" ? EndOp::Magnitude : name == "power" ? EndOp::Power : EndOp::Decibel;
     } else {
       refuse(input, "unknown op '" + op +
-                        "' (scale:S, hann, hamming, blackman, kaiser:BETA, window, mask, code, and on stores "
-                        "magnitude, power, db)");
+                        "' (scale:S, hann, hamming, blackman, kaiser:BETA, window, mask, code, on loads pad:N, and on "
+                        "stores magnitude, power, db)");
     }
     ops.steps.push_back(step);
   }
@@ -176,24 +194,34 @@ ResolvedEnd resolve_callback(const Callback& cb, const Problem& p, bool input) {
   // (A real side read as complex points indexes its reals at 2 o + 1.)
   ops.wide = 2 * extent > 0xffffffffll;
   const std::size_t real_bytes = p.precision == Precision::Double ? 8 : 4;
-  if (!window.empty()) {
+  if (!window.empty() || !pads.empty()) {
     const std::vector<std::int64_t> shape = input ? p.input_shape() : p.output_shape();
-    std::vector<std::int64_t> base(shape.size(), -1);
+    std::vector<std::int64_t> base(shape.size(), -1), pad(shape.size(), 0);
     std::int64_t total = 0;
-    for (int a : axes) {
-      base[static_cast<std::size_t>(a)] = total;
-      total += shape[static_cast<std::size_t>(a)];
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const auto a = static_cast<std::size_t>(axes[i]);
+      if (!window.empty()) base[a] = total;
+      total += shape[a];
+      // (A pad at or past the axis's length keeps it whole.)
+      const std::int64_t keep = pads.empty() ? 0 : pads[pads.size() == 1 ? 0 : i];
+      if (keep < shape[a]) pad[a] = keep;
     }
     bool nests = false;
-    ops.dims = layout_dims(p, input, base, nests);
+    ops.dims = layout_dims(p, input, base, pad, nests);
+    if (!nests)
+      refuse(input, std::string(window.empty() ? "'pad'" : "a window") +
+                        " needs a layout whose axes do not overlap (each stride past the inner ones' reach)");
+  }
+  if (!window.empty()) {
+    const std::vector<std::int64_t> shape = input ? p.input_shape() : p.output_shape();
+    std::int64_t total = 0;
+    for (int a : axes) total += shape[static_cast<std::size_t>(a)];
     std::int64_t longest = 0;
     for (int a : axes) longest = std::max(longest, shape[static_cast<std::size_t>(a)]);
     const double family = window == "hann" ? 2 : window == "hamming" ? 3 : window == "blackman" ? 4 : 1;
     const bool computed = family > 1 && longest > kComputedWindow;
     for (EndStep& s : ops.steps)
       if (s.op == EndOp::Window && computed) s.value = family;
-    if (!nests)
-      refuse(input, "a window needs a layout whose axes do not overlap (each stride past the inner ones' reach)");
     if (window == "window") {
       if (!cb.data && static_cast<std::int64_t>(cb.values.size()) != total)
         refuse(input, "'window' has " + std::to_string(cb.values.size()) + " values; it needs " +
@@ -244,6 +272,12 @@ std::string EndOps::text() const {
         break;
       case EndOp::Mask:
         out << "mask";
+        break;
+      case EndOp::Pad:
+        out << "pad(";
+        for (std::size_t d = 0; d < dims.size(); ++d)
+          out << (d ? " " : "") << dims[d].extent << ":" << dims[d].stride << "<" << dims[d].pad;
+        out << ")";
         break;
       case EndOp::Multiply:
         out << "multiply(" << s.period << ")";

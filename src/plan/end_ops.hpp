@@ -21,6 +21,7 @@ enum class EndOp {
   // them at a stride as much again as its input.
   Window,
   Mask,       // times data[o] (reals)
+  Pad,        // zero where an axis's index reaches its Dim::pad (a select: the values there are not used)
   Multiply,   // times the complex data[o % period] (period 0: the whole extent)
   Code,       // the user's function body
   Magnitude,  // |v|: a real (the last op)
@@ -40,10 +41,13 @@ struct EndOps {
   // The side's layout, outermost (largest stride) first, as a window finds
   // an element's index along each axis from its offset: index = rest /
   // stride, rest -= index * stride. base: the axis's window in the data
-  // (-1: not windowed).
+  // (-1: not windowed); pad: the points kept along the axis by EndOp::Pad
+  // (0: all).
   struct Dim {
-    std::int64_t stride = 1, extent = 1, base = -1;
-    bool operator==(const Dim& o) const { return stride == o.stride && extent == o.extent && base == o.base; }
+    std::int64_t stride = 1, extent = 1, base = -1, pad = 0;
+    bool operator==(const Dim& o) const {
+      return stride == o.stride && extent == o.extent && base == o.base && pad == o.pad;
+    }
   };
   std::vector<Dim> dims;
   std::string code;            // EndOp::Code's body

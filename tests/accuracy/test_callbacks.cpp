@@ -53,6 +53,9 @@ struct Case {
   PlanOptions options = test_options();
   HostOp load, store;  // (null: identity)
   Result result = Result::Complex;
+  // Input elements the load drops (pad): NaN in the plan's input, 0 in
+  // FFTW's, so a value the kernel used would show.
+  std::function<bool(const Shape& index)> dropped;
 };
 
 Problem make(Kind kind, Shape shape, std::int64_t batch = 1, Precision precision = Precision::Single) {
@@ -107,6 +110,16 @@ class Callbacks : public BackendTest {
     }
     std::vector<std::complex<T>> cref = cin;
     std::vector<T> rref = rin;
+    if (c.dropped)
+      each_element(p.input_shape(), p.batch, p.input_layout(), [&](std::int64_t o, const Shape& index) {
+        if (!c.dropped(index)) return;
+        const std::size_t i = static_cast<std::size_t>(o);
+        const T nan = std::numeric_limits<T>::quiet_NaN();
+        if (in_complex)
+          cin[i] = std::complex<T>(nan, nan), cref[i] = 0;
+        else
+          rin[i] = nan, rref[i] = 0;
+      });
     if (c.load)
       each_element(p.input_shape(), p.batch, p.input_layout(), [&](std::int64_t o, const Shape& index) {
         const std::size_t i = static_cast<std::size_t>(o);
@@ -290,6 +303,38 @@ TEST_P(Callbacks, ApartAndPadded) {
   expect_accurate(with(p, "hann", windowed(p, p.input_shape(), "hann"), "scale:0.125", scaled(0.125)));
 }
 
+// Zero padding (pad:N, or one length a transformed axis): the points at
+// or past N along an axis read as zero, whatever the buffer holds there
+// (NaN here). Fused in one and two passes, 2D, real rows (and a real side
+// read as complex points), Bluestein's end kernel, fp64; a length at or
+// past the axis's keeps it whole.
+TEST_P(Callbacks, ZeroPadding) {
+  auto padded = [](const Problem& p, const std::string& ops, std::vector<std::int64_t> keep) {
+    Case c = with(p, ops, nullptr, "", nullptr);
+    const std::vector<int> axes = p.transform_axes();
+    c.dropped = [axes, keep](const Shape& index) {
+      for (std::size_t i = 0; i < axes.size(); ++i)
+        if (index[static_cast<std::size_t>(axes[i])] >= keep[keep.size() == 1 ? 0 : i]) return true;
+      return false;
+    };
+    return c;
+  };
+  expect_accurate(padded(make(Kind::C2C, {1000}, 3), "pad:700", {700}));
+  expect_accurate(padded(make(Kind::C2C, {65536}), "pad:40000", {40000}));
+  expect_accurate(padded(make(Kind::C2C, {48, 64}, 2), "pad:30x50", {30, 50}));
+  expect_accurate(padded(make(Kind::R2C, {1000}, 2), "pad:999", {999}));
+  expect_accurate(padded(make(Kind::R2C, {65536}), "pad:1001", {1001}));
+  expect_accurate(padded(make(Kind::C2C, {10007}), "pad:5000", {5000}));
+  expect_accurate(padded(make(Kind::C2C, {360}, 2, Precision::Double), "pad:100", {100}));
+  // With a window and a scale: the window is the full length's.
+  Problem p = make(Kind::C2C, {512}, 2);
+  Case w = padded(p, "pad:300,hann,scale:2", {300});
+  w.load = [&](Value v, const Shape& i, std::int64_t o) { return windowed(p, p.input_shape(), "hann")(v, i, o) * 2.0; };
+  expect_accurate(w);
+  Case whole = with(make(Kind::C2C, {1024}), "pad:5000", nullptr, "", nullptr);
+  expect_accurate(whole);
+}
+
 // User code: one text for both dialects, the caller's data.
 TEST_P(Callbacks, UserCode) {
   Problem p = make(Kind::C2C, {256}, 2);
@@ -356,6 +401,10 @@ TEST_P(Callbacks, Refusals) {
   refused("window", "", "", Kind::C2C, "'window' has 0 values; it needs 64");
   refused("", "db", "", Kind::C2R, "needs a complex output");
   refused("code", "", "", Kind::C2C, "needs the code");
+  refused("", "pad:10", "", Kind::C2C, "'pad' is a load op");
+  refused("pad:0", "", "", Kind::C2C, "bad length '0'");
+  refused("pad:2.5", "", "", Kind::C2C, "bad length '2.5'");
+  refused("pad:4x4", "", "", Kind::C2C, "names 2 lengths; it takes one, or one a transformed axis (1)");
   refused("code", "", "return v;\n#include <x>", Kind::C2C, "line 2 of the code is a preprocessor line");
   // Code the compiler refuses: its message, at the line of the code.
   Case broken = with(make(Kind::C2C, {64}), "code", nullptr, "", nullptr);
