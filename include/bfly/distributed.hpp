@@ -19,7 +19,10 @@
 
 #include <mpi.h>
 
+#include <complex>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "bfly/bfly.hpp"
@@ -50,6 +53,64 @@ enum class Decomposition {
   // Input split along axis 1, output along axis 0: the way back from Slabs
   // (FFTW_MPI_TRANSPOSED_IN), e.g. for the inverse of a Slabs forward.
   SlabsTransposedIn,
+};
+const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in"
+
+// The transform, identical on every rank: C2C of the whole global array
+// (all its axes), as bfly::Problem's conventions (unnormalised unless
+// `norm` says otherwise; the norm's N is the product of the global shape).
+struct Problem {
+  std::vector<std::int64_t> shape;  // global shape, 2 or 3 axes, outermost first
+  Kind kind = Kind::C2C;            // C2C only in this version
+  Precision precision = Precision::Single;
+  Direction direction = Direction::Forward;
+  Norm norm = Norm::None;
+  Decomposition decomposition = Decomposition::Slabs;
+
+  // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs".
+  std::string token() const;
+};
+
+class PlanImpl;
+
+class Plan {
+ public:
+  // Collective. Checks that every rank passed the same problem (and a
+  // communicator of the same size) before anything else, and that every
+  // rank could make its local plans, so a mistake gives the same one-line
+  // bfly::Error on every rank instead of a hang. `options` reach the local
+  // bfly::Plans (tier, tuning, limits); callbacks are refused (Unsupported)
+  // in this version. The communicator is duplicated: the plan's messages
+  // never meet the caller's. Destroy plans before MPI_Finalize.
+  Plan(MPI_Comm comm, const Device& device, const Problem& problem, const PlanOptions& options = {});
+  ~Plan();
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+
+  const Problem& problem() const;
+  // This rank's part of the input and of the output (Decomposition above).
+  const Box& input_box() const;
+  const Box& output_box() const;
+  // Every rank's boxes, indexed by rank (the same on every rank).
+  const std::vector<Box>& input_boxes() const;
+  const std::vector<Box>& output_boxes() const;
+  // Host memory the plan holds for staging (send, receive and local
+  // results), in bytes on this rank.
+  std::size_t workspace_bytes() const;
+  // The plan in words: the problem, this rank's boxes and local plans.
+  std::string describe() const;
+
+  // Collective and blocking: `in` holds input_box().elements() points of
+  // this rank, `out` receives output_box().elements() (either may be null
+  // where its box is empty). The element type must match the precision.
+  // A failure on any rank (a wrong element type, a null array for a
+  // non-empty box, a device error) is thrown on every rank, the same.
+  // Not concurrent with another execution of the same plan.
+  void execute(const std::complex<float>* in, std::complex<float>* out) const;
+  void execute(const std::complex<double>* in, std::complex<double>* out) const;
+
+ private:
+  std::unique_ptr<PlanImpl> impl_;
 };
 
 }  // namespace bfly::distributed
