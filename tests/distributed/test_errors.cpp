@@ -13,10 +13,10 @@ namespace {
 
 // The message every rank threw ("" where it threw none), after checking it
 // is the same everywhere.
-std::string thrown(const distributed::Problem& problem) {
+std::string thrown(const distributed::Problem& problem, const PlanOptions& options = test_options()) {
   std::string message;
   try {
-    distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, test_options());
+    distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, options);
   } catch (const Error& e) {
     message = e.what();
   }
@@ -58,6 +58,19 @@ TEST(DistributedErrors, RealTransformsUnsupported) {
   problem.shape = {8, 8};
   problem.kind = Kind::R2C;
   EXPECT_NE(thrown(problem).find("only C2C"), std::string::npos);
+}
+
+// A local plan that fails on one rank only (here a limits override only
+// the last rank passes; options are not part of what the ranks must
+// share): every rank throws that rank's error.
+TEST(DistributedErrors, LocalPlanFailsOnOneRank) {
+  distributed::Problem problem;
+  problem.shape = {8, 8};
+  PlanOptions options = test_options();
+  if (mpi_rank() == mpi_size() - 1) options.limits = "no_such_limit=1";
+  const std::string message = thrown(problem, options);
+  EXPECT_EQ(message.rfind("rank " + std::to_string(mpi_size() - 1) + ": ", 0), 0u) << message;
+  EXPECT_NE(message.find("no_such_limit"), std::string::npos) << message;
 }
 
 // A failure on one rank only, at execute time: every rank throws it.
