@@ -1,0 +1,104 @@
+#include "distributed/mpi_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace bfly::test {
+
+int mpi_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int mpi_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+const Device& distributed_device() {
+  static const Device device = [] {
+    const char* pinned = std::getenv("BFLY_TEST_DEVICE");
+    return Device::open(pinned ? pinned : "");
+  }();
+  return device;
+}
+
+template <class T>
+std::vector<std::complex<T>> shared_random(std::int64_t count) {
+  std::vector<std::complex<T>> data(static_cast<std::size_t>(count));
+  if (mpi_rank() == 0) {
+    if constexpr (sizeof(T) == sizeof(float))
+      data = random_data(data.size());
+    else
+      data = random_data_f64(data.size());
+  }
+  MPI_Bcast(data.data(), static_cast<int>(count),
+            sizeof(T) == sizeof(float) ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX, 0, MPI_COMM_WORLD);
+  return data;
+}
+
+namespace {
+
+// The global row-major index of every element of `box`, in the box's order.
+std::vector<std::int64_t> box_indices(const std::vector<std::int64_t>& shape, const distributed::Box& box) {
+  std::vector<std::int64_t> indices;
+  if (box.empty()) return indices;
+  std::vector<std::int64_t> at(box.lower);
+  const std::size_t rank = shape.size();
+  while (true) {
+    std::int64_t index = 0;
+    for (std::size_t k = 0; k < rank; ++k) index = index * shape[k] + at[k];
+    indices.push_back(index);
+    std::size_t k = rank;
+    while (k > 0 && ++at[k - 1] == box.upper[k - 1]) at[k - 1] = box.lower[k - 1], --k;
+    if (k == 0) return indices;
+  }
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> box_part(const std::vector<T>& global, const std::vector<std::int64_t>& shape,
+                        const distributed::Box& box) {
+  std::vector<T> part;
+  for (std::int64_t i : box_indices(shape, box)) part.push_back(global[static_cast<std::size_t>(i)]);
+  return part;
+}
+
+template <class T>
+Errors global_errors(const std::vector<std::complex<T>>& result, const distributed::Box& box,
+                     const std::vector<std::int64_t>& shape, const Expected& reference, double scale) {
+  // sums: |y - ref|^2, |ref|^2, non-finite count; maxima: |y - ref|, |ref|
+  double sums[3] = {0, 0, 0}, maxima[2] = {0, 0};
+  const std::vector<std::int64_t> indices = box_indices(shape, box);
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    const std::complex<double> y(result[i].real(), result[i].imag());
+    const std::complex<double> r = reference.values[static_cast<std::size_t>(indices[i])] * scale;
+    if (!std::isfinite(y.real()) || !std::isfinite(y.imag())) sums[2] += 1;
+    sums[0] += std::norm(y - r), sums[1] += std::norm(r);
+    maxima[0] = std::max(maxima[0], std::abs(y - r)), maxima[1] = std::max(maxima[1], std::abs(r));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  Errors errors;
+  errors.relative_l2 = std::sqrt(sums[0] / sums[1]);
+  errors.relative_max = maxima[0] / maxima[1];
+  errors.finite = sums[2] == 0;
+  return errors;
+}
+
+template std::vector<std::complex<float>> shared_random(std::int64_t);
+template std::vector<std::complex<double>> shared_random(std::int64_t);
+template std::vector<std::complex<float>> box_part(const std::vector<std::complex<float>>&,
+                                                   const std::vector<std::int64_t>&, const distributed::Box&);
+template std::vector<std::complex<double>> box_part(const std::vector<std::complex<double>>&,
+                                                    const std::vector<std::int64_t>&, const distributed::Box&);
+template Errors global_errors(const std::vector<std::complex<float>>&, const distributed::Box&,
+                              const std::vector<std::int64_t>&, const Expected&, double);
+template Errors global_errors(const std::vector<std::complex<double>>&, const distributed::Box&,
+                              const std::vector<std::int64_t>&, const Expected&, double);
+
+}  // namespace bfly::test
