@@ -161,6 +161,7 @@ class Runner {
       // that takes more than a second (issue 40), the output unaffected.
       PlanOptions options;
       options.tier = t_.tier;
+      options.load.ops = t_.window;
       options.on_wait = [](const std::string& message) { std::fprintf(stderr, "bfly: %s\n", message.c_str()); };
       const Plan plan(*device_, step.problem, options);
       auto at = [&](ArrayOperand o) { return o == ArrayOperand::Output ? output : input; };
@@ -331,6 +332,9 @@ io::MemoryNeeds transform_needs(const io::NpyHeader& file, const NumpyTransform&
 }
 
 io::NpyArray run_numpy_transform(io::NpyArray input, const NumpyTransform& t, const Device* device) {
+  if (!t.window.empty() && stages(t).size() > 1)
+    throw Error(ErrorCode::InvalidArgument,
+                "--window with an axis listed twice: a window applies once an axis (list each axis once)");
   if (t.kind == Kind::R2C && is_complex(input.dtype))
     throw Error(ErrorCode::InvalidArgument,
                 std::string("a real-input transform of ") + io::to_string(input.dtype) + " data");

@@ -35,6 +35,12 @@ struct NumpyTransform {
   // each plan reads and writes 16-bit values, the stage's data rounded to
   // them going in and widened coming out.
   Storage storage = Storage::Native;
+  // --window (hann, hamming, blackman, kaiser:BETA; forward verbs): the load
+  // op of every plan of the one stage, each windowing along the axes it
+  // transforms (a product over them: a window along one axis commutes
+  // with the transforms along the others). The window of the axis's
+  // length after the crop or pad, as bfly.fft's window=.
+  std::string window;
 };
 
 struct AxisLength {

@@ -17,7 +17,7 @@ namespace bfly::cli {
 namespace {
 
 struct VerbOptions {
-  std::string input, output, norm = "backward", tier = "at-hand", precision;
+  std::string input, output, norm = "backward", tier = "at-hand", precision, window;
   LengthOptions lengths;
   DeviceOptions device;
 };
@@ -83,6 +83,16 @@ int run(const NumpyVerb& verb, const VerbOptions& o) {
                                                   " takes float16, float32 or complex64 input");
     t.storage = o.precision == "half" ? Storage::Half : Storage::BFloat16;
   }
+  if (!o.window.empty()) {
+    // bfly.fft's windows (scipy.signal.get_window's periodic ones), as load ops.
+    const std::string& w = o.window;
+    const bool kaiser =
+        w.rfind("kaiser:", 0) == 0 && w.size() > 7 && w.find_first_not_of("0123456789.eE+-", 7) == std::string::npos;
+    if (w != "hann" && w != "hamming" && w != "blackman" && !kaiser)
+      throw Error(ErrorCode::InvalidArgument,
+                  "invalid --window '" + w + "' (expected hann, hamming, blackman or kaiser:BETA)");
+    t.window = w;
+  }
   std::optional<Device> opened;  // none where nothing is transformed (a batch axis of 0 points)
   if (transforms_anything(header.shape, t)) opened = o.device.open();
   const Device* device = opened ? &*opened : nullptr;
@@ -124,6 +134,10 @@ void add_numpy_verb(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>& ac
                       "at-hand (default: a size's own kernels where compiled before, else the generic tier's, "
                       "never waiting to compile), specialised (compile a new size's own first), generic, tiered or "
                       "auto (answer at once, compile in the background; the process waits for it at exit)");
+  if (verb.direction == Direction::Forward && verb.kind != Kind::C2R && !verb.hermitian)
+    command->add_option("--window", o->window,
+                        "hann, hamming, blackman or kaiser:BETA: the input times scipy.signal.get_window's periodic "
+                        "window of each transformed axis's length (after --n/--s), fused into the loads");
   o->device.add_to(*command);
   actions.emplace_back(command, [o, verb, axes, n, s] {
     o->lengths.axes_given = axes->count() > 0;

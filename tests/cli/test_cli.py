@@ -989,6 +989,52 @@ def round_bf16(x):
     return u.astype(np.uint32).view(np.float32)
 
 
+def periodic_window(name, n):
+    """scipy.signal.get_window(name, n) for hann, hamming and blackman (periodic)."""
+    x = 2 * np.pi * np.arange(n) / n
+    if name == "hann":
+        return 0.5 - 0.5 * np.cos(x)
+    if name == "hamming":
+        return 0.54 - 0.46 * np.cos(x)
+    return 0.42 - 0.5 * np.cos(x) + 0.08 * np.cos(2 * x)
+
+
+def check_window(bfly, rng, work):
+    """--window (issue 42) on the forward NumPy verbs: the input times the periodic window of each
+    transformed axis's length after --n/--s, fused into the loads, against NumPy on the windowed
+    input; a bad name and an axis listed twice are refused in one line, the output untouched."""
+    x = rng.standard_normal((3, 100)).astype(np.float32)
+    np.save(os.path.join(work, "window_x.npy"), x)
+    out = os.path.join(work, "window_out.npy")
+    result = bfly.run(["rfft", os.path.join(work, "window_x.npy"), out, "--window", "hann", "--n", "128"])
+    ok = result.returncode == 0
+    if ok:
+        padded = np.zeros((3, 128))
+        padded[:, :100] = x
+        reference = np.fft.rfft(padded * periodic_window("hann", 128))
+        y = np.load(out)
+        ok = np.linalg.norm(y - reference) / np.linalg.norm(reference) <= 5e-7
+    checks.record("rfft --window hann --n 128: NumPy's rfft of the padded, windowed rows", ok,
+                  f"exit {result.returncode}, {short(result.stderr)}" if not ok else "")
+    z = (rng.standard_normal((4, 20, 30)) + 1j * rng.standard_normal((4, 20, 30))).astype(np.complex64)
+    np.save(os.path.join(work, "window_z.npy"), z)
+    result = bfly.run(["fft", os.path.join(work, "window_z.npy"), out, "--window", "blackman", "--axes", "1,2"])
+    ok = result.returncode == 0
+    if ok:
+        w = periodic_window("blackman", 20)[:, None] * periodic_window("blackman", 30)[None, :]
+        reference = np.fft.fftn(z.astype(np.complex128) * w, axes=(1, 2))
+        y = np.load(out)
+        ok = np.linalg.norm(y - reference) / np.linalg.norm(reference) <= 5e-7
+    checks.record("fft --window blackman over two axes: the product of their windows", ok,
+                  f"exit {result.returncode}, {short(result.stderr)}" if not ok else "")
+    never = os.path.join(work, "window_never.npy")
+    expect_failure("fft --window hanning is refused by name", bfly,
+                   ["fft", os.path.join(work, "window_z.npy"), never, "--window", "hanning"], never, ["hanning"])
+    expect_failure("fft --window with an axis listed twice is refused", bfly,
+                   ["fft", os.path.join(work, "window_z.npy"), never, "--window", "hann", "--axes", "1,2,1"], never,
+                   ["listed twice"])
+
+
 def check_half(bfly, rng, work):
     """--precision half|bfloat16 (issue 42): the NumPy verbs in 16-bit storage against NumPy on
     the rounded input (fp16 rel L2 <= 4e-4, bf16 <= 3e-3), single-precision dtypes out, overflow
@@ -1688,6 +1734,7 @@ def main():
             checks.run("cache", lambda name: check_cache(bfly, work))
             checks.run("dct/idct/dst/idst", lambda name: check_r2r(bfly, rng, work))
             checks.run("half storage", lambda name: check_half(bfly, rng, work))
+            checks.run("windows", lambda name: check_window(bfly, rng, work))
             for verb, shape, dtype, norm in sample_cases(
                     rng, "fft/ifft cases", ACCURACY_CASES,
                     lambda c: features(c[0], c[2], c[1], norm=c[3])):
