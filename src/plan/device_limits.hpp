@@ -158,6 +158,12 @@ struct DeviceLimits {
   // One-kernel convolutions take a thread per butterfly of their busiest
   // stage (launch_model.cpp); false: one widest butterfly a thread.
   bool convolution_threads = false;
+  // The most threads a group of a convolution's column pass (Bluestein's
+  // middle kernel) where > 0: its columns halve past it, whatever the
+  // compact rule in launch_model.cpp keeps. A measurement knob (0: none):
+  // NVRTC, sm_90, 2048-point middle kernels of 8 columns at 1024 threads
+  // (1479211 fp32, 529327 fp64) spill 180-400 bytes at 64 registers.
+  int convolution_group = 0;
   // Bluestein past one kernel in three passes where M splits in two (the
   // first pass, one kernel over the second's sub-transforms, the first's
   // inverse: solvers/bluestein.cpp): 0 never (the two FFTs' passes), 1

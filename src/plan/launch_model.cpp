@@ -532,6 +532,10 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     while (per_group > 1 && !spec.clustered() && !compact &&
            warps_of(threads * per_group) * registers > limits.registers_per_unit)
       per_group /= 2;
+    // (DeviceLimits::convolution_group: a convolution's columns past it.)
+    while (per_group > 1 && spec.convolve && columns && limits.convolution_group > 0 &&
+           threads * per_group > limits.convolution_group)
+      per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     if (compact && limits.strided_groups_per_unit > 0) {

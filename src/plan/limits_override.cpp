@@ -91,6 +91,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.convolution_length = v; }},
       {"convolution_threads", "convolution_threads (0 or 1): a one-kernel convolution's threads", 0, 1,
        [](DeviceLimits& l, long long v) { l.convolution_threads = v != 0; }},
+      {"convolution_group", "convolution_group: the most threads a group of a convolution's column pass (0: none)", 0,
+       1024, [](DeviceLimits& l, long long v) { l.convolution_group = static_cast<int>(v); }},
       {"bluestein_three",
        "bluestein_three: Bluestein past one kernel in three passes (0 never, 1 but a C2R's real axis, 2 always)", 0, 2,
        [](DeviceLimits& l, long long v) { l.bluestein_three = static_cast<int>(v); }},
