@@ -144,6 +144,7 @@ def _fast_call(a, key):
     plan, fmt, pairs_in, pairs_out, out_bits_shape = entry
     h = ops.adopt(a, pairs_in)
     h.fmt = fmt
+    ops = h.ops  # (JAX's arrays run through another framework's ops)
     view = ops.view(h.bits, pairs_in)
     on = ops.on(h.bits)
     if view is None or (on and view.pointer % 4):

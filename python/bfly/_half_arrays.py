@@ -269,8 +269,66 @@ _numpy_ops = NumpyOps()
 by_type = {np.ndarray: _numpy_ops}  # each array type's ops, made once
 
 
+class _JaxSide:
+    """JAX arrays through another framework's ops: NumPy's for arrays on the
+    CPU (np.asarray shares their memory), PyTorch's through DLPack for
+    arrays on a GPU (CuPy has no bfloat16). Results come back as JAX arrays;
+    complex results as pairs (a trailing axis of 2: JAX has no complex
+    half dtype). out= is refused: JAX arrays are immutable."""
+    name = "jax"
+
+    def __init__(self, delegate, back, signature):
+        self.delegate, self.back, self.signature = delegate, back, signature
+
+    def __getattr__(self, attr):
+        return getattr(self.delegate, attr)
+
+    def out_bits(self, out, half, complex_side, shape):
+        raise TypeError("out= is not taken for JAX arrays (they are immutable): use the result")
+
+    def wrap(self, b, half, complex_side):
+        return self.back(self.delegate.wrap(b, half, complex_side))
+
+
+class JaxOps:
+    """JAX arrays (float16, bfloat16, or uint16/int16 raw bits): each
+    array by the side its device calls for (_JaxSide)."""
+    name = "jax"
+
+    def __init__(self, jax):
+        self.jax = jax
+        self.cpu = _JaxSide(_numpy_ops, jax.numpy.asarray, self.signature)
+        self.gpu = None
+
+    @staticmethod
+    def _device(x):
+        return next(iter(x.devices()))
+
+    def signature(self, x):
+        return (x.shape, x.dtype, str(self._device(x)))
+
+    def _side(self, x):
+        if self._device(x).platform == "cpu":
+            return self.cpu
+        if self.gpu is None:
+            try:
+                import torch
+            except ImportError:
+                raise TypeError("half storage of JAX arrays on a GPU goes through PyTorch's DLPack: install torch, "
+                                "or give bfly the array's bits as a CuPy array (float16)") from None
+            self.gpu = _JaxSide(TorchOps(torch), self.jax.dlpack.from_dlpack, self.signature)
+        return self.gpu
+
+    def adopt(self, x, complex_input):
+        side = self._side(x)
+        inner = np.asarray(x) if side is self.cpu else side.delegate.torch.from_dlpack(x)
+        h = side.delegate.adopt(inner, complex_input)
+        h.ops, h.array, h.complex32 = side, x, False
+        return h
+
+
 def ops_of(x):
-    """(ops, array) for an array of NumPy, CuPy or PyTorch; TypeError for others."""
+    """(ops, array) for an array of NumPy, CuPy, PyTorch or JAX; TypeError for others."""
     ops = by_type.get(type(x))
     if ops is not None:
         return ops, x
@@ -285,8 +343,12 @@ def ops_of(x):
         import torch
         ops = by_type[type(x)] = TorchOps(torch)
         return ops, x
-    if module in ("jax", "jaxlib") or hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
-        raise TypeError(f"half storage takes NumPy, CuPy and PyTorch arrays, not {type(x).__name__}: give it "
-                        "to torch.from_dlpack or cupy.from_dlpack first (no copy)")
+    if module in ("jax", "jaxlib") and hasattr(x, "devices"):
+        import jax
+        ops = by_type[type(x)] = JaxOps(jax)
+        return ops, x
+    if hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"):
+        raise TypeError(f"half storage takes NumPy, CuPy, PyTorch and JAX arrays, not {type(x).__name__}: give "
+                        "it to torch.from_dlpack or cupy.from_dlpack first (no copy)")
     return _numpy_ops, np.asarray(x)
 

@@ -312,3 +312,32 @@ def test_multi_pass_on_gpu(rng, fmt):
     y = bfly.fft.rfft(t, half=True)
     spectrum = torch.view_as_real(y) if y.is_complex() else y
     check(as_complex(values(spectrum.view(torch.int16).cpu().numpy().view(r.dtype), fmt)), np.fft.rfft(rv), fmt)
+
+
+# --- JAX -------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["float16", "bfloat16"])
+def test_jax(rng, fmt):
+    # JAX's float16 and bfloat16 arrays as they are, results as JAX arrays
+    # (complex ones as pairs: JAX has no complex half dtype); on a GPU
+    # through PyTorch's DLPack, where both are installed.
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    dtype = jnp.float16 if fmt == "float16" else jnp.bfloat16
+    devices = [d for d in jax.devices() if d.platform == "cpu"] if jax.devices()[0].platform == "cpu" else \
+        jax.devices()
+    for device in devices[:1]:
+        r, rv = to_half(random_values(rng, (3, 1000), False), fmt)
+        x = jax.device_put(jnp.asarray(r.view(np.uint16)).view(dtype), device)
+        y = bfly.fft.rfft(x, half=True)
+        assert isinstance(y, jax.Array) and y.dtype == dtype and y.shape == (3, 501, 2)
+        got = values(np.asarray(y.view(jnp.uint16)).view(r.dtype), fmt)
+        check(as_complex(got), np.fft.rfft(rv), fmt)
+        again = bfly.fft.rfft(x, half=True)  # the fast path: the same bits
+        assert np.array_equal(np.asarray(again.view(jnp.uint16)), np.asarray(y.view(jnp.uint16)))
+        c, cv = to_half(random_values(rng, (4, 96), True), fmt)
+        pairs = jax.device_put(jnp.asarray(c.view(np.uint16)).view(dtype), device)
+        z = bfly.fft.fft(pairs, half=True)
+        check(as_complex(values(np.asarray(z.view(jnp.uint16)).view(c.dtype), fmt)), np.fft.fft(as_complex(cv)), fmt)
+        with pytest.raises(TypeError, match="immutable"):
+            bfly.fft.fft(pairs, out=pairs, half=True)
