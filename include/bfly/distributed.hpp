@@ -3,9 +3,10 @@
 //
 // A layer above the library: each rank transforms the axes it holds whole
 // with an ordinary bfly::Plan, the ranks exchange blocks with MPI, and each
-// transforms the axis that was split. Nothing below it knows about MPI; the
-// library target `bfly` has no MPI dependency, this one (`bfly_distributed`,
-// built where CMake finds MPI: BFLY_MPI) has.
+// transforms the axes made whole (slabs: one exchange; pencils: two).
+// Nothing below it knows about MPI; the library target `bfly` has no MPI
+// dependency, this one (`bfly_distributed`, built where CMake finds MPI:
+// BFLY_MPI) has.
 //
 //   bfly::distributed::Problem problem;
 //   problem.shape = {64, 64, 64};                     // the global array

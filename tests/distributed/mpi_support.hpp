@@ -26,8 +26,8 @@ const Device& distributed_device();
 // run's BFLY_LIMITS names a tier. Their subject is the distribution (boxes,
 // exchanges, stages, norms); the specialised kernels of every length have
 // the accuracy suites, and each rank compiling them for each box was most
-// of these tests' cold time (67 s against 28 s for np 1..4 on 2 cores,
-// 2026-11-26). DistributedSpecialised runs a few cases on them.
+// of these tests' cold time (67 s against 24 s for np 1..4 on 2 cores,
+// 2026-11-26, docs/DISTRIBUTED.md). DistributedSpecialised runs a few cases on them.
 PlanOptions distributed_options();
 
 // The whole global array, fresh from rank 0's random data and broadcast,
