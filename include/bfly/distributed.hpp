@@ -119,8 +119,9 @@ class Plan {
   const std::vector<Box>& output_boxes() const;
   // The process grid {P0, P1} (Pencils: given or chosen); {ranks, 1} for slabs.
   const std::vector<int>& grid() const;
-  // Host memory the plan holds for staging (send, receive and local
-  // results), in bytes on this rank.
+  // Host memory the plan holds for staging, in bytes on this rank: two
+  // buffers of its largest box (the stages and exchanges take turns), and
+  // the send and receive buffers of its largest exchange.
   std::size_t workspace_bytes() const;
   // The plan in words: the problem, this rank's boxes and local plans.
   std::string describe() const;
