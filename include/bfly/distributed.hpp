@@ -3,9 +3,10 @@
 //
 // A layer above the library: each rank transforms the axes it holds whole
 // with an ordinary bfly::Plan, the ranks exchange blocks with MPI, and each
-// transforms the axis that was split. Nothing below it knows about MPI; the
-// library target `bfly` has no MPI dependency, this one (`bfly_distributed`,
-// built where CMake finds MPI: BFLY_MPI) has.
+// transforms the axes made whole (slabs: one exchange; pencils: two).
+// Nothing below it knows about MPI; the library target `bfly` has no MPI
+// dependency, this one (`bfly_distributed`, built where CMake finds MPI:
+// BFLY_MPI) has.
 //
 //   bfly::distributed::Problem problem;
 //   problem.shape = {64, 64, 64};                     // the global array
@@ -53,21 +54,43 @@ enum class Decomposition {
   // Input split along axis 1, output along axis 0: the way back from Slabs
   // (FFTW_MPI_TRANSPOSED_IN), e.g. for the inverse of a Slabs forward.
   SlabsTransposedIn,
+  // 3D only, over a P0 x P1 process grid (Problem::grid), rank r at row
+  // r / P1 and column r % P1. Input "z-pencils": axis 0 split over P0 (by
+  // row), axis 1 over P1 (by column), axis 2 whole. Output "x-pencils":
+  // axis 0 whole, axis 1 split over P0 (by row), axis 2 over P1 (by
+  // column). Two exchanges: within each row (to y-pencils: axis 1 whole,
+  // axis 2 split over P1), then within each column (heFFTe's and
+  // 2DECOMP&FFT's pencils, in C order: the contiguous axis first).
+  Pencils,
+  // Input x-pencils, output z-pencils, as above: the way back from Pencils.
+  PencilsTransposedIn,
 };
-const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in"
+const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in", "pencils", "pencils-transposed-in"
 
-// The transform, identical on every rank: C2C of the whole global array
-// (all its axes), as bfly::Problem's conventions (unnormalised unless
-// `norm` says otherwise; the norm's N is the product of the global shape).
+// The transform, identical on every rank, of the whole global array (all
+// its axes), as bfly::Problem's conventions (unnormalised unless `norm`
+// says otherwise; the norm's N is the product of the global shape).
+//
+// Real transforms (R2C forward, C2R inverse, as bfly::Problem): `shape` is
+// the real array's; the complex side is the half spectrum, n/2 + 1 points
+// along the last axis, and its boxes are boxes of that half shape. The last
+// axis is never split on the real side: R2C takes Slabs or Pencils (3D also
+// SlabsTransposedIn), C2R SlabsTransposedIn or PencilsTransposedIn (3D also
+// Slabs), so a forward R2C and an inverse C2R round trip on the same boxes.
 struct Problem {
-  std::vector<std::int64_t> shape;  // global shape, 2 or 3 axes, outermost first
-  Kind kind = Kind::C2C;            // C2C only in this version
+  std::vector<std::int64_t> shape;  // global shape, 2 or 3 axes, outermost first (the real shape for R2C / C2R)
+  Kind kind = Kind::C2C;            // C2C, R2C or C2R
   Precision precision = Precision::Single;
-  Direction direction = Direction::Forward;
+  Direction direction = Direction::Forward;  // R2C forward, C2R inverse
   Norm norm = Norm::None;
   Decomposition decomposition = Decomposition::Slabs;
+  // Pencils only: the process grid {P0, P1}, P0 * P1 the communicator's
+  // size. Empty: the most square factorisation, P0 >= P1 (4 ranks 2 x 2, 6
+  // ranks 3 x 2, 3 ranks 3 x 1).
+  std::vector<int> grid;
 
-  // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs".
+  // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs" or
+  // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given).
   std::string token() const;
 };
 
@@ -94,20 +117,28 @@ class Plan {
   // Every rank's boxes, indexed by rank (the same on every rank).
   const std::vector<Box>& input_boxes() const;
   const std::vector<Box>& output_boxes() const;
-  // Host memory the plan holds for staging (send, receive and local
-  // results), in bytes on this rank.
+  // The process grid {P0, P1} (Pencils: given or chosen); {ranks, 1} for slabs.
+  const std::vector<int>& grid() const;
+  // Host memory the plan holds for staging, in bytes on this rank: two
+  // buffers of its largest box (the stages and exchanges take turns), and
+  // the send and receive buffers of its largest exchange.
   std::size_t workspace_bytes() const;
   // The plan in words: the problem, this rank's boxes and local plans.
   std::string describe() const;
 
   // Collective and blocking: `in` holds input_box().elements() points of
   // this rank, `out` receives output_box().elements() (either may be null
-  // where its box is empty). The element type must match the precision.
+  // where its box is empty). The element types must match the kind and
+  // precision: complex in and out for C2C, real in for R2C, real out for C2R.
   // A failure on any rank (a wrong element type, a null array for a
   // non-empty box, a device error) is thrown on every rank, the same.
   // Not concurrent with another execution of the same plan.
   void execute(const std::complex<float>* in, std::complex<float>* out) const;
   void execute(const std::complex<double>* in, std::complex<double>* out) const;
+  void execute(const float* in, std::complex<float>* out) const;    // R2C
+  void execute(const double* in, std::complex<double>* out) const;  // R2C
+  void execute(const std::complex<float>* in, float* out) const;    // C2R
+  void execute(const std::complex<double>* in, double* out) const;  // C2R
 
  private:
   std::unique_ptr<PlanImpl> impl_;

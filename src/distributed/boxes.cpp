@@ -31,8 +31,21 @@ Box slab(const std::vector<std::int64_t>& shape, int axis, int ranks, int rank) 
   return box;
 }
 
-int input_split_axis(Decomposition d) { return d == Decomposition::Slabs ? 0 : 1; }
-int output_split_axis(Decomposition d) { return d == Decomposition::Slabs ? 1 : 0; }
+std::vector<int> square_grid(int ranks) {
+  int columns = 1;
+  for (int d = 1; static_cast<long long>(d) * d <= ranks; ++d)
+    if (ranks % d == 0) columns = d;
+  return {ranks / columns, columns};
+}
+
+Box pencil(const std::vector<std::int64_t>& shape, const std::vector<int>& grid, int by_row, int by_column, int rank) {
+  Box box{std::vector<std::int64_t>(shape.size(), 0), shape};
+  const Range row = split(shape[by_row], grid[0], rank / grid[1]);
+  const Range column = split(shape[by_column], grid[1], rank % grid[1]);
+  box.lower[by_row] = row.first, box.upper[by_row] = row.last;
+  box.lower[by_column] = column.first, box.upper[by_column] = column.last;
+  return box;
+}
 
 Box intersect(const Box& a, const Box& b) {
   Box box = a;

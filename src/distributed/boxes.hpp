@@ -20,9 +20,14 @@ Range split(std::int64_t length, int parts, int index);
 // The box of `rank` of `ranks` when `shape` is split along `axis`.
 Box slab(const std::vector<std::int64_t>& shape, int axis, int ranks, int rank);
 
-// Which axis a decomposition splits on input, and on output.
-int input_split_axis(Decomposition d);
-int output_split_axis(Decomposition d);
+// The most square process grid {P0, P1} for `ranks`: P0 * P1 = ranks,
+// P0 >= P1, P1 the largest divisor of ranks not above its square root.
+std::vector<int> square_grid(int ranks);
+
+// The box of `rank` on a P0 x P1 grid (rank r at row r / P1, column
+// r % P1) with axis `by_row` split over the P0 rows, axis `by_column` over
+// the P1 columns, and the third axis of the 3D `shape` whole: the pencils.
+Box pencil(const std::vector<std::int64_t>& shape, const std::vector<int>& grid, int by_row, int by_column, int rank);
 
 // upper - lower per axis, 0 where upper is below lower (Box::shape).
 std::vector<std::int64_t> box_shape(const Box& box);

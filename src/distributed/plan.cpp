@@ -1,81 +1,80 @@
-// bfly::distributed::Plan (include/bfly/distributed.hpp): two local stages
-// of ordinary bfly plans around one exchange.
+// bfly::distributed::Plan (include/bfly/distributed.hpp): local stages of
+// ordinary bfly plans around exchanges, as the schedule lays them out
+// (schedule.hpp: slabs, one exchange; pencils, two).
 //
-//   input box  (split along axis a)  -- stage 1: every axis but a, one bfly::Plan
-//   exchange   (exchange.cpp)        -- blocks to the ranks whose output box holds them
-//   output box (split along axis b)  -- stage 2: axis a, whole here, one bfly::Plan
+//   input box  -- stage 0: the axes it holds whole, one bfly::Plan
+//   exchange   (exchange.cpp) -- blocks to the ranks whose next box holds them,
+//                                within a group (every rank, or a row or column of the grid)
+//   ...        -- stage j: the axes made whole, one bfly::Plan
+//   output box
 //
 // The norm splits across the stages by itself: each stage takes the
 // problem's norm over its own axes, and 1/N1 * 1/N2 = 1/N, 1/sqrt(N1) *
-// 1/sqrt(N2) = 1/sqrt(N). Every step that may fail on some ranks only is
-// followed by an agreement (agree.hpp) before the next collective, so the
-// ranks fail together with one message.
+// 1/sqrt(N2) = 1/sqrt(N) (a real stage's N counts the real length, as the
+// whole array's does). Every step that may fail on some ranks only is
+// followed by an agreement (agree.hpp) over the whole communicator before
+// the next collective, so the ranks fail together with one message.
+#include <algorithm>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "distributed/agree.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/schedule.hpp"
 
 namespace bfly::distributed {
 
-const char* to_string(Decomposition d) {
-  switch (d) {
-    case Decomposition::Slabs:
-      return "slabs";
-    case Decomposition::SlabsTransposedIn:
-      return "slabs-transposed-in";
-  }
-  return "?";
-}
-
-// bfly::Problem's token's fields, in its order, then the decomposition.
-std::string Problem::token() const {
-  std::string shape_text;
-  for (std::size_t k = 0; k < shape.size(); ++k) shape_text += (k ? "x" : "") + std::to_string(shape[k]);
-  return std::string(bfly::to_string(kind)) + "_" + bfly::to_string(precision) + "_" + bfly::to_string(direction) +
-         "_" + shape_text + "_" + bfly::to_string(norm) + "_" + to_string(decomposition);
-}
-
 namespace {
 
-// Objections to the problem (empty: none): the same on every rank once
-// the ranks agree on the problem, so each rank may throw them alone.
-std::string validate(const Problem& problem) {
-  if (problem.shape.size() != 2 && problem.shape.size() != 3)
-    return "bfly::distributed: the global shape has " + std::to_string(problem.shape.size()) +
-           " axes (2 or 3 are supported): " + problem.token();
-  std::int64_t elements = 1;
-  for (std::int64_t n : problem.shape) {
-    if (n < 1) return "bfly::distributed: the global shape has a length " + std::to_string(n) + ": " + problem.token();
-    if (elements > (std::int64_t{1} << 62) / n)
-      return "bfly::distributed: the global shape overflows: " + problem.token();
-    elements *= n;
-  }
-  return "";
-}
-
-std::string unsupported(const Problem& problem, const PlanOptions& options) {
-  if (problem.kind != Kind::C2C)
-    return "bfly::distributed: only C2C transforms are distributed in this version, not " +
-           std::string(bfly::to_string(problem.kind));
-  if (!options.load.empty() || !options.store.empty())
-    return "bfly::distributed: callbacks (PlanOptions::load, store) are not supported yet";
-  return "";
-}
-
-// A local stage: `axes` of the row-major array of `box`; none for an empty box.
-std::optional<bfly::Plan> stage(const Device& device, const Problem& problem, const Box& box, std::vector<int> axes,
-                                const PlanOptions& options) {
+// A local stage: `axes` of the row-major array of this rank's box (the
+// real box for an R2C's first stage and a C2R's last, which bfly::Problem
+// takes as the shape); none for an empty box.
+std::optional<bfly::Plan> stage(const Device& device, const Problem& problem, const Box& box, Kind kind,
+                                std::vector<int> axes, const PlanOptions& options) {
   if (box.empty()) return std::nullopt;
   bfly::Problem local;
-  local.kind = Kind::C2C;
+  local.kind = kind;
   local.shape = box.shape();
   local.axes = std::move(axes);
   local.precision = problem.precision;
   local.direction = problem.direction;
   local.norm = problem.norm;
   return bfly::Plan(device, local, options);
+}
+
+// One exchange of the schedule on this rank: skipped where no box changes.
+struct Step {
+  MPI_Comm comm = MPI_COMM_NULL;  // the group's: the plan's, or a split of it (owned)
+  bool owned = false;
+  std::optional<detail::Exchange> exchange;  // none where skipped
+  int group_size = 0;
+};
+
+template <class T>
+constexpr Precision precision_of() {
+  return std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ? Precision::Single : Precision::Double;
+}
+
+template <class T>
+constexpr bool is_complex() {
+  return std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+}
+
+template <class T>
+std::string type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex<float>";
+  return "complex<double>";
+}
+
+template <class T>
+T* as(std::vector<std::complex<double>>& storage, std::int64_t elements) {
+  const std::size_t need = (static_cast<std::size_t>(elements) * sizeof(T) + 15) / 16;
+  if (storage.size() < need) storage.resize(need);
+  return reinterpret_cast<T*>(storage.data());
 }
 
 }  // namespace
@@ -85,63 +84,100 @@ class PlanImpl {
   MPI_Comm comm = MPI_COMM_NULL;
   Problem problem;
   int rank = 0, ranks = 1;
-  std::vector<Box> input_boxes, output_boxes;
-  std::optional<bfly::Plan> first, second;
-  std::optional<detail::Exchange> exchange;
-  // Host staging, as complex<double> for alignment: stage 1's result, the
-  // send and receive buffers, the unpacked output box (stage 2's input).
-  mutable std::vector<std::complex<double>> local, send, receive, target;
+  detail::Schedule schedule;
+  std::vector<std::optional<bfly::Plan>> stages;
+  std::vector<Step> steps;
+  // Host staging, as complex<double> for alignment: two buffers the stages
+  // and exchanges take turns writing (each reads one and writes the
+  // other), and the exchanges' send and receive buffers.
+  mutable std::vector<std::complex<double>> buffers[2], send, receive;
 
   ~PlanImpl() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+    if (finalized) return;
+    for (Step& step : steps)
+      if (step.owned) MPI_Comm_free(&step.comm);
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   }
 
-  template <class T>
-  void execute(const T* in, T* out) const;
+  std::int64_t largest_box() const {
+    std::int64_t most = 0;
+    for (const auto& tiling : schedule.tilings) most = std::max(most, tiling[rank].elements());
+    return most;
+  }
+
+  template <class In, class Out>
+  void execute(const In* in, Out* out) const;
 };
 
 namespace {
 
-template <class T>
-T* as(std::vector<std::complex<double>>& storage, std::int64_t elements) {
-  const std::size_t need = (static_cast<std::size_t>(elements) * sizeof(T) + 15) / 16;
-  if (storage.size() < need) storage.resize(need);
-  return reinterpret_cast<T*>(storage.data());
-}
-
-template <class T>
-constexpr Precision precision_of() {
-  return sizeof(T) == sizeof(std::complex<float>) ? Precision::Single : Precision::Double;
+// Runs a stage's plan from `source` to `target`, as the element types the
+// stage takes (real on the real side, complex elsewhere).
+template <class In, class Out>
+void run_stage(const bfly::Plan& plan, const void* source, void* target) {
+  plan.execute_host(static_cast<const In*>(source), static_cast<Out*>(target));
 }
 
 }  // namespace
 
-template <class T>
-void PlanImpl::execute(const T* in, T* out) const {
-  const Box& in_box = input_boxes[rank];
-  const Box& out_box = output_boxes[rank];
-  T *staged = nullptr, *sent = nullptr, *received = nullptr, *unpacked = nullptr;
+template <class In, class Out>
+void PlanImpl::execute(const In* in, Out* out) const {
+  using Complex = std::conditional_t<is_complex<In>(), In, std::complex<In>>;
+  const Box& in_box = schedule.input_boxes[rank];
+  const Box& out_box = schedule.output_boxes[rank];
+  const int last = static_cast<int>(stages.size()) - 1;
+  Complex* buffer[2] = {nullptr, nullptr};
+  Complex *sent = nullptr, *received = nullptr;
+  int current = 1;  // the buffer holding the data; the next step writes the other
+  // Stage j: from the caller's input (j = 0) or the current buffer, to the
+  // caller's output (the last) or the other buffer.
+  auto run = [&](int j) {
+    const void* source = j == 0 ? static_cast<const void*>(in) : buffer[current];
+    void* target = j == last ? static_cast<void*>(out) : buffer[1 - current];
+    if (const auto& plan = stages[j]) {
+      if (j == 0 && j == last)
+        run_stage<In, Out>(*plan, source, target);
+      else if (j == 0)
+        run_stage<In, Complex>(*plan, source, target);
+      else if (j == last)
+        run_stage<Complex, Out>(*plan, source, target);
+      else
+        run_stage<Complex, Complex>(*plan, source, target);
+    }
+    current = 1 - current;
+  };
   detail::together(comm, [&] {
-    if (problem.precision != precision_of<T>())
-      throw Error(ErrorCode::InvalidArgument,
-                  std::string("bfly::distributed: execute with ") +
-                      (precision_of<T>() == Precision::Single ? "complex<float>" : "complex<double>") + " data on an " +
-                      bfly::to_string(problem.precision) + " plan");
+    const bool kind_fits =
+        is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
+    if (problem.precision != precision_of<In>() || problem.precision != precision_of<Out>())
+      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() + " data on an " +
+                                                  bfly::to_string(problem.precision) + " plan");
+    if (!kind_fits)
+      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() + " in and " +
+                                                  type_name<Out>() + " out on a " + bfly::to_string(problem.kind) +
+                                                  " plan (c2c: complex in and out, r2c: real in, c2r: real out)");
     if ((!in && !in_box.empty()) || (!out && !out_box.empty()))
       throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null buffer for a non-empty box");
-    staged = as<T>(local, in_box.elements());
-    unpacked = as<T>(target, out_box.elements());
-    sent = as<T>(send, exchange->send_elements());
-    received = as<T>(receive, exchange->receive_elements());
-    if (first) first->execute_host(in, staged);
+    for (int b = 0; b < 2; ++b) buffer[b] = as<Complex>(buffers[b], largest_box());
+    std::int64_t most_sent = 0, most_received = 0;
+    for (const Step& step : steps)
+      if (step.exchange)
+        most_sent = std::max(most_sent, step.exchange->send_elements()),
+        most_received = std::max(most_received, step.exchange->receive_elements());
+    sent = as<Complex>(send, most_sent);
+    received = as<Complex>(receive, most_received);
+    run(0);
   });
-  exchange->run(comm, staged, sent, received, unpacked);
-  // Agreed after stage 2 too, so that a rank never returns while another throws.
-  detail::together(comm, [&] {
-    if (second) second->execute_host(unpacked, out);
-  });
+  for (int j = 1; j <= last; ++j) {
+    if (const Step& step = steps[j - 1]; step.exchange) {
+      step.exchange->run(step.comm, buffer[current], sent, received, buffer[1 - current]);
+      current = 1 - current;
+    }
+    // Agreed after the last stage too, so that a rank never returns while another throws.
+    detail::together(comm, [&] { run(j); });
+  }
 }
 
 Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const PlanOptions& options)
@@ -161,26 +197,51 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
   // First of all, the same problem everywhere (then every later check and
   // collective is the same on every rank).
   detail::agree_on(p.comm, detail::fingerprint(problem.token()),
-                   "the problem (global shape, kind, precision, direction, norm, decomposition)");
-  if (std::string why = validate(problem); !why.empty()) throw Error(ErrorCode::InvalidArgument, why);
-  if (std::string why = unsupported(problem, options); !why.empty()) throw Error(ErrorCode::Unsupported, why);
+                   "the problem (global shape, kind, precision, direction, norm, decomposition, grid)");
+  detail::check(problem, p.ranks);
+  if (!options.load.empty() || !options.store.empty())
+    throw Error(ErrorCode::Unsupported,
+                "bfly::distributed: callbacks (PlanOptions::load, store) are not supported yet");
+  p.schedule = detail::make_schedule(problem, p.ranks);
+  const detail::Schedule& s = p.schedule;
 
-  const int in_axis = detail::input_split_axis(problem.decomposition);
-  const int out_axis = detail::output_split_axis(problem.decomposition);
-  for (int r = 0; r < p.ranks; ++r) {
-    p.input_boxes.push_back(detail::slab(problem.shape, in_axis, p.ranks, r));
-    p.output_boxes.push_back(detail::slab(problem.shape, out_axis, p.ranks, r));
+  // The groups' communicators: the plan's where the group is every rank,
+  // a split where it is a row or column of the grid (collective, the same
+  // calls on every rank: the schedule is).
+  for (int j = 0; j < s.exchanges(); ++j) {
+    Step step;
+    step.group_size = static_cast<int>(s.members(j, p.rank).size());
+    if (!s.unchanged(j)) {
+      if (step.group_size == p.ranks) {
+        step.comm = p.comm;
+      } else {
+        detail::check_mpi(MPI_Comm_split(p.comm, s.groups[j][p.rank], p.rank, &step.comm), "MPI_Comm_split");
+        step.owned = true;
+      }
+    }
+    p.steps.push_back(std::move(step));
   }
-  std::vector<int> first_axes;
-  for (int k = 0; k < static_cast<int>(problem.shape.size()); ++k)
-    if (k != in_axis) first_axes.push_back(k);
 
-  // Local plans and the exchange's counts: may fail on some ranks only
+  // Local plans and the exchanges' counts: may fail on some ranks only
   // (a kernel that does not build, a block past MPI's counts).
   detail::together(p.comm, [&] {
-    p.first = stage(device, problem, p.input_boxes[p.rank], first_axes, options);
-    p.second = stage(device, problem, p.output_boxes[p.rank], {in_axis}, options);
-    p.exchange.emplace(p.input_boxes, p.output_boxes, p.rank);
+    const int last = static_cast<int>(s.tilings.size()) - 1;
+    for (int j = 0; j <= last; ++j) {
+      const Box& box = j == 0 ? s.input_boxes[p.rank] : j == last ? s.output_boxes[p.rank] : s.tilings[j][p.rank];
+      p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
+    }
+    for (int j = 0; j < s.exchanges(); ++j) {
+      if (p.steps[j].comm == MPI_COMM_NULL) continue;
+      // The group's boxes before and after, by rank in the group (a split
+      // keeps the ranks' order: its key is the rank).
+      std::vector<Box> from, to;
+      int index = 0;
+      for (int r : s.members(j, p.rank)) {
+        if (r == p.rank) index = static_cast<int>(from.size());
+        from.push_back(s.tilings[j][r]), to.push_back(s.tilings[j + 1][r]);
+      }
+      p.steps[j].exchange.emplace(from, to, index);
+    }
   });
 }
 
@@ -189,20 +250,26 @@ Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 
 const Problem& Plan::problem() const { return impl_->problem; }
-const Box& Plan::input_box() const { return impl_->input_boxes[impl_->rank]; }
-const Box& Plan::output_box() const { return impl_->output_boxes[impl_->rank]; }
-const std::vector<Box>& Plan::input_boxes() const { return impl_->input_boxes; }
-const std::vector<Box>& Plan::output_boxes() const { return impl_->output_boxes; }
+const Box& Plan::input_box() const { return impl_->schedule.input_boxes[impl_->rank]; }
+const Box& Plan::output_box() const { return impl_->schedule.output_boxes[impl_->rank]; }
+const std::vector<Box>& Plan::input_boxes() const { return impl_->schedule.input_boxes; }
+const std::vector<Box>& Plan::output_boxes() const { return impl_->schedule.output_boxes; }
+const std::vector<int>& Plan::grid() const { return impl_->schedule.grid; }
 
 std::size_t Plan::workspace_bytes() const {
-  const std::size_t point = impl_->problem.precision == Precision::Single ? 8 : 16;
   const auto& p = *impl_;
-  return point * static_cast<std::size_t>(p.input_boxes[p.rank].elements() + p.exchange->send_elements() +
-                                          p.exchange->receive_elements() + p.output_boxes[p.rank].elements());
+  const std::size_t point = p.problem.precision == Precision::Single ? 8 : 16;
+  std::int64_t most_sent = 0, most_received = 0;
+  for (const Step& step : p.steps)
+    if (step.exchange)
+      most_sent = std::max(most_sent, step.exchange->send_elements()),
+      most_received = std::max(most_received, step.exchange->receive_elements());
+  return point * static_cast<std::size_t>(2 * p.largest_box() + most_sent + most_received);
 }
 
 std::string Plan::describe() const {
   const auto& p = *impl_;
+  const detail::Schedule& s = p.schedule;
   auto box_text = [](const Box& box) {
     std::string text;
     for (std::size_t k = 0; k < box.lower.size(); ++k)
@@ -211,17 +278,32 @@ std::string Plan::describe() const {
     return text;
   };
   std::ostringstream out;
-  out << "distributed " << p.problem.token() << " on rank " << p.rank << " of " << p.ranks << "\n";
-  out << "  input box  " << box_text(input_box()) << "\n";
-  out << "  stage 1    " << (p.first ? p.first->problem().token() : std::string("(empty box)")) << "\n";
-  out << "  exchange   MPI_Alltoallv, host-staged: send " << p.exchange->send_elements() << ", receive "
-      << p.exchange->receive_elements() << " points\n";
-  out << "  stage 2    " << (p.second ? p.second->problem().token() : std::string("(empty box)")) << "\n";
-  out << "  output box " << box_text(output_box()) << "\n";
+  out << "distributed " << p.problem.token() << " on rank " << p.rank << " of " << p.ranks << ", grid " << s.grid[0]
+      << " x " << s.grid[1] << "\n";
+  out << "  input box    " << box_text(input_box()) << "\n";
+  for (std::size_t j = 0; j < p.stages.size(); ++j) {
+    if (j > 0) {
+      const Step& step = p.steps[j - 1];
+      out << "  exchange " << j << "   ";  // between stages j and j + 1, counted from 1
+      if (!step.exchange)
+        out << "none (no box changes)\n";
+      else
+        out << "MPI_Alltoallv over " << step.group_size << " ranks ("
+            << (step.owned ? "a row or column of the grid" : "every rank") << "), host-staged: send "
+            << step.exchange->send_elements() << ", receive " << step.exchange->receive_elements() << " points\n";
+    }
+    out << "  stage " << j + 1 << "      "
+        << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)")) << "\n";
+  }
+  out << "  output box   " << box_text(output_box()) << "\n";
   return out.str();
 }
 
 void Plan::execute(const std::complex<float>* in, std::complex<float>* out) const { impl_->execute(in, out); }
 void Plan::execute(const std::complex<double>* in, std::complex<double>* out) const { impl_->execute(in, out); }
+void Plan::execute(const float* in, std::complex<float>* out) const { impl_->execute(in, out); }
+void Plan::execute(const double* in, std::complex<double>* out) const { impl_->execute(in, out); }
+void Plan::execute(const std::complex<float>* in, float* out) const { impl_->execute(in, out); }
+void Plan::execute(const std::complex<double>* in, double* out) const { impl_->execute(in, out); }
 
 }  // namespace bfly::distributed

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "support/test_options.hpp"
+
 namespace bfly::test {
 
 int mpi_rank() {
@@ -16,6 +18,12 @@ int mpi_size() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   return size;
+}
+
+PlanOptions distributed_options() {
+  PlanOptions options = test_options();
+  if (options.tier == Tier::Specialised) options.tier = Tier::Generic;
+  return options;
 }
 
 const Device& distributed_device() {
@@ -37,6 +45,20 @@ std::vector<std::complex<T>> shared_random(std::int64_t count) {
   }
   MPI_Bcast(data.data(), static_cast<int>(count),
             sizeof(T) == sizeof(float) ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX, 0, MPI_COMM_WORLD);
+  return data;
+}
+
+template <class T>
+std::vector<T> shared_random_real(std::int64_t count) {
+  std::vector<T> data(static_cast<std::size_t>(count));
+  if (mpi_rank() == 0) {
+    if constexpr (sizeof(T) == sizeof(float))
+      data = random_real_data(data.size());
+    else
+      data = random_real_data_f64(data.size());
+  }
+  MPI_Bcast(data.data(), static_cast<int>(count), sizeof(T) == sizeof(float) ? MPI_FLOAT : MPI_DOUBLE, 0,
+            MPI_COMM_WORLD);
   return data;
 }
 
@@ -90,6 +112,62 @@ Errors global_errors(const std::vector<std::complex<T>>& result, const distribut
   return errors;
 }
 
+template <class T>
+Errors global_errors(const std::vector<T>& result, const distributed::Box& box, const std::vector<std::int64_t>& shape,
+                     const Expected& reference, double scale) {
+  return global_errors(std::vector<std::complex<T>>(result.begin(), result.end()), box, shape, reference, scale);
+}
+
+Problem whole_problem(const distributed::Problem& problem) {
+  Problem whole;
+  whole.kind = problem.kind, whole.shape = problem.shape, whole.precision = problem.precision;
+  whole.direction = problem.direction, whole.norm = problem.norm;
+  return whole;
+}
+
+template <class T>
+Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options) {
+  distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, options);
+  const Problem whole = whole_problem(problem);
+  std::int64_t in_elements = 1;
+  for (std::int64_t n : whole.input_shape()) in_elements *= n;
+  if (problem.kind == Kind::R2C) {
+    const std::vector<T> global = shared_random_real<T>(in_elements);
+    const Expected expected = fftw_reference(whole, global);
+    const std::vector<T> in = box_part(global, whole.input_shape(), plan.input_box());
+    std::vector<std::complex<T>> out(static_cast<std::size_t>(plan.output_box().elements()));
+    poison(out);
+    plan.execute(in.data(), out.data());
+    return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
+  }
+  std::vector<std::complex<T>> global = shared_random<T>(in_elements);
+  if (problem.kind == Kind::C2R) make_hermitian(whole, global);  // the same on every rank
+  const Expected expected = fftw_reference(whole, global);
+  const std::vector<std::complex<T>> in = box_part(global, whole.input_shape(), plan.input_box());
+  if (problem.kind == Kind::C2R) {
+    std::vector<T> out(static_cast<std::size_t>(plan.output_box().elements()));
+    poison(out);
+    plan.execute(in.data(), out.data());
+    return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
+  }
+  std::vector<std::complex<T>> out(static_cast<std::size_t>(plan.output_box().elements()));
+  poison(out);
+  plan.execute(in.data(), out.data());
+  return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
+}
+
+template std::vector<float> shared_random_real(std::int64_t);
+template std::vector<double> shared_random_real(std::int64_t);
+template std::vector<float> box_part(const std::vector<float>&, const std::vector<std::int64_t>&,
+                                     const distributed::Box&);
+template std::vector<double> box_part(const std::vector<double>&, const std::vector<std::int64_t>&,
+                                      const distributed::Box&);
+template Errors global_errors(const std::vector<float>&, const distributed::Box&, const std::vector<std::int64_t>&,
+                              const Expected&, double);
+template Errors global_errors(const std::vector<double>&, const distributed::Box&, const std::vector<std::int64_t>&,
+                              const Expected&, double);
+template Errors run_against_fftw<float>(const distributed::Problem&, const PlanOptions&);
+template Errors run_against_fftw<double>(const distributed::Problem&, const PlanOptions&);
 template std::vector<std::complex<float>> shared_random(std::int64_t);
 template std::vector<std::complex<double>> shared_random(std::int64_t);
 template std::vector<std::complex<float>> box_part(const std::vector<std::complex<float>>&,

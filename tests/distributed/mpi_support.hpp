@@ -21,10 +21,22 @@ int mpi_size();
 // (PoCL's CPU device on a machine without a GPU).
 const Device& distributed_device();
 
+// The options the distributed tests plan with: the generic tier (kernels
+// that take the length as an argument, compiled once per rank), unless the
+// run's BFLY_LIMITS names a tier. Their subject is the distribution (boxes,
+// exchanges, stages, norms); the specialised kernels of every length have
+// the accuracy suites, and each rank compiling them for each box was most
+// of these tests' cold time (67 s against 24 s for np 1..4 on 2 cores,
+// 2026-11-26, docs/DISTRIBUTED.md). DistributedSpecialised runs a few cases on them.
+PlanOptions distributed_options();
+
 // The whole global array, fresh from rank 0's random data and broadcast,
 // so every rank holds the same values.
 template <class T>
 std::vector<std::complex<T>> shared_random(std::int64_t count);
+// The same for real data (R2C inputs).
+template <class T>
+std::vector<T> shared_random_real(std::int64_t count);
 
 // The part of a row-major global array of `shape` that `box` covers,
 // row-major over the box (by index arithmetic, independent of the
@@ -39,5 +51,19 @@ std::vector<T> box_part(const std::vector<T>& global, const std::vector<std::int
 template <class T>
 Errors global_errors(const std::vector<std::complex<T>>& result, const distributed::Box& box,
                      const std::vector<std::int64_t>& shape, const Expected& reference, double scale);
+// Real results (C2R) against the reference's real parts.
+template <class T>
+Errors global_errors(const std::vector<T>& result, const distributed::Box& box, const std::vector<std::int64_t>& shape,
+                     const Expected& reference, double scale);
+
+// One distributed transform of fresh data on every rank (T: float or
+// double, the problem's precision), each rank's output box (poisoned with
+// NaN first) against FFTW over the whole array: the errors reduced over the
+// ranks. C2R inputs are made Hermitian first (support/reference.hpp).
+template <class T>
+Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options);
+
+// The whole array's bfly::Problem (kind, shape, precision, direction, norm).
+Problem whole_problem(const distributed::Problem& problem);
 
 }  // namespace bfly::test

@@ -6,6 +6,7 @@
 #include <complex>
 
 #include "distributed/boxes.hpp"
+#include "distributed/schedule.hpp"
 
 namespace bfly::distributed::detail {
 namespace {
@@ -56,6 +57,87 @@ TEST(DistributedBoxes, PackThenUnpackIsTheSubBox) {
   for (std::size_t i = 0; i < back.size(); ++i)
     if (back[i].imag() != 0.0f) EXPECT_EQ(back[i], data[i]);
   EXPECT_EQ(std::count_if(back.begin(), back.end(), [](auto v) { return v.imag() != 0.0f; }), part.elements());
+}
+
+TEST(DistributedBoxes, SquareGrids) {
+  EXPECT_EQ(square_grid(1), (std::vector<int>{1, 1}));
+  EXPECT_EQ(square_grid(2), (std::vector<int>{2, 1}));
+  EXPECT_EQ(square_grid(3), (std::vector<int>{3, 1}));
+  EXPECT_EQ(square_grid(4), (std::vector<int>{2, 2}));
+  EXPECT_EQ(square_grid(6), (std::vector<int>{3, 2}));
+  EXPECT_EQ(square_grid(12), (std::vector<int>{4, 3}));
+  EXPECT_EQ(square_grid(16), (std::vector<int>{4, 4}));
+  EXPECT_EQ(square_grid(7), (std::vector<int>{7, 1}));
+}
+
+// Every tiling of a schedule covers the array once: the boxes' elements
+// add up to the whole, and no two boxes meet.
+void expect_tiles(const std::vector<Box>& boxes, const std::vector<std::int64_t>& shape) {
+  std::int64_t total = 1, sum = 0;
+  for (std::int64_t n : shape) total *= n;
+  for (std::size_t a = 0; a < boxes.size(); ++a) {
+    sum += boxes[a].elements();
+    for (std::size_t b = a + 1; b < boxes.size(); ++b)
+      EXPECT_TRUE(intersect(boxes[a], boxes[b]).empty()) << a << " " << b;
+  }
+  EXPECT_EQ(sum, total);
+}
+
+Problem problem_of(Kind kind, std::vector<std::int64_t> shape, Decomposition d, std::vector<int> grid = {}) {
+  Problem p;
+  p.kind = kind, p.shape = std::move(shape), p.decomposition = d, p.grid = std::move(grid);
+  if (kind == Kind::C2R) p.direction = Direction::Inverse;
+  return p;
+}
+
+TEST(DistributedSchedules, PencilsTileAndTransformEachAxisOnce) {
+  for (int ranks : {1, 2, 3, 4, 6})
+    for (Decomposition d : {Decomposition::Pencils, Decomposition::PencilsTransposedIn}) {
+      const Problem p = problem_of(Kind::C2C, {6, 5, 7}, d);
+      check(p, ranks);
+      const Schedule s = make_schedule(p, ranks);
+      ASSERT_EQ(s.tilings.size(), 3u);
+      EXPECT_EQ(s.grid, square_grid(ranks));
+      for (const auto& tiling : s.tilings) expect_tiles(tiling, {6, 5, 7});
+      // A stage's axis is whole in every box of its tiling.
+      for (std::size_t j = 0; j < 3; ++j)
+        for (const Box& box : s.tilings[j])
+          if (!box.empty())
+            for (int a : s.axes[j]) EXPECT_EQ(box.upper[a] - box.lower[a], p.shape[a]) << j << " " << a;
+      EXPECT_EQ(s.input_boxes, s.tilings.front());
+    }
+  // 2 x 2 on 6 x 5 x 7: rank 3 (row 1, column 1) holds z-pencil [3, 6) x [3, 5) x [0, 7).
+  const Schedule s = make_schedule(problem_of(Kind::C2C, {6, 5, 7}, Decomposition::Pencils), 4);
+  EXPECT_EQ(s.input_boxes[3], (Box{{3, 3, 0}, {6, 5, 7}}));
+  EXPECT_EQ(s.output_boxes[3], (Box{{0, 3, 4}, {6, 5, 7}}));  // x-pencil: axis 1 by row, axis 2 by column
+  EXPECT_EQ(s.members(0, 3), (std::vector<int>{2, 3}));       // its row
+  EXPECT_EQ(s.members(1, 3), (std::vector<int>{1, 3}));       // its column
+}
+
+TEST(DistributedSchedules, RealTransformsHalveTheLastAxis) {
+  const Schedule r2c = make_schedule(problem_of(Kind::R2C, {6, 5, 7}, Decomposition::Pencils), 4);
+  EXPECT_EQ(r2c.complex_shape, (std::vector<std::int64_t>{6, 5, 4}));
+  EXPECT_EQ(r2c.kinds, (std::vector<Kind>{Kind::R2C, Kind::C2C, Kind::C2C}));
+  EXPECT_EQ(r2c.input_boxes[0], (Box{{0, 0, 0}, {3, 3, 7}}));   // real, the last axis whole
+  EXPECT_EQ(r2c.output_boxes[3], (Box{{0, 3, 2}, {6, 5, 4}}));  // the half spectrum's x-pencil
+  // C2R over slabs: the real axis moves from the first stage to the last.
+  const Schedule c2r = make_schedule(problem_of(Kind::C2R, {5, 6, 7}, Decomposition::Slabs), 2);
+  EXPECT_EQ(c2r.axes, (std::vector<std::vector<int>>{{1}, {0, 2}}));
+  EXPECT_EQ(c2r.kinds, (std::vector<Kind>{Kind::C2C, Kind::C2R}));
+  EXPECT_EQ(c2r.output_boxes[1], (Box{{0, 3, 0}, {5, 6, 7}}));
+  expect_tiles(c2r.output_boxes, {5, 6, 7});
+  EXPECT_THROW(check(problem_of(Kind::R2C, {8, 8}, Decomposition::SlabsTransposedIn), 2), Error);
+  EXPECT_THROW(check(problem_of(Kind::C2R, {8, 8, 8}, Decomposition::Pencils), 2), Error);
+  EXPECT_NO_THROW(check(problem_of(Kind::C2R, {8, 8, 8}, Decomposition::Slabs), 2));
+  EXPECT_THROW(check(problem_of(Kind::C2C, {8, 8, 8}, Decomposition::Pencils, {2, 2}), 3), Error);
+}
+
+TEST(DistributedSchedules, OneRowOrColumnSkipsAnExchange) {
+  const Schedule s = make_schedule(problem_of(Kind::C2C, {6, 5, 7}, Decomposition::Pencils), 3);  // 3 x 1
+  EXPECT_TRUE(s.unchanged(0));  // rows of one rank: z- and y-pencils are the same boxes
+  EXPECT_FALSE(s.unchanged(1));
+  const Schedule one = make_schedule(problem_of(Kind::C2C, {6, 5}, Decomposition::Slabs), 1);
+  EXPECT_TRUE(one.unchanged(0));
 }
 
 }  // namespace
