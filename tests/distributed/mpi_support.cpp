@@ -166,6 +166,24 @@ template Errors global_errors(const std::vector<float>&, const distributed::Box&
                               const Expected&, double);
 template Errors global_errors(const std::vector<double>&, const distributed::Box&, const std::vector<std::int64_t>&,
                               const Expected&, double);
+Errors round_trip_errors(const distributed::Plan& there, const distributed::Plan& back, int repeats) {
+  const std::vector<std::int64_t>& shape = there.problem().shape;
+  std::int64_t count = 1;
+  for (std::int64_t n : shape) count *= n;
+  const std::vector<std::complex<double>> global = shared_random<double>(count);
+  const std::vector<std::complex<double>> in = box_part(global, shape, there.input_box());
+  std::vector<std::complex<double>> middle(static_cast<std::size_t>(there.output_box().elements()));
+  std::vector<std::complex<double>> out(in.size());
+  poison(out);
+  for (int repeat = 0; repeat < repeats; ++repeat) {
+    there.execute(in.data(), middle.data());
+    back.execute(middle.data(), out.data());
+  }
+  Expected identity;
+  identity.values = global;
+  return global_errors(out, there.input_box(), shape, identity, 1.0);
+}
+
 template Errors run_against_fftw<float>(const distributed::Problem&, const PlanOptions&);
 template Errors run_against_fftw<double>(const distributed::Problem&, const PlanOptions&);
 template std::vector<std::complex<float>> shared_random(std::int64_t);

@@ -63,6 +63,12 @@ Errors global_errors(const std::vector<T>& result, const distributed::Box& box, 
 template <class T>
 Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options);
 
+// A C2C fp64 round trip: `there` (forward, norm backward) then `back`
+// (its inverse on the same boxes) on fresh data, `repeats` times (plan
+// once, execute many); each rank's input box against what came back, the
+// errors reduced over the ranks.
+Errors round_trip_errors(const distributed::Plan& there, const distributed::Plan& back, int repeats = 2);
+
 // The whole array's bfly::Problem (kind, shape, precision, direction, norm).
 Problem whole_problem(const distributed::Problem& problem);
 

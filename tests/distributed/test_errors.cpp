@@ -10,6 +10,17 @@
 namespace bfly::test {
 namespace {
 
+// What `run` threw on this rank ("" where nothing).
+template <class Run>
+std::string error_of(Run run) {
+  try {
+    run();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // The message every rank threw ("" where it threw none), after checking it
 // is the same everywhere.
 std::string thrown(const distributed::Problem& problem, const PlanOptions& options = distributed_options()) {
@@ -122,12 +133,7 @@ TEST(DistributedErrors, ExecuteFailsTogether) {
   distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
   std::vector<std::complex<float>> in(static_cast<std::size_t>(plan.input_box().elements()));
   std::vector<std::complex<float>> out(static_cast<std::size_t>(plan.output_box().elements()));
-  std::string message;
-  try {
-    plan.execute(mpi_rank() == 0 ? nullptr : in.data(), out.data());
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message = error_of([&] { plan.execute(mpi_rank() == 0 ? nullptr : in.data(), out.data()); });
   EXPECT_NE(message.find("rank 0: "), std::string::npos) << message;
   EXPECT_NE(message.find("null buffer"), std::string::npos) << message;
 }
@@ -139,12 +145,7 @@ TEST(DistributedErrors, WrongElementType) {
   distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
   std::vector<std::complex<float>> in(static_cast<std::size_t>(plan.input_box().elements()));
   std::vector<std::complex<float>> out(static_cast<std::size_t>(plan.output_box().elements()));
-  std::string message;
-  try {
-    plan.execute(in.data(), out.data());
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message = error_of([&] { plan.execute(in.data(), out.data()); });
   EXPECT_NE(message.find("complex<float> data on an f64 plan"), std::string::npos) << message;
 }
 
@@ -155,12 +156,7 @@ TEST(DistributedErrors, WrongKindOfData) {
   distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
   std::vector<float> in(static_cast<std::size_t>(plan.input_box().elements()));
   std::vector<std::complex<float>> out(static_cast<std::size_t>(plan.output_box().elements()));
-  std::string message;
-  try {
-    plan.execute(in.data(), out.data());
-  } catch (const Error& e) {
-    message = e.what();
-  }
+  const std::string message = error_of([&] { plan.execute(in.data(), out.data()); });
   EXPECT_NE(message.find("execute with float in and complex<float> out on a c2c plan"), std::string::npos) << message;
 }
 

@@ -108,18 +108,7 @@ TEST(SlabsRoundTrip, ForwardThenBack) {
   // One rank keeps its box: the exchange is skipped.
   EXPECT_NE(there.describe().find(mpi_size() > 1 ? "MPI_Alltoallv" : "none"), std::string::npos) << there.describe();
 
-  const std::vector<std::complex<double>> global = shared_random<double>(9 * 10 * 4);
-  const std::vector<std::complex<double>> in = box_part(global, shape, there.input_box());
-  std::vector<std::complex<double>> middle(static_cast<std::size_t>(there.output_box().elements()));
-  std::vector<std::complex<double>> out(in.size());
-  poison(out);
-  for (int repeat = 0; repeat < 2; ++repeat) {  // plan once, execute many
-    there.execute(in.data(), middle.data());
-    back_again.execute(middle.data(), out.data());
-  }
-  Expected identity;
-  for (std::size_t i = 0; i < global.size(); ++i) identity.values.push_back(global[i]);
-  const Errors errors = global_errors(out, there.input_box(), shape, identity, 1.0);
+  const Errors errors = round_trip_errors(there, back_again);  // twice: plan once, execute many
   EXPECT_TRUE(errors.finite);
   EXPECT_LE(errors.relative_l2, 2e-15);
 }
