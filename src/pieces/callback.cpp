@@ -51,39 +51,46 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
   auto times = [&](const std::string& w) {
     return ops.complex_values ? "  v = cmake(v.x * " + w + ", v.y * " + w + ");\n" : "  v = v * " + w + ";\n";
   };
+  // Each axis's index i from the offset, the layout's dims outermost first
+  // (plan/callbacks.cpp checked they nest), up to the last `used` one, where
+  // `body` reads i (windows and pad).
+  auto per_axis = [&](bool (*used)(const plan::EndOps::Dim&), const auto& body) {
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < ops.dims.size(); ++i)
+      if (used(ops.dims[i])) last = i;
+    std::string lines = "    " + ix + " r = " + o + ";\n";
+    for (std::size_t i = 0; i <= last && i < ops.dims.size(); ++i) {
+      const std::string stride = std::to_string(ops.dims[i].stride);
+      lines += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
+      if (used(ops.dims[i])) lines += body(ops.dims[i]);
+      lines += " }\n";
+    }
+    return lines;
+  };
   for (const plan::EndStep& step : ops.steps) {
     switch (step.op) {
       case plan::EndOp::Scale:
         s += times(literal(step.value));
         break;
       case plan::EndOp::Window: {
-        // Each windowed axis's index from the offset, the layout's dims
-        // outermost first (plan/callbacks.cpp checked they nest).
-        std::size_t last = 0;
-        for (std::size_t i = 0; i < ops.dims.size(); ++i)
-          if (ops.dims[i].base >= 0) last = i;
-        s += "  {\n    real w = (real)1;\n    " + ix + " r = " + o + ";\n";
-        for (std::size_t i = 0; i <= last; ++i) {
-          const plan::EndOps::Dim& dim = ops.dims[i];
-          const std::string stride = std::to_string(dim.stride);
-          s += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
-          if (dim.base >= 0 && step.value == 1) {
-            s += " w *= data[" + std::to_string(dim.base) + " + i];";
-          } else if (dim.base >= 0) {
-            // cos(2 pi i / n) and the cosine sum (Blackman's second term
-            // by the double angle).
-            const std::string x = "(real)(2 * i) / (real)" + std::to_string(dim.extent);
-            const std::string c =
-                d.kind == codegen::DialectKind::Cuda
-                    ? "(sizeof(real) == 4 ? (real)cospif((float)(" + x + ")) : (real)cospi((double)(" + x + ")))"
-                    : "cospi(" + x + ")";
-            s += " const real c = " + c + ";";
-            if (step.value == 2) s += " w *= (real)0.5 - (real)0.5 * c;";
-            if (step.value == 3) s += " w *= (real)0.54 - (real)0.46 * c;";
-            if (step.value == 4) s += " w *= (real)0.42 - (real)0.5 * c + (real)0.08 * ((real)2 * c * c - (real)1);";
-          }
-          s += " }\n";
-        }
+        s += "  {\n    real w = (real)1;\n";
+        s += per_axis([](const plan::EndOps::Dim& dim) { return dim.base >= 0; },
+                      [&](const plan::EndOps::Dim& dim) -> std::string {
+                        if (step.value == 1) return " w *= data[" + std::to_string(dim.base) + " + i];";
+                        // cos(2 pi i / n) and the cosine sum (Blackman's second
+                        // term by the double angle).
+                        const std::string x = "(real)(2 * i) / (real)" + std::to_string(dim.extent);
+                        const std::string c = d.kind == codegen::DialectKind::Cuda
+                                                  ? "(sizeof(real) == 4 ? (real)cospif((float)(" + x +
+                                                        ")) : (real)cospi((double)(" + x + ")))"
+                                                  : "cospi(" + x + ")";
+                        std::string w = " const real c = " + c + ";";
+                        if (step.value == 2) w += " w *= (real)0.5 - (real)0.5 * c;";
+                        if (step.value == 3) w += " w *= (real)0.54 - (real)0.46 * c;";
+                        if (step.value == 4)
+                          w += " w *= (real)0.42 - (real)0.5 * c + (real)0.08 * ((real)2 * c * c - (real)1);";
+                        return w;
+                      });
         s += "  " + times("w") + "  }\n";
         break;
       }
@@ -93,16 +100,10 @@ std::string callback_function(const codegen::Dialect& d, const plan::EndOps& ops
       case plan::EndOp::Pad: {
         // Zero past each padded axis's length, as a select: whatever the
         // buffer holds there (NaN too) is not used.
-        std::size_t last = 0;
-        for (std::size_t i = 0; i < ops.dims.size(); ++i)
-          if (ops.dims[i].pad > 0) last = i;
-        s += "  {\n    bool keep = true;\n    " + ix + " r = " + o + ";\n";
-        for (std::size_t i = 0; i <= last; ++i) {
-          const std::string stride = std::to_string(ops.dims[i].stride);
-          s += "    { const " + ix + " i = r / " + stride + "; r -= i * " + stride + ";";
-          if (ops.dims[i].pad > 0) s += " keep = keep && i < " + std::to_string(ops.dims[i].pad) + ";";
-          s += " }\n";
-        }
+        s += "  {\n    bool keep = true;\n";
+        s += per_axis(
+            [](const plan::EndOps::Dim& dim) { return dim.pad > 0; },
+            [](const plan::EndOps::Dim& dim) { return " keep = keep && i < " + std::to_string(dim.pad) + ";"; });
         s += ops.complex_values ? "    if (!keep) v = cmake((real)0, (real)0);\n  }\n"
                                 : "    if (!keep) v = (real)0;\n  }\n";
         break;
