@@ -67,6 +67,21 @@ enum class Decomposition {
 };
 const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in", "pencils", "pencils-transposed-in"
 
+// How the exchanges' blocks travel between ranks (docs/DISTRIBUTED.md).
+// The blocks are packed and unpacked on the device either way.
+enum class Transport {
+  // NCCL where every rank's device is a CUDA device and NCCL loads
+  // (libnccl.so.2), else Mpi.
+  Auto,
+  // MPI_Alltoallv over host memory (host-staged): any device, any MPI.
+  Mpi,
+  // Grouped ncclSend / ncclRecv between device buffers, on the execution's
+  // stream (one CUDA device a rank; the communicator from a unique id
+  // broadcast over MPI). An error where NCCL or a CUDA device is missing.
+  Nccl,
+};
+const char* to_string(Transport t);  // "auto", "mpi", "nccl"
+
 // The transform, identical on every rank, of the whole global array (all
 // its axes), as bfly::Problem's conventions (unnormalised unless `norm`
 // says otherwise; the norm's N is the product of the global shape).
@@ -88,13 +103,22 @@ struct Problem {
   // size. Empty: the most square factorisation, P0 >= P1 (4 ranks 2 x 2, 6
   // ranks 3 x 2, 3 ranks 3 x 1).
   std::vector<int> grid;
+  Transport transport = Transport::Auto;
 
   // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs" or
-  // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given).
+  // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given), with "_mpi" or
+  // "_nccl" where the transport is not Auto.
   std::string token() const;
 };
 
 class PlanImpl;
+
+// What one execution's phases took, in milliseconds (Plan::profile): the
+// local stages, the exchanges (packs, transport, unpacks), and each
+// exchange's bound: the transport alone moving the same bytes, no packs.
+struct Phases {
+  std::vector<double> stage_ms, exchange_ms, bound_ms;
+};
 
 class Plan {
  public:
@@ -119,9 +143,12 @@ class Plan {
   const std::vector<Box>& output_boxes() const;
   // The process grid {P0, P1} (Pencils: given or chosen); {ranks, 1} for slabs.
   const std::vector<int>& grid() const;
-  // Host memory the plan holds for staging, in bytes on this rank: two
-  // buffers of its largest box (the stages and exchanges take turns), and
-  // the send and receive buffers of its largest exchange.
+  // The transport the plan chose (Auto resolved: Mpi or Nccl).
+  Transport transport() const;
+  // Device memory the plan holds, in bytes on this rank: two buffers of its
+  // largest box (the stages and exchanges take turns), the send and
+  // receive buffers of its largest exchange (the parts not sent or received
+  // in place), and for the host-memory execute, the input and output.
   std::size_t workspace_bytes() const;
   // The plan in words: the problem, this rank's boxes and local plans.
   std::string describe() const;
@@ -139,6 +166,20 @@ class Plan {
   void execute(const double* in, std::complex<double>* out) const;  // R2C
   void execute(const std::complex<float>* in, float* out) const;    // C2R
   void execute(const std::complex<double>* in, double* out) const;  // C2R
+
+  // The same on device buffers of the plan's device (`in` at least the
+  // input box's bytes, `out` the output box's), enqueued on `stream` (a
+  // CUstream / cudaStream_t, or a cl_command_queue; nullptr: the device's
+  // queue, on CUDA the legacy default stream). With NCCL it returns without
+  // waiting (stream-ordered); with MPI each exchange waits for the stream.
+  // `in` is kept (the stages write the plan's buffers and `out`).
+  void execute(const Buffer& in, const Buffer& out, void* stream = nullptr) const;
+
+  // Collective: one execution on device buffers, waiting for the device
+  // and for every rank (MPI_Barrier) after each phase, so the phases can be
+  // timed; then each exchange's transport alone. For benchmarks
+  // (`bfly bench --distributed`): the times are this rank's.
+  Phases profile(const Buffer& in, const Buffer& out) const;
 
  private:
   std::unique_ptr<PlanImpl> impl_;

@@ -1,79 +1,66 @@
-// The host-staged exchange (exchange.hpp): pack, MPI_Alltoallv, unpack.
+// The exchange on the device (exchange.hpp).
 //
-// Where the fused pack and unpack go (issue 43, "Fused pack and unpack"):
-// the pack loop below would become the store of the first stage's last
-// pass (writing each output point straight to its peer's block of the send
-// buffer), and the unpack loop the load of the second stage's first pass
-// (reading the receive buffer with the strides of the target box), so the
-// exchange costs the wire and no extra trip over memory. For Slabs the
-// receive side is already contiguous in the target (each peer's block is a
-// run of whole planes of axis 0), so only the pack would remain.
+// Still to fuse (issue 43, "Fused pack and unpack"): the pack kernels below
+// would become the store of the first stage's last pass (each output point
+// written straight to its peer's run of the send buffer), and the unpack
+// the load of the next stage's first pass, so the exchange costs the wire
+// and no extra trip over memory. Slabs already skip the unpack (their
+// received parts are runs of whole planes: received in place).
 #include "distributed/exchange.hpp"
 
 #include <climits>
-#include <complex>
 #include <string>
 
-#include "distributed/agree.hpp"
 #include "distributed/boxes.hpp"
 
 namespace bfly::distributed::detail {
 
 namespace {
 
-template <class T>
-MPI_Datatype mpi_type();
-template <>
-MPI_Datatype mpi_type<std::complex<float>>() {
-  return MPI_C_FLOAT_COMPLEX;
-}
-template <>
-MPI_Datatype mpi_type<std::complex<double>>() {
-  return MPI_C_DOUBLE_COMPLEX;
-}
-
-// MPI_Alltoallv counts and displacements are ints (MPI 4's large-count
-// MPI_Alltoallv_c is not in Debian 12's Open MPI 4.1).
-int to_count(std::int64_t n, const char* what) {
+void check_count(std::int64_t n, const char* what) {
   if (n > INT_MAX)
     throw Error(ErrorCode::Unsupported, std::string("bfly::distributed: the exchange's ") + what + " of " +
                                             std::to_string(n) + " points passes MPI's int counts (2^31 - 1)");
-  return static_cast<int>(n);
 }
 
 }  // namespace
 
 Exchange::Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int rank)
     : from_(from[rank]), to_(to[rank]) {
-  const std::size_t ranks = from.size();
-  send_counts_.resize(ranks), send_offsets_.resize(ranks);
-  receive_counts_.resize(ranks), receive_offsets_.resize(ranks);
-  for (std::size_t peer = 0; peer < ranks; ++peer) {
+  for (std::size_t peer = 0; peer < from.size(); ++peer) {
     send_parts_.push_back(intersect(from_, to[peer]));
     receive_parts_.push_back(intersect(from[peer], to_));
-    send_offsets_[peer] = to_count(send_elements_, "send buffer");
-    receive_offsets_[peer] = to_count(receive_elements_, "receive buffer");
-    send_counts_[peer] = to_count(send_parts_.back().elements(), "block");
-    receive_counts_[peer] = to_count(receive_parts_.back().elements(), "block");
-    send_elements_ += send_counts_[peer];
-    receive_elements_ += receive_counts_[peer];
+    const Box &sent = send_parts_.back(), &received = receive_parts_.back();
+    check_count(sent.elements(), "block"), check_count(received.elements(), "block");
+    sent_points_ += sent.elements(), received_points_ += received.elements();
+    const auto send_run = contiguous_run(from_, sent), receive_run = contiguous_run(to_, received);
+    send_in_place_.push_back(send_run ? *send_run : -1);
+    receive_in_place_.push_back(receive_run ? *receive_run : -1);
+    send_offsets_.push_back(send_elements_), receive_offsets_.push_back(receive_elements_);
+    if (!send_run) send_elements_ += sent.elements();
+    if (!receive_run) receive_elements_ += received.elements();
   }
+  check_count(sent_points_, "send buffer"), check_count(received_points_, "receive buffer");
 }
 
-template <class T>
-void Exchange::run(MPI_Comm comm, const T* source, T* send, T* receive, T* target) const {
-  for (std::size_t peer = 0; peer < send_parts_.size(); ++peer)
-    pack(from_, source, send_parts_[peer], send + send_offsets_[peer]);
-  check_mpi(MPI_Alltoallv(send, send_counts_.data(), send_offsets_.data(), mpi_type<T>(), receive,
-                          receive_counts_.data(), receive_offsets_.data(), mpi_type<T>(), comm),
-            "MPI_Alltoallv");
-  for (std::size_t peer = 0; peer < receive_parts_.size(); ++peer)
-    unpack(receive_parts_[peer], receive + receive_offsets_[peer], to_, target);
+void Exchange::run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
+                   Buffer& target, void* stream, bool bare) const {
+  const std::size_t peers = send_parts_.size();
+  std::vector<Run> sends(peers), receives(peers);
+  for (std::size_t p = 0; p < peers; ++p) {
+    if (send_in_place_[p] >= 0) {
+      sends[p] = {&source, send_in_place_[p], send_parts_[p].elements()};
+    } else {
+      sends[p] = {&send, send_offsets_[p], send_parts_[p].elements()};
+      if (!bare) copy.pack(source, from_, send_parts_[p], send, send_offsets_[p], stream);
+    }
+    receives[p] = receive_in_place_[p] >= 0 ? Run{&target, receive_in_place_[p], receive_parts_[p].elements()}
+                                            : Run{&receive, receive_offsets_[p], receive_parts_[p].elements()};
+  }
+  transport.exchange(sends, receives, stream);
+  if (bare) return;
+  for (std::size_t p = 0; p < peers; ++p)
+    if (receive_in_place_[p] < 0) copy.unpack(receive, receive_offsets_[p], receive_parts_[p], to_, target, stream);
 }
-
-template void Exchange::run(MPI_Comm, const std::complex<float>*, std::complex<float>*, std::complex<float>*,
-                            std::complex<float>*) const;
-template void Exchange::run(MPI_Comm, const std::complex<double>*, std::complex<double>*, std::complex<double>*,
-                            std::complex<double>*) const;
 
 }  // namespace bfly::distributed::detail

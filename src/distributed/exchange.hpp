@@ -1,40 +1,50 @@
-// The exchange between the two local stages: every rank sends each other
-// rank the part of its input box that rank's output box covers, through
-// one MPI_Alltoallv over host memory (host-staged: Debian's Open MPI is not
-// CUDA-aware, and OpenCL buffers have no portable device pointer).
+// The exchange between two local stages: every rank sends each rank of its
+// group the part of its box that rank's next box covers. On the device:
+// the parts are packed into runs of a send buffer (device_copy.hpp), the
+// transport moves the runs (transport.hpp), and the received runs are
+// unpacked into the next box. A part that is already one contiguous run of
+// its box (slabs' receive side: whole planes of axis 0) is sent from, or
+// received into, its box in place, with no copy.
 #pragma once
-
-#include <mpi.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "bfly/distributed.hpp"
+#include "distributed/device_copy.hpp"
+#include "distributed/transport.hpp"
 
 namespace bfly::distributed::detail {
 
 class Exchange {
  public:
-  // `from` and `to`: every rank's box before and after (each tiling the
-  // global array); `rank` this one. Throws Error(Unsupported) where a block
-  // passes MPI's int counts (2^31 - 1 points).
+  // `from` and `to`: every group member's box before and after (each
+  // tiling the group's part of the array); `rank` this one's index in the
+  // group. Throws Error(Unsupported) where a block passes MPI's int counts
+  // (2^31 - 1 points).
   Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int rank);
 
+  // Points of the send and receive buffers (the parts not sent or received in place).
   std::int64_t send_elements() const { return send_elements_; }
   std::int64_t receive_elements() const { return receive_elements_; }
+  // Every point that leaves or arrives, in place or not.
+  std::int64_t sent_points() const { return sent_points_; }
+  std::int64_t received_points() const { return received_points_; }
 
-  // Collective: packs `source` (this rank's `from` box) into `send`, runs
-  // the MPI_Alltoallv into `receive`, unpacks into `target` (this rank's
-  // `to` box). `send` and `receive` hold send_elements() and
-  // receive_elements() points. T: std::complex<float> or <double>.
-  template <class T>
-  void run(MPI_Comm comm, const T* source, T* send, T* receive, T* target) const;
+  // Collective over the group: from `source` (this rank's `from` box) to
+  // `target` (its `to` box) through `send` and `receive`, ordered on
+  // `stream`. With `bare`, only the transport (the same runs, no packs):
+  // a benchmark's bound.
+  void run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
+           Buffer& target, void* stream, bool bare = false) const;
 
  private:
   Box from_, to_;
-  std::vector<Box> send_parts_, receive_parts_;  // by peer rank
-  std::vector<int> send_counts_, send_offsets_, receive_counts_, receive_offsets_;
-  std::int64_t send_elements_ = 0, receive_elements_ = 0;
+  std::vector<Box> send_parts_, receive_parts_;  // by peer
+  // By peer: the element offset of the part's run in place (in the box),
+  // or -1 where it goes through the send / receive buffer at *_offsets_.
+  std::vector<std::int64_t> send_in_place_, receive_in_place_, send_offsets_, receive_offsets_;
+  std::int64_t send_elements_ = 0, receive_elements_ = 0, sent_points_ = 0, received_points_ = 0;
 };
 
 }  // namespace bfly::distributed::detail

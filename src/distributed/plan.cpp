@@ -15,6 +15,8 @@
 // followed by an agreement (agree.hpp) over the whole communicator before
 // the next collective, so the ranks fail together with one message.
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -22,6 +24,7 @@
 #include "distributed/agree.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/nccl.hpp"
 #include "distributed/schedule.hpp"
 
 namespace bfly::distributed {
@@ -50,6 +53,8 @@ struct Step {
   bool owned = false;
   std::optional<detail::Exchange> exchange;  // none where skipped
   int group_size = 0;
+  std::unique_ptr<detail::NcclComm> nccl;        // the group's, with the NCCL transport
+  std::unique_ptr<detail::Transport> transport;  // (destroyed before nccl: it refers to it)
 };
 
 template <class T>
@@ -70,11 +75,16 @@ std::string type_name() {
   return "complex<double>";
 }
 
-template <class T>
-T* as(std::vector<std::complex<double>>& storage, std::int64_t elements) {
-  const std::size_t need = (static_cast<std::size_t>(elements) * sizeof(T) + 15) / 16;
-  if (storage.size() < need) storage.resize(need);
-  return reinterpret_cast<T*>(storage.data());
+std::size_t point_bytes(Precision precision) { return precision == Precision::Single ? 8 : 16; }
+
+// A device buffer of at least `bytes` (a buffer of none is one of 16).
+Buffer device_buffer(const Device& device, std::size_t bytes) {
+  return Buffer(device, std::max<std::size_t>(bytes, 16));
+}
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 }  // namespace
@@ -83,15 +93,20 @@ class PlanImpl {
  public:
   MPI_Comm comm = MPI_COMM_NULL;
   Problem problem;
+  Device device;
+  Transport transport = Transport::Mpi;
   int rank = 0, ranks = 1;
   detail::Schedule schedule;
   std::vector<std::optional<bfly::Plan>> stages;
   std::vector<Step> steps;
-  // Host staging, as complex<double> for alignment: two buffers the stages
-  // and exchanges take turns writing (each reads one and writes the
-  // other), and the exchanges' send and receive buffers.
-  mutable std::vector<std::complex<double>> buffers[2], send, receive;
+  std::optional<detail::DeviceCopy> copy;
+  // Device memory: two buffers of the largest box that the stages and
+  // exchanges take turns writing (each reads one and writes the other),
+  // the exchanges' send and receive buffers, and (made by the first
+  // host-memory execute) the caller's input and output.
+  mutable std::vector<Buffer> buffers, send, receive, host_sides;
 
+  explicit PlanImpl(const Device& d) : device(d) {}
   ~PlanImpl() {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -106,48 +121,103 @@ class PlanImpl {
     for (const auto& tiling : schedule.tilings) most = std::max(most, tiling[rank].elements());
     return most;
   }
+  std::size_t side_bytes(bool input) const {
+    const bool real = input ? problem.kind == Kind::R2C : problem.kind == Kind::C2R;
+    const Box& box = input ? schedule.input_boxes[rank] : schedule.output_boxes[rank];
+    return static_cast<std::size_t>(box.elements()) * point_bytes(problem.precision) / (real ? 2 : 1);
+  }
+  void make_buffers() {
+    const std::size_t point = point_bytes(problem.precision);
+    std::int64_t most_sent = 0, most_received = 0;
+    for (const Step& step : steps)
+      if (step.exchange)
+        most_sent = std::max(most_sent, step.exchange->send_elements()),
+        most_received = std::max(most_received, step.exchange->receive_elements());
+    for (int b = 0; b < 2; ++b) buffers.push_back(device_buffer(device, point * largest_box()));
+    send.push_back(device_buffer(device, point * most_sent));
+    receive.push_back(device_buffer(device, point * most_received));
+  }
 
+  // The stream every enqueue takes: the caller's, or where none, the
+  // device's queue (OpenCL) or CUDA's legacy default stream (CU_STREAM_LEGACY,
+  // which NCCL can be given too, unlike the device's own stream).
+  void* stream_of(void* stream) const {
+    return stream || device.info().backend != "cuda" ? stream : reinterpret_cast<void*>(1);
+  }
+  void wait(void* stream) const {
+    if (stream)
+      device.synchronize(stream);
+    else
+      device.synchronize();
+  }
+
+  void execute(const Buffer& in, const Buffer& out, void* stream, Phases* phases) const;
   template <class In, class Out>
   void execute(const In* in, Out* out) const;
 };
 
-namespace {
-
-// Runs a stage's plan from `source` to `target`, as the element types the
-// stage takes (real on the real side, complex elsewhere).
-template <class In, class Out>
-void run_stage(const bfly::Plan& plan, const void* source, void* target) {
-  plan.execute_host(static_cast<const In*>(source), static_cast<Out*>(target));
-}
-
-}  // namespace
-
-template <class In, class Out>
-void PlanImpl::execute(const In* in, Out* out) const {
-  using Complex = std::conditional_t<is_complex<In>(), In, std::complex<In>>;
-  const Box& in_box = schedule.input_boxes[rank];
-  const Box& out_box = schedule.output_boxes[rank];
+void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream, Phases* phases) const {
+  void* stream = stream_of(caller_stream);
   const int last = static_cast<int>(stages.size()) - 1;
-  Complex* buffer[2] = {nullptr, nullptr};
-  Complex *sent = nullptr, *received = nullptr;
   int current = 1;  // the buffer holding the data; the next step writes the other
+  Clock::time_point start;
+  auto begin = [&] {
+    if (phases) wait(stream), detail::check_mpi(MPI_Barrier(comm), "MPI_Barrier"), start = Clock::now();
+  };
+  auto end = [&](std::vector<double>& times) {
+    if (phases) wait(stream), detail::check_mpi(MPI_Barrier(comm), "MPI_Barrier"), times.push_back(ms_since(start));
+  };
   // Stage j: from the caller's input (j = 0) or the current buffer, to the
   // caller's output (the last) or the other buffer.
   auto run = [&](int j) {
-    const void* source = j == 0 ? static_cast<const void*>(in) : buffer[current];
-    void* target = j == last ? static_cast<void*>(out) : buffer[1 - current];
+    const Buffer& source = j == 0 ? in : buffers[current];
+    const Buffer& target = j == last ? out : buffers[1 - current];
     if (const auto& plan = stages[j]) {
-      if (j == 0 && j == last)
-        run_stage<In, Out>(*plan, source, target);
-      else if (j == 0)
-        run_stage<In, Complex>(*plan, source, target);
-      else if (j == last)
-        run_stage<Complex, Out>(*plan, source, target);
+      if (stream)
+        plan->execute(source, target, stream);
       else
-        run_stage<Complex, Complex>(*plan, source, target);
+        plan->execute(source, target);
     }
     current = 1 - current;
   };
+  detail::together(comm, [&] {
+    if (in.bytes() < side_bytes(true) || out.bytes() < side_bytes(false))
+      throw Error(ErrorCode::InvalidArgument,
+                  "bfly::distributed: execute with buffers of " + std::to_string(in.bytes()) + " and " +
+                      std::to_string(out.bytes()) + " bytes where the boxes take " + std::to_string(side_bytes(true)) +
+                      " and " + std::to_string(side_bytes(false)) + " (" + problem.token() + ")");
+    if (in.device() != device.impl() || out.device() != device.impl())
+      throw Error(ErrorCode::InvalidArgument,
+                  "bfly::distributed: execute with buffers of another device than the plan's");
+  });
+  begin();
+  detail::together(comm, [&] { run(0); });
+  if (phases) end(phases->stage_ms);
+  for (int j = 1; j <= last; ++j) {
+    if (const Step& step = steps[j - 1]; step.exchange) {
+      begin();
+      step.exchange->run(*step.transport, *copy, buffers[current], send[0], receive[0], buffers[1 - current], stream);
+      if (phases) end(phases->exchange_ms);
+      current = 1 - current;
+    }
+    begin();
+    // Agreed after the last stage too, so that a rank never returns while another throws.
+    detail::together(comm, [&] { run(j); });
+    if (phases) end(phases->stage_ms);
+  }
+  if (!phases) return;
+  for (const Step& step : steps) {
+    if (!step.exchange) continue;
+    begin();
+    step.exchange->run(*step.transport, *copy, buffers[0], send[0], receive[0], buffers[1], stream, true);
+    end(phases->bound_ms);
+  }
+}
+
+template <class In, class Out>
+void PlanImpl::execute(const In* in, Out* out) const {
+  const Box& in_box = schedule.input_boxes[rank];
+  const Box& out_box = schedule.output_boxes[rank];
   detail::together(comm, [&] {
     const bool kind_fits =
         is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
@@ -160,28 +230,19 @@ void PlanImpl::execute(const In* in, Out* out) const {
                                                   " plan (c2c: complex in and out, r2c: real in, c2r: real out)");
     if ((!in && !in_box.empty()) || (!out && !out_box.empty()))
       throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null buffer for a non-empty box");
-    for (int b = 0; b < 2; ++b) buffer[b] = as<Complex>(buffers[b], largest_box());
-    std::int64_t most_sent = 0, most_received = 0;
-    for (const Step& step : steps)
-      if (step.exchange)
-        most_sent = std::max(most_sent, step.exchange->send_elements()),
-        most_received = std::max(most_received, step.exchange->receive_elements());
-    sent = as<Complex>(send, most_sent);
-    received = as<Complex>(receive, most_received);
-    run(0);
+    if (host_sides.empty())
+      for (bool input : {true, false}) host_sides.push_back(device_buffer(device, side_bytes(input)));
+    if (side_bytes(true)) host_sides[0].write(in, side_bytes(true));
   });
-  for (int j = 1; j <= last; ++j) {
-    if (const Step& step = steps[j - 1]; step.exchange) {
-      step.exchange->run(step.comm, buffer[current], sent, received, buffer[1 - current]);
-      current = 1 - current;
-    }
-    // Agreed after the last stage too, so that a rank never returns while another throws.
-    detail::together(comm, [&] { run(j); });
-  }
+  execute(host_sides[0], host_sides[1], nullptr, nullptr);
+  detail::together(comm, [&] {
+    wait(stream_of(nullptr));
+    if (side_bytes(false)) host_sides[1].read(out, side_bytes(false));
+  });
 }
 
 Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const PlanOptions& options)
-    : impl_(std::make_unique<PlanImpl>()) {
+    : impl_(std::make_unique<PlanImpl>(device)) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: MPI is not initialised (MPI_Init)");
@@ -243,6 +304,30 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
       p.steps[j].exchange.emplace(from, to, index);
     }
   });
+
+  // The transport: NCCL where every rank can (Auto), then each group's
+  // communicator; the copy kernels and the device buffers.
+  p.transport = problem.transport;
+  if (p.transport == Transport::Auto) {
+    const int mine = device.info().backend == "cuda" && detail::nccl_available() ? 1 : 0;
+    int all = 0;
+    detail::check_mpi(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, p.comm), "MPI_Allreduce");
+    p.transport = all ? Transport::Nccl : Transport::Mpi;
+  }
+  detail::together(p.comm, [&] {
+    const int point = static_cast<int>(point_bytes(problem.precision));
+    for (Step& step : p.steps) {
+      if (step.comm == MPI_COMM_NULL) continue;
+      if (p.transport == Transport::Nccl) {
+        step.nccl = std::make_unique<detail::NcclComm>(step.comm, device);
+        step.transport = std::make_unique<detail::NcclTransport>(*step.nccl, point);
+      } else {
+        step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point);
+      }
+    }
+    p.copy.emplace(device, point);
+    p.make_buffers();
+  });
 }
 
 Plan::~Plan() = default;
@@ -256,15 +341,13 @@ const std::vector<Box>& Plan::input_boxes() const { return impl_->schedule.input
 const std::vector<Box>& Plan::output_boxes() const { return impl_->schedule.output_boxes; }
 const std::vector<int>& Plan::grid() const { return impl_->schedule.grid; }
 
+Transport Plan::transport() const { return impl_->transport; }
+
 std::size_t Plan::workspace_bytes() const {
-  const auto& p = *impl_;
-  const std::size_t point = p.problem.precision == Precision::Single ? 8 : 16;
-  std::int64_t most_sent = 0, most_received = 0;
-  for (const Step& step : p.steps)
-    if (step.exchange)
-      most_sent = std::max(most_sent, step.exchange->send_elements()),
-      most_received = std::max(most_received, step.exchange->receive_elements());
-  return point * static_cast<std::size_t>(2 * p.largest_box() + most_sent + most_received);
+  std::size_t bytes = 0;
+  for (const auto* list : {&impl_->buffers, &impl_->send, &impl_->receive, &impl_->host_sides})
+    for (const Buffer& buffer : *list) bytes += buffer.bytes();
+  return bytes;
 }
 
 std::string Plan::describe() const {
@@ -288,9 +371,11 @@ std::string Plan::describe() const {
       if (!step.exchange)
         out << "none (no box changes)\n";
       else
-        out << "MPI_Alltoallv over " << step.group_size << " ranks ("
-            << (step.owned ? "a row or column of the grid" : "every rank") << "), host-staged: send "
-            << step.exchange->send_elements() << ", receive " << step.exchange->receive_elements() << " points\n";
+        out << (p.transport == Transport::Nccl ? "NCCL send/recv" : "MPI_Alltoallv, host-staged,") << " over "
+            << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
+            << "): send " << step.exchange->sent_points() << " points (" << step.exchange->send_elements()
+            << " packed), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()
+            << " unpacked)\n";
     }
     out << "  stage " << j + 1 << "      "
         << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)")) << "\n";
@@ -305,5 +390,14 @@ void Plan::execute(const float* in, std::complex<float>* out) const { impl_->exe
 void Plan::execute(const double* in, std::complex<double>* out) const { impl_->execute(in, out); }
 void Plan::execute(const std::complex<float>* in, float* out) const { impl_->execute(in, out); }
 void Plan::execute(const std::complex<double>* in, double* out) const { impl_->execute(in, out); }
+void Plan::execute(const Buffer& in, const Buffer& out, void* stream) const {
+  impl_->execute(in, out, stream, nullptr);
+}
+
+Phases Plan::profile(const Buffer& in, const Buffer& out) const {
+  Phases phases;
+  impl_->execute(in, out, nullptr, &phases);
+  return phases;
+}
 
 }  // namespace bfly::distributed

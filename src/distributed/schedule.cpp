@@ -32,6 +32,18 @@ const char* to_string(Decomposition d) {
   return "?";
 }
 
+const char* to_string(Transport t) {
+  switch (t) {
+    case Transport::Auto:
+      return "auto";
+    case Transport::Mpi:
+      return "mpi";
+    case Transport::Nccl:
+      return "nccl";
+  }
+  return "?";
+}
+
 namespace {
 
 std::string join(const std::vector<std::int64_t>& values) {
@@ -71,7 +83,8 @@ Error unsupported(const std::string& text) { return Error(ErrorCode::Unsupported
 std::string Problem::token() const {
   return std::string(bfly::to_string(kind)) + "_" + bfly::to_string(precision) + "_" + bfly::to_string(direction) +
          "_" + join(shape) + "_" + bfly::to_string(norm) + "_" + to_string(decomposition) +
-         (grid.empty() ? "" : "-" + grid_text(grid));
+         (grid.empty() ? "" : "-" + grid_text(grid)) +
+         (transport == Transport::Auto ? "" : std::string("_") + to_string(transport));
 }
 
 namespace detail {

@@ -1,0 +1,63 @@
+// How an exchange's blocks travel between the ranks of a group
+// (Problem::transport): each rank hands one run of device memory per peer
+// to send and one per peer to receive into, and the transport moves them.
+//
+//   MpiTransport   host-staged MPI_Alltoallv: waits for the stream, reads
+//                  the runs to host memory, exchanges, writes them back.
+//                  Any device, any MPI (Debian's Open MPI is not CUDA-aware).
+//   NcclTransport  grouped ncclSend / ncclRecv between device pointers,
+//                  enqueued on the stream (CUDA devices, NCCL loaded).
+#pragma once
+
+#include <mpi.h>
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bfly/bfly.hpp"
+#include "distributed/nccl.hpp"
+
+namespace bfly::distributed::detail {
+
+// `elements` points from element `offset` of `buffer` (points of the
+// plan's complex type).
+struct Run {
+  Buffer* buffer = nullptr;
+  std::int64_t offset = 0, elements = 0;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Collective over the group: sends[p] to peer p, receives[p] from it
+  // (indexed by rank in the group), ordered on `stream` (a CUstream or
+  // cl_command_queue; the plan's stream choice, never null on CUDA).
+  virtual void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const = 0;
+};
+
+class MpiTransport : public Transport {
+ public:
+  // `point_bytes`: 8 (complex float) or 16 (complex double).
+  MpiTransport(MPI_Comm group, const Device& device, int point_bytes);
+  void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const override;
+
+ private:
+  MPI_Comm group_;
+  Device device_;
+  int point_bytes_;
+  mutable std::vector<std::complex<double>> send_, receive_;  // host staging
+};
+
+class NcclTransport : public Transport {
+ public:
+  NcclTransport(const NcclComm& comm, int point_bytes) : comm_(comm), point_bytes_(point_bytes) {}
+  void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const override;
+
+ private:
+  const NcclComm& comm_;
+  int point_bytes_;
+};
+
+}  // namespace bfly::distributed::detail
