@@ -5,6 +5,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -54,14 +56,12 @@ const Api& api() {
       a.why = "NCCL not found (libnccl.so.2: " + std::string(e ? e : "dlopen failed") + ")";
       return;
     }
-    const bool all = load(handle, a.GetVersion, "ncclGetVersion", a.why) &&
-                     load(handle, a.GetUniqueId, "ncclGetUniqueId", a.why) &&
-                     load(handle, a.CommInitRank, "ncclCommInitRank", a.why) &&
-                     load(handle, a.CommDestroy, "ncclCommDestroy", a.why) &&
-                     load(handle, a.GroupStart, "ncclGroupStart", a.why) &&
-                     load(handle, a.GroupEnd, "ncclGroupEnd", a.why) && load(handle, a.Send, "ncclSend", a.why) &&
-                     load(handle, a.Recv, "ncclRecv", a.why) &&
-                     load(handle, a.GetErrorString, "ncclGetErrorString", a.why);
+    const bool all =
+        load(handle, a.GetVersion, "ncclGetVersion", a.why) && load(handle, a.GetUniqueId, "ncclGetUniqueId", a.why) &&
+        load(handle, a.CommInitRank, "ncclCommInitRank", a.why) &&
+        load(handle, a.CommDestroy, "ncclCommDestroy", a.why) && load(handle, a.GroupStart, "ncclGroupStart", a.why) &&
+        load(handle, a.GroupEnd, "ncclGroupEnd", a.why) && load(handle, a.Send, "ncclSend", a.why) &&
+        load(handle, a.Recv, "ncclRecv", a.why) && load(handle, a.GetErrorString, "ncclGetErrorString", a.why);
     if (!all) {
       a.GetVersion = nullptr;
       return;
@@ -95,6 +95,23 @@ bool nccl_available(std::string* why) {
 }
 
 int nccl_version() { return api().version; }
+
+bool nccl_suits(MPI_Comm comm, const Device& device) {
+  // This rank's host and device as one number (-1: NCCL cannot serve it).
+  std::int64_t mine = -1;
+  if (device.info().backend == "cuda" && nccl_available()) {
+    char host[MPI_MAX_PROCESSOR_NAME] = {};
+    int length = 0;
+    check_mpi(MPI_Get_processor_name(host, &length), "MPI_Get_processor_name");
+    mine = static_cast<std::int64_t>(fingerprint(std::string(host, length) + "/" + device.info().spec) >> 1);
+  }
+  int ranks = 1;
+  check_mpi(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
+  std::vector<std::int64_t> all(static_cast<std::size_t>(ranks));
+  check_mpi(MPI_Allgather(&mine, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, comm), "MPI_Allgather");
+  std::sort(all.begin(), all.end());
+  return all.front() >= 0 && std::adjacent_find(all.begin(), all.end()) == all.end();
+}
 
 struct NcclComm::State {
   ncclComm_t comm = nullptr;
@@ -154,8 +171,8 @@ void NcclComm::all_to_all(std::uintptr_t send, std::uintptr_t receive, std::size
           "ncclAlltoAll");
     return;
   }
-  throw Error(ErrorCode::Unsupported, "bfly::distributed: this NCCL (" + std::to_string(api().version) +
-                                          ") has no ncclAlltoAll (2.28+)");
+  throw Error(ErrorCode::Unsupported,
+              "bfly::distributed: this NCCL (" + std::to_string(api().version) + ") has no ncclAlltoAll (2.28+)");
 }
 
 }  // namespace bfly::distributed::detail

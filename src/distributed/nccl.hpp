@@ -19,6 +19,12 @@ namespace bfly::distributed::detail {
 bool nccl_available(std::string* why = nullptr);
 int nccl_version();
 
+// Collective: whether NCCL suits every rank of `comm` (Transport::Auto):
+// each rank's device a CUDA device, NCCL loaded, and no two ranks of one
+// host on the same device (NCCL refuses that; ranks sharing a GPU exchange
+// through MPI).
+bool nccl_suits(MPI_Comm comm, const Device& device);
+
 // An NCCL communicator over the ranks of an MPI communicator, each rank on
 // its CUDA device (rank 0 makes the unique id, MPI broadcasts it).
 class NcclComm {

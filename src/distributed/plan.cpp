@@ -308,12 +308,8 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
   // The transport: NCCL where every rank can (Auto), then each group's
   // communicator; the copy kernels and the device buffers.
   p.transport = problem.transport;
-  if (p.transport == Transport::Auto) {
-    const int mine = device.info().backend == "cuda" && detail::nccl_available() ? 1 : 0;
-    int all = 0;
-    detail::check_mpi(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, p.comm), "MPI_Allreduce");
-    p.transport = all ? Transport::Nccl : Transport::Mpi;
-  }
+  if (p.transport == Transport::Auto)
+    p.transport = detail::nccl_suits(p.comm, device) ? Transport::Nccl : Transport::Mpi;
   detail::together(p.comm, [&] {
     const int point = static_cast<int>(point_bytes(problem.precision));
     for (Step& step : p.steps) {

@@ -55,7 +55,7 @@ void MpiTransport::exchange(const std::vector<Run>& sends, const std::vector<Run
   for (std::size_t p = 0; p < peers; ++p)
     if (receives[p].elements)
       receives[p].buffer->write(receive_bytes + receive_offsets[p] * point, receives[p].elements * point,
-                  static_cast<std::size_t>(receives[p].offset) * point);
+                                static_cast<std::size_t>(receives[p].offset) * point);
 }
 
 void NcclTransport::exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const {

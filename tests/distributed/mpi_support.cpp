@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <gtest/gtest.h>
+
 #include "support/test_options.hpp"
 
 namespace bfly::test {
@@ -126,8 +128,34 @@ Problem whole_problem(const distributed::Problem& problem) {
 }
 
 template <class T>
-Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options) {
+Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options, Execution how) {
   distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, options);
+  // The plan's execute as `how` says, from `in` to `out` (poisoned: the
+  // device output starts as the poisoned host array).
+  auto execute = [&](const auto& in, auto& out) {
+    if (how == Execution::Host) return plan.execute(in.data(), out.data());
+    const std::size_t in_bytes = in.size() * sizeof(in[0]), out_bytes = out.size() * sizeof(out[0]);
+    Buffer device_in(distributed_device(), std::max<std::size_t>(in_bytes, 1));
+    Buffer device_out(distributed_device(), std::max<std::size_t>(out_bytes, 1));
+    if (in_bytes) device_in.write(in.data(), in_bytes);
+    if (out_bytes) device_out.write(out.data(), out_bytes);
+    if (how == Execution::Profiled) {
+      const distributed::Phases phases = plan.profile(device_in, device_out);
+      const std::size_t stages = plan.problem().decomposition == distributed::Decomposition::Slabs ||
+                                         plan.problem().decomposition == distributed::Decomposition::SlabsTransposedIn
+                                     ? 2
+                                     : 3;
+      EXPECT_EQ(phases.stage_ms.size(), stages);
+      EXPECT_EQ(phases.exchange_ms.size(), phases.bound_ms.size());
+      EXPECT_LE(phases.exchange_ms.size(), stages - 1);
+      for (const auto* times : {&phases.stage_ms, &phases.exchange_ms, &phases.bound_ms})
+        for (double t : *times) EXPECT_GE(t, 0.0);
+    } else {
+      plan.execute(device_in, device_out);
+    }
+    distributed_device().synchronize();
+    if (out_bytes) device_out.read(out.data(), out_bytes);
+  };
   const Problem whole = whole_problem(problem);
   std::int64_t in_elements = 1;
   for (std::int64_t n : whole.input_shape()) in_elements *= n;
@@ -137,7 +165,7 @@ Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& 
     const std::vector<T> in = box_part(global, whole.input_shape(), plan.input_box());
     std::vector<std::complex<T>> out(static_cast<std::size_t>(plan.output_box().elements()));
     poison(out);
-    plan.execute(in.data(), out.data());
+    execute(in, out);
     return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
   }
   std::vector<std::complex<T>> global = shared_random<T>(in_elements);
@@ -147,12 +175,12 @@ Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& 
   if (problem.kind == Kind::C2R) {
     std::vector<T> out(static_cast<std::size_t>(plan.output_box().elements()));
     poison(out);
-    plan.execute(in.data(), out.data());
+    execute(in, out);
     return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
   }
   std::vector<std::complex<T>> out(static_cast<std::size_t>(plan.output_box().elements()));
   poison(out);
-  plan.execute(in.data(), out.data());
+  execute(in, out);
   return global_errors(out, plan.output_box(), whole.output_shape(), expected, whole.scale());
 }
 
@@ -184,8 +212,8 @@ Errors round_trip_errors(const distributed::Plan& there, const distributed::Plan
   return global_errors(out, there.input_box(), shape, identity, 1.0);
 }
 
-template Errors run_against_fftw<float>(const distributed::Problem&, const PlanOptions&);
-template Errors run_against_fftw<double>(const distributed::Problem&, const PlanOptions&);
+template Errors run_against_fftw<float>(const distributed::Problem&, const PlanOptions&, Execution);
+template Errors run_against_fftw<double>(const distributed::Problem&, const PlanOptions&, Execution);
 template std::vector<std::complex<float>> shared_random(std::int64_t);
 template std::vector<std::complex<double>> shared_random(std::int64_t);
 template std::vector<std::complex<float>> box_part(const std::vector<std::complex<float>>&,

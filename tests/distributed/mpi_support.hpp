@@ -60,8 +60,13 @@ Errors global_errors(const std::vector<T>& result, const distributed::Box& box, 
 // double, the problem's precision), each rank's output box (poisoned with
 // NaN first) against FFTW over the whole array: the errors reduced over the
 // ranks. C2R inputs are made Hermitian first (support/reference.hpp).
+//
+// `how`: through the host-memory execute, the device-buffer one, or
+// profile() (which executes once with waits between the phases).
+enum class Execution { Host, DeviceBuffers, Profiled };
 template <class T>
-Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options);
+Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options,
+                        Execution how = Execution::Host);
 
 // A C2C fp64 round trip: `there` (forward, norm backward) then `back`
 // (its inverse on the same boxes) on fresh data, `repeats` times (plan

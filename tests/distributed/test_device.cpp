@@ -1,0 +1,116 @@
+// The device-buffer execute and profile() (issue 43: plan once, execute on
+// the user's buffers and stream; phase times for `bfly bench
+// --distributed`), each rank's output box against FFTW as in the other
+// suites, and the transport choice: Auto takes MPI where NCCL cannot serve
+// (a device other than CUDA, no NCCL, ranks sharing a GPU), Nccl asked for
+// there is one error on every rank.
+#include <gtest/gtest.h>
+
+#include "distributed/mpi_support.hpp"
+
+namespace bfly::test {
+namespace {
+
+using distributed::Decomposition;
+
+struct Case {
+  Kind kind;
+  std::vector<std::int64_t> shape;
+  Precision precision;
+  Decomposition decomposition;
+  Execution how;
+};
+
+distributed::Problem problem_of(const Case& c) {
+  distributed::Problem problem;
+  problem.kind = c.kind, problem.shape = c.shape, problem.precision = c.precision;
+  problem.direction = c.kind == Kind::C2R ? Direction::Inverse : Direction::Forward;
+  problem.decomposition = c.decomposition;
+  return problem;
+}
+
+std::string name(const Case& c) {
+  return problem_of(c).token() + (c.how == Execution::Profiled ? "_profiled" : "_device");
+}
+void PrintTo(const Case& c, std::ostream* out) { *out << name(c); }
+
+class DeviceBuffers : public ::testing::TestWithParam<Case> {};
+
+TEST_P(DeviceBuffers, MatchesFftw) {
+  const Case& c = GetParam();
+  const distributed::Problem problem = problem_of(c);
+  const Errors errors = c.precision == Precision::Single ? run_against_fftw<float>(problem, distributed_options(), c.how)
+                                                         : run_against_fftw<double>(problem, distributed_options(), c.how);
+  EXPECT_TRUE(errors.finite) << name(c) << " on " << mpi_size() << " ranks left points unwritten";
+  EXPECT_LE(errors.relative_l2, c.precision == Precision::Single ? 5e-7 : 2e-15) << name(c);
+}
+
+constexpr auto f32 = Precision::Single;
+constexpr auto f64 = Precision::Double;
+constexpr auto device = Execution::DeviceBuffers;
+constexpr auto profiled = Execution::Profiled;
+
+INSTANTIATE_TEST_SUITE_P(
+    Distributed, DeviceBuffers,
+    ::testing::Values(Case{Kind::C2C, {10, 8, 6}, f32, Decomposition::Slabs, device},  // np 3: uneven
+                      Case{Kind::C2C, {6, 10, 8}, f64, Decomposition::Pencils, device},
+                      Case{Kind::R2C, {8, 6, 10}, f32, Decomposition::Pencils, device},
+                      Case{Kind::C2R, {10, 6}, f64, Decomposition::SlabsTransposedIn, device},  // 2D, real out
+                      Case{Kind::C2C, {3, 5, 4}, f32, Decomposition::Slabs, profiled},          // np 4: empty boxes
+                      Case{Kind::C2C, {8, 6, 4}, f64, Decomposition::Pencils, profiled}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string text = name(info.param);
+      for (char& ch : text)
+        if (ch == '-') ch = '_';
+      return text;
+    });
+
+TEST(DistributedTransport, AutoResolves) {
+  distributed::Problem problem;
+  problem.shape = {8, 8};
+  distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+  // NCCL only where every rank has a CUDA device of its own.
+  if (distributed_device().info().backend != "cuda") EXPECT_EQ(plan.transport(), distributed::Transport::Mpi);
+  EXPECT_NE(plan.transport(), distributed::Transport::Auto);
+  EXPECT_GT(plan.workspace_bytes(), 0u);
+}
+
+TEST(DistributedTransport, MpiAskedFor) {
+  distributed::Problem problem;
+  problem.shape = {6, 10, 4}, problem.transport = distributed::Transport::Mpi;
+  EXPECT_EQ(problem.token(), "c2c_f32_fwd_6x10x4_none_slabs_mpi");
+  EXPECT_LE(run_against_fftw<float>(problem, distributed_options(), Execution::DeviceBuffers).relative_l2, 5e-7);
+}
+
+TEST(DistributedTransport, NcclWithoutCudaIsOneError) {
+  if (distributed_device().info().backend == "cuda") GTEST_SKIP() << "a CUDA device: NCCL may serve";
+  distributed::Problem problem;
+  problem.shape = {8, 8}, problem.transport = distributed::Transport::Nccl;
+  std::string message;
+  try {
+    distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+  } catch (const Error& e) {
+    message = e.what();
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+  }
+  // Where exchanges run (2 ranks or more), the transport is made and refused.
+  if (mpi_size() > 1) EXPECT_NE(message.find("needs a CUDA device"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(DistributedTransport, SmallBufferIsOneError) {
+  distributed::Problem problem;
+  problem.shape = {8, 8};
+  distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+  Buffer small(distributed_device(), 8);
+  Buffer out(distributed_device(), 8 * 64);
+  try {
+    plan.execute(small, out);
+    ADD_FAILURE() << "a buffer of 8 bytes taken for an input box of " << plan.input_box().elements() << " points";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("8 and 512 bytes"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace bfly::test
