@@ -111,6 +111,14 @@ struct Problem {
   std::string token() const;
 };
 
+// Collective: the device this rank should use. `spec` as Device::open's
+// (empty: $BFLY_DEVICE, else "auto"); where it is "", "auto" or "gpu" and
+// opens a CUDA device on a host with several, each rank of the host takes
+// its own: cuda:(r % count), r its rank among the communicator's ranks on
+// that host (MPI_Comm_split_type, shared memory). Any other spec is
+// opened as given on every rank.
+Device rank_device(MPI_Comm comm, const std::string& spec = "");
+
 class PlanImpl;
 
 // What one execution's phases took, in milliseconds (Plan::profile): the

@@ -10,6 +10,12 @@ apt-get download libcli11-dev nlohmann-json3-dev libvkfft-dev libgtest-dev \
   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-long3 \
   libgmp-dev libgmp10 libgmpxx4ldbl \
   libpng-dev libpng16-16 zlib1g-dev  # GMP: the exact products' test oracle; libpng: bfly filter
+# Open MPI and what its libraries and plugins load, for the distributed
+# runs (scripts/gpu/distributed.sh relocates it with OPAL_PREFIX).
+apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 \
+  libevent-pthreads-2.1-7 libevent-2.1-7 libhwloc15 libhwloc-dev libpmix2 libfabric1 libucx0 libibverbs1 \
+  librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 libnl-route-3-200 libmunge2 libnuma1 libltdl7 \
+  libxnvctrl0 libpciaccess0 libgfortran5
 
 # The Python tests' pure-Python tools, for GPU machines whose Python lacks
 # them (scripts/gpu/python.sh uses them only then).

@@ -30,8 +30,9 @@ PlanOptions distributed_options() {
 
 const Device& distributed_device() {
   static const Device device = [] {
+    // One GPU a rank where the host has several (NCCL then), unless pinned.
     const char* pinned = std::getenv("BFLY_TEST_DEVICE");
-    return Device::open(pinned ? pinned : "");
+    return distributed::rank_device(MPI_COMM_WORLD, pinned ? pinned : "");
   }();
   return device;
 }

@@ -18,7 +18,8 @@ int mpi_rank();
 int mpi_size();
 
 // The device every rank plans on: BFLY_TEST_DEVICE, else bfly's default
-// (PoCL's CPU device on a machine without a GPU).
+// (PoCL's CPU device on a machine without a GPU), one GPU a rank where the
+// host has several (distributed::rank_device).
 const Device& distributed_device();
 
 // The options the distributed tests plan with: the generic tier (kernels
