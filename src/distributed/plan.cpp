@@ -16,6 +16,7 @@
 // the next collective, so the ranks fail together with one message.
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -285,12 +286,30 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
 
   // Local plans and the exchanges' counts: may fail on some ranks only
   // (a kernel that does not build, a block past MPI's counts).
+  // Kernels compiled once a node: each host's first rank plans first, so
+  // the kernels it compiles are in the disk cache (written atomically) when
+  // the host's other ranks plan the same lengths, and they load them
+  // instead of compiling them again, each core's worth at once.
+  MPI_Comm host = MPI_COMM_NULL;
+  detail::check_mpi(MPI_Comm_split_type(p.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+  int host_rank = 0;
+  MPI_Comm_rank(host, &host_rank);
   detail::together(p.comm, [&] {
     const int last = static_cast<int>(s.tilings.size()) - 1;
-    for (int j = 0; j <= last; ++j) {
-      const Box& box = j == 0 ? s.input_boxes[p.rank] : j == last ? s.output_boxes[p.rank] : s.tilings[j][p.rank];
-      p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
+    std::exception_ptr failure;
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((host_rank == 0) == (turn == 0)) try {
+          for (int j = 0; j <= last; ++j) {
+            const Box& box = j == 0 ? s.input_boxes[p.rank] : j == last ? s.output_boxes[p.rank] : s.tilings[j][p.rank];
+            p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
+          }
+        } catch (...) {
+          failure = std::current_exception();  // after the barrier: every rank of the host reaches it
+        }
+      MPI_Barrier(host);
     }
+    MPI_Comm_free(&host);
+    if (failure) std::rethrow_exception(failure);
     for (int j = 0; j < s.exchanges(); ++j) {
       if (p.steps[j].comm == MPI_COMM_NULL) continue;
       // The group's boxes before and after, by rank in the group (a split
