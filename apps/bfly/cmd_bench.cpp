@@ -12,6 +12,7 @@
 
 #include "bench_bigmul.hpp"
 #include "bench_convolve.hpp"
+#include "bench_distributed.hpp"
 #include "bench_report.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -36,12 +37,15 @@ struct BenchOptions {
   std::string tuning;  // "", "off" or a table file
   std::string tier = "specialised";
   BenchSettings settings;
-  std::string app;               // "convolve": bench_convolve.cpp instead of transforms
-  std::string kernel_sizes;      // --kernel-sizes for --app convolve
-  std::string product = "auto";  // --product for --app convolve
-  std::string digits;            // --digits for --app bigmul
-  std::int64_t seed = -1;        // --seed for --suite random (-1: a fresh one, printed)
-  bool list = false;             // --list: print the cases and stop
+  std::string app;                           // "convolve": bench_convolve.cpp instead of transforms
+  std::string kernel_sizes;                  // --kernel-sizes for --app convolve
+  std::string product = "auto";              // --product for --app convolve
+  std::string digits;                        // --digits for --app bigmul
+  std::int64_t seed = -1;                    // --seed for --suite random (-1: a fresh one, printed)
+  bool list = false;                         // --list: print the cases and stop
+  std::vector<std::string> shapes;           // operands: shapes as --shape's, each a list too
+  bool distributed = false;                  // --distributed: bench_distributed.hpp instead
+  DistributedBenchOptions distributed_only;  // its own options (--grid, ...)
 };
 
 Progress progress_for(bool quiet) {
@@ -88,6 +92,46 @@ std::vector<std::int64_t> parse_counts(const std::string& text, const char* what
     at = comma + 1;
   }
   return out;
+}
+
+// bench --distributed reads the options bench_distributed.hpp lists: any
+// other given with it is refused by name, and its own without it.
+std::string usage_error(const CLI::App& command, bool distributed) {
+  const std::vector<std::string>& shared = distributed_bench_shared_options();
+  const std::vector<std::string>& own = distributed_bench_own_options();
+  for (const CLI::Option* option : command.get_options()) {
+    const std::string name = option->get_name();
+    if (option->count() == 0 || name == "--distributed") continue;
+    const bool owned = std::find(own.begin(), own.end(), name) != own.end();
+    if (distributed && !owned && std::find(shared.begin(), shared.end(), name) == shared.end())
+      return name + " is not for bench --distributed";
+    if (!distributed && owned) return name + " is for bench --distributed";
+  }
+  return "";
+}
+
+// The distributed run's options: its own, and the bench's it shares.
+DistributedBenchOptions distributed_options(const BenchOptions& o, const CLI::App& command) {
+  DistributedBenchOptions d = o.distributed_only;
+  d.usage_error = usage_error(command, true);
+  if (!o.problem.shape.empty()) d.shapes.push_back(o.problem.shape);
+  d.shapes.insert(d.shapes.end(), o.shapes.begin(), o.shapes.end());
+  d.kind = o.problem.kind, d.precision = o.problem.precision, d.norm = o.problem.norm, d.inverse = o.problem.inverse;
+  d.device = o.device.spec, d.out = o.out, d.quiet = o.quiet;
+  if (command.count("--repetitions") > 0) d.repetitions = o.settings.repetitions;
+  d.tier = o.tier, d.tuning = o.tuning, d.strategy = o.problem.strategy;
+  return d;
+}
+
+int run_distributed(const DistributedBenchOptions& options) {
+#ifdef BFLY_HAVE_DISTRIBUTED
+  return run_distributed_bench(options);
+#else
+  (void)options;
+  throw Error(ErrorCode::Unsupported,
+              "bench --distributed: this bfly was built without MPI (distributed isn't built: configure with an MPI "
+              "installed, e.g. apt-get install libopenmpi-dev openmpi-bin, and -DBFLY_MPI=ON)");
+#endif
 }
 
 int run(BenchOptions& o, bool demo) {
@@ -302,7 +346,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
           "Shapes as --shape 4096,1000x1000,64x64x64; --kind r2c or c2r for real transforms, with "
           "bfly's complex transform of the same shape beside; --kind dct1..dct4 or dst1..dst4 (with --inverse: "
           "scipy's idctn / idstn, unscaled) for a DCT or DST, with bfly's r2c of the same shape beside. Peers without "
-          "the transform read n/a (cuFFT and clFFT have no DCT or DST, VkFFT no DST).");
+          "the transform read n/a (cuFFT and clFFT have no DCT or DST, VkFFT no DST). Over MPI ranks: mpirun -np P "
+          "bfly bench --distributed [--decomposition slabs|pencils] [--grid P0xP1] [--transport auto|mpi|nccl] "
+          "SHAPE... times bfly::distributed plans (docs/DISTRIBUTED.md, Benchmark).");
     o->device.add_to(*command);
     command->add_flag("--quiet", o->quiet, "no progress display");
     command->add_option("--out", o->out, "also write results to FILE.csv or FILE.json");
@@ -322,7 +368,23 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_flag("--list", o->list, "print the cases (shape, batch, kind) and stop");
       command->add_option("--points", o->points,
                           "points per case when the batch is not given (default 2^22; at least one array)");
-      command->add_option("--repetitions", o->settings.repetitions, "timed repetitions per case (median reported)");
+      command->add_option("--repetitions,--reps", o->settings.repetitions,
+                          "timed repetitions per case (median reported; default 7, with --distributed 20)");
+      command->add_option("shapes", o->shapes, "shapes to time, as --shape's (64x64x64 or 64,1000x1000)");
+      command->add_flag(
+          "--distributed", o->distributed,
+          "time bfly::distributed plans over the MPI ranks (mpirun -np P bfly bench --distributed "
+          "SHAPE...; docs/DISTRIBUTED.md): execution, local, exchange and bound times, and a round "
+          "trip's error; with --kind c2c or r2c, --precision, --norm, --inverse, --device, --out FILE.json");
+      DistributedBenchOptions& d = o->distributed_only;
+      command->add_option("--decomposition", d.decomposition,
+                          "--distributed: slabs (default), pencils (3D), slabs-transposed-in or pencils-transposed-in");
+      command->add_option("--grid", d.grid, "--distributed pencils: the process grid P0xP1 (default: most square)");
+      command->add_option("--transport", d.transport, "--distributed: auto (default; NCCL on CUDA), mpi or nccl");
+      command->add_option("--warmup", d.warmup, "--distributed: untimed executions per shape (default 3)");
+      command->add_flag("--verbose", d.verbose, "--distributed: each rank's device, and rank 0's plans");
+      command->add_option("--json", d.json,
+                          "--distributed: rank 0 writes the rows to FILE as JSON (or --out FILE.json)");
       command->add_option("--app", o->app,
                           "time an application instead of transforms: convolve (2D image of --shape, default "
                           "4096x4096, with square kernels of --kernel-sizes, default 3,15,63,255, mode same, beside a "
@@ -357,7 +419,13 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--store", o->settings.store,
                           "bfly's store callback ops, e.g. db, power, magnitude, scale:2 (docs/CALLBACKS.md)");
     }
-    actions.emplace_back(command, [o, demo] { return run(*o, demo); });
+    actions.emplace_back(command, [o, demo, command] {
+      if (o->distributed) return run_distributed(distributed_options(*o, *command));
+      if (const std::string error = usage_error(*command, false); !error.empty())
+        throw Error(ErrorCode::InvalidArgument, error);
+      for (const std::string& shape : o->shapes) o->problem.shape += (o->problem.shape.empty() ? "" : ",") + shape;
+      return run(*o, demo);
+    });
   }
 }
 

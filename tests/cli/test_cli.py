@@ -1538,6 +1538,69 @@ def check_bench_r2r(bfly, work):
                   "dct1..dct4" in wrong.stderr, f"exit {wrong.returncode}; {short(wrong.stderr)}")
 
 
+def distributed_row(text, shape, ranks):
+    """The table row of `bench --distributed` for shape: its fields, or None."""
+    for line in text.splitlines():
+        fields = line.split()
+        if fields[:1] == [shape] and len(fields) >= 13 and fields[-8] == str(ranks):
+            return fields
+    return None
+
+
+def check_bench_distributed(bfly, work):
+    """bench --distributed (docs/DISTRIBUTED.md, Benchmark): a singleton run
+    (no mpirun) prints its row, a tiny round-trip error and the same in its
+    JSON; a bad value is one line naming it; and where mpirun is installed,
+    2 ranks, oversubscribed, with the distributed tests' Open MPI settings
+    (tests/distributed/CMakeLists.txt). Skipped where bfly was built without
+    MPI."""
+    import json
+    out = os.path.join(work, "bench_distributed.json")
+    result = bfly.run(["bench", "--distributed", "8x8x8", "--reps", "2", "--json", out])
+    if result.returncode != 0 and "built without MPI" in result.stderr:
+        checks.skip("bench --distributed", short(result.stderr))
+        return
+    row = distributed_row(result.stdout, "8x8x8", 1)
+    ok = result.returncode == 0 and row is not None and row[1:4] == ["c2c", "single", "slabs"] and \
+        0 <= float(row[-1]) < 1e-5 and os.path.isfile(out)
+    if ok:
+        with open(out) as f:
+            case = json.load(f)["cases"][0]
+        ok = case["shape"] == [8, 8, 8] and case["ranks"] == 1 and case["total_ms"] > 0 and \
+            0 <= case["round_trip_error"] < 1e-5
+    checks.record("bench --distributed 8x8x8 (singleton): a row and a round trip within 1e-5, in the JSON too", ok,
+                  f"exit {result.returncode}; {short(result.stdout + result.stderr, 600)}")
+    bad = bfly.run(["bench", "--distributed", "8x8x8", "--grid", "3"])
+    lines = bad.stderr.strip().splitlines()
+    checks.record("bench --distributed --grid 3 fails in one line naming '3'",
+                  bad.returncode != 0 and len(lines) == 1 and "--grid '3'" in lines[0],
+                  f"exit {bad.returncode}; stderr: {short(bad.stderr)}")
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        checks.skip("bench --distributed under mpirun -np 2", "no mpirun on PATH")
+        return
+    openmpi = "Open MPI" in subprocess.run([mpirun, "--version"], capture_output=True, text=True).stdout
+    command = [mpirun, "-np", "2"] + (["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+                                      if openmpi else [])
+    command += [bfly.binary, "bench", "--distributed", "8x8x8", "--reps", "2", "--quiet"]
+    command += ["--device", bfly.device] if bfly.device else []
+    # Each rank gets a PoCL cache of its own from bfly itself (bench_distributed.cpp).
+    environment = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_btl="self,vader",
+                       POCL_MAX_PTHREAD_COUNT="1")
+    start = time.monotonic()
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=environment)
+    except subprocess.TimeoutExpired:
+        checks.record("bench --distributed under mpirun -np 2", False, "timed out after 120 s (a hang?)")
+        return
+    row = distributed_row(result.stdout, "8x8x8", 2)
+    checks.record("bench --distributed 8x8x8 under mpirun -np 2: one row, exchange GB/s, a round trip within 1e-5",
+                  result.returncode == 0 and row is not None and row[-2] != "-" and 0 <= float(row[-1]) < 1e-5 and
+                  result.stdout.count("8x8x8 ") == 1,
+                  f"exit {result.returncode} in {time.monotonic() - start:.1f} s; "
+                  f"{short(result.stdout + result.stderr, 600)}")
+
+
 # ---- main -------------------------------------------------------------------------
 
 checks = Checks()
@@ -1729,6 +1792,7 @@ def main():
             checks.run("environment", lambda name: check_environment(bfly, work))
             checks.run("peer builds", lambda name: check_peer_builds_quiet(bfly))
             checks.run("bench dct/dst", lambda name: check_bench_r2r(bfly, work))
+            checks.run("bench --distributed", lambda name: check_bench_distributed(bfly, work))
             checks.run("info/plan/gen", lambda name: check_other_verbs(bfly, work))
             checks.run("tune", lambda name: check_tune(bfly, work))
             checks.run("cache", lambda name: check_cache(bfly, work))
