@@ -31,7 +31,9 @@ void agree(MPI_Comm comm, const std::string& failure, ErrorCode code) {
   check_mpi(MPI_Bcast(header, 2, MPI_INT, first, comm), "MPI_Bcast");
   text.resize(static_cast<std::size_t>(header[0]));
   check_mpi(MPI_Bcast(text.data(), header[0], MPI_CHAR, first, comm), "MPI_Bcast");
-  throw Error(static_cast<ErrorCode>(header[1]), "rank " + std::to_string(first) + ": " + text);
+  // An agreement inside another (a group's, within the plan's) names the rank once.
+  const bool named = text.rfind("rank ", 0) == 0;
+  throw Error(static_cast<ErrorCode>(header[1]), named ? text : "rank " + std::to_string(first) + ": " + text);
 }
 
 void agree_on(MPI_Comm comm, std::uint64_t fingerprint, const std::string& what) {
