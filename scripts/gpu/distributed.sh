@@ -5,6 +5,7 @@
 #   bash scripts/gpu/distributed.sh build        configure and build (bfly, the MPI tests)
 #   bash scripts/gpu/distributed.sh test         tests: one GPU a rank (NCCL) on every GPU,
 #                                                and 2 ranks sharing GPU 0 (host-staged MPI)
+#   bash scripts/gpu/distributed.sh runs FILE    the runs FILE lists (scripts/gpu/distributed-44.txt)
 #   bash scripts/gpu/distributed.sh bench [NPS]  bfly bench --distributed at each rank count
 #                                                (default: 1 2 4 8 up to the GPUs), shapes
 #                                                from BFLY_DIST_SHAPES, options from
@@ -63,8 +64,28 @@ case "${1:-}" in
       done
     done
     ;;
+  runs)
+    # A list of runs, one a line: the rank count, then bfly bench's
+    # arguments ('#' starts a comment). Each run's JSON is run-<line>.json,
+    # all in $OUT/dist-runs.tgz; the table rows in $OUT/runs.txt.
+    status=0 line=0
+    mkdir -p "$out/runs"
+    while read -r np args; do
+      line=$((line + 1))
+      case "$np" in ''|'#'*) continue ;; esac
+      [ "$np" -le "$gpus" ] || { echo "skip (needs $np GPUs): $args" | tee -a "$out/runs.txt"; continue; }
+      echo "== np $np $args" >> "$out/runs.txt"
+      # shellcheck disable=SC2086
+      timeout 300 $mpirun -np "$np" $bfly bench --distributed $args --json "$out/runs/run-$line.json" \
+        > "$out/runs/run-$line.log" 2>&1 || { status=1; tail -5 "$out/runs/run-$line.log" >> "$out/runs.txt"; }
+      grep -A1 "^shape" "$out/runs/run-$line.log" | tail -n +2 >> "$out/runs.txt"
+    done < "${2:?runs: name the list file}"
+    tar -czf "$out/dist-runs.tgz" -C "$out" runs && rm -rf "$out/runs"
+    cat "$out/runs.txt"
+    exit $status
+    ;;
   *)
-    echo "usage: distributed.sh build | test | bench [RANK COUNTS]" >&2
+    echo "usage: distributed.sh build | test | bench [RANK COUNTS] | runs FILE" >&2
     exit 2
     ;;
 esac
