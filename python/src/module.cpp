@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "dlpack_io.hpp"
+#include "binding_support.hpp"
 #include "backends/fork_guard.hpp"
 #include "io/memory_budget.hpp"
 
@@ -58,26 +59,11 @@ struct CoreDevice {
   explicit CoreDevice(const std::string& spec) : device(Device::open(spec)) {}
 };
 
-// A plan that waits for its kernels to compile past a second says so
-// through Python's logging (logger "bfly", level INFO; issue 40), never
-// print. The plan is made with the GIL released (the bindings' call
-// guards), so the notice's thread takes it to log.
-// bfly.set_tier: the tier of the plans made after it (PlanOptions::tier).
+// bfly.set_tier: the tier of the plans made after it (PlanOptions::tier);
+// bfly.distributed's plans read it too (tier()).
 std::atomic<int> g_tier{static_cast<int>(Tier::Default)};
 
-PlanOptions logged_waits() {
-  PlanOptions options;
-  options.tier = static_cast<Tier>(g_tier.load());
-  options.on_wait = [](const std::string& message) {
-    nb::gil_scoped_acquire gil;
-    try {
-      nb::module_::import_("logging").attr("getLogger")("bfly").attr("info")(message);
-    } catch (const nb::python_error&) {
-      // (Logging failed: nothing to say it with.)
-    }
-  };
-  return options;
-}
+PlanOptions logged_waits() { return options_with_logged_waits(static_cast<Tier>(g_tier.load())); }
 
 // A load or store callback (bfly::Callback) as bfly/_callbacks.py hands it
 // over: ops, code and values as they are, its data as an address, either
@@ -230,25 +216,6 @@ struct DeviceMemory {
   std::uintptr_t pointer() const { return buffer->device_pointer(); }
 };
 
-// Sets the Python error of a bfly::Error. (A translator sets it and returns:
-// one that throws nb::python_error instead has it wrapped in a RuntimeError
-// by the next translator, which is how MemoryError once read.)
-void set_python_error(const Error& e) {
-  switch (e.code()) {
-    case ErrorCode::InvalidArgument:
-      PyErr_SetString(PyExc_ValueError, e.what());
-      return;
-    case ErrorCode::Unsupported:
-      PyErr_SetString(PyExc_NotImplementedError, e.what());
-      return;
-    case ErrorCode::OutOfMemory:
-      PyErr_SetString(PyExc_MemoryError, e.what());
-      return;
-    default:
-      PyErr_SetString(PyExc_RuntimeError, (std::string(to_string(e.code())) + " error: " + e.what()).c_str());
-  }
-}
-
 }  // namespace
 }  // namespace bfly::python
 
@@ -256,13 +223,7 @@ NB_MODULE(_core, m) {
   using namespace bfly::python;
   m.doc() = "bfly's C++ core: devices, plans and launches (use bfly.fft and bfly.Plan instead)";
 
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const bfly::Error& e) {
-      set_python_error(e);
-    }
-  });
+  register_error_translator();
 
   m.def("version", [] { return std::string(bfly::version()); });
   // Why this process may not use a backend (its parent started the driver
@@ -281,6 +242,7 @@ NB_MODULE(_core, m) {
       "real"_a);
   m.def(
       "set_tier", [](const std::string& tier) { g_tier = static_cast<int>(bfly::parse_tier(tier)); }, "tier"_a);
+  m.def("tier", [] { return std::string(bfly::to_string(static_cast<bfly::Tier>(g_tier.load()))); });
 
   // The host's memory this process may still take and what bounds it
   // (None: nothing does), as the CLI's one memory check reads it.
