@@ -178,8 +178,9 @@ class Plan {
   // The same on device buffers of the plan's device (`in` at least the
   // input box's bytes, `out` the output box's), enqueued on `stream` (a
   // CUstream / cudaStream_t, or a cl_command_queue; nullptr: the device's
-  // queue, on CUDA the legacy default stream). With NCCL it returns without
-  // waiting (stream-ordered); with MPI each exchange waits for the stream.
+  // queue; on CUDA the legacy default stream, and the call returns when the
+  // transform is done). With NCCL on a stream it returns without waiting
+  // (stream-ordered); with MPI each exchange waits for the stream.
   // `in` is kept (the stages write the plan's buffers and `out`).
   void execute(const Buffer& in, const Buffer& out, void* stream = nullptr) const;
 

@@ -206,6 +206,10 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     detail::together(comm, [&] { run(j); });
     if (phases) end(phases->stage_ms);
   }
+  // No stream given on CUDA: the work went to the legacy default stream,
+  // which Device::synchronize() (the device's own stream) does not wait
+  // for; return when it is done instead.
+  if (!caller_stream && stream) wait(stream);
   if (!phases) return;
   for (const Step& step : steps) {
     if (!step.exchange) continue;
