@@ -372,8 +372,9 @@ void run_all(const DistributedBenchOptions& o, Run& run) {
       gather_lines(run.comm, "rank " + std::to_string(run.rank) + " (" + host + ", local rank " +
                                  std::to_string(local_rank) + "): " + info.spec + " (" + info.name + ")");
   if (run.rank == 0) {
-    std::printf("bfly %s bench --distributed: %d rank%s on %d host%s, rank 0 on %s: %s\n", version(), run.ranks,
-                run.ranks == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", info.spec.c_str(), info.name.c_str());
+    std::printf("bfly %s bench --distributed: %d rank%s on %d host%s, rank 0 on %s: %s (driver %s), NCCL %d\n",
+                version(), run.ranks, run.ranks == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s", info.spec.c_str(),
+                info.name.c_str(), info.driver.c_str(), dist::nccl_version());
     if (o.verbose)
       for (const std::string& line : devices) std::printf("  %s\n", line.c_str());
   }

@@ -81,6 +81,9 @@ enum class Transport {
   Nccl,
 };
 const char* to_string(Transport t);  // "auto", "mpi", "nccl"
+// The NCCL version the Nccl transport would load, as NCCL writes it (e.g.
+// 22805 for 2.28.5); 0 where libnccl.so.2 does not load.
+int nccl_version();
 
 // The transform, identical on every rank, of the whole global array (all
 // its axes), as bfly::Problem's conventions (unnormalised unless `norm`

@@ -176,3 +176,7 @@ void NcclComm::all_to_all(std::uintptr_t send, std::uintptr_t receive, std::size
 }
 
 }  // namespace bfly::distributed::detail
+
+namespace bfly::distributed {
+int nccl_version() { return detail::nccl_version(); }
+}  // namespace bfly::distributed
