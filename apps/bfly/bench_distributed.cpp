@@ -92,6 +92,7 @@ dist::Problem problem_of(const DistributedBenchOptions& o) {
                                 "--decomposition");
   p.grid = parse_grid(o.grid);
   p.transport = parse_named(o.transport, {T::Auto, T::Mpi, T::Nccl}, "--transport");
+  p.pipeline = o.pipeline;
   return p;
 }
 

@@ -23,6 +23,7 @@ struct DistributedBenchOptions {
   std::string grid;                     // P0xP1 (pencils); empty: the library's most square grid
   std::string transport = "auto";       // auto, mpi or nccl
   int warmup = 3;                       // untimed executions (and one untimed profile) per shape
+  int pipeline = 0;                     // Problem::pipeline: chunks of the first stage (0 default, 1 none)
   bool verbose = false;                 // each rank's device, and rank 0's plan
   std::string json;                     // --json FILE: rank 0 writes the rows (as --out FILE.json)
 
@@ -52,8 +53,8 @@ inline const std::vector<std::string>& distributed_bench_shared_options() {
 }
 // Its own options: refused without --distributed.
 inline const std::vector<std::string>& distributed_bench_own_options() {
-  static const std::vector<std::string> names{"--decomposition", "--grid",    "--transport",
-                                              "--warmup",        "--verbose", "--json"};
+  static const std::vector<std::string> names{"--decomposition", "--grid", "--transport", "--warmup",
+                                              "--verbose",       "--json", "--pipeline"};
   return names;
 }
 

@@ -382,6 +382,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--grid", d.grid, "--distributed pencils: the process grid P0xP1 (default: most square)");
       command->add_option("--transport", d.transport, "--distributed: auto (default; NCCL on CUDA), mpi or nccl");
       command->add_option("--warmup", d.warmup, "--distributed: untimed executions per shape (default 3)");
+      command->add_option("--pipeline", d.pipeline,
+                          "--distributed: the first stage in this many chunks, each one's exchange overlapping the "
+                          "next one's compute (NCCL; default 0: 4 chunks; 1: none)");
       command->add_flag("--verbose", d.verbose, "--distributed: each rank's device, and rank 0's plans");
       command->add_option("--json", d.json,
                           "--distributed: rank 0 writes the rows to FILE as JSON (or --out FILE.json)");

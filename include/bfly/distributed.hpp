@@ -107,10 +107,15 @@ struct Problem {
   // ranks 3 x 2, 3 ranks 3 x 1).
   std::vector<int> grid;
   Transport transport = Transport::Auto;
+  // With NCCL, for slabs and pencils (whose first stage leaves axis 0
+  // alone): the first stage runs in this many chunks of planes, and each
+  // chunk's blocks travel while the next chunk computes. 0: the default
+  // (4); 1: no chunks (the stage, then the exchange).
+  int pipeline = 0;
 
   // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs" or
   // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given), with "_mpi" or
-  // "_nccl" where the transport is not Auto.
+  // "_nccl" where the transport is not Auto and "_chunks4" where pipeline is set.
   std::string token() const;
 };
 

@@ -26,6 +26,7 @@
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
 #include "distributed/nccl.hpp"
+#include "distributed/pipeline.hpp"
 #include "distributed/schedule.hpp"
 
 namespace bfly::distributed {
@@ -101,6 +102,7 @@ class PlanImpl {
   std::vector<std::optional<bfly::Plan>> stages;
   std::vector<Step> steps;
   std::optional<detail::DeviceCopy> copy;
+  std::unique_ptr<detail::Pipeline> pipeline;  // the first stage and exchange overlapped (NCCL)
   // Device memory: two buffers of the largest box that the stages and
   // exchanges take turns writing (each reads one and writes the other),
   // the exchanges' send and receive buffers, and (made by the first
@@ -191,11 +193,18 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
       throw Error(ErrorCode::InvalidArgument,
                   "bfly::distributed: execute with buffers of another device than the plan's");
   });
-  begin();
-  detail::together(comm, [&] { run(0); });
-  if (phases) end(phases->stage_ms);
+  // Stage 0 and the first exchange: in overlapped chunks, or one after the other.
+  const bool pipelined = pipeline && !phases;
+  if (pipelined) {
+    detail::together(comm, [&] { pipeline->run(in, buffers[0], send[0], receive[0], buffers[1], stream); });
+    current = 1;
+  } else {
+    begin();
+    detail::together(comm, [&] { run(0); });
+    if (phases) end(phases->stage_ms);
+  }
   for (int j = 1; j <= last; ++j) {
-    if (const Step& step = steps[j - 1]; step.exchange) {
+    if (const Step& step = steps[j - 1]; step.exchange && !(pipelined && j == 1)) {
       begin();
       step.exchange->run(*step.transport, *copy, buffers[current], send[0], receive[0], buffers[1 - current], stream);
       if (phases) end(phases->exchange_ms);
@@ -346,6 +355,10 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
     }
     p.copy.emplace(device, point);
     p.make_buffers();
+    const int chunks = problem.pipeline == 0 ? 4 : problem.pipeline;
+    if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
+      p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks, options,
+                                                      *p.steps[0].nccl, *p.copy);
   });
 }
 

@@ -84,7 +84,8 @@ std::string Problem::token() const {
   return std::string(bfly::to_string(kind)) + "_" + bfly::to_string(precision) + "_" + bfly::to_string(direction) +
          "_" + join(shape) + "_" + bfly::to_string(norm) + "_" + to_string(decomposition) +
          (grid.empty() ? "" : "-" + grid_text(grid)) +
-         (transport == Transport::Auto ? "" : std::string("_") + to_string(transport));
+         (transport == Transport::Auto ? "" : std::string("_") + to_string(transport)) +
+         (pipeline == 0 ? "" : "_chunks" + std::to_string(pipeline));
 }
 
 namespace detail {
@@ -99,6 +100,9 @@ void check(const Problem& problem, int ranks) {
     if (elements > (std::int64_t{1} << 62) / n) throw invalid("the global shape overflows: " + problem.token());
     elements *= n;
   }
+  if (problem.pipeline < 0 || problem.pipeline > 1024)
+    throw invalid("pipeline " + std::to_string(problem.pipeline) +
+                  " is not a chunk count from 0 (the default) to 1024: " + problem.token());
   if (problem.kind == Kind::R2R)
     throw unsupported("c2c, r2c and c2r transforms are distributed, not " + std::string(bfly::to_string(problem.kind)));
   // bfly::Problem's rule and words.

@@ -39,8 +39,9 @@ class DeviceBuffers : public ::testing::TestWithParam<Case> {};
 TEST_P(DeviceBuffers, MatchesFftw) {
   const Case& c = GetParam();
   const distributed::Problem problem = problem_of(c);
-  const Errors errors = c.precision == Precision::Single ? run_against_fftw<float>(problem, distributed_options(), c.how)
-                                                         : run_against_fftw<double>(problem, distributed_options(), c.how);
+  const Errors errors = c.precision == Precision::Single
+                            ? run_against_fftw<float>(problem, distributed_options(), c.how)
+                            : run_against_fftw<double>(problem, distributed_options(), c.how);
   EXPECT_TRUE(errors.finite) << name(c) << " on " << mpi_size() << " ranks left points unwritten";
   EXPECT_LE(errors.relative_l2, c.precision == Precision::Single ? 5e-7 : 2e-15) << name(c);
 }
@@ -96,6 +97,23 @@ TEST(DistributedTransport, NcclWithoutCudaIsOneError) {
   // Where exchanges run (2 ranks or more), the transport is made and refused.
   if (mpi_size() > 1) EXPECT_NE(message.find("needs a CUDA device"), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(DistributedTransport, PipelineChunks) {
+  distributed::Problem problem;
+  problem.shape = {12, 10, 4}, problem.pipeline = 3;
+  EXPECT_EQ(problem.token(), "c2c_f32_fwd_12x10x4_none_slabs_chunks3");
+  // Chunks run where NCCL carries the blocks; elsewhere the same numbers unchunked.
+  EXPECT_LE(run_against_fftw<float>(problem, distributed_options(), Execution::DeviceBuffers).relative_l2, 5e-7);
+  problem.decomposition = Decomposition::Pencils, problem.pipeline = 5;
+  EXPECT_LE(run_against_fftw<float>(problem, distributed_options(), Execution::DeviceBuffers).relative_l2, 5e-7);
+  problem.pipeline = -1;
+  try {
+    distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+    ADD_FAILURE() << "pipeline -1 taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("pipeline -1 is not a chunk count"), std::string::npos) << e.what();
+  }
 }
 
 TEST(DistributedTransport, SmallBufferIsOneError) {

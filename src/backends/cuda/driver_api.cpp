@@ -44,6 +44,10 @@ Loaded open_driver() {
       load(handle, a.cuStreamCreate, "cuStreamCreate", d.why) &&
       load(handle, a.cuStreamDestroy, "cuStreamDestroy_v2", d.why) &&
       load(handle, a.cuStreamSynchronize, "cuStreamSynchronize", d.why) &&
+      load(handle, a.cuEventCreate, "cuEventCreate", d.why) &&
+      load(handle, a.cuEventDestroy, "cuEventDestroy_v2", d.why) &&
+      load(handle, a.cuEventRecord, "cuEventRecord", d.why) &&
+      load(handle, a.cuStreamWaitEvent, "cuStreamWaitEvent", d.why) &&
       load(handle, a.cuMemAlloc, "cuMemAlloc_v2", d.why) && load(handle, a.cuMemFree, "cuMemFree_v2", d.why) &&
       load(handle, a.cuMemGetInfo, "cuMemGetInfo_v2", d.why) &&
       load(handle, a.cuMemGetAddressRange, "cuMemGetAddressRange_v2", d.why) &&

@@ -15,6 +15,7 @@ using CUcontext = struct CUctx_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
+using CUevent = struct CUevent_st*;
 
 // Attribute numbers from cuda.h (stable across driver versions).
 enum : int {
@@ -43,6 +44,12 @@ struct DriverApi {
   CUresult (*cuStreamCreate)(CUstream*, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
+  // Events: the distributed layer's pipeline orders a communication stream
+  // after the compute stream's chunks (distributed/pipeline.cpp).
+  CUresult (*cuEventCreate)(CUevent*, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
   CUresult (*cuMemAlloc)(CUdeviceptr*, std::size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemGetInfo)(std::size_t*, std::size_t*);
