@@ -76,7 +76,7 @@ case "${1:-}" in
       [ "$np" -le "$gpus" ] || { echo "skip (needs $np GPUs): $args" | tee -a "$out/runs.txt"; continue; }
       echo "== np $np $args" >> "$out/runs.txt"
       # shellcheck disable=SC2086
-      timeout 300 $mpirun -np "$np" $bfly bench --distributed $args --json "$out/runs/run-$line.json" \
+      timeout 120 $mpirun -np "$np" $bfly bench --distributed $args --json "$out/runs/run-$line.json" \
         < /dev/null > "$out/runs/run-$line.log" 2>&1 || { status=1; tail -5 "$out/runs/run-$line.log" >> "$out/runs.txt"; }
       grep -A1 "^shape" "$out/runs/run-$line.log" | tail -n +2 >> "$out/runs.txt"
     done < "${2:?runs: name the list file}"
