@@ -3,7 +3,7 @@
 # the carried Open MPI (.deps/debs, relocated with OPAL_PREFIX: nothing is
 # installed), runs the distributed tests, and benchmarks.
 #   bash scripts/gpu/distributed.sh build        configure and build (bfly, the MPI tests)
-#   bash scripts/gpu/distributed.sh test         tests: one GPU a rank (NCCL) on every GPU,
+#   bash scripts/gpu/distributed.sh test [NPS]   tests: one GPU a rank (NCCL) on every GPU,
 #                                                and 2 ranks sharing GPU 0 (host-staged MPI)
 #   bash scripts/gpu/distributed.sh runs FILE    the runs FILE lists (scripts/gpu/distributed-44.txt)
 #   bash scripts/gpu/distributed.sh bench [NPS]  bfly bench --distributed at each rank count
@@ -39,12 +39,14 @@ case "${1:-}" in
   test)
     status=0
     tests=build-gpu/tests/distributed/bfly_distributed_tests
-    for np in 1 2 "$gpus"; do
+    shift
+    for np in ${*:-1 2 $gpus}; do
       [ "$np" -ge 1 ] || continue
       echo "== $np ranks, one GPU a rank"
       $mpirun -np "$np" $tests --gtest_brief=1 > "$out/test-np$np.log" 2>&1 || status=1
       grep -E "PASSED|FAILED|transport|error" "$out/test-np$np.log" | sort | uniq -c | head -12
     done
+    [ $# -gt 0 ] && exit $status
     echo "== 2 ranks sharing cuda:0 (host-staged MPI)"
     $mpirun -np 2 -x BFLY_TEST_DEVICE=cuda:0 $tests --gtest_brief=1 > "$out/test-shared.log" 2>&1 || status=1
     grep -E "PASSED|FAILED" "$out/test-shared.log" | sort | uniq -c | head
