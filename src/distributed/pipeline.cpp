@@ -25,7 +25,7 @@ std::int64_t plane_of(const Box& box) {
   return n;
 }
 
-constexpr unsigned kNonBlocking = 1;     // CU_STREAM_NON_BLOCKING: no implicit wait on the legacy stream
+constexpr unsigned kNonBlocking = 1;    // CU_STREAM_NON_BLOCKING: no implicit wait on the legacy stream
 constexpr unsigned kDisableTiming = 2;  // CU_EVENT_DISABLE_TIMING
 
 }  // namespace
@@ -53,7 +53,8 @@ Pipeline::Pipeline(const Device& device, const Problem& problem, const Schedule&
     from_.push_back(schedule.tilings[0][member]);
     Part send{intersect(middle_box_, schedule.tilings[1][member])};
     Part receive{intersect(from_.back(), target_box_)};
-    for (auto [part, box, total] : {std::tuple{&send, &middle_box_, &sent}, std::tuple{&receive, &target_box_, &received}}) {
+    for (auto [part, box, total] :
+         {std::tuple{&send, &middle_box_, &sent}, std::tuple{&receive, &target_box_, &received}}) {
       const auto run = contiguous_run(*box, part->box);
       part->in_place = run.has_value();
       part->offset = run ? *run : *total;
@@ -148,8 +149,7 @@ void Pipeline::run(const Buffer& in, Buffer& middle, Buffer& send, Buffer& recei
   cuda::check(d->cuStreamWaitEvent(compute, cuda_->events[static_cast<std::size_t>(chunks_)], 0),
               "ordering the compute stream");
   for (const Part& part : receives_)
-    if (!part.in_place && !part.box.empty())
-      copy_.unpack(receive, part.offset, part.box, target_box_, target, stream);
+    if (!part.in_place && !part.box.empty()) copy_.unpack(receive, part.offset, part.box, target_box_, target, stream);
 }
 
 }  // namespace bfly::distributed::detail

@@ -49,8 +49,8 @@ class Pipeline {
 
  private:
   struct Part {
-    Box box;                   // the whole part (this rank's box and a peer's)
-    std::int64_t offset = 0;   // its run: in place in the box, or in the send / receive buffer
+    Box box;                  // the whole part (this rank's box and a peer's)
+    std::int64_t offset = 0;  // its run: in place in the box, or in the send / receive buffer
     bool in_place = false;
   };
   // A part's chunk: its planes within [first, last) of axis 0 (global indices).
@@ -62,7 +62,7 @@ class Pipeline {
   NcclTransport transport_;
   int point_bytes_ = 8, chunks_ = 2;
   Box in_box_, middle_box_, target_box_;
-  std::vector<Box> from_;            // the group's boxes before the exchange, by place
+  std::vector<Box> from_;               // the group's boxes before the exchange, by place
   std::vector<Part> sends_, receives_;  // by place in the group
   std::size_t in_plane_bytes_ = 0, middle_plane_bytes_ = 0;
   std::map<std::int64_t, bfly::Plan> plans_;  // stage 0 by chunk length
