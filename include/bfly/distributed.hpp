@@ -81,6 +81,15 @@ enum class Transport {
   Nccl,
 };
 const char* to_string(Transport t);  // "auto", "mpi", "nccl"
+// How the MPI transport moves an exchange's blocks (the NCCL transport
+// always sends and receives each peer's block, grouped: ncclSend/ncclRecv).
+enum class ExchangeMethod {
+  Alltoallv,     // one MPI_Alltoallv of the blocks as they are (the default)
+  Alltoall,      // one MPI_Alltoall, every block padded to the group's largest
+  PointToPoint,  // MPI_Isend / MPI_Irecv to and from each peer, then one wait
+};
+const char* to_string(ExchangeMethod m);  // "alltoallv", "alltoall", "p2p"
+
 // The NCCL version the Nccl transport would load, as NCCL writes it (e.g.
 // 22805 for 2.28.5); 0 where libnccl.so.2 does not load.
 int nccl_version();
@@ -107,6 +116,7 @@ struct Problem {
   // ranks 3 x 2, 3 ranks 3 x 1).
   std::vector<int> grid;
   Transport transport = Transport::Auto;
+  ExchangeMethod exchange = ExchangeMethod::Alltoallv;  // with the MPI transport
   // With NCCL, for slabs and pencils (whose first stage leaves axis 0
   // alone): the first stage runs in this many chunks of planes, and each
   // chunk's blocks travel while the next chunk computes. 0: the default
@@ -115,7 +125,8 @@ struct Problem {
 
   // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs" or
   // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given), with "_mpi" or
-  // "_nccl" where the transport is not Auto and "_chunks4" where pipeline is set.
+  // "_nccl" where the transport is not Auto, "_alltoall" or "_p2p" where the
+  // exchange method is not the default, and "_chunks4" where pipeline is set.
   std::string token() const;
 };
 

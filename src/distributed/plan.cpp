@@ -350,7 +350,7 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
         step.nccl = std::make_unique<detail::NcclComm>(step.comm, device);
         step.transport = std::make_unique<detail::NcclTransport>(*step.nccl, point);
       } else {
-        step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point);
+        step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, problem.exchange);
       }
     }
     p.copy.emplace(device, point);
@@ -403,8 +403,11 @@ std::string Plan::describe() const {
       if (!step.exchange)
         out << "none (no box changes)\n";
       else
-        out << (p.transport == Transport::Nccl ? "NCCL send/recv" : "MPI_Alltoallv, host-staged,") << " over "
-            << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
+        out << (p.transport == Transport::Nccl                       ? "NCCL send/recv"
+                : p.problem.exchange == ExchangeMethod::Alltoall     ? "MPI_Alltoall (padded), host-staged,"
+                : p.problem.exchange == ExchangeMethod::PointToPoint ? "MPI point-to-point, host-staged,"
+                                                                     : "MPI_Alltoallv, host-staged,")
+            << " over " << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
             << "): send " << step.exchange->sent_points() << " points (" << step.exchange->send_elements()
             << " packed), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()
             << " unpacked)\n";

@@ -32,6 +32,18 @@ const char* to_string(Decomposition d) {
   return "?";
 }
 
+const char* to_string(ExchangeMethod m) {
+  switch (m) {
+    case ExchangeMethod::Alltoallv:
+      return "alltoallv";
+    case ExchangeMethod::Alltoall:
+      return "alltoall";
+    case ExchangeMethod::PointToPoint:
+      return "p2p";
+  }
+  return "?";
+}
+
 const char* to_string(Transport t) {
   switch (t) {
     case Transport::Auto:
@@ -85,6 +97,7 @@ std::string Problem::token() const {
          "_" + join(shape) + "_" + bfly::to_string(norm) + "_" + to_string(decomposition) +
          (grid.empty() ? "" : "-" + grid_text(grid)) +
          (transport == Transport::Auto ? "" : std::string("_") + to_string(transport)) +
+         (exchange == ExchangeMethod::Alltoallv ? "" : std::string("_") + to_string(exchange)) +
          (pipeline == 0 ? "" : "_chunks" + std::to_string(pipeline));
 }
 

@@ -1,7 +1,9 @@
 // The transports (transport.hpp).
 #include "distributed/transport.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <string>
 
 #include "distributed/agree.hpp"
@@ -19,8 +21,54 @@ int to_count(std::int64_t n) {
 
 }  // namespace
 
-MpiTransport::MpiTransport(MPI_Comm group, const Device& device, int point_bytes)
-    : group_(group), device_(device), point_bytes_(point_bytes) {}
+MpiTransport::MpiTransport(MPI_Comm group, const Device& device, int point_bytes, ExchangeMethod method)
+    : group_(group), device_(device), point_bytes_(point_bytes), method_(method) {}
+
+void MpiTransport::move(const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
+                        const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const {
+  const MPI_Datatype type = point_bytes_ == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+  const std::size_t point = static_cast<std::size_t>(point_bytes_), peers = send_counts.size();
+  auto* sent = reinterpret_cast<unsigned char*>(send_.data());
+  auto* received = reinterpret_cast<unsigned char*>(receive_.data());
+  if (method_ == ExchangeMethod::Alltoallv) {
+    check_mpi(MPI_Alltoallv(sent, send_counts.data(), send_offsets.data(), type, received, receive_counts.data(),
+                            receive_offsets.data(), type, group_),
+              "MPI_Alltoallv");
+  } else if (method_ == ExchangeMethod::PointToPoint) {
+    std::vector<MPI_Request> requests;
+    for (std::size_t p = 0; p < peers; ++p)
+      if (receive_counts[p]) {
+        requests.emplace_back();
+        check_mpi(MPI_Irecv(received + receive_offsets[p] * point, receive_counts[p], type, static_cast<int>(p), 0,
+                            group_, &requests.back()),
+                  "MPI_Irecv");
+      }
+    for (std::size_t p = 0; p < peers; ++p)
+      if (send_counts[p]) {
+        requests.emplace_back();
+        check_mpi(MPI_Isend(sent + send_offsets[p] * point, send_counts[p], type, static_cast<int>(p), 0, group_,
+                            &requests.back()),
+                  "MPI_Isend");
+      }
+    check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  } else {
+    // Every block padded to the group's largest: one count for all.
+    int largest = 0;
+    for (std::size_t p = 0; p < peers; ++p) largest = std::max({largest, send_counts[p], receive_counts[p]});
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT, MPI_MAX, group_), "MPI_Allreduce");
+    to_count(static_cast<std::int64_t>(largest) * static_cast<std::int64_t>(peers));
+    const std::size_t words = (static_cast<std::size_t>(largest) * peers * point + 15) / 16;
+    if (padded_send_.size() < words) padded_send_.resize(words), padded_receive_.resize(words);
+    auto* padded_sent = reinterpret_cast<unsigned char*>(padded_send_.data());
+    auto* padded_received = reinterpret_cast<unsigned char*>(padded_receive_.data());
+    for (std::size_t p = 0; p < peers; ++p)
+      std::memcpy(padded_sent + p * largest * point, sent + send_offsets[p] * point, send_counts[p] * point);
+    check_mpi(MPI_Alltoall(padded_sent, largest, type, padded_received, largest, type, group_), "MPI_Alltoall");
+    for (std::size_t p = 0; p < peers; ++p)
+      std::memcpy(received + receive_offsets[p] * point, padded_received + p * largest * point,
+                  receive_counts[p] * point);
+  }
+}
 
 void MpiTransport::exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const {
   const std::size_t peers = sends.size();
@@ -47,10 +95,7 @@ void MpiTransport::exchange(const std::vector<Run>& sends, const std::vector<Run
     if (sends[p].elements)
       sends[p].buffer->read(send_bytes + send_offsets[p] * point, sends[p].elements * point,
                             static_cast<std::size_t>(sends[p].offset) * point);
-  const MPI_Datatype type = point_bytes_ == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
-  check_mpi(MPI_Alltoallv(send_bytes, send_counts.data(), send_offsets.data(), type, receive_bytes,
-                          receive_counts.data(), receive_offsets.data(), type, group_),
-            "MPI_Alltoallv");
+  move(send_counts, send_offsets, receive_counts, receive_offsets);
   // Blocking writes: done before anything later on the stream reads them.
   for (std::size_t p = 0; p < peers; ++p)
     if (receives[p].elements)

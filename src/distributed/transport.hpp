@@ -2,8 +2,9 @@
 // (Problem::transport): each rank hands one run of device memory per peer
 // to send and one per peer to receive into, and the transport moves them.
 //
-//   MpiTransport   host-staged MPI_Alltoallv: waits for the stream, reads
-//                  the runs to host memory, exchanges, writes them back.
+//   MpiTransport   host-staged MPI: waits for the stream, reads the runs to
+//                  host memory, exchanges them (MPI_Alltoallv, a padded
+//                  MPI_Alltoall, or point-to-point), writes them back.
 //                  Any device, any MPI (Debian's Open MPI is not CUDA-aware).
 //   NcclTransport  grouped ncclSend / ncclRecv between device pointers,
 //                  enqueued on the stream (CUDA devices, NCCL loaded).
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "bfly/bfly.hpp"
+#include "bfly/distributed.hpp"
 #include "distributed/nccl.hpp"
 
 namespace bfly::distributed::detail {
@@ -40,14 +42,20 @@ class Transport {
 class MpiTransport : public Transport {
  public:
   // `point_bytes`: 8 (complex float) or 16 (complex double).
-  MpiTransport(MPI_Comm group, const Device& device, int point_bytes);
+  MpiTransport(MPI_Comm group, const Device& device, int point_bytes,
+               ExchangeMethod method = ExchangeMethod::Alltoallv);
   void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const override;
 
  private:
+  // The host blocks moved as the method says (counts and offsets in points).
+  void move(const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
+            const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const;
   MPI_Comm group_;
   Device device_;
   int point_bytes_;
-  mutable std::vector<std::complex<double>> send_, receive_;  // host staging
+  ExchangeMethod method_;
+  mutable std::vector<std::complex<double>> padded_send_, padded_receive_;  // Alltoall's
+  mutable std::vector<std::complex<double>> send_, receive_;                // host staging
 };
 
 class NcclTransport : public Transport {

@@ -99,6 +99,24 @@ TEST(DistributedTransport, NcclWithoutCudaIsOneError) {
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
+// Every MPI exchange method, on slabs and on pencils (two groups a rank).
+TEST(DistributedTransport, ExchangeMethods) {
+  for (auto method : {distributed::ExchangeMethod::Alltoall, distributed::ExchangeMethod::PointToPoint}) {
+    distributed::Problem problem;
+    problem.shape = {10, 6, 8}, problem.transport = distributed::Transport::Mpi, problem.exchange = method;
+    problem.precision = Precision::Double;
+    for (auto decomposition : {Decomposition::Slabs, Decomposition::Pencils}) {
+      problem.decomposition = decomposition;
+      const Errors errors = run_against_fftw<double>(problem, distributed_options(), Execution::Host);
+      EXPECT_TRUE(errors.finite) << problem.token();
+      EXPECT_LE(errors.relative_l2, 2e-15) << problem.token();
+    }
+  }
+  distributed::Problem problem;
+  problem.shape = {4, 4}, problem.exchange = distributed::ExchangeMethod::PointToPoint;
+  EXPECT_EQ(problem.token(), "c2c_f32_fwd_4x4_none_slabs_p2p");
+}
+
 TEST(DistributedTransport, PipelineChunks) {
   distributed::Problem problem;
   problem.shape = {12, 10, 4}, problem.pipeline = 3;
