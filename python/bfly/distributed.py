@@ -70,6 +70,7 @@ _same_mpi()
 
 DECOMPOSITIONS = tuple(_distributed.decompositions())
 TRANSPORTS = tuple(_distributed.transports())
+EXCHANGES = ("alltoallv", "alltoall", "p2p")
 
 # kind -> (bfly kind, inverse)
 _KINDS = {"fft": ("c2c", False), "ifft": ("c2c", True), "rfft": ("r2c", False), "irfft": ("c2r", True)}
@@ -135,6 +136,12 @@ def _choose(name, value, choices):
     return value
 
 
+def _pipeline(pipeline):
+    if isinstance(pipeline, bool) or not isinstance(pipeline, int) or not 0 <= pipeline <= 1024:
+        raise ValueError(f"bfly.distributed: pipeline {pipeline!r} is not a chunk count from 0 (the default) to 1024")
+    return pipeline
+
+
 def _grid(grid):
     if grid is None:
         return []
@@ -164,7 +171,7 @@ class Plan:
     """One distributed transform, planned once (collectively) and run many times.
 
     Plan(comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None, transport="auto",
-         device=None, tier=None)
+         exchange="alltoallv", pipeline=0, device=None, tier=None)
 
     comm: an mpi4py intracommunicator (None: MPI.COMM_WORLD). shape: the
     global array's shape (2 or 3 axes; for "irfft" the real output's).
@@ -173,7 +180,9 @@ class Plan:
     "rfft" or "irfft", over every axis. decomposition, grid: the layout
     (the module's doc; grid (P0, P1) for pencils, None: the most square).
     norm: numpy's, over the whole global array. transport: "auto", "mpi" or
-    "nccl". device: the device this rank runs on (None: $BFLY_DEVICE, else
+    "nccl". exchange: how MPI moves the blocks ("alltoallv", "alltoall"
+    padded, "p2p"). pipeline: with NCCL, the first stage in this many
+    chunks overlapping the exchange (0: the default, 4; 1: none). device: the device this rank runs on (None: $BFLY_DEVICE, else
     auto, one GPU a rank on hosts of several); CUDA arrays must be on it.
     tier: which kernels (bfly.set_tier's names; None: bfly.set_tier's).
 
@@ -186,7 +195,7 @@ class Plan:
     """
 
     def __init__(self, comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None,
-                 transport="auto", device=None, tier=None):
+                 transport="auto", exchange="alltoallv", pipeline=0, device=None, tier=None):
         comm = _communicator(comm)
 
         def checked():
@@ -198,6 +207,7 @@ class Plan:
             return (_global_shape(shape), bkind, inverse, work_in, work_out, result,
                     _choose("decomposition", default if decomposition is None else decomposition, DECOMPOSITIONS),
                     _grid(grid), norm_name(norm), _choose("transport", transport, TRANSPORTS),
+                    _choose("exchange", exchange, EXCHANGES), _pipeline(pipeline),
                     _device_spec(device) or "", _core.tier() if tier is None else str(tier))
 
         try:
@@ -206,12 +216,12 @@ class Plan:
             args, failure = None, e
         _agree(comm, failure)
         (self.shape, self._bkind, inverse, self._work_in, self._work_out, self._result, self.decomposition,
-         grid, self.norm, transport, spec, tier) = args
+         grid, self.norm, transport, exchange, pipeline, spec, tier) = args
         self.comm = comm
         self.kind = kind
         self._core = _distributed.DistributedPlan(comm.py2f(), spec, list(self.shape), self._bkind,
                                                   _precision(self._work_in), inverse, self.norm, self.decomposition,
-                                                  grid, transport, tier)
+                                                  grid, transport, exchange, pipeline, tier)
         self.input_box = _slices(self._core.input_box)
         self.output_box = _slices(self._core.output_box)
         self.input_shape = _box_shape(self.input_box)

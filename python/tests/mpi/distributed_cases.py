@@ -158,6 +158,21 @@ def test_boxes_tile_the_array():
         assert plan.transport == "mpi" or plan.device.startswith("cuda:")
 
 
+def test_exchange_methods_and_chunks():
+    # Every MPI exchange method (and chunks, which only NCCL uses) gives numpy's numbers.
+    shape = (6, 5, 4)
+    x = random_global(shape, np.complex128, 11)
+    want = np.fft.fftn(x)
+    for exchange, pipeline in (("alltoall", 0), ("p2p", 3), ("alltoallv", 1)):
+        plan = bd.Plan(comm, shape, np.complex128, decomposition="pencils", transport="mpi", exchange=exchange,
+                       pipeline=pipeline)
+        assert relative_error(plan(plan.local_input(x)), plan.local_output(want)) < 1e-13, exchange
+    with pytest.raises(ValueError, match="pipeline -2 is not a chunk count"):
+        bd.Plan(comm, shape, np.complex128, pipeline=-2)
+    with pytest.raises(ValueError, match="exchange"):
+        bd.Plan(comm, shape, np.complex128, exchange="alltoallw")
+
+
 def test_plan_executes_many_and_out():
     shape = (4, 6)
     plan = bd.Plan(comm, shape, np.complex64)
