@@ -182,8 +182,9 @@ class Plan:
     norm: numpy's, over the whole global array. transport: "auto", "mpi" or
     "nccl". exchange: how MPI moves the blocks ("alltoallv", "alltoall"
     padded, "p2p"). pipeline: with NCCL, the first stage in this many
-    chunks overlapping the exchange (0: the default, 4; 1: none). device: the device this rank runs on (None: $BFLY_DEVICE, else
-    auto, one GPU a rank on hosts of several); CUDA arrays must be on it.
+    chunks overlapping the exchange (0: the default, 4; 1: none).
+    device: the device this rank runs on (None: $BFLY_DEVICE, else auto,
+    one GPU a rank on hosts of several); CUDA arrays must be on it.
     tier: which kernels (bfly.set_tier's names; None: bfly.set_tier's).
 
     ``plan(x_local, out=None, stream=None)`` transforms this rank's part:
