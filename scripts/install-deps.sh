@@ -14,6 +14,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev
   libpng-dev        # bfly filter's PNG images
   libopenmpi-dev openmpi-bin  # bfly::distributed (BFLY_MPI) and its tests under mpirun
+  libfftw3-mpi-dev  # the distributed tests' second oracle (FFTW-MPI, double and single)
   python3 python3-numpy  # CLI tests compare with numpy.fft
   python3-dev python3-venv  # the Python package (scripts/python-test.sh builds it in a venv)
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer, ASan and UBSan (clang 14)
