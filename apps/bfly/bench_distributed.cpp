@@ -88,8 +88,9 @@ dist::Problem problem_of(const DistributedBenchOptions& o) {
   p.precision = o.precision == "double" ? Precision::Double : Precision::Single;
   p.direction = o.inverse ? Direction::Inverse : Direction::Forward;
   p.norm = parse_norm(o.norm);
-  p.decomposition = parse_named(o.decomposition, {D::Slabs, D::Pencils, D::SlabsTransposedIn, D::PencilsTransposedIn},
-                                "--decomposition");
+  p.decomposition =
+      parse_named(o.decomposition, {D::Slabs, D::Pencils, D::SlabsTransposedIn, D::PencilsTransposedIn, D::Auto},
+                  "--decomposition");
   p.grid = parse_grid(o.grid);
   p.transport = parse_named(o.transport, {T::Auto, T::Mpi, T::Nccl}, "--transport");
   p.pipeline = o.pipeline;
@@ -247,9 +248,10 @@ Row bench_shape(const Run& run, const std::vector<std::int64_t>& shape) {
   Row row;
   row.shape = shape;
   row.grid = plan.grid();
-  row.layout = dist::to_string(problem.decomposition);
+  const dist::Decomposition chosen = plan.problem().decomposition;  // Auto resolved
+  row.layout = dist::to_string(chosen);
   using D = dist::Decomposition;
-  if (problem.decomposition == D::Pencils || problem.decomposition == D::PencilsTransposedIn)
+  if (chosen == D::Pencils || chosen == D::PencilsTransposedIn)
     row.layout += " " + std::to_string(row.grid[0]) + "x" + std::to_string(row.grid[1]);
   row.transport = dist::to_string(plan.transport());
   row.total_ms = median(max_over_ranks(run.comm, total));

@@ -378,7 +378,8 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
           "trip's error; with --kind c2c or r2c, --precision, --norm, --inverse, --device, --out FILE.json");
       DistributedBenchOptions& d = o->distributed_only;
       command->add_option("--decomposition", d.decomposition,
-                          "--distributed: slabs (default), pencils (3D), slabs-transposed-in or pencils-transposed-in");
+                          "--distributed: slabs (default), pencils (3D), slabs-transposed-in, pencils-transposed-in or "
+                          "auto (slabs where every rank holds planes, else pencils)");
       command->add_option("--grid", d.grid, "--distributed pencils: the process grid P0xP1 (default: most square)");
       command->add_option("--transport", d.transport, "--distributed: auto (default; NCCL on CUDA), mpi or nccl");
       command->add_option("--warmup", d.warmup, "--distributed: untimed executions per shape (default 3)");

@@ -64,8 +64,14 @@ enum class Decomposition {
   Pencils,
   // Input x-pencils, output z-pencils, as above: the way back from Pencils.
   PencilsTransposedIn,
+  // The plan's choice: slabs (one exchange) where every rank holds planes
+  // on both sides (2D arrays, or ranks <= the first two lengths), else
+  // pencils (a grid given: pencils); the transposed-in way back for inverse
+  // transforms, so that Auto forward and Auto inverse round trip on the
+  // same boxes. Plan::problem() names the choice.
+  Auto,
 };
-const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in", "pencils", "pencils-transposed-in"
+const char* to_string(Decomposition d);  // "slabs", "slabs-transposed-in", "pencils", "pencils-transposed-in", "auto"
 
 // How the exchanges' blocks travel between ranks (docs/DISTRIBUTED.md).
 // The blocks are packed and unpacked on the device either way.

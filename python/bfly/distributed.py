@@ -206,7 +206,8 @@ class Plan:
             work_in, work_out, result = working_dtypes(dtype, bkind)
             default = "slabs-transposed-in" if inverse else "slabs"
             return (_global_shape(shape), bkind, inverse, work_in, work_out, result,
-                    _choose("decomposition", default if decomposition is None else decomposition, DECOMPOSITIONS),
+                    _choose("decomposition", default if decomposition is None else decomposition,
+                            DECOMPOSITIONS + ("auto",)),
                     _grid(grid), norm_name(norm), _choose("transport", transport, TRANSPORTS),
                     _choose("exchange", exchange, EXCHANGES), _pipeline(pipeline),
                     _device_spec(device) or "", _core.tier() if tier is None else str(tier))
@@ -223,6 +224,7 @@ class Plan:
         self._core = _distributed.DistributedPlan(comm.py2f(), spec, list(self.shape), self._bkind,
                                                   _precision(self._work_in), inverse, self.norm, self.decomposition,
                                                   grid, transport, exchange, pipeline, tier)
+        self.decomposition = self._core.decomposition  # "auto" resolved
         self.input_box = _slices(self._core.input_box)
         self.output_box = _slices(self._core.output_box)
         self.input_shape = _box_shape(self.input_box)

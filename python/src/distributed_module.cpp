@@ -81,10 +81,11 @@ class DistributedPlan {
       problem.precision = by_name(precision, {Precision::Single, Precision::Double}, "precision");
       problem.direction = inverse ? Direction::Inverse : Direction::Forward;
       problem.norm = parse_norm(norm);
-      problem.decomposition = by_name(decomposition,
-                                      {dist::Decomposition::Slabs, dist::Decomposition::SlabsTransposedIn,
-                                       dist::Decomposition::Pencils, dist::Decomposition::PencilsTransposedIn},
-                                      "decomposition");
+      problem.decomposition =
+          by_name(decomposition,
+                  {dist::Decomposition::Slabs, dist::Decomposition::SlabsTransposedIn, dist::Decomposition::Pencils,
+                   dist::Decomposition::PencilsTransposedIn, dist::Decomposition::Auto},
+                  "decomposition");
       problem.grid = std::move(grid);
       problem.transport =
           by_name(transport, {dist::Transport::Auto, dist::Transport::Mpi, dist::Transport::Nccl}, "transport");
@@ -229,6 +230,8 @@ NB_MODULE(_distributed, m) {
       .def_prop_ro("output_boxes", [](const DistributedPlan& p) { return box_list(p.plan().output_boxes()); })
       .def_prop_ro("grid", [](const DistributedPlan& p) { return p.plan().grid(); })
       .def_prop_ro("transport", [](const DistributedPlan& p) { return std::string(to_string(p.plan().transport())); })
+      .def_prop_ro("decomposition",
+                   [](const DistributedPlan& p) { return std::string(to_string(p.plan().problem().decomposition)); })
       .def_prop_ro("token", [](const DistributedPlan& p) { return p.plan().problem().token(); })
       .def_prop_ro("input_bytes", &DistributedPlan::input_bytes)
       .def_prop_ro("output_bytes", &DistributedPlan::output_bytes)

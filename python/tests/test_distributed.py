@@ -47,8 +47,8 @@ def _pocl_cache():
 
 
 @pytest.mark.parametrize("ranks", [1, 2, 3, 4])
-def test_distributed_under_mpirun(ranks):
-    env = dict(os.environ, **MPI_ENVIRONMENT, BFLY_TEST_POCL_CACHE=_pocl_cache())
+def test_distributed_under_mpirun(ranks, tmp_path):
+    env = dict(os.environ, **MPI_ENVIRONMENT, BFLY_TEST_POCL_CACHE=_pocl_cache(), BFLY_TEST_RESULTS=str(tmp_path))
     command = ["mpirun", "-np", str(ranks), sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                "-p", "no:xdist", "--color=no", CASES]
     start = time.monotonic()
@@ -61,7 +61,10 @@ def test_distributed_under_mpirun(ranks):
     seconds = time.monotonic() - start
     output = done.stdout + done.stderr
     assert done.returncode == 0, f"mpirun -np {ranks} exited {done.returncode}:\n{output}"
-    # Every rank's pytest says how it went: each must have passed (none failed).
-    summaries = [line for line in output.splitlines() if " passed" in line and " in " in line]
-    assert len(summaries) == ranks and not any("failed" in s or "error" in s for s in summaries), output
-    print(f"np {ranks}: {seconds:.1f} s; {summaries[0].strip()}")
+    # Every rank's pytest wrote how it went (mpi/conftest.py): each must have
+    # run every case and failed none.
+    results = [(tmp_path / f"rank{r}.txt") for r in range(ranks)]
+    assert all(path.exists() for path in results), output
+    outcomes = [tuple(int(v) for v in path.read_text().split()) for path in results]
+    assert all(status == 0 and failed == 0 and collected > 0 for status, collected, failed in outcomes), output
+    print(f"np {ranks}: {seconds:.1f} s; {outcomes[0][1]} cases a rank passed")

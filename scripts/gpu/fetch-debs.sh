@@ -15,7 +15,7 @@ apt-get download libcli11-dev nlohmann-json3-dev libvkfft-dev libgtest-dev \
 apt-get download openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libevent-core-2.1-7 \
   libevent-pthreads-2.1-7 libevent-2.1-7 libhwloc15 libhwloc-dev libpmix2 libfabric1 libucx0 libibverbs1 \
   librdmacm1 libpsm2-2 libpsm-infinipath1 libnl-3-200 libnl-route-3-200 libmunge2 libnuma1 libltdl7 \
-  libxnvctrl0 libpciaccess0 libgfortran5
+  libxnvctrl0 libpciaccess0 libgfortran5 libfftw3-mpi3 libfftw3-mpi-dev
 
 # The Python tests' pure-Python tools, for GPU machines whose Python lacks
 # them (scripts/gpu/python.sh uses them only then).

@@ -255,14 +255,13 @@ void PlanImpl::execute(const In* in, Out* out) const {
   });
 }
 
-Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const PlanOptions& options)
+Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const PlanOptions& options)
     : impl_(std::make_unique<PlanImpl>(device)) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: MPI is not initialised (MPI_Init)");
   if (comm == MPI_COMM_NULL) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: MPI_COMM_NULL");
   PlanImpl& p = *impl_;
-  p.problem = problem;
   detail::check_mpi(MPI_Comm_dup(comm, &p.comm), "MPI_Comm_dup");
   // Errors come back as codes (check_mpi) rather than aborting the job.
   detail::check_mpi(MPI_Comm_set_errhandler(p.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -271,8 +270,10 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Pl
 
   // First of all, the same problem everywhere (then every later check and
   // collective is the same on every rank).
-  detail::agree_on(p.comm, detail::fingerprint(problem.token()),
+  detail::agree_on(p.comm, detail::fingerprint(given.token()),
                    "the problem (global shape, kind, precision, direction, norm, decomposition, grid)");
+  p.problem = detail::resolve(given, p.ranks);
+  const Problem& problem = p.problem;
   detail::check(problem, p.ranks);
   if (!options.load.empty() || !options.store.empty())
     throw Error(ErrorCode::Unsupported,

@@ -28,6 +28,8 @@ const char* to_string(Decomposition d) {
       return "pencils";
     case Decomposition::PencilsTransposedIn:
       return "pencils-transposed-in";
+    case Decomposition::Auto:
+      return "auto";
   }
   return "?";
 }
@@ -81,6 +83,8 @@ std::vector<int> split_axes(Decomposition d, bool input) {
       return input ? std::vector<int>{0, 1} : std::vector<int>{1, 2};
     case Decomposition::PencilsTransposedIn:
       return input ? std::vector<int>{1, 2} : std::vector<int>{0, 1};
+    case Decomposition::Auto:
+      break;  // resolved before (detail::resolve)
   }
   return {};
 }
@@ -102,6 +106,17 @@ std::string Problem::token() const {
 }
 
 namespace detail {
+
+Problem resolve(const Problem& problem, int ranks) {
+  Problem chosen = problem;
+  if (problem.decomposition != Decomposition::Auto) return chosen;
+  const bool inverse = problem.direction == Direction::Inverse;
+  const std::vector<std::int64_t>& n = problem.shape;
+  const bool slabs = problem.grid.empty() && (n.size() != 3 || (ranks <= n[0] && ranks <= n[1]));
+  chosen.decomposition = slabs ? (inverse ? Decomposition::SlabsTransposedIn : Decomposition::Slabs)
+                               : (inverse ? Decomposition::PencilsTransposedIn : Decomposition::Pencils);
+  return chosen;
+}
 
 void check(const Problem& problem, int ranks) {
   const std::size_t axes = problem.shape.size();

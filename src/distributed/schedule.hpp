@@ -41,6 +41,10 @@ struct Schedule {
   std::vector<int> members(int exchange, int rank) const;
 };
 
+// The problem with Decomposition::Auto replaced by the decomposition it
+// stands for on `ranks` ranks (distributed.hpp); any other unchanged.
+Problem resolve(const Problem& problem, int ranks);
+
 // Throws bfly::Error (InvalidArgument or Unsupported, one line) where the
 // problem cannot run on `ranks` ranks: a bad shape, kind or grid, a real
 // axis the decomposition splits. The same on every rank for the same

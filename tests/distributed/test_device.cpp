@@ -117,6 +117,26 @@ TEST(DistributedTransport, ExchangeMethods) {
   EXPECT_EQ(problem.token(), "c2c_f32_fwd_4x4_none_slabs_p2p");
 }
 
+// Auto: slabs where every rank holds planes on both sides, else pencils;
+// the transposed-in way back for inverses (so the pair round trips).
+TEST(DistributedDecomposition, AutoResolves) {
+  for (const std::vector<std::int64_t>& shape :
+       {std::vector<std::int64_t>{6, 5, 4}, std::vector<std::int64_t>{2, 6, 4}, std::vector<std::int64_t>{6, 4}}) {
+    distributed::Problem forward;
+    forward.shape = shape, forward.precision = Precision::Double, forward.norm = Norm::Backward;
+    forward.decomposition = Decomposition::Auto;
+    distributed::Problem inverse = forward;
+    inverse.direction = Direction::Inverse;
+    distributed::Plan there(MPI_COMM_WORLD, distributed_device(), forward, distributed_options());
+    distributed::Plan back(MPI_COMM_WORLD, distributed_device(), inverse, distributed_options());
+    const bool slabs = shape.size() == 2 || (mpi_size() <= shape[0] && mpi_size() <= shape[1]);
+    EXPECT_EQ(there.problem().decomposition, slabs ? Decomposition::Slabs : Decomposition::Pencils);
+    EXPECT_EQ(back.problem().decomposition,
+              slabs ? Decomposition::SlabsTransposedIn : Decomposition::PencilsTransposedIn);
+    EXPECT_LE(round_trip_errors(there, back).relative_l2, 2e-15) << forward.token();
+  }
+}
+
 TEST(DistributedTransport, PipelineChunks) {
   distributed::Problem problem;
   problem.shape = {12, 10, 4}, problem.pipeline = 3;

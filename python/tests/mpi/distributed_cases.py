@@ -173,6 +173,18 @@ def test_exchange_methods_and_chunks():
         bd.Plan(comm, shape, np.complex128, exchange="alltoallw")
 
 
+def test_auto_decomposition_round_trips():
+    # slabs where every rank holds planes, else pencils; the inverse takes the way back on the same boxes.
+    for shape in ((6, 5, 4), (2, 6, 4), (6, 4)):
+        there = bd.Plan(comm, shape, np.complex128, decomposition="auto")
+        back = bd.Plan(comm, shape, np.complex128, kind="ifft", decomposition="auto")
+        slabs = len(shape) == 2 or size <= min(shape[:2])
+        assert there.decomposition == ("slabs" if slabs else "pencils"), (shape, there.decomposition)
+        assert back.decomposition == there.decomposition + "-transposed-in"
+        x = random_global(shape, np.complex128, 5)
+        assert relative_error(back(there(there.local_input(x))), back.local_output(x)) < 1e-13
+
+
 def test_plan_executes_many_and_out():
     shape = (4, 6)
     plan = bd.Plan(comm, shape, np.complex64)
