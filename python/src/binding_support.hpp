@@ -2,6 +2,8 @@
 // the plan options they plan with, and bfly::Error as a Python exception.
 #pragma once
 
+#include <cstdint>
+
 #include <nanobind/nanobind.h>
 
 #include <bfly/bfly.hpp>
@@ -56,6 +58,12 @@ inline void register_error_translator() {
       set_python_error(e);
     }
   });
+}
+
+// An address Python passed (a NumPy array's data, a DLPack pointer) as a T*.
+template <class T>
+T* ptr(std::uintptr_t address) {
+  return reinterpret_cast<T*>(address);
 }
 
 }  // namespace bfly::python

@@ -143,11 +143,6 @@ class DistributedPlan {
 
  private:
   template <class T>
-  static T* ptr(std::uintptr_t address) {
-    return reinterpret_cast<T*>(address);
-  }
-
-  template <class T>
   void execute_host_as(std::uintptr_t in, std::uintptr_t out) const {
     using C = std::complex<T>;
     switch (plan_->problem().kind) {

@@ -156,11 +156,6 @@ class CorePlan {
   bool output_reals() const { return out_reals_; }
 
  private:
-  template <class T>
-  static T* ptr(std::uintptr_t address) {
-    return reinterpret_cast<T*>(address);
-  }
-
   // Reals on the real sides (R2C's input, C2R's output, both of a DCT or
   // DST, and the output of a store chain that ends in a real), complex
   // points elsewhere: the execute_host overload that takes them.

@@ -6,17 +6,21 @@ namespace bfly::codegen {
 
 std::string box_copy_kernel_name(int bytes) { return "bfly_box_copy_" + std::to_string(bytes); }
 
-std::string generate_box_copy(DialectKind kind, int bytes) {
+std::string opaque_element(DialectKind kind, int bytes, const std::string& what) {
   if (bytes != 4 && bytes != 8 && bytes != 16)
-    throw Error(ErrorCode::InvalidArgument, "box copy: elements of " + std::to_string(bytes) + " bytes (4, 8 or 16)");
+    throw Error(ErrorCode::InvalidArgument, what + ": elements of " + std::to_string(bytes) + " bytes (4, 8 or 16)");
+  const bool cl = kind == DialectKind::OpenCL;
+  return bytes == 4   ? "typedef unsigned int elem;\n"
+         : bytes == 8 ? std::string("typedef ") + dialect(kind).u64 + " elem;\n"
+         : cl         ? "typedef uint4 elem;\n"
+                      : "struct alignas(16) elem { unsigned int x, y, z, w; };\n";
+}
+
+std::string generate_box_copy(DialectKind kind, int bytes) {
+  std::string s = opaque_element(kind, bytes, "box copy");
   const Dialect& d = dialect(kind);
   const std::string g = d.global, u = d.u64;
   const bool cl = kind == DialectKind::OpenCL;
-  // Opaque elements of the right size: the copy never looks inside them.
-  std::string s = bytes == 4   ? "typedef unsigned int elem;\n"
-                  : bytes == 8 ? std::string("typedef ") + u + " elem;\n"
-                  : cl         ? "typedef uint4 elem;\n"
-                               : "struct alignas(16) elem { unsigned int x, y, z, w; };\n";
   const std::string zero = bytes == 16 ? (cl ? "(uint4)(0)" : "elem{0, 0, 0, 0}") : "0";
   s += d.kernel_head(box_copy_kernel_name(bytes), kBoxCopyGroupSize) + g + "elem* dst, " + g + "const elem* src, " + u +
        " count, " + u + " d1, " + u + " d2, " + u + " d3, " + u + " n0, " + u + " n1, " + u + " n2, " + u + " n3, " +

@@ -16,6 +16,12 @@ namespace bfly::codegen {
 // may be negative); dst[i] = src[sum j_a s_a] where 0 <= j_a < n_a on every
 // axis, else zero.
 std::string generate_box_copy(DialectKind dialect, int bytes);
+
+// `typedef ... elem;` for copies of opaque elements of `bytes` (4, 8 or 16)
+// bytes in `dialect`, which never look inside them (the box copy and the
+// block copy, codegen/block_copy_kernel.hpp). Throws InvalidArgument naming
+// `what` for another size.
+std::string opaque_element(DialectKind dialect, int bytes, const std::string& what);
 std::string box_copy_kernel_name(int bytes);
 constexpr int kBoxCopyGroupSize = 256;
 

@@ -79,7 +79,7 @@ void MpiTransport::exchange(const std::vector<Run>& sends, const std::vector<Run
     receive_offsets[p] = to_count(received), receive_counts[p] = to_count(receives[p].elements);
     sent += sends[p].elements, received += receives[p].elements;
   }
-  to_count(sent), to_count(received);
+  to_count(sent), to_count(received);  // the totals too: the displacements are ints
   const std::size_t point = static_cast<std::size_t>(point_bytes_);
   auto words = [&](std::int64_t points) { return (static_cast<std::size_t>(points) * point + 15) / 16; };
   if (send_.size() < words(sent)) send_.resize(words(sent));
