@@ -178,11 +178,19 @@ class Plan {
   const std::vector<int>& grid() const;
   // The transport the plan chose (Auto resolved: Mpi or Nccl).
   Transport transport() const;
-  // Device memory the plan holds, in bytes on this rank: two buffers of its
+  // Device memory the plan uses, in bytes on this rank: two buffers of its
   // largest box (the stages and exchanges take turns), the send and
   // receive buffers of its largest exchange (the parts not sent or received
-  // in place), and for the host-memory execute, the input and output.
+  // in place), and after a host-memory execute, its input and output.
   std::size_t workspace_bytes() const;
+  // The workspace's four parts in bytes (the two box buffers, send,
+  // receive). The plan makes its own at the first execute unless the
+  // caller supplied them first with set_workspace: four buffers of the
+  // plan's device, each at least its part (the caller keeps them alive
+  // and gives each plan executing at once its own). Throws InvalidArgument
+  // naming the buffer that does not fit. Not collective.
+  std::vector<std::size_t> workspace_parts() const;
+  void set_workspace(std::vector<Buffer> parts);
   // The plan in words: the problem, this rank's boxes and local plans.
   std::string describe() const;
 

@@ -129,16 +129,26 @@ class PlanImpl {
     const Box& box = input ? schedule.input_boxes[rank] : schedule.output_boxes[rank];
     return static_cast<std::size_t>(box.elements()) * point_bytes(problem.precision) / (real ? 2 : 1);
   }
-  void make_buffers() {
+  // The workspace's parts in bytes: the two box buffers, the send and the
+  // receive buffer (Plan::workspace_parts).
+  std::vector<std::size_t> parts() const {
     const std::size_t point = point_bytes(problem.precision);
     std::int64_t most_sent = 0, most_received = 0;
     for (const Step& step : steps)
       if (step.exchange)
         most_sent = std::max(most_sent, step.exchange->send_elements()),
         most_received = std::max(most_received, step.exchange->receive_elements());
-    for (int b = 0; b < 2; ++b) buffers.push_back(device_buffer(device, point * largest_box()));
-    send.push_back(device_buffer(device, point * most_sent));
-    receive.push_back(device_buffer(device, point * most_received));
+    const std::size_t box = point * static_cast<std::size_t>(largest_box());
+    return {box, box, point * static_cast<std::size_t>(most_sent), point * static_cast<std::size_t>(most_received)};
+  }
+  // The plan's own workspace, made by the first execute that finds none
+  // (the caller's, set_workspace, otherwise).
+  void ensure_buffers() const {
+    if (!buffers.empty()) return;
+    const std::vector<std::size_t> bytes = parts();
+    for (int b = 0; b < 2; ++b) buffers.push_back(device_buffer(device, bytes[b]));
+    send.push_back(device_buffer(device, bytes[2]));
+    receive.push_back(device_buffer(device, bytes[3]));
   }
 
   // The stream every enqueue takes: the caller's, or where none, the
@@ -192,6 +202,7 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     if (in.device() != device.impl() || out.device() != device.impl())
       throw Error(ErrorCode::InvalidArgument,
                   "bfly::distributed: execute with buffers of another device than the plan's");
+    ensure_buffers();
   });
   // Stage 0 and the first exchange: in overlapped chunks, or one after the other.
   const bool pipelined = pipeline && !phases;
@@ -355,7 +366,6 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
       }
     }
     p.copy.emplace(device, point);
-    p.make_buffers();
     const int chunks = problem.pipeline == 0 ? 4 : problem.pipeline;
     if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
       p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks, options,
@@ -378,9 +388,31 @@ Transport Plan::transport() const { return impl_->transport; }
 
 std::size_t Plan::workspace_bytes() const {
   std::size_t bytes = 0;
-  for (const auto* list : {&impl_->buffers, &impl_->send, &impl_->receive, &impl_->host_sides})
-    for (const Buffer& buffer : *list) bytes += buffer.bytes();
+  for (std::size_t part : impl_->parts()) bytes += std::max<std::size_t>(part, 16);
+  for (const Buffer& buffer : impl_->host_sides) bytes += buffer.bytes();
   return bytes;
+}
+
+std::vector<std::size_t> Plan::workspace_parts() const { return impl_->parts(); }
+
+void Plan::set_workspace(std::vector<Buffer> parts) {
+  PlanImpl& p = *impl_;
+  const std::vector<std::size_t> need = p.parts();
+  if (parts.size() != need.size())
+    throw Error(ErrorCode::InvalidArgument, "bfly::distributed: set_workspace takes " + std::to_string(need.size()) +
+                                                " buffers (workspace_parts()), not " + std::to_string(parts.size()));
+  for (std::size_t i = 0; i < need.size(); ++i) {
+    if (parts[i].device() != p.device.impl())
+      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: set_workspace buffer " + std::to_string(i) +
+                                                  " is on another device than the plan's");
+    if (parts[i].bytes() < need[i])
+      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: set_workspace buffer " + std::to_string(i) + " of " +
+                                                  std::to_string(parts[i].bytes()) + " bytes where the plan needs " +
+                                                  std::to_string(need[i]));
+  }
+  p.buffers = {parts[0], parts[1]};
+  p.send = {parts[2]};
+  p.receive = {parts[3]};
 }
 
 std::string Plan::describe() const {

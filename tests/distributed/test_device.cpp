@@ -6,6 +6,9 @@
 // there is one error on every rank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "distributed/mpi_support.hpp"
 
 namespace bfly::test {
@@ -152,6 +155,46 @@ TEST(DistributedTransport, PipelineChunks) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("pipeline -1 is not a chunk count"), std::string::npos) << e.what();
   }
+}
+
+// The caller's workspace: used as given (the plan makes none), refused by
+// name where it does not fit.
+TEST(DistributedWorkspace, Supplied) {
+  distributed::Problem problem;
+  problem.shape = {10, 6, 8}, problem.decomposition = Decomposition::Pencils, problem.precision = Precision::Double;
+  distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+  const std::vector<std::size_t> parts = plan.workspace_parts();
+  ASSERT_EQ(parts.size(), 4u);
+  std::vector<Buffer> workspace;
+  for (std::size_t bytes : parts) workspace.emplace_back(distributed_device(), std::max<std::size_t>(bytes, 16));
+  std::vector<Buffer> short_one = workspace;
+  short_one[0] = Buffer(distributed_device(), 8);
+  if (parts[0] > 8) {
+    try {
+      plan.set_workspace(short_one);
+      ADD_FAILURE() << "a box buffer of 8 bytes taken for " << parts[0];
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("buffer 0 of 8 bytes"), std::string::npos) << e.what();
+    }
+  }
+  plan.set_workspace(workspace);
+  // NaN in the first box buffer, which stage 1 writes: it must not stay NaN.
+  const std::vector<double> nan(parts[0] / sizeof(double), std::nan(""));
+  workspace[0].write(nan.data(), parts[0]);
+  const Problem whole = whole_problem(problem);
+  std::int64_t count = 1;
+  for (std::int64_t n : problem.shape) count *= n;
+  const std::vector<std::complex<double>> global = shared_random<double>(count);
+  const Expected expected = fftw_reference(whole, global);
+  const std::vector<std::complex<double>> in = box_part(global, problem.shape, plan.input_box());
+  std::vector<std::complex<double>> out(static_cast<std::size_t>(plan.output_box().elements()));
+  poison(out);
+  plan.execute(in.data(), out.data());
+  EXPECT_LE(global_errors(out, plan.output_box(), problem.shape, expected, whole.scale()).relative_l2, 2e-15);
+  std::vector<double> written(nan.size());
+  workspace[0].read(written.data(), parts[0]);
+  EXPECT_FALSE(std::all_of(written.begin(), written.end(), [](double v) { return std::isnan(v); }))
+      << "the plan did not use the workspace it was given";
 }
 
 TEST(DistributedTransport, SmallBufferIsOneError) {
