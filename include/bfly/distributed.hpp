@@ -219,8 +219,9 @@ class Plan {
 
   // Collective: one execution on device buffers, waiting for the device
   // and for every rank (MPI_Barrier) after each phase, so the phases can be
-  // timed; then each exchange's transport alone. For benchmarks
-  // (`bfly bench --distributed`): the times are this rank's.
+  // timed (the first stage and exchange one after the other, never in the
+  // pipeline's overlapped chunks); then each exchange's transport alone.
+  // For benchmarks (`bfly bench --distributed`): the times are this rank's.
   Phases profile(const Buffer& in, const Buffer& out) const;
 
  private:
