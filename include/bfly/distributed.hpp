@@ -128,6 +128,10 @@ struct Problem {
   // chunk's blocks travel while the next chunk computes. 0: the default
   // (4); 1: no chunks (the stage, then the exchange).
   int pipeline = 0;
+  // Seconds a rank waits for the others at each of the plan's agreements
+  // (making it, each step of an execution) before it throws, where a rank
+  // never comes (MPI's collectives wait forever). 0: forever.
+  double timeout = 600;
 
   // One line naming every field, e.g. "c2c_f32_fwd_8x8x8_none_slabs" or
   // "r2c_f64_fwd_6x5x7_none_pencils-2x2" (a grid given), with "_mpi" or

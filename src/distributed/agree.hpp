@@ -17,13 +17,23 @@ namespace bfly::distributed::detail {
 // Collective. `failure` is empty where this rank succeeded, else its
 // one-line message and code. Where any rank failed, every rank throws the
 // lowest failing rank's error, prefixed with "rank R: ".
-void agree(MPI_Comm comm, const std::string& failure, ErrorCode code = ErrorCode::InvalidArgument);
+//
+// `timeout_s` > 0 bounds the wait for the other ranks (MPI's collectives
+// have none): past it this rank throws InvalidArgument saying it waited,
+// alone (a rank that never came cannot agree), and the collective is left
+// pending. 0: wait as long as it takes.
+void agree(MPI_Comm comm, const std::string& failure, ErrorCode code = ErrorCode::InvalidArgument,
+           double timeout_s = 0);
+
+// Collective: returns once every rank of `comm` has called it, or throws as
+// agree() does past `timeout_s` (0: never), naming `what` they were to reach.
+void arrive(MPI_Comm comm, double timeout_s, const std::string& what);
 
 // Collective: runs `step` on this rank, then agrees (above) on whether it
 // failed on any rank: a bfly::Error keeps its code and message, running out
 // of host memory is OutOfMemory.
 template <class Step>
-void together(MPI_Comm comm, Step step) {
+void together(MPI_Comm comm, Step step, double timeout_s = 0) {
   std::string failure;
   ErrorCode code = ErrorCode::InvalidArgument;
   try {
@@ -33,7 +43,7 @@ void together(MPI_Comm comm, Step step) {
   } catch (const std::bad_alloc&) {
     failure = "bfly::distributed: out of host memory", code = ErrorCode::OutOfMemory;
   }
-  agree(comm, failure, code);
+  agree(comm, failure, code, timeout_s);
 }
 
 // Collective. Throws the same InvalidArgument on every rank unless every

@@ -193,25 +193,31 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     }
     current = 1 - current;
   };
-  detail::together(comm, [&] {
-    if (in.bytes() < side_bytes(true) || out.bytes() < side_bytes(false))
-      throw Error(ErrorCode::InvalidArgument,
-                  "bfly::distributed: execute with buffers of " + std::to_string(in.bytes()) + " and " +
-                      std::to_string(out.bytes()) + " bytes where the boxes take " + std::to_string(side_bytes(true)) +
-                      " and " + std::to_string(side_bytes(false)) + " (" + problem.token() + ")");
-    if (in.device() != device.impl() || out.device() != device.impl())
-      throw Error(ErrorCode::InvalidArgument,
-                  "bfly::distributed: execute with buffers of another device than the plan's");
-    ensure_buffers();
-  });
+  detail::together(
+      comm,
+      [&] {
+        if (in.bytes() < side_bytes(true) || out.bytes() < side_bytes(false))
+          throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with buffers of " +
+                                                      std::to_string(in.bytes()) + " and " +
+                                                      std::to_string(out.bytes()) + " bytes where the boxes take " +
+                                                      std::to_string(side_bytes(true)) + " and " +
+                                                      std::to_string(side_bytes(false)) + " (" + problem.token() + ")");
+        if (in.device() != device.impl() || out.device() != device.impl())
+          throw Error(ErrorCode::InvalidArgument,
+                      "bfly::distributed: execute with buffers of another device than the plan's");
+        ensure_buffers();
+      },
+      problem.timeout);
   // Stage 0 and the first exchange: in overlapped chunks, or one after the other.
   const bool pipelined = pipeline && !phases;
   if (pipelined) {
-    detail::together(comm, [&] { pipeline->run(in, buffers[0], send[0], receive[0], buffers[1], stream); });
+    detail::together(
+        comm, [&] { pipeline->run(in, buffers[0], send[0], receive[0], buffers[1], stream); }, problem.timeout);
     current = 1;
   } else {
     begin();
-    detail::together(comm, [&] { run(0); });
+    detail::together(
+        comm, [&] { run(0); }, problem.timeout);
     if (phases) end(phases->stage_ms);
   }
   for (int j = 1; j <= last; ++j) {
@@ -223,7 +229,8 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     }
     begin();
     // Agreed after the last stage too, so that a rank never returns while another throws.
-    detail::together(comm, [&] { run(j); });
+    detail::together(
+        comm, [&] { run(j); }, problem.timeout);
     if (phases) end(phases->stage_ms);
   }
   // No stream given on CUDA: the work went to the legacy default stream,
@@ -243,27 +250,33 @@ template <class In, class Out>
 void PlanImpl::execute(const In* in, Out* out) const {
   const Box& in_box = schedule.input_boxes[rank];
   const Box& out_box = schedule.output_boxes[rank];
-  detail::together(comm, [&] {
-    const bool kind_fits =
-        is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
-    if (problem.precision != precision_of<In>() || problem.precision != precision_of<Out>())
-      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() + " data on an " +
-                                                  bfly::to_string(problem.precision) + " plan");
-    if (!kind_fits)
-      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() + " in and " +
-                                                  type_name<Out>() + " out on a " + bfly::to_string(problem.kind) +
-                                                  " plan (c2c: complex in and out, r2c: real in, c2r: real out)");
-    if ((!in && !in_box.empty()) || (!out && !out_box.empty()))
-      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null buffer for a non-empty box");
-    if (host_sides.empty())
-      for (bool input : {true, false}) host_sides.push_back(device_buffer(device, side_bytes(input)));
-    if (side_bytes(true)) host_sides[0].write(in, side_bytes(true));
-  });
+  detail::together(
+      comm,
+      [&] {
+        const bool kind_fits =
+            is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
+        if (problem.precision != precision_of<In>() || problem.precision != precision_of<Out>())
+          throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() +
+                                                      " data on an " + bfly::to_string(problem.precision) + " plan");
+        if (!kind_fits)
+          throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + type_name<In>() + " in and " +
+                                                      type_name<Out>() + " out on a " + bfly::to_string(problem.kind) +
+                                                      " plan (c2c: complex in and out, r2c: real in, c2r: real out)");
+        if ((!in && !in_box.empty()) || (!out && !out_box.empty()))
+          throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null buffer for a non-empty box");
+        if (host_sides.empty())
+          for (bool input : {true, false}) host_sides.push_back(device_buffer(device, side_bytes(input)));
+        if (side_bytes(true)) host_sides[0].write(in, side_bytes(true));
+      },
+      problem.timeout);
   execute(host_sides[0], host_sides[1], nullptr, nullptr);
-  detail::together(comm, [&] {
-    wait(stream_of(nullptr));
-    if (side_bytes(false)) host_sides[1].read(out, side_bytes(false));
-  });
+  detail::together(
+      comm,
+      [&] {
+        wait(stream_of(nullptr));
+        if (side_bytes(false)) host_sides[1].read(out, side_bytes(false));
+      },
+      problem.timeout);
 }
 
 Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const PlanOptions& options)
@@ -273,6 +286,9 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
   if (!initialized) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: MPI is not initialised (MPI_Init)");
   if (comm == MPI_COMM_NULL) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: MPI_COMM_NULL");
   PlanImpl& p = *impl_;
+  // Every rank here before the first blocking collective (the dup), within
+  // the problem's timeout: a rank that never comes is an error, not a hang.
+  detail::arrive(comm, given.timeout, "the plan's constructor");
   detail::check_mpi(MPI_Comm_dup(comm, &p.comm), "MPI_Comm_dup");
   // Errors come back as codes (check_mpi) rather than aborting the job.
   detail::check_mpi(MPI_Comm_set_errhandler(p.comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -319,58 +335,66 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
   detail::check_mpi(MPI_Comm_split_type(p.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
   int host_rank = 0;
   MPI_Comm_rank(host, &host_rank);
-  detail::together(p.comm, [&] {
-    const int last = static_cast<int>(s.tilings.size()) - 1;
-    std::exception_ptr failure;
-    for (int turn = 0; turn < 2; ++turn) {
-      if ((host_rank == 0) == (turn == 0)) try {
-          for (int j = 0; j <= last; ++j) {
-            const Box& box = j == 0 ? s.input_boxes[p.rank] : j == last ? s.output_boxes[p.rank] : s.tilings[j][p.rank];
-            p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
-          }
-        } catch (...) {
-          failure = std::current_exception();  // after the barrier: every rank of the host reaches it
+  detail::together(
+      p.comm,
+      [&] {
+        const int last = static_cast<int>(s.tilings.size()) - 1;
+        std::exception_ptr failure;
+        for (int turn = 0; turn < 2; ++turn) {
+          if ((host_rank == 0) == (turn == 0)) try {
+              for (int j = 0; j <= last; ++j) {
+                const Box& box = j == 0      ? s.input_boxes[p.rank]
+                                 : j == last ? s.output_boxes[p.rank]
+                                             : s.tilings[j][p.rank];
+                p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
+              }
+            } catch (...) {
+              failure = std::current_exception();  // after the barrier: every rank of the host reaches it
+            }
+          MPI_Barrier(host);
         }
-      MPI_Barrier(host);
-    }
-    MPI_Comm_free(&host);
-    if (failure) std::rethrow_exception(failure);
-    for (int j = 0; j < s.exchanges(); ++j) {
-      if (p.steps[j].comm == MPI_COMM_NULL) continue;
-      // The group's boxes before and after, by rank in the group (a split
-      // keeps the ranks' order: its key is the rank).
-      std::vector<Box> from, to;
-      int index = 0;
-      for (int r : s.members(j, p.rank)) {
-        if (r == p.rank) index = static_cast<int>(from.size());
-        from.push_back(s.tilings[j][r]), to.push_back(s.tilings[j + 1][r]);
-      }
-      p.steps[j].exchange.emplace(from, to, index);
-    }
-  });
+        MPI_Comm_free(&host);
+        if (failure) std::rethrow_exception(failure);
+        for (int j = 0; j < s.exchanges(); ++j) {
+          if (p.steps[j].comm == MPI_COMM_NULL) continue;
+          // The group's boxes before and after, by rank in the group (a split
+          // keeps the ranks' order: its key is the rank).
+          std::vector<Box> from, to;
+          int index = 0;
+          for (int r : s.members(j, p.rank)) {
+            if (r == p.rank) index = static_cast<int>(from.size());
+            from.push_back(s.tilings[j][r]), to.push_back(s.tilings[j + 1][r]);
+          }
+          p.steps[j].exchange.emplace(from, to, index);
+        }
+      },
+      problem.timeout);
 
   // The transport: NCCL where every rank can (Auto), then each group's
   // communicator; the copy kernels and the device buffers.
   p.transport = problem.transport;
   if (p.transport == Transport::Auto)
     p.transport = detail::nccl_suits(p.comm, device) ? Transport::Nccl : Transport::Mpi;
-  detail::together(p.comm, [&] {
-    const int point = static_cast<int>(point_bytes(problem.precision));
-    for (Step& step : p.steps) {
-      if (step.comm == MPI_COMM_NULL) continue;
-      if (p.transport == Transport::Nccl) {
-        step.nccl = std::make_unique<detail::NcclComm>(step.comm, device);
-        step.transport = std::make_unique<detail::NcclTransport>(*step.nccl, point);
-      } else {
-        step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, problem.exchange);
-      }
-    }
-    p.copy.emplace(device, point);
-    const int chunks = problem.pipeline == 0 ? 4 : problem.pipeline;
-    if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
-      p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks, options,
-                                                      *p.steps[0].nccl, *p.copy);
-  });
+  detail::together(
+      p.comm,
+      [&] {
+        const int point = static_cast<int>(point_bytes(problem.precision));
+        for (Step& step : p.steps) {
+          if (step.comm == MPI_COMM_NULL) continue;
+          if (p.transport == Transport::Nccl) {
+            step.nccl = std::make_unique<detail::NcclComm>(step.comm, device);
+            step.transport = std::make_unique<detail::NcclTransport>(*step.nccl, point);
+          } else {
+            step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, problem.exchange);
+          }
+        }
+        p.copy.emplace(device, point);
+        const int chunks = problem.pipeline == 0 ? 4 : problem.pipeline;
+        if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
+          p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks,
+                                                          options, *p.steps[0].nccl, *p.copy);
+      },
+      problem.timeout);
 }
 
 Plan::~Plan() = default;
