@@ -142,6 +142,12 @@ def _pipeline(pipeline):
     return pipeline
 
 
+def _timeout(timeout):
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0:
+        raise ValueError(f"bfly.distributed: timeout {timeout!r} is not a number of seconds >= 0 (0: wait forever)")
+    return float(timeout)
+
+
 def _grid(grid):
     if grid is None:
         return []
@@ -171,7 +177,7 @@ class Plan:
     """One distributed transform, planned once (collectively) and run many times.
 
     Plan(comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None, transport="auto",
-         exchange="alltoallv", pipeline=0, device=None, tier=None)
+         exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None)
 
     comm: an mpi4py intracommunicator (None: MPI.COMM_WORLD). shape: the
     global array's shape (2 or 3 axes; for "irfft" the real output's).
@@ -182,7 +188,9 @@ class Plan:
     norm: numpy's, over the whole global array. transport: "auto", "mpi" or
     "nccl". exchange: how MPI moves the blocks ("alltoallv", "alltoall"
     padded, "p2p"). pipeline: with NCCL, the first stage in this many
-    chunks overlapping the exchange (0: the default, 4; 1: none).
+    chunks overlapping the exchange (0: the default, 4; 1: none). timeout:
+    seconds a rank waits for the others at each agreement before it raises
+    (0: forever).
     device: the device this rank runs on (None: $BFLY_DEVICE, else auto,
     one GPU a rank on hosts of several); CUDA arrays must be on it.
     tier: which kernels (bfly.set_tier's names; None: bfly.set_tier's).
@@ -196,7 +204,7 @@ class Plan:
     """
 
     def __init__(self, comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None,
-                 transport="auto", exchange="alltoallv", pipeline=0, device=None, tier=None):
+                 transport="auto", exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None):
         comm = _communicator(comm)
 
         def checked():
@@ -209,7 +217,7 @@ class Plan:
                     _choose("decomposition", default if decomposition is None else decomposition,
                             DECOMPOSITIONS + ("auto",)),
                     _grid(grid), norm_name(norm), _choose("transport", transport, TRANSPORTS),
-                    _choose("exchange", exchange, EXCHANGES), _pipeline(pipeline),
+                    _choose("exchange", exchange, EXCHANGES), _pipeline(pipeline), _timeout(timeout),
                     _device_spec(device) or "", _core.tier() if tier is None else str(tier))
 
         try:
@@ -218,12 +226,12 @@ class Plan:
             args, failure = None, e
         _agree(comm, failure)
         (self.shape, self._bkind, inverse, self._work_in, self._work_out, self._result, self.decomposition,
-         grid, self.norm, transport, exchange, pipeline, spec, tier) = args
+         grid, self.norm, transport, exchange, pipeline, timeout, spec, tier) = args
         self.comm = comm
         self.kind = kind
         self._core = _distributed.DistributedPlan(comm.py2f(), spec, list(self.shape), self._bkind,
                                                   _precision(self._work_in), inverse, self.norm, self.decomposition,
-                                                  grid, transport, exchange, pipeline, tier)
+                                                  grid, transport, exchange, pipeline, timeout, tier)
         self.decomposition = self._core.decomposition  # "auto" resolved
         self.input_box = _slices(self._core.input_box)
         self.output_box = _slices(self._core.output_box)

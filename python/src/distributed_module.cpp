@@ -70,7 +70,7 @@ class DistributedPlan {
   DistributedPlan(std::intptr_t comm_handle, const std::string& device_spec, std::vector<std::int64_t> shape,
                   const std::string& kind, const std::string& precision, bool inverse, const std::string& norm,
                   const std::string& decomposition, std::vector<int> grid, const std::string& transport,
-                  const std::string& exchange, int pipeline, const std::string& tier) {
+                  const std::string& exchange, int pipeline, double timeout, const std::string& tier) {
     const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(comm_handle));
     if (comm == MPI_COMM_NULL) throw Error(ErrorCode::InvalidArgument, "bfly.distributed: MPI_COMM_NULL");
     dist::Problem problem;
@@ -94,6 +94,7 @@ class DistributedPlan {
                   {dist::ExchangeMethod::Alltoallv, dist::ExchangeMethod::Alltoall, dist::ExchangeMethod::PointToPoint},
                   "exchange");
       problem.pipeline = pipeline;
+      problem.timeout = timeout;
       plan_tier = parse_tier(tier);
     });
     device_.emplace(dist::rank_device(comm, device_spec));  // (agreed there)
@@ -211,9 +212,9 @@ NB_MODULE(_distributed, m) {
   nb::class_<DistributedPlan>(m, "DistributedPlan")
       .def(nb::init<std::intptr_t, const std::string&, std::vector<std::int64_t>, const std::string&,
                     const std::string&, bool, const std::string&, const std::string&, std::vector<int>,
-                    const std::string&, const std::string&, int, const std::string&>(),
+                    const std::string&, const std::string&, int, double, const std::string&>(),
            "comm"_a, "device"_a, "shape"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "decomposition"_a, "grid"_a,
-           "transport"_a, "exchange"_a, "pipeline"_a, "tier"_a, nb::call_guard<nb::gil_scoped_release>())
+           "transport"_a, "exchange"_a, "pipeline"_a, "timeout"_a, "tier"_a, nb::call_guard<nb::gil_scoped_release>())
       .def("execute_host", &DistributedPlan::execute_host, "input"_a, "output"_a,
            nb::call_guard<nb::gil_scoped_release>())
       .def("execute_device", &DistributedPlan::execute_device, "input"_a, "output"_a, "stream"_a,

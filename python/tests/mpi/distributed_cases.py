@@ -171,6 +171,8 @@ def test_exchange_methods_and_chunks():
         bd.Plan(comm, shape, np.complex128, pipeline=-2)
     with pytest.raises(ValueError, match="exchange"):
         bd.Plan(comm, shape, np.complex128, exchange="alltoallw")
+    with pytest.raises(ValueError, match="timeout -1 is not a number of seconds"):
+        bd.Plan(comm, shape, np.complex128, timeout=-1)
 
 
 def test_auto_decomposition_round_trips():
