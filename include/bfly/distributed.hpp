@@ -123,10 +123,10 @@ struct Problem {
   std::vector<int> grid;
   Transport transport = Transport::Auto;
   ExchangeMethod exchange = ExchangeMethod::Alltoallv;  // with the MPI transport
-  // With NCCL, for slabs and pencils (whose first stage leaves axis 0
-  // alone): the first stage runs in this many chunks of planes, and each
-  // chunk's blocks travel while the next chunk computes. 0: the default
-  // (4); 1: no chunks (the stage, then the exchange).
+  // With NCCL, for slabs (whose first stage leaves axis 0 alone and whose
+  // exchange gathers it): the first stage runs in this many chunks of
+  // planes, and each chunk's blocks travel while the next chunk computes.
+  // 0: the default (4); 1: no chunks (the stage, then the exchange).
   int pipeline = 0;
   // Seconds a rank waits for the others at each of the plan's agreements
   // (making it, each step of an execution) before it throws, where a rank

@@ -75,6 +75,39 @@ void for_each_row(const Box& whole, const Box& part, Row row) {
 
 }  // namespace
 
+std::vector<int> identity_order(std::size_t axes) {
+  std::vector<int> order(axes);
+  for (std::size_t k = 0; k < axes; ++k) order[k] = static_cast<int>(k);
+  return order;
+}
+
+std::vector<int> gathered_order(const std::vector<Box>& group_from) {
+  const std::size_t axes = group_from.empty() ? 0 : group_from[0].lower.size();
+  std::vector<int> order = identity_order(axes);
+  for (std::size_t k = 0; k < axes; ++k)
+    for (const Box& box : group_from)
+      if (box.lower[k] != group_from[0].lower[k] || box.upper[k] != group_from[0].upper[k]) {
+        order.erase(order.begin() + static_cast<std::ptrdiff_t>(k));
+        order.insert(order.begin(), static_cast<int>(k));
+        return order;
+      }
+  return order;
+}
+
+Box permuted(const Box& box, const std::vector<int>& order) {
+  Box out;
+  for (int k : order) out.lower.push_back(box.lower[k]), out.upper.push_back(box.upper[k]);
+  return out;
+}
+
+std::vector<std::int64_t> storage_strides(const Box& box, const std::vector<int>& order) {
+  const std::vector<std::int64_t> shape = box_shape(box);
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  std::int64_t stride = 1;
+  for (std::size_t i = order.size(); i-- > 0;) strides[order[i]] = stride, stride *= shape[order[i]];
+  return strides;
+}
+
 template <class T>
 void pack(const Box& whole, const T* whole_data, const Box& part, T* packed) {
   for_each_row(whole, part, [&](std::int64_t at, std::int64_t to, std::int64_t n) {

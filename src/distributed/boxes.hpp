@@ -35,6 +35,20 @@ std::vector<std::int64_t> box_shape(const Box& box);
 // The common part of two boxes of the same rank (empty if none).
 Box intersect(const Box& a, const Box& b);
 
+// The order a box is stored in, outermost axis first: the identity
+// (row-major over the global axes) or, for the box an exchange gathers, the
+// gathered axis first (gathered_order), so that each peer's part of it is
+// one contiguous run and is received in place.
+std::vector<int> identity_order(std::size_t axes);
+// The axis along which the group's boxes before an exchange differ (the one
+// the exchange gathers) first, then the others ascending; the identity
+// where none differ.
+std::vector<int> gathered_order(const std::vector<Box>& group_from);
+// `box` with its axes in `order`.
+Box permuted(const Box& box, const std::vector<int>& order);
+// The element strides of `box`'s axes (global order) when stored in `order`.
+std::vector<std::int64_t> storage_strides(const Box& box, const std::vector<int>& order);
+
 // Copies the elements of `part` (inside `whole`) from `whole`'s row-major
 // data into `packed`, row-major over `part` (pack), or back (unpack).
 // T is any trivially copyable element.

@@ -46,35 +46,38 @@ DeviceCopy::DeviceCopy(const Device& device, int bytes) : device_(device) {
 }
 
 void DeviceCopy::pack(const Buffer& whole_data, const Box& whole, const Box& part, const Buffer& packed,
-                      std::int64_t offset, void* stream) const {
-  copy(packed, whole_data, whole, part, offset, true, stream);
+                      std::int64_t offset, const std::vector<int>& order, void* stream) const {
+  const std::vector<std::int64_t> from = storage_strides(whole, identity_order(whole.lower.size()));
+  std::int64_t at = 0;
+  for (std::size_t k = 0; k < from.size(); ++k) at += (part.lower[k] - whole.lower[k]) * from[k];
+  copy(packed, offset, storage_strides(part, order), whole_data, at, from, box_shape(part), stream);
 }
 
 void DeviceCopy::unpack(const Buffer& packed, std::int64_t offset, const Box& part, const Box& whole,
-                        const Buffer& whole_data, void* stream) const {
-  copy(whole_data, packed, whole, part, offset, false, stream);
+                        const Buffer& whole_data, const std::vector<int>& order, void* stream) const {
+  const std::vector<std::int64_t> to = storage_strides(whole, order);
+  std::int64_t at = 0;
+  for (std::size_t k = 0; k < to.size(); ++k) at += (part.lower[k] - whole.lower[k]) * to[k];
+  copy(whole_data, at, to, packed, offset, storage_strides(part, order), box_shape(part), stream);
 }
 
-void DeviceCopy::copy(const Buffer& dst, const Buffer& src, const Box& whole, const Box& part,
-                      std::int64_t packed_offset, bool to_packed, void* stream) const {
-  const std::int64_t count = part.elements();
+void DeviceCopy::copy(const Buffer& dst, std::int64_t dst_offset, const std::vector<std::int64_t>& dst_strides,
+                      const Buffer& src, std::int64_t src_offset, const std::vector<std::int64_t>& src_strides,
+                      const std::vector<std::int64_t>& extents, void* stream) const {
+  std::int64_t count = 1;
+  for (std::int64_t e : extents) count *= e;
   if (count == 0) return;
-  const Geometry g = geometry(whole, part);
-  const std::int64_t whole_offset = (g.lower[0] * g.whole[1] + g.lower[1]) * g.whole[2] + g.lower[2];
-  const std::int64_t whole_strides[3] = {g.whole[1] * g.whole[2], g.whole[2], 1};
-  const std::int64_t packed_strides[3] = {g.part[1] * g.part[2], g.part[2], 1};
-  const std::int64_t* dst_strides = to_packed ? packed_strides : whole_strides;
-  const std::int64_t* src_strides = to_packed ? whole_strides : packed_strides;
+  // As three axes: a 2D copy is a 3D one with one plane.
+  const std::size_t pad = 3 - extents.size();
+  std::int64_t e[3] = {1, 1, 1}, d[3] = {0, 0, 0}, s3[3] = {0, 0, 0};
+  for (std::size_t k = 0; k < extents.size(); ++k)
+    e[pad + k] = extents[k], d[pad + k] = dst_strides[k], s3[pad + k] = src_strides[k];
   using Arg = bfly::detail::KernelArg;
-  std::vector<Arg> args{Arg::of(dst.impl()),
-                        Arg::of(src.impl()),
-                        Arg::of_u64(static_cast<std::uint64_t>(count)),
-                        Arg::of_u64(static_cast<std::uint64_t>(g.part[1])),
-                        Arg::of_u64(static_cast<std::uint64_t>(g.part[2])),
-                        Arg::of_u64(static_cast<std::uint64_t>(to_packed ? packed_offset : whole_offset))};
-  for (int k = 0; k < 3; ++k) args.push_back(Arg::of_u64(static_cast<std::uint64_t>(dst_strides[k])));
-  args.push_back(Arg::of_u64(static_cast<std::uint64_t>(to_packed ? whole_offset : packed_offset)));
-  for (int k = 0; k < 3; ++k) args.push_back(Arg::of_u64(static_cast<std::uint64_t>(src_strides[k])));
+  auto u = [](std::int64_t v) { return Arg::of_u64(static_cast<std::uint64_t>(v)); };
+  std::vector<Arg> args{Arg::of(dst.impl()), Arg::of(src.impl()), u(count), u(e[1]), u(e[2]), u(dst_offset)};
+  for (int k = 0; k < 3; ++k) args.push_back(u(d[k]));
+  args.push_back(u(src_offset));
+  for (int k = 0; k < 3; ++k) args.push_back(u(s3[k]));
   const std::size_t groups =
       static_cast<std::size_t>((count + codegen::kBlockCopyGroupSize - 1) / codegen::kBlockCopyGroupSize);
   device_.impl()->launch(*kernel_, groups, codegen::kBlockCopyGroupSize, 0, args, stream);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "bfly/bfly.hpp"
 #include "bfly/distributed.hpp"
@@ -30,15 +31,20 @@ class DeviceCopy {
 
   // Enqueues on `stream` (nullptr: the device's queue) the copy of `part`
   // of `whole` between `whole_data` and a contiguous run at element
-  // `offset` of `packed`: pack (whole to run) or unpack (run to whole).
+  // `offset` of `packed`: pack (whole to run) or unpack (run to whole). The
+  // run holds the part in `order` (boxes.hpp: outermost axis first); pack's
+  // whole is stored in the identity order, unpack's in `order`.
   void pack(const Buffer& whole_data, const Box& whole, const Box& part, const Buffer& packed, std::int64_t offset,
-            void* stream) const;
+            const std::vector<int>& order, void* stream) const;
   void unpack(const Buffer& packed, std::int64_t offset, const Box& part, const Box& whole, const Buffer& whole_data,
-              void* stream) const;
+              const std::vector<int>& order, void* stream) const;
 
  private:
-  void copy(const Buffer& dst, const Buffer& src, const Box& whole, const Box& part, std::int64_t packed_offset,
-            bool to_packed, void* stream) const;
+  // dst[dst_offset + sum i_k dst_strides[k]] = src[src_offset + sum i_k
+  // src_strides[k]] for every index of `extents` (2 or 3 axes).
+  void copy(const Buffer& dst, std::int64_t dst_offset, const std::vector<std::int64_t>& dst_strides, const Buffer& src,
+            std::int64_t src_offset, const std::vector<std::int64_t>& src_strides,
+            const std::vector<std::int64_t>& extents, void* stream) const;
   Device device_;
   std::shared_ptr<bfly::detail::KernelImpl> kernel_;
 };

@@ -22,7 +22,11 @@ class Exchange {
   // tiling the group's part of the array); `rank` this one's index in the
   // group. Throws Error(Unsupported) where a block passes MPI's int counts
   // (2^31 - 1 points).
-  Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int rank);
+  // `order`: how this rank's `to` box is stored (boxes.hpp; the group's
+  // gathered axis first makes each received part one run, received in
+  // place); each part is sent in the receiver's order. Empty: the identity.
+  Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int rank, std::vector<int> order = {});
+  const std::vector<int>& order() const { return order_; }
 
   // Points of the send and receive buffers (the parts not sent or received in place).
   std::int64_t send_elements() const { return send_elements_; }
@@ -40,6 +44,7 @@ class Exchange {
 
  private:
   Box from_, to_;
+  std::vector<int> order_;
   std::vector<Box> send_parts_, receive_parts_;  // by peer
   // By peer: the element offset of the part's run in place (in the box),
   // or -1 where it goes through the send / receive buffer at *_offsets_.

@@ -13,7 +13,16 @@ namespace cuda = bfly::detail::cuda;
 
 bool pipelines(const Schedule& schedule) {
   const std::vector<int>& axes = schedule.axes[0];
-  return schedule.exchanges() >= 1 && std::find(axes.begin(), axes.end(), 0) == axes.end();
+  if (schedule.exchanges() < 1 || std::find(axes.begin(), axes.end(), 0) != axes.end()) return false;
+  // The chunks are planes of axis 0, received in place as runs of planes:
+  // where the exchange gathers another axis (pencils: axis 1, stored first)
+  // a chunk is no run of the next box.
+  for (int rank = 0; rank < static_cast<int>(schedule.tilings[0].size()); ++rank) {
+    std::vector<Box> group;
+    for (int member : schedule.members(0, rank)) group.push_back(schedule.tilings[0][member]);
+    if (gathered_order(group) != identity_order(group[0].lower.size())) return false;
+  }
+  return true;
 }
 
 namespace {
@@ -127,7 +136,7 @@ void Pipeline::run(const Buffer& in, Buffer& middle, Buffer& send, Buffer& recei
         if (run.elements == 0) continue;
         Box chunk = part.box;
         chunk.lower[0] = std::max(chunk.lower[0], first), chunk.upper[0] = std::min(chunk.upper[0], last);
-        copy_.pack(middle, middle_box_, chunk, send, run.offset, stream);
+        copy_.pack(middle, middle_box_, chunk, send, run.offset, identity_order(chunk.lower.size()), stream);
       }
     }
     // The chunk's blocks leave once computed and packed, on the NCCL stream.
@@ -149,7 +158,8 @@ void Pipeline::run(const Buffer& in, Buffer& middle, Buffer& send, Buffer& recei
   cuda::check(d->cuStreamWaitEvent(compute, cuda_->events[static_cast<std::size_t>(chunks_)], 0),
               "ordering the compute stream");
   for (const Part& part : receives_)
-    if (!part.in_place && !part.box.empty()) copy_.unpack(receive, part.offset, part.box, target_box_, target, stream);
+    if (!part.in_place && !part.box.empty())
+      copy_.unpack(receive, part.offset, part.box, target_box_, target, identity_order(part.box.lower.size()), stream);
 }
 
 }  // namespace bfly::distributed::detail

@@ -1,7 +1,7 @@
 // The first stage and the first exchange overlapped (issue 43: "an exchange
 // of chunk k overlaps the compute of chunk k+1"): the first stage runs in
-// chunks of planes (axis 0 of the box, which it does not transform: slabs
-// and pencils), and each chunk's blocks leave through NCCL on a stream of
+// chunks of planes (axis 0 of the box, which it does not transform, and
+// which the exchange gathers: slabs), and each chunk's blocks leave through NCCL on a stream of
 // their own while the next chunk computes. NCCL only (MPI host-staged
 // waits for the device at each exchange, so there is nothing to overlap);
 // CUDA only (chunks are views into the buffers: Buffer::wrap).
@@ -27,7 +27,9 @@
 namespace bfly::distributed::detail {
 
 // Whether the schedule's first stage leaves axis 0 alone (so it can run in
-// chunks of planes): slabs and pencils, not their transposed-in ways back.
+// chunks of planes) and its first exchange gathers axis 0 (so each chunk is
+// received in place as planes): slabs, not pencils (their first exchange
+// gathers axis 1) or the transposed-in ways back.
 bool pipelines(const Schedule& schedule);
 
 class Pipeline {

@@ -36,13 +36,17 @@ namespace {
 // A local stage: `axes` of the row-major array of this rank's box (the
 // real box for an R2C's first stage and a C2R's last, which bfly::Problem
 // takes as the shape); none for an empty box.
+// `input_strides`: how the exchange before it stored its input (empty:
+// row-major; exchange.hpp, the gathered axis first).
 std::optional<bfly::Plan> stage(const Device& device, const Problem& problem, const Box& box, Kind kind,
-                                std::vector<int> axes, const PlanOptions& options) {
+                                std::vector<int> axes, const PlanOptions& options,
+                                std::vector<std::int64_t> input_strides = {}) {
   if (box.empty()) return std::nullopt;
   bfly::Problem local;
   local.kind = kind;
   local.shape = box.shape();
   local.axes = std::move(axes);
+  local.input.strides = std::move(input_strides);
   local.precision = problem.precision;
   local.direction = problem.direction;
   local.norm = problem.norm;
@@ -331,6 +335,15 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
   // the kernels it compiles are in the disk cache (written atomically) when
   // the host's other ranks plan the same lengths, and they load them
   // instead of compiling them again, each core's worth at once.
+  // How each exchange stores this rank's next box: its group's gathered
+  // axis first, so that every received part is one run (exchange.hpp);
+  // row-major where the exchange is skipped.
+  std::vector<std::vector<int>> orders;
+  for (int j = 0; j < s.exchanges(); ++j) {
+    std::vector<Box> group;
+    for (int r : s.members(j, p.rank)) group.push_back(s.tilings[j][r]);
+    orders.push_back(s.unchanged(j) ? detail::identity_order(problem.shape.size()) : detail::gathered_order(group));
+  }
   MPI_Comm host = MPI_COMM_NULL;
   detail::check_mpi(MPI_Comm_split_type(p.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
   int host_rank = 0;
@@ -346,7 +359,11 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
                 const Box& box = j == 0      ? s.input_boxes[p.rank]
                                  : j == last ? s.output_boxes[p.rank]
                                              : s.tilings[j][p.rank];
-                p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options));
+                // Stage j reads what exchange j - 1 stored, in its order.
+                std::vector<std::int64_t> strides;
+                if (j > 0 && orders[j - 1] != detail::identity_order(orders[j - 1].size()))
+                  strides = detail::storage_strides(s.tilings[j][p.rank], orders[j - 1]);
+                p.stages.push_back(stage(device, problem, box, s.kinds[j], s.axes[j], options, strides));
               }
             } catch (...) {
               failure = std::current_exception();  // after the barrier: every rank of the host reaches it
@@ -365,7 +382,7 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
             if (r == p.rank) index = static_cast<int>(from.size());
             from.push_back(s.tilings[j][r]), to.push_back(s.tilings[j + 1][r]);
           }
-          p.steps[j].exchange.emplace(from, to, index);
+          p.steps[j].exchange.emplace(from, to, index, orders[j]);
         }
       },
       problem.timeout);
