@@ -66,7 +66,8 @@ enum class Decomposition {
   PencilsTransposedIn,
   // The plan's choice: slabs (one exchange) where every rank holds planes
   // on both sides (2D arrays, or ranks <= the first two lengths), else
-  // pencils (a grid given: pencils); the transposed-in way back for inverse
+  // pencils (a grid given: pencils) on the most square grid that leaves no
+  // rank an empty box where one does; the transposed-in way back for inverse
   // transforms, so that Auto forward and Auto inverse round trip on the
   // same boxes. Plan::problem() names the choice.
   Auto,

@@ -13,6 +13,7 @@
 #include "distributed/schedule.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "distributed/boxes.hpp"
 
@@ -115,6 +116,22 @@ Problem resolve(const Problem& problem, int ranks) {
   const bool slabs = problem.grid.empty() && (n.size() != 3 || (ranks <= n[0] && ranks <= n[1]));
   chosen.decomposition = slabs ? (inverse ? Decomposition::SlabsTransposedIn : Decomposition::Slabs)
                                : (inverse ? Decomposition::PencilsTransposedIn : Decomposition::Pencils);
+  if (slabs || !problem.grid.empty()) return chosen;
+  // Pencils: the most square grid that leaves no rank an empty box on any
+  // side (z-, y- and x-pencils: P0 <= n0, n1 and P1 <= n1, the complex
+  // last length), where one does; else square_grid's.
+  const bool real = problem.kind == Kind::R2C || problem.kind == Kind::C2R;
+  const std::int64_t last = real ? n[2] / 2 + 1 : n[2];
+  int best = 0;
+  for (int p0 = 1; p0 <= ranks; ++p0) {
+    if (ranks % p0) continue;
+    const int p1 = ranks / p0;
+    if (p0 > std::min(n[0], n[1]) || p1 > std::min(n[1], last)) continue;
+    if (best == 0 || std::abs(p0 - p1) < std::abs(best - ranks / best) ||
+        (std::abs(p0 - p1) == std::abs(best - ranks / best) && p0 > best))
+      best = p0;
+  }
+  if (best) chosen.grid = {best, ranks / best};
   return chosen;
 }
 
