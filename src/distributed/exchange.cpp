@@ -30,42 +30,36 @@ Exchange::Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int
     : from_(from[rank]), to_(to[rank]), order_(order.empty() ? identity_order(from_.lower.size()) : std::move(order)) {
   const bool identity = order_ == identity_order(order_.size());
   for (std::size_t peer = 0; peer < from.size(); ++peer) {
-    send_parts_.push_back(intersect(from_, to[peer]));
-    receive_parts_.push_back(intersect(from[peer], to_));
-    const Box &sent = send_parts_.back(), &received = receive_parts_.back();
-    check_count(sent.elements(), "block"), check_count(received.elements(), "block");
-    sent_points_ += sent.elements(), received_points_ += received.elements();
+    Part sent{intersect(from_, to[peer])}, received{intersect(from[peer], to_)};
+    check_count(sent.box.elements(), "block"), check_count(received.box.elements(), "block");
+    sent_points_ += sent.box.elements(), received_points_ += received.box.elements();
     // Sent in place only where the receiver's order is the sender's.
-    const auto send_run = identity ? contiguous_run(from_, sent) : std::nullopt;
-    const auto receive_run = contiguous_run(permuted(to_, order_), permuted(received, order_));
-    send_in_place_.push_back(send_run ? *send_run : -1);
-    receive_in_place_.push_back(receive_run ? *receive_run : -1);
-    send_offsets_.push_back(send_elements_), receive_offsets_.push_back(receive_elements_);
-    if (!send_run) send_elements_ += sent.elements();
-    if (!receive_run) receive_elements_ += received.elements();
+    const auto send_run = identity ? contiguous_run(from_, sent.box) : std::nullopt;
+    const auto receive_run = contiguous_run(permuted(to_, order_), permuted(received.box, order_));
+    sent.in_place = send_run.has_value(), received.in_place = receive_run.has_value();
+    sent.offset = send_run ? *send_run : send_elements_;
+    received.offset = receive_run ? *receive_run : receive_elements_;
+    if (!send_run) send_elements_ += sent.box.elements();
+    if (!receive_run) receive_elements_ += received.box.elements();
+    sends_.push_back(sent), receives_.push_back(received);
   }
   check_count(sent_points_, "send buffer"), check_count(received_points_, "receive buffer");
 }
 
 void Exchange::run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
                    Buffer& target, void* stream, bool bare) const {
-  const std::size_t peers = send_parts_.size();
-  std::vector<Run> sends(peers), receives(peers);
+  const std::size_t peers = sends_.size();
+  std::vector<Run> runs_out(peers), runs_in(peers);
   for (std::size_t p = 0; p < peers; ++p) {
-    if (send_in_place_[p] >= 0) {
-      sends[p] = {&source, send_in_place_[p], send_parts_[p].elements()};
-    } else {
-      sends[p] = {&send, send_offsets_[p], send_parts_[p].elements()};
-      if (!bare) copy.pack(source, from_, send_parts_[p], send, send_offsets_[p], order_, stream);
-    }
-    receives[p] = receive_in_place_[p] >= 0 ? Run{&target, receive_in_place_[p], receive_parts_[p].elements()}
-                                            : Run{&receive, receive_offsets_[p], receive_parts_[p].elements()};
+    const Part &sent = sends_[p], &received = receives_[p];
+    runs_out[p] = {sent.in_place ? &source : &send, sent.offset, sent.box.elements()};
+    if (!sent.in_place && !bare) copy.pack(source, from_, sent.box, send, sent.offset, order_, stream);
+    runs_in[p] = {received.in_place ? &target : &receive, received.offset, received.box.elements()};
   }
-  transport.exchange(sends, receives, stream);
+  transport.exchange(runs_out, runs_in, stream);
   if (bare) return;
-  for (std::size_t p = 0; p < peers; ++p)
-    if (receive_in_place_[p] < 0)
-      copy.unpack(receive, receive_offsets_[p], receive_parts_[p], to_, target, order_, stream);
+  for (const Part& received : receives_)
+    if (!received.in_place) copy.unpack(receive, received.offset, received.box, to_, target, order_, stream);
 }
 
 }  // namespace bfly::distributed::detail

@@ -16,6 +16,15 @@
 
 namespace bfly::distributed::detail {
 
+// A peer's part of an exchange on this rank: the box it covers and where its
+// run lies: in place in this rank's box (at `offset` of its storage order)
+// or in the send / receive buffer (at `offset`).
+struct Part {
+  Box box;
+  std::int64_t offset = 0;
+  bool in_place = false;
+};
+
 class Exchange {
  public:
   // `from` and `to`: every group member's box before and after (each
@@ -27,6 +36,9 @@ class Exchange {
   // place); each part is sent in the receiver's order. Empty: the identity.
   Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int rank, std::vector<int> order = {});
   const std::vector<int>& order() const { return order_; }
+  // By peer (place in the group): what this rank sends and receives.
+  const std::vector<Part>& sends() const { return sends_; }
+  const std::vector<Part>& receives() const { return receives_; }
 
   // Points of the send and receive buffers (the parts not sent or received in place).
   std::int64_t send_elements() const { return send_elements_; }
@@ -45,10 +57,7 @@ class Exchange {
  private:
   Box from_, to_;
   std::vector<int> order_;
-  std::vector<Box> send_parts_, receive_parts_;  // by peer
-  // By peer: the element offset of the part's run in place (in the box),
-  // or -1 where it goes through the send / receive buffer at *_offsets_.
-  std::vector<std::int64_t> send_in_place_, receive_in_place_, send_offsets_, receive_offsets_;
+  std::vector<Part> sends_, receives_;  // by peer
   std::int64_t send_elements_ = 0, receive_elements_ = 0, sent_points_ = 0, received_points_ = 0;
 };
 

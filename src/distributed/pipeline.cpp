@@ -46,7 +46,7 @@ struct Pipeline::Cuda {
 
 Pipeline::Pipeline(const Device& device, const Problem& problem, const Schedule& schedule, int rank,
                    const std::vector<int>& members, int chunks, const PlanOptions& options, const NcclComm& nccl,
-                   const DeviceCopy& copy)
+                   const DeviceCopy& copy, const Exchange& exchange)
     : device_(device),
       nccl_(nccl),
       copy_(copy),
@@ -56,21 +56,10 @@ Pipeline::Pipeline(const Device& device, const Problem& problem, const Schedule&
       in_box_(schedule.input_boxes[rank]),
       middle_box_(schedule.tilings[0][rank]),
       target_box_(schedule.tilings[1][rank]),
+      sends_(exchange.sends()),
+      receives_(exchange.receives()),
       cuda_(std::make_unique<Cuda>()) {
-  std::int64_t sent = 0, received = 0;
-  for (int member : members) {
-    from_.push_back(schedule.tilings[0][member]);
-    Part send{intersect(middle_box_, schedule.tilings[1][member])};
-    Part receive{intersect(from_.back(), target_box_)};
-    for (auto [part, box, total] :
-         {std::tuple{&send, &middle_box_, &sent}, std::tuple{&receive, &target_box_, &received}}) {
-      const auto run = contiguous_run(*box, part->box);
-      part->in_place = run.has_value();
-      part->offset = run ? *run : *total;
-      if (!run) *total += part->box.elements();
-    }
-    sends_.push_back(send), receives_.push_back(receive);
-  }
+  for (int member : members) from_.push_back(schedule.tilings[0][member]);
   const bool real_in = problem.kind == Kind::R2C;
   in_plane_bytes_ = static_cast<std::size_t>(plane_of(in_box_)) * (real_in ? point_bytes_ / 2 : point_bytes_);
   middle_plane_bytes_ = static_cast<std::size_t>(plane_of(middle_box_)) * point_bytes_;
@@ -79,13 +68,10 @@ Pipeline::Pipeline(const Device& device, const Problem& problem, const Schedule&
     const Range r = split(planes, chunks_, k);
     const std::int64_t length = r.last - r.first;
     if (length == 0 || plans_.count(length)) continue;
-    bfly::Problem local;
-    local.kind = schedule.kinds[0];
-    local.shape = in_box_.shape();
-    local.shape[0] = length;
-    local.axes = schedule.axes[0];
-    local.precision = problem.precision, local.direction = problem.direction, local.norm = problem.norm;
-    plans_.emplace(length, bfly::Plan(device, local, options));
+    Box chunk = in_box_;
+    chunk.upper[0] = chunk.lower[0] + length;
+    plans_.emplace(length,
+                   bfly::Plan(device, stage_problem(problem, chunk, schedule.kinds[0], schedule.axes[0]), options));
   }
   const cuda::DriverApi* d = cuda::driver();
   nccl_.make_current();

@@ -20,6 +20,7 @@
 
 #include "bfly/distributed.hpp"
 #include "distributed/device_copy.hpp"
+#include "distributed/exchange.hpp"
 #include "distributed/nccl.hpp"
 #include "distributed/schedule.hpp"
 #include "distributed/transport.hpp"
@@ -34,11 +35,12 @@ bool pipelines(const Schedule& schedule);
 
 class Pipeline {
  public:
-  // `members`: the first exchange's group (ranks of the plan, ascending),
-  // `index` this rank's place in it; `chunks` >= 2.
+  // `members`: the first exchange's group (ranks of the plan, ascending);
+  // `exchange`: that exchange on this rank (its parts and their runs);
+  // `chunks` >= 2.
   Pipeline(const Device& device, const Problem& problem, const Schedule& schedule, int rank,
            const std::vector<int>& members, int chunks, const PlanOptions& options, const NcclComm& nccl,
-           const DeviceCopy& copy);
+           const DeviceCopy& copy, const Exchange& exchange);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
@@ -50,11 +52,6 @@ class Pipeline {
   void run(const Buffer& in, Buffer& middle, Buffer& send, Buffer& receive, Buffer& target, void* stream) const;
 
  private:
-  struct Part {
-    Box box;                  // the whole part (this rank's box and a peer's)
-    std::int64_t offset = 0;  // its run: in place in the box, or in the send / receive buffer
-    bool in_place = false;
-  };
   // A part's chunk: its planes within [first, last) of axis 0 (global indices).
   Run chunk_run(const Part& part, Buffer& in_place, Buffer& staged, std::int64_t first, std::int64_t last) const;
 
@@ -65,7 +62,7 @@ class Pipeline {
   int point_bytes_ = 8, chunks_ = 2;
   Box in_box_, middle_box_, target_box_;
   std::vector<Box> from_;               // the group's boxes before the exchange, by place
-  std::vector<Part> sends_, receives_;  // by place in the group
+  std::vector<Part> sends_, receives_;  // the exchange's, by place in the group
   std::size_t in_plane_bytes_ = 0, middle_plane_bytes_ = 0;
   std::map<std::int64_t, bfly::Plan> plans_;  // stage 0 by chunk length
   struct Cuda;

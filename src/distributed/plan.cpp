@@ -42,15 +42,8 @@ std::optional<bfly::Plan> stage(const Device& device, const Problem& problem, co
                                 std::vector<int> axes, const PlanOptions& options,
                                 std::vector<std::int64_t> input_strides = {}) {
   if (box.empty()) return std::nullopt;
-  bfly::Problem local;
-  local.kind = kind;
-  local.shape = box.shape();
-  local.axes = std::move(axes);
-  local.input.strides = std::move(input_strides);
-  local.precision = problem.precision;
-  local.direction = problem.direction;
-  local.norm = problem.norm;
-  return bfly::Plan(device, local, options);
+  return bfly::Plan(device, detail::stage_problem(problem, box, kind, std::move(axes), std::move(input_strides)),
+                    options);
 }
 
 // One exchange of the schedule on this rank: skipped where no box changes.
@@ -409,7 +402,7 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
         const int chunks = problem.pipeline == 0 ? 4 : problem.pipeline;
         if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
           p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks,
-                                                          options, *p.steps[0].nccl, *p.copy);
+                                                          options, *p.steps[0].nccl, *p.copy, *p.steps[0].exchange);
       },
       problem.timeout);
 }

@@ -108,6 +108,19 @@ std::string Problem::token() const {
 
 namespace detail {
 
+bfly::Problem stage_problem(const Problem& problem, const Box& box, Kind kind, std::vector<int> axes,
+                            std::vector<std::int64_t> input_strides) {
+  bfly::Problem local;
+  local.kind = kind;
+  local.shape = box.shape();
+  local.axes = std::move(axes);
+  local.input.strides = std::move(input_strides);
+  local.precision = problem.precision;
+  local.direction = problem.direction;
+  local.norm = problem.norm;
+  return local;
+}
+
 Problem resolve(const Problem& problem, int ranks) {
   Problem chosen = problem;
   if (problem.decomposition != Decomposition::Auto) return chosen;

@@ -51,6 +51,13 @@ Problem resolve(const Problem& problem, int ranks);
 // problem and rank count.
 void check(const Problem& problem, int ranks);
 
+// The local transform of a stage on `box` (the real box on the real side):
+// `axes` of its row-major data (or as `input_strides` store the input), in
+// the problem's precision, direction and norm (each stage's norm over its
+// axes multiplies to the whole array's).
+bfly::Problem stage_problem(const Problem& problem, const Box& box, Kind kind, std::vector<int> axes,
+                            std::vector<std::int64_t> input_strides = {});
+
 // The schedule of a problem check() accepted, on `ranks` ranks.
 Schedule make_schedule(const Problem& problem, int ranks);
 
