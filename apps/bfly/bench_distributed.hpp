@@ -26,6 +26,9 @@ struct DistributedBenchOptions {
   int pipeline = 0;                     // Problem::pipeline: chunks of the first stage (0 default, 1 none)
   bool verbose = false;                 // each rank's device, and rank 0's plan
   std::string json;                     // --json FILE: rank 0 writes the rows (as --out FILE.json)
+  // --devices LIST: one process driving these devices (MultiDevicePlan),
+  // no MPI: "all" (every CUDA GPU) or specs with commas ("cuda:0,cuda:1").
+  std::string devices;
 
   // Shared with the bench's other modes, copied in by cmd_bench.cpp.
   std::vector<std::string> shapes;  // "64x64x64" (2 or 3 axes each)
@@ -54,13 +57,15 @@ inline const std::vector<std::string>& distributed_bench_shared_options() {
 // Its own options: refused without --distributed.
 inline const std::vector<std::string>& distributed_bench_own_options() {
   static const std::vector<std::string> names{"--decomposition", "--grid", "--transport", "--warmup",
-                                              "--verbose",       "--json", "--pipeline"};
+                                              "--verbose",       "--json", "--pipeline",  "--devices"};
   return names;
 }
 
 // Initialises MPI where nobody has, runs every shape, finalises MPI again.
 // Returns the exit status; rank 0 rethrows an error (every rank meets the
 // same one), the other ranks return 1 without a word.
+// With --devices, run_devices_bench instead: no MPI (bench_devices.cpp).
 int run_distributed_bench(const DistributedBenchOptions& options);
+int run_devices_bench(const DistributedBenchOptions& options);
 
 }  // namespace bfly::cli

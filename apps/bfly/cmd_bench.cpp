@@ -386,6 +386,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
       command->add_option("--pipeline", d.pipeline,
                           "--distributed: the first stage in this many chunks, each one's exchange overlapping the "
                           "next one's compute (NCCL; default 0: 4 chunks; 1: none)");
+      command->add_option("--devices", d.devices,
+                          "--distributed in one process, no mpirun: part r on the r-th device of LIST ('all': every "
+                          "CUDA GPU, NCCL between them; or specs with commas, e.g. cuda:0,cuda:1 or cpu,cpu)");
       command->add_flag("--verbose", d.verbose, "--distributed: each rank's device, and rank 0's plans");
       command->add_option("--json", d.json,
                           "--distributed: rank 0 writes the rows to FILE as JSON (or --out FILE.json)");

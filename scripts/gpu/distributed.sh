@@ -5,7 +5,11 @@
 #   bash scripts/gpu/distributed.sh build        configure and build (bfly, the MPI tests)
 #   bash scripts/gpu/distributed.sh test [NPS]   tests: one GPU a rank (NCCL) on every GPU,
 #                                                and 2 ranks sharing GPU 0 (host-staged MPI)
-#   bash scripts/gpu/distributed.sh runs FILE    the runs FILE lists (scripts/gpu/distributed-44.txt)
+#   bash scripts/gpu/distributed.sh runs FILE    the runs FILE lists (scripts/gpu/distributed-44.txt);
+#                                                a line's count "one": one process driving the GPUs
+#                                                (--devices all unless the line names --devices)
+#   bash scripts/gpu/distributed.sh one-process  the one-process tests (MultiDevicePlan): every GPU
+#                                                (NCCL), then every part on cuda:0 (host copies)
 #   bash scripts/gpu/distributed.sh bench [NPS]  bfly bench --distributed at each rank count
 #                                                (default: 1 2 4 8 up to the GPUs), shapes
 #                                                from BFLY_DIST_SHAPES, options from
@@ -32,7 +36,7 @@ case "${1:-}" in
       -DBFLY_VKFFT_INCLUDE_DIR="$root/usr/include" -DBFLY_BUILD_PYTHON=OFF -DBFLY_MPI=ON \
       -DMPI_CXX_COMPILER="$root/usr/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$root/usr/bin/mpirun.openmpi" \
       > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-    cmake --build build-gpu -j "$(nproc)" --target bfly_cli bfly_distributed_tests > "$out/build.log" 2>&1 ||
+    cmake --build build-gpu -j "$(nproc)" --target bfly_cli bfly_distributed_tests bfly_multi_device_tests > "$out/build.log" 2>&1 ||
       { grep -E "error|FAILED" "$out/build.log" | head -30; exit 1; }
     echo "built; $gpus GPUs; NCCL at ${nccl:-the system path}"
     ;;
@@ -50,6 +54,16 @@ case "${1:-}" in
     echo "== 2 ranks sharing cuda:0 (host-staged MPI)"
     $mpirun -np 2 -x BFLY_TEST_DEVICE=cuda:0 $tests --gtest_brief=1 > "$out/test-shared.log" 2>&1 || status=1
     grep -E "PASSED|FAILED" "$out/test-shared.log" | sort | uniq -c | head
+    exit $status
+    ;;
+  one-process)
+    status=0
+    tests=build-gpu/tests/distributed/bfly_multi_device_tests
+    for devices in all cuda:0; do
+      echo "== one process, BFLY_TEST_DEVICES=$devices"
+      BFLY_TEST_DEVICES=$devices $tests --gtest_brief=1 > "$out/test-one-process-${devices/:/}.log" 2>&1 || status=1
+      grep -E "PASSED|FAILED|error" "$out/test-one-process-${devices/:/}.log" | sort | uniq -c | head -20
+    done
     exit $status
     ;;
   bench)
@@ -75,10 +89,16 @@ case "${1:-}" in
     while read -r np args; do
       line=$((line + 1))
       case "$np" in ''|'#'*) continue ;; esac
-      [ "$np" -le "$gpus" ] || { echo "skip (needs $np GPUs): $args" | tee -a "$out/runs.txt"; continue; }
+      if [ "$np" = one ]; then
+        launch=""
+        case " $args " in *" --devices "*) ;; *) args="--devices all $args" ;; esac
+      else
+        [ "$np" -le "$gpus" ] || { echo "skip (needs $np GPUs): $args" | tee -a "$out/runs.txt"; continue; }
+        launch="$mpirun -np $np"
+      fi
       echo "== np $np $args" >> "$out/runs.txt"
       # shellcheck disable=SC2086
-      timeout 120 $mpirun -np "$np" $bfly bench --distributed $args --json "$out/runs/run-$line.json" \
+      timeout 120 $launch $bfly bench --distributed $args --json "$out/runs/run-$line.json" \
         < /dev/null > "$out/runs/run-$line.log" 2>&1 || { status=1; tail -5 "$out/runs/run-$line.log" >> "$out/runs.txt"; }
       grep -A1 "^shape" "$out/runs/run-$line.log" | tail -n +2 >> "$out/runs.txt"
     done < "${2:?runs: name the list file}"
@@ -87,7 +107,7 @@ case "${1:-}" in
     exit $status
     ;;
   *)
-    echo "usage: distributed.sh build | test | bench [RANK COUNTS] | runs FILE" >&2
+    echo "usage: distributed.sh build | test | one-process | bench [RANK COUNTS] | runs FILE" >&2
     exit 2
     ;;
 esac

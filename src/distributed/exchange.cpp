@@ -46,20 +46,31 @@ Exchange::Exchange(const std::vector<Box>& from, const std::vector<Box>& to, int
   check_count(sent_points_, "send buffer"), check_count(received_points_, "receive buffer");
 }
 
-void Exchange::run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
-                   Buffer& target, void* stream, bool bare) const {
-  const std::size_t peers = sends_.size();
-  std::vector<Run> runs_out(peers), runs_in(peers);
-  for (std::size_t p = 0; p < peers; ++p) {
-    const Part &sent = sends_[p], &received = receives_[p];
-    runs_out[p] = {sent.in_place ? &source : &send, sent.offset, sent.box.elements()};
+std::vector<Run> Exchange::pack(const DeviceCopy& copy, Buffer& source, Buffer& send, void* stream, bool bare) const {
+  std::vector<Run> runs;
+  for (const Part& sent : sends_) {
+    runs.push_back({sent.in_place ? &source : &send, sent.offset, sent.box.elements()});
     if (!sent.in_place && !bare) copy.pack(source, from_, sent.box, send, sent.offset, order_, stream);
-    runs_in[p] = {received.in_place ? &target : &receive, received.offset, received.box.elements()};
   }
-  transport.exchange(runs_out, runs_in, stream);
-  if (bare) return;
+  return runs;
+}
+
+std::vector<Run> Exchange::receive_runs(Buffer& receive, Buffer& target) const {
+  std::vector<Run> runs;
+  for (const Part& received : receives_)
+    runs.push_back({received.in_place ? &target : &receive, received.offset, received.box.elements()});
+  return runs;
+}
+
+void Exchange::unpack(const DeviceCopy& copy, Buffer& receive, Buffer& target, void* stream) const {
   for (const Part& received : receives_)
     if (!received.in_place) copy.unpack(receive, received.offset, received.box, to_, target, order_, stream);
+}
+
+void Exchange::run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
+                   Buffer& target, void* stream, bool bare) const {
+  transport.exchange(pack(copy, source, send, stream, bare), receive_runs(receive, target), stream);
+  if (!bare) unpack(copy, receive, target, stream);
 }
 
 }  // namespace bfly::distributed::detail

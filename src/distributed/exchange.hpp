@@ -54,6 +54,15 @@ class Exchange {
   void run(const Transport& transport, const DeviceCopy& copy, Buffer& source, Buffer& send, Buffer& receive,
            Buffer& target, void* stream, bool bare = false) const;
 
+  // run()'s steps, for a caller that moves the runs itself (one process
+  // driving every device of the group: multi_device.cpp). pack: enqueues
+  // the packs of the parts not sent in place (none with `bare`) and returns
+  // the runs to send, by peer; receive_runs: the runs each peer's part
+  // lands in; unpack: enqueues the unpacks of the parts not received in place.
+  std::vector<Run> pack(const DeviceCopy& copy, Buffer& source, Buffer& send, void* stream, bool bare = false) const;
+  std::vector<Run> receive_runs(Buffer& receive, Buffer& target) const;
+  void unpack(const DeviceCopy& copy, Buffer& receive, Buffer& target, void* stream) const;
+
  private:
   Box from_, to_;
   std::vector<int> order_;

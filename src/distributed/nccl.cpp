@@ -28,6 +28,7 @@ struct Api {
   ncclResult_t (*GetVersion)(int*) = nullptr;
   ncclResult_t (*GetUniqueId)(ncclUniqueId*) = nullptr;
   ncclResult_t (*CommInitRank)(ncclComm_t*, int, ncclUniqueId, int) = nullptr;
+  ncclResult_t (*CommInitAll)(ncclComm_t*, int, const int*) = nullptr;
   ncclResult_t (*CommDestroy)(ncclComm_t) = nullptr;
   ncclResult_t (*GroupStart)() = nullptr;
   ncclResult_t (*GroupEnd)() = nullptr;
@@ -67,6 +68,7 @@ const Api& api() {
       return;
     }
     a.AlltoAll = reinterpret_cast<decltype(a.AlltoAll)>(dlsym(handle, "ncclAlltoAll"));
+    a.CommInitAll = reinterpret_cast<decltype(a.CommInitAll)>(dlsym(handle, "ncclCommInitAll"));
     if (a.GetVersion(&a.version) != 0) a.version = 0;
   });
   return a;
@@ -173,6 +175,58 @@ void NcclComm::all_to_all(std::uintptr_t send, std::uintptr_t receive, std::size
   }
   throw Error(ErrorCode::Unsupported,
               "bfly::distributed: this NCCL (" + std::to_string(api().version) + ") has no ncclAlltoAll (2.28+)");
+}
+
+struct NcclClique::State {
+  std::vector<ncclComm_t> comms;
+  std::vector<bfly::detail::cuda::CUcontext> contexts;
+};
+
+NcclClique::NcclClique(const std::vector<Device>& devices) : state_(std::make_unique<State>()) {
+  std::vector<int> ordinals;
+  for (const Device& device : devices) {
+    const int ordinal = ordinal_of(device);
+    if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end())
+      throw Error(ErrorCode::Unsupported, "bfly::distributed: NCCL in one process needs a different GPU a part; " +
+                                              device.info().spec + " comes twice");
+    ordinals.push_back(ordinal);
+  }
+  std::string why;
+  if (!nccl_available(&why)) throw Error(ErrorCode::Unsupported, "bfly::distributed: " + why);
+  if (!api().CommInitAll) throw Error(ErrorCode::Unsupported, "bfly::distributed: this NCCL has no ncclCommInitAll");
+  std::string driver_why;
+  const auto* driver = bfly::detail::cuda::driver(&driver_why);
+  if (!driver) throw Error(ErrorCode::Device, "bfly::distributed: " + driver_why);
+  for (int ordinal : ordinals) {
+    bfly::detail::cuda::CUdevice handle = 0;
+    bfly::detail::cuda::CUcontext context = nullptr;
+    bfly::detail::cuda::check(driver->cuDeviceGet(&handle, ordinal), "cuDeviceGet");
+    bfly::detail::cuda::check(driver->cuDevicePrimaryCtxRetain(&context, handle), "cuDevicePrimaryCtxRetain");
+    state_->contexts.push_back(context);
+  }
+  state_->comms.resize(ordinals.size());
+  check(api().CommInitAll(state_->comms.data(), static_cast<int>(ordinals.size()), ordinals.data()), "ncclCommInitAll");
+}
+
+NcclClique::~NcclClique() {
+  for (ncclComm_t comm : state_->comms)
+    if (comm) api().CommDestroy(comm);
+}
+
+int NcclClique::size() const { return static_cast<int>(state_->comms.size()); }
+void NcclClique::begin() const { check(api().GroupStart(), "ncclGroupStart"); }
+void NcclClique::end() const { check(api().GroupEnd(), "ncclGroupEnd"); }
+
+void NcclClique::send(int member, std::uintptr_t pointer, std::size_t bytes, int peer, void* stream) const {
+  bfly::detail::cuda::check(bfly::detail::cuda::driver()->cuCtxSetCurrent(state_->contexts[member]), "cuCtxSetCurrent");
+  check(api().Send(reinterpret_cast<const void*>(pointer), bytes, kNcclUint8, peer, state_->comms[member], stream),
+        "ncclSend");
+}
+
+void NcclClique::receive(int member, std::uintptr_t pointer, std::size_t bytes, int peer, void* stream) const {
+  bfly::detail::cuda::check(bfly::detail::cuda::driver()->cuCtxSetCurrent(state_->contexts[member]), "cuCtxSetCurrent");
+  check(api().Recv(reinterpret_cast<void*>(pointer), bytes, kNcclUint8, peer, state_->comms[member], stream),
+        "ncclRecv");
 }
 
 }  // namespace bfly::distributed::detail

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bfly/bfly.hpp"
 
@@ -48,6 +49,32 @@ class NcclComm {
   // ncclAlltoAll of `bytes` to each peer (NCCL 2.28+; else grouped sends
   // and receives): the bound a benchmark compares with.
   void all_to_all(std::uintptr_t send, std::uintptr_t receive, std::size_t bytes, void* stream) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// NCCL communicators over devices of this one process (ncclCommInitAll):
+// member m on devices[m], each a different CUDA device, driven from one
+// thread. A group's calls for several members go between one begin() and
+// end() (NCCL's single-process, multiple-device use).
+class NcclClique {
+ public:
+  // Throws Error(Unsupported) where a device is not CUDA, two are the same
+  // GPU, or NCCL is absent; Error(Device) where NCCL fails.
+  explicit NcclClique(const std::vector<Device>& devices);
+  ~NcclClique();
+  NcclClique(const NcclClique&) = delete;
+  NcclClique& operator=(const NcclClique&) = delete;
+
+  int size() const;
+  void begin() const;
+  void end() const;
+  // As NcclComm's, from member `member` (its device's context made current
+  // first: `stream` is one of that device's).
+  void send(int member, std::uintptr_t pointer, std::size_t bytes, int peer, void* stream) const;
+  void receive(int member, std::uintptr_t pointer, std::size_t bytes, int peer, void* stream) const;
 
  private:
   struct State;

@@ -1575,6 +1575,19 @@ def check_bench_distributed(bfly, work):
     checks.record("bench --distributed --grid 3 fails in one line naming '3'",
                   bad.returncode != 0 and len(lines) == 1 and "--grid '3'" in lines[0],
                   f"exit {bad.returncode}; stderr: {short(bad.stderr)}")
+    # One process driving 3 parts (MultiDevicePlan), the test device standing for each.
+    spec = bfly.device or "auto"
+    result = bfly.run(["bench", "--distributed", "--devices", ",".join([spec] * 3), "12x10x8", "--reps", "2",
+                       "--decomposition", "pencils", "--quiet"], device=False)
+    row = distributed_row(result.stdout, "12x10x8", 3)
+    checks.record("bench --distributed --devices D,D,D 12x10x8 pencils: one row of 3 parts, a round trip within 1e-5",
+                  result.returncode == 0 and row is not None and row[3:5] == ["pencils", "3x1"] and
+                  0 <= float(row[-1]) < 1e-5,
+                  f"exit {result.returncode}; {short(result.stdout + result.stderr, 600)}")
+    bad = bfly.run(["bench", "--distributed", "--devices", "cpu,,cpu", "8x8x8"], device=False)
+    checks.record("bench --distributed --devices cpu,,cpu fails in one line naming the list",
+                  bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1 and "'cpu,,cpu'" in bad.stderr,
+                  f"exit {bad.returncode}; stderr: {short(bad.stderr)}")
     mpirun = shutil.which("mpirun")
     if not mpirun:
         checks.skip("bench --distributed under mpirun -np 2", "no mpirun on PATH")

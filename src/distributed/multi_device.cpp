@@ -1,0 +1,395 @@
+// bfly::distributed::MultiDevicePlan (include/bfly/multi_device.hpp): the
+// distributed plan's schedule (schedule.hpp) run by one process for every
+// part, part r on devices[r]:
+//
+//   stage j     each part's bfly::Plan on its device, enqueued one after
+//               the other (each device's stream runs its own)
+//   exchange j  per group (every part, or a row or column of the grid):
+//               each member packs on its device (exchange.hpp), the
+//               group's LocalTransport moves every member's runs at once
+//               (local_transport.hpp), each member unpacks
+//
+// The same boxes, storage orders and local problems as the multi-process
+// plan (plan.cpp), so the two give the same results bit for bit on the
+// same devices; what differs is only who moves the runs.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <type_traits>
+
+#include "bfly/multi_device.hpp"
+#include "distributed/boxes.hpp"
+#include "distributed/exchange.hpp"
+#include "distributed/local_transport.hpp"
+#include "distributed/schedule.hpp"
+
+namespace bfly::distributed {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::size_t point_bytes(Precision precision) { return precision == Precision::Single ? 8 : 16; }
+
+// Every device a different CUDA GPU, and NCCL here: what NCCL in one process needs.
+bool nccl_suits(const std::vector<Device>& devices) {
+  std::vector<std::string> specs;
+  for (const Device& device : devices) {
+    if (device.info().backend != "cuda") return false;
+    specs.push_back(device.info().spec);
+  }
+  std::sort(specs.begin(), specs.end());
+  return std::adjacent_find(specs.begin(), specs.end()) == specs.end() && detail::nccl_available();
+}
+
+// Copies `box` of a row-major array of `shape` (elements of `bytes` bytes)
+// between `whole` and `part` (the box's elements, row-major over the box):
+// into part (gather) or back into whole.
+void copy_box(unsigned char* whole, const std::vector<std::int64_t>& shape, const Box& box, unsigned char* part,
+              std::size_t bytes, bool into_part) {
+  if (box.empty()) return;
+  const std::size_t axes = shape.size();
+  const std::vector<std::int64_t> extent = box.shape();
+  const std::size_t run = static_cast<std::size_t>(extent.back()) * bytes;
+  std::vector<std::int64_t> index(axes, 0);  // within the box, all axes but the last
+  for (std::size_t done = 0;; done += run) {
+    std::int64_t offset = 0;
+    for (std::size_t k = 0; k < axes; ++k) offset = offset * shape[k] + box.lower[k] + (k + 1 < axes ? index[k] : 0);
+    unsigned char* place = whole + static_cast<std::size_t>(offset) * bytes;
+    if (into_part)
+      std::memcpy(part + done, place, run);
+    else
+      std::memcpy(place, part + done, run);
+    std::size_t k = axes - 1;
+    while (k > 0 && ++index[k - 1] == extent[k - 1]) index[--k] = 0;
+    if (k == 0) return;
+  }
+}
+
+template <class T>
+constexpr bool is_complex() {
+  return std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+}
+
+template <class T>
+constexpr Precision precision_of() {
+  return std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ? Precision::Single : Precision::Double;
+}
+
+}  // namespace
+
+// One group of an exchange: its parts (ascending), each one's side of the
+// exchange, and the transport between them.
+struct Group {
+  std::vector<int> members;
+  std::vector<detail::Exchange> sides;          // by member
+  std::unique_ptr<detail::NcclClique> clique;   // the NCCL transport's
+  std::unique_ptr<detail::LocalTransport> transport;  // (destroyed first: it refers to the clique)
+};
+
+class MultiDevicePlanImpl {
+ public:
+  std::vector<Device> devices;
+  Problem problem;
+  Transport transport = Transport::Mpi;
+  detail::Schedule schedule;
+  std::vector<std::vector<std::optional<bfly::Plan>>> stages;  // [stage][part]
+  std::vector<std::vector<Group>> steps;                        // [exchange]: none where skipped
+  std::vector<detail::DeviceCopy> copies;                       // by part
+  // By part: the two box buffers, send, receive (made at the first execute);
+  // the host-memory execute's input and output.
+  mutable std::vector<std::vector<Buffer>> buffers, host_sides;
+
+  int parts() const { return static_cast<int>(devices.size()); }
+  // Each part's stream: on CUDA the legacy default stream of its device
+  // (NCCL takes it as stream 0), else the device's queue.
+  void* stream(int r) const { return devices[r].info().backend == "cuda" ? reinterpret_cast<void*>(1) : nullptr; }
+  void wait_all() const {
+    for (int r = 0; r < parts(); ++r)
+      if (void* s = stream(r))
+        devices[r].synchronize(s);
+      else
+        devices[r].synchronize();
+  }
+  bool real_side(bool input) const { return input ? problem.kind == Kind::R2C : problem.kind == Kind::C2R; }
+  std::size_t side_bytes(int r, bool input) const {
+    const Box& box = input ? schedule.input_boxes[r] : schedule.output_boxes[r];
+    return static_cast<std::size_t>(box.elements()) * point_bytes(problem.precision) / (real_side(input) ? 2 : 1);
+  }
+  // The whole array's shape on the input or output side.
+  std::vector<std::int64_t> side_shape(bool input) const {
+    return real_side(input) ? problem.shape : schedule.complex_shape;
+  }
+  std::vector<std::size_t> parts_bytes(int r) const {
+    const std::size_t point = point_bytes(problem.precision);
+    std::int64_t box = 0, sent = 0, received = 0;
+    for (const auto& tiling : schedule.tilings) box = std::max(box, tiling[r].elements());
+    for (const auto& step : steps)
+      for (const Group& group : step)
+        for (std::size_t m = 0; m < group.members.size(); ++m)
+          if (group.members[m] == r)
+            sent = std::max(sent, group.sides[m].send_elements()),
+            received = std::max(received, group.sides[m].receive_elements());
+    auto bytes = [&](std::int64_t points) { return std::max<std::size_t>(16, point * static_cast<std::size_t>(points)); };
+    return {bytes(box), bytes(box), bytes(sent), bytes(received)};
+  }
+  void ensure_buffers() const {
+    if (!buffers.empty()) return;
+    for (int r = 0; r < parts(); ++r) {
+      std::vector<Buffer> mine;
+      for (std::size_t bytes : parts_bytes(r)) mine.emplace_back(devices[r], bytes);
+      buffers.push_back(std::move(mine));
+    }
+  }
+
+  void exchange(const std::vector<Group>& groups, int current, bool bare) const;
+  void execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out, Phases* phases) const;
+  template <class In, class Out>
+  void execute(const In* in, Out* out) const;
+};
+
+// Within each group: every member's packs, then the transport, then the unpacks.
+void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current, bool bare) const {
+  for (const Group& group : groups) {
+    std::vector<std::vector<detail::Run>> sends, receives;
+    std::vector<void*> streams;
+    for (std::size_t m = 0; m < group.members.size(); ++m) {
+      const int r = group.members[m];
+      std::vector<Buffer>& mine = buffers[r];
+      sends.push_back(group.sides[m].pack(copies[r], mine[current], mine[2], stream(r), bare));
+      receives.push_back(group.sides[m].receive_runs(mine[3], mine[1 - current]));
+      streams.push_back(stream(r));
+    }
+    group.transport->exchange(sends, receives, streams);
+    if (bare) continue;
+    for (std::size_t m = 0; m < group.members.size(); ++m) {
+      const int r = group.members[m];
+      group.sides[m].unpack(copies[r], buffers[r][3], buffers[r][1 - current], stream(r));
+    }
+  }
+}
+
+void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out,
+                                  Phases* phases) const {
+  if (static_cast<int>(in.size()) != parts() || static_cast<int>(out.size()) != parts())
+    throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + std::to_string(in.size()) +
+                                                " input and " + std::to_string(out.size()) +
+                                                " output buffers on a plan of " + std::to_string(parts()) + " parts");
+  for (int r = 0; r < parts(); ++r) {
+    if (in[r].device() != devices[r].impl() || out[r].device() != devices[r].impl())
+      throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a buffer of part " + std::to_string(r) +
+                                                  " on another device than " + devices[r].info().spec);
+    if (in[r].bytes() < side_bytes(r, true) || out[r].bytes() < side_bytes(r, false))
+      throw Error(ErrorCode::InvalidArgument,
+                  "bfly::distributed: execute with buffers of " + std::to_string(in[r].bytes()) + " and " +
+                      std::to_string(out[r].bytes()) + " bytes for part " + std::to_string(r) + " where its boxes take " +
+                      std::to_string(side_bytes(r, true)) + " and " + std::to_string(side_bytes(r, false)));
+  }
+  ensure_buffers();
+  Clock::time_point start;
+  auto begin = [&] {
+    if (phases) wait_all(), start = Clock::now();
+  };
+  auto end = [&](std::vector<double> Phases::*times) {
+    if (phases)
+      wait_all(), (phases->*times).push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  };
+  const int last = static_cast<int>(stages.size()) - 1;
+  int current = 1;  // the box buffer holding the data; the next step writes the other
+  for (int j = 0; j <= last; ++j) {
+    if (j > 0 && !steps[j - 1].empty()) {
+      begin();
+      exchange(steps[j - 1], current, false);
+      end(&Phases::exchange_ms);
+      current = 1 - current;
+    }
+    begin();
+    for (int r = 0; r < parts(); ++r)
+      if (const auto& plan = stages[j][r]) {
+        const Buffer& source = j == 0 ? in[r] : buffers[r][current];
+        const Buffer& target = j == last ? out[r] : buffers[r][1 - current];
+        if (void* s = stream(r))
+          plan->execute(source, target, s);
+        else
+          plan->execute(source, target);
+      }
+    current = 1 - current;
+    end(&Phases::stage_ms);
+  }
+  wait_all();
+  if (!phases) return;
+  for (const auto& step : steps) {
+    if (step.empty()) continue;
+    begin();
+    exchange(step, 0, true);
+    end(&Phases::bound_ms);
+  }
+}
+
+template <class In, class Out>
+void MultiDevicePlanImpl::execute(const In* in, Out* out) const {
+  const bool kind_fits =
+      is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
+  if (problem.precision != precision_of<In>() || problem.precision != precision_of<Out>() || !kind_fits)
+    throw Error(ErrorCode::InvalidArgument,
+                "bfly::distributed: execute with element types that do not fit a " +
+                    std::string(bfly::to_string(problem.kind)) + " " + bfly::to_string(problem.precision) + " plan (c2c: complex in and out, r2c: real in, "
+                                                               "c2r: real out)");
+  if (!in || !out) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null array");
+  if (host_sides.empty())
+    for (int r = 0; r < parts(); ++r)
+      host_sides.push_back({Buffer(devices[r], std::max<std::size_t>(16, side_bytes(r, true))),
+                            Buffer(devices[r], std::max<std::size_t>(16, side_bytes(r, false)))});
+  std::vector<unsigned char> staging;
+  const std::vector<std::int64_t> in_shape = side_shape(true), out_shape = side_shape(false);
+  std::vector<Buffer> ins, outs;
+  for (int r = 0; r < parts(); ++r) {
+    staging.resize(side_bytes(r, true));
+    copy_box(reinterpret_cast<unsigned char*>(const_cast<In*>(in)), in_shape, schedule.input_boxes[r],
+             staging.data(), sizeof(In), true);
+    if (!staging.empty()) host_sides[r][0].write(staging.data(), staging.size());
+    ins.push_back(host_sides[r][0]), outs.push_back(host_sides[r][1]);
+  }
+  execute(ins, outs, nullptr);
+  for (int r = 0; r < parts(); ++r) {
+    staging.resize(side_bytes(r, false));
+    if (staging.empty()) continue;
+    host_sides[r][1].read(staging.data(), staging.size());
+    copy_box(reinterpret_cast<unsigned char*>(out), out_shape, schedule.output_boxes[r], staging.data(), sizeof(Out),
+             false);
+  }
+}
+
+MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& given, const PlanOptions& options)
+    : impl_(std::make_unique<MultiDevicePlanImpl>()) {
+  MultiDevicePlanImpl& p = *impl_;
+  if (devices.empty()) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: a multi-device plan needs devices");
+  if (!options.load.empty() || !options.store.empty())
+    throw Error(ErrorCode::Unsupported,
+                "bfly::distributed: callbacks (PlanOptions::load, store) are not supported yet");
+  p.devices = std::move(devices);
+  const int parts = p.parts();
+  p.problem = detail::resolve(given, parts);
+  detail::check(p.problem, parts);
+  const Problem& problem = p.problem;
+  p.schedule = detail::make_schedule(problem, parts);
+  const detail::Schedule& s = p.schedule;
+
+  p.transport = problem.transport;
+  if (p.transport == Transport::Auto) p.transport = nccl_suits(p.devices) ? Transport::Nccl : Transport::Mpi;
+
+  // How each exchange stores each part's next box (plan.cpp): its group's
+  // gathered axis first; row-major where the exchange is skipped.
+  std::vector<std::vector<std::vector<int>>> orders(s.exchanges());  // [exchange][part]
+  for (int j = 0; j < s.exchanges(); ++j)
+    for (int r = 0; r < parts; ++r) {
+      std::vector<Box> group;
+      for (int q : s.members(j, r)) group.push_back(s.tilings[j][q]);
+      orders[j].push_back(s.unchanged(j) ? detail::identity_order(problem.shape.size())
+                                         : detail::gathered_order(group));
+    }
+  const int last = static_cast<int>(s.tilings.size()) - 1;
+  for (int j = 0; j <= last; ++j) {
+    std::vector<std::optional<bfly::Plan>> stage;
+    for (int r = 0; r < parts; ++r) {
+      const Box& box = j == 0 ? s.input_boxes[r] : j == last ? s.output_boxes[r] : s.tilings[j][r];
+      std::vector<std::int64_t> strides;
+      if (j > 0 && orders[j - 1][r] != detail::identity_order(orders[j - 1][r].size()))
+        strides = detail::storage_strides(s.tilings[j][r], orders[j - 1][r]);
+      if (box.empty())
+        stage.emplace_back();
+      else
+        stage.emplace_back(bfly::Plan(p.devices[r],
+                                      detail::stage_problem(problem, box, s.kinds[j], s.axes[j], std::move(strides)),
+                                      options));
+    }
+    p.stages.push_back(std::move(stage));
+  }
+  const int point = static_cast<int>(point_bytes(problem.precision));
+  for (int j = 0; j < s.exchanges(); ++j) {
+    std::vector<Group> groups;
+    for (int r = 0; r < parts && !s.unchanged(j); ++r) {
+      const std::vector<int> members = s.members(j, r);
+      if (members.front() != r) continue;  // each group once, from its first part
+      Group group;
+      group.members = members;
+      std::vector<Box> from, to;
+      std::vector<Device> devices;
+      for (int q : members) from.push_back(s.tilings[j][q]), to.push_back(s.tilings[j + 1][q]), devices.push_back(p.devices[q]);
+      for (std::size_t m = 0; m < members.size(); ++m)
+        group.sides.emplace_back(from, to, static_cast<int>(m), orders[j][members[m]]);
+      if (p.transport == Transport::Nccl) {
+        group.clique = std::make_unique<detail::NcclClique>(devices);
+        group.transport = std::make_unique<detail::NcclLocal>(*group.clique, point);
+      } else {
+        group.transport = std::make_unique<detail::HostCopies>(devices, point);
+      }
+      groups.push_back(std::move(group));
+    }
+    p.steps.push_back(std::move(groups));
+  }
+  for (const Device& device : p.devices) p.copies.emplace_back(device, point);
+}
+
+MultiDevicePlan::~MultiDevicePlan() = default;
+MultiDevicePlan::MultiDevicePlan(MultiDevicePlan&&) noexcept = default;
+MultiDevicePlan& MultiDevicePlan::operator=(MultiDevicePlan&&) noexcept = default;
+
+const Problem& MultiDevicePlan::problem() const { return impl_->problem; }
+const std::vector<Device>& MultiDevicePlan::devices() const { return impl_->devices; }
+const std::vector<Box>& MultiDevicePlan::input_boxes() const { return impl_->schedule.input_boxes; }
+const std::vector<Box>& MultiDevicePlan::output_boxes() const { return impl_->schedule.output_boxes; }
+const std::vector<int>& MultiDevicePlan::grid() const { return impl_->schedule.grid; }
+Transport MultiDevicePlan::transport() const { return impl_->transport; }
+
+std::vector<std::size_t> MultiDevicePlan::workspace_bytes() const {
+  const MultiDevicePlanImpl& p = *impl_;
+  std::vector<std::size_t> bytes;
+  for (int r = 0; r < p.parts(); ++r) {
+    std::size_t sum = 0;
+    for (std::size_t part : p.parts_bytes(r)) sum += part;
+    if (!p.host_sides.empty()) sum += p.host_sides[r][0].bytes() + p.host_sides[r][1].bytes();
+    bytes.push_back(sum);
+  }
+  return bytes;
+}
+
+std::string MultiDevicePlan::describe() const {
+  const MultiDevicePlanImpl& p = *impl_;
+  const detail::Schedule& s = p.schedule;
+  std::ostringstream out;
+  out << "multi-device " << p.problem.token() << " on " << p.parts() << " parts, grid " << s.grid[0] << " x "
+      << s.grid[1] << ", exchanges by "
+      << (p.transport == Transport::Nccl ? "NCCL send/recv (one process)" : "copies through host memory") << "\n";
+  for (int r = 0; r < p.parts(); ++r) {
+    out << "  part " << r << " on " << p.devices[r].info().spec << ":";
+    for (std::size_t j = 0; j < p.stages.size(); ++j)
+      out << (j ? ", then " : " ") << (p.stages[j][r] ? p.stages[j][r]->problem().token() : std::string("(empty box)"));
+    out << "\n";
+  }
+  return out.str();
+}
+
+void MultiDevicePlan::execute(const std::complex<float>* in, std::complex<float>* out) const {
+  impl_->execute(in, out);
+}
+void MultiDevicePlan::execute(const std::complex<double>* in, std::complex<double>* out) const {
+  impl_->execute(in, out);
+}
+void MultiDevicePlan::execute(const float* in, std::complex<float>* out) const { impl_->execute(in, out); }
+void MultiDevicePlan::execute(const double* in, std::complex<double>* out) const { impl_->execute(in, out); }
+void MultiDevicePlan::execute(const std::complex<float>* in, float* out) const { impl_->execute(in, out); }
+void MultiDevicePlan::execute(const std::complex<double>* in, double* out) const { impl_->execute(in, out); }
+void MultiDevicePlan::execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out) const {
+  impl_->execute(in, out, nullptr);
+}
+
+Phases MultiDevicePlan::profile(const std::vector<Buffer>& in, const std::vector<Buffer>& out) const {
+  Phases phases;
+  impl_->execute(in, out, &phases);
+  return phases;
+}
+
+}  // namespace bfly::distributed
