@@ -470,7 +470,9 @@ std::string Plan::describe() const {
       if (!step.exchange)
         out << "none (no box changes)\n";
       else
-        out << (p.transport == Transport::Nccl                       ? "NCCL send/recv"
+        out << (p.transport == Transport::Nccl ? "NCCL send/recv"
+                : dynamic_cast<const detail::MpiTransport&>(*step.transport).device_pointers()
+                    ? "MPI point-to-point on device pointers (CUDA-aware),"
                 : p.problem.exchange == ExchangeMethod::Alltoall     ? "MPI_Alltoall (padded), host-staged,"
                 : p.problem.exchange == ExchangeMethod::PointToPoint ? "MPI point-to-point, host-staged,"
                                                                      : "MPI_Alltoallv, host-staged,")

@@ -8,6 +8,11 @@
 
 #include "distributed/agree.hpp"
 
+// The MPI's extensions, where it has them (Open MPI's CUDA query).
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
 namespace bfly::distributed::detail {
 
 namespace {
@@ -21,8 +26,49 @@ int to_count(std::int64_t n) {
 
 }  // namespace
 
+bool cuda_aware_mpi() {
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  // The library loaded now, not the headers built against: a job may run
+  // on a CUDA-aware Open MPI that the build never saw.
+  return MPIX_Query_cuda_support() == 1;
+#elif defined(MPIX_GPU_SUPPORT_CUDA)
+  int supported = 0;
+  return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS && supported != 0;
+#else
+  return false;
+#endif
+}
+
 MpiTransport::MpiTransport(MPI_Comm group, const Device& device, int point_bytes, ExchangeMethod method)
-    : group_(group), device_(device), point_bytes_(point_bytes), method_(method) {}
+    : group_(group),
+      device_(device),
+      point_bytes_(point_bytes),
+      method_(method),
+      device_pointers_(device.info().backend == "cuda" && cuda_aware_mpi()) {}
+
+void MpiTransport::move_device(const std::vector<Run>& sends, const std::vector<Run>& receives) const {
+  const MPI_Datatype type = point_bytes_ == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+  const std::size_t point = static_cast<std::size_t>(point_bytes_);
+  auto address = [&](const Run& run) {
+    return reinterpret_cast<void*>(run.buffer->device_pointer() + static_cast<std::size_t>(run.offset) * point);
+  };
+  std::vector<MPI_Request> requests;
+  for (std::size_t p = 0; p < receives.size(); ++p)
+    if (receives[p].elements) {
+      requests.emplace_back();
+      check_mpi(MPI_Irecv(address(receives[p]), to_count(receives[p].elements), type, static_cast<int>(p), 0, group_,
+                          &requests.back()),
+                "MPI_Irecv");
+    }
+  for (std::size_t p = 0; p < sends.size(); ++p)
+    if (sends[p].elements) {
+      requests.emplace_back();
+      check_mpi(MPI_Isend(address(sends[p]), to_count(sends[p].elements), type, static_cast<int>(p), 0, group_,
+                          &requests.back()),
+                "MPI_Isend");
+    }
+  check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
 
 void MpiTransport::move(const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
                         const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const {
@@ -71,6 +117,12 @@ void MpiTransport::move(const std::vector<int>& send_counts, const std::vector<i
 }
 
 void MpiTransport::exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const {
+  if (device_pointers_) {
+    // The runs were written on `stream`; MPI's calls return once the runs
+    // are in place, before anything later on the stream reads them.
+    device_.synchronize(stream);
+    return move_device(sends, receives);
+  }
   const std::size_t peers = sends.size();
   std::vector<int> send_counts(peers), send_offsets(peers), receive_counts(peers), receive_offsets(peers);
   std::int64_t sent = 0, received = 0;

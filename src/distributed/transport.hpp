@@ -6,6 +6,9 @@
 //                  host memory, exchanges them (MPI_Alltoallv, a padded
 //                  MPI_Alltoall, or point-to-point), writes them back.
 //                  Any device, any MPI (Debian's Open MPI is not CUDA-aware).
+//                  On a CUDA device with an MPI that says at run time that
+//                  it takes CUDA pointers (cuda_aware_mpi): point-to-point
+//                  between the device runs themselves, nothing staged.
 //   NcclTransport  grouped ncclSend / ncclRecv between device pointers,
 //                  enqueued on the stream (CUDA devices, NCCL loaded).
 #pragma once
@@ -30,6 +33,11 @@ struct Run {
   std::int64_t offset = 0, elements = 0;
 };
 
+// Whether the MPI library running here takes CUDA device pointers, as it
+// says at run time: Open MPI's MPIX_Query_cuda_support(), MPICH's
+// MPIX_GPU_query_support(CUDA); false for an MPI that has neither.
+bool cuda_aware_mpi();
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -45,8 +53,13 @@ class MpiTransport : public Transport {
   MpiTransport(MPI_Comm group, const Device& device, int point_bytes,
                ExchangeMethod method = ExchangeMethod::Alltoallv);
   void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const override;
+  // Whether the runs travel as device pointers (a CUDA device and a
+  // CUDA-aware MPI), point-to-point whatever the method, not host-staged.
+  bool device_pointers() const { return device_pointers_; }
 
  private:
+  // The device runs sent and received as they are, point-to-point.
+  void move_device(const std::vector<Run>& sends, const std::vector<Run>& receives) const;
   // The host blocks moved as the method says (counts and offsets in points).
   void move(const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
             const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const;
@@ -54,6 +67,7 @@ class MpiTransport : public Transport {
   Device device_;
   int point_bytes_;
   ExchangeMethod method_;
+  bool device_pointers_ = false;
   mutable std::vector<std::complex<double>> padded_send_, padded_receive_;  // Alltoall's
   mutable std::vector<std::complex<double>> send_, receive_;                // host staging
 };
