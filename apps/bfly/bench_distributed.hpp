@@ -22,6 +22,7 @@ struct DistributedBenchOptions {
   std::string decomposition = "slabs";  // slabs, pencils, slabs-transposed-in, pencils-transposed-in
   std::string grid;                     // P0xP1 (pencils); empty: the library's most square grid
   std::string transport = "auto";       // auto, mpi or nccl
+  std::string exchange = "alltoallv";   // the MPI transport's: alltoallv, alltoall, p2p or auto (timed)
   int warmup = 3;                       // untimed executions (and one untimed profile) per shape
   int pipeline = 0;                     // Problem::pipeline: chunks of the first stage (0 default, 1 none)
   bool verbose = false;                 // each rank's device, and rank 0's plan
@@ -56,8 +57,8 @@ inline const std::vector<std::string>& distributed_bench_shared_options() {
 }
 // Its own options: refused without --distributed.
 inline const std::vector<std::string>& distributed_bench_own_options() {
-  static const std::vector<std::string> names{"--decomposition", "--grid", "--transport", "--warmup",
-                                              "--verbose",       "--json", "--pipeline",  "--devices"};
+  static const std::vector<std::string> names{"--decomposition", "--grid",     "--transport", "--warmup",  "--verbose",
+                                              "--json",          "--pipeline", "--devices",   "--exchange"};
   return names;
 }
 

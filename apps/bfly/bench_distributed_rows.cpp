@@ -64,6 +64,8 @@ dist::Problem problem_of(const DistributedBenchOptions& o) {
                   "--decomposition");
   p.grid = parse_grid(o.grid);
   p.transport = parse_named(o.transport, {T::Auto, T::Mpi, T::Nccl}, "--transport");
+  using E = dist::ExchangeMethod;
+  p.exchange = parse_named(o.exchange, {E::Alltoallv, E::Alltoall, E::PointToPoint, E::Auto}, "--exchange");
   p.pipeline = o.pipeline;
   return p;
 }

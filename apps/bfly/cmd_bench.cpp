@@ -382,6 +382,9 @@ void add_bench_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>
                           "auto (slabs where every rank holds planes, else pencils)");
       command->add_option("--grid", d.grid, "--distributed pencils: the process grid P0xP1 (default: most square)");
       command->add_option("--transport", d.transport, "--distributed: auto (default; NCCL on CUDA), mpi or nccl");
+      command->add_option("--exchange", d.exchange,
+                          "--distributed, MPI transport: alltoallv (default), alltoall (padded), p2p, or auto (the "
+                          "plan times the three and keeps the fastest)");
       command->add_option("--warmup", d.warmup, "--distributed: untimed executions per shape (default 3)");
       command->add_option("--pipeline", d.pipeline,
                           "--distributed: the first stage in this many chunks, each one's exchange overlapping the "

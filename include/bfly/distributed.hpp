@@ -94,8 +94,14 @@ enum class ExchangeMethod {
   Alltoallv,     // one MPI_Alltoallv of the blocks as they are (the default)
   Alltoall,      // one MPI_Alltoall, every block padded to the group's largest
   PointToPoint,  // MPI_Isend / MPI_Irecv to and from each peer, then one wait
+  // The plan times the three on each exchange's own blocks (the transport
+  // alone, the slowest rank's, best of 3 after one untimed) and keeps the
+  // fastest; the process remembers it for the next plan of the same
+  // problem on as many ranks (Plan::describe names it). With NCCL or MPI on
+  // device pointers it means nothing.
+  Auto,
 };
-const char* to_string(ExchangeMethod m);  // "alltoallv", "alltoall", "p2p"
+const char* to_string(ExchangeMethod m);  // "alltoallv", "alltoall", "p2p", "auto"
 
 // The NCCL version the Nccl transport would load, as NCCL writes it (e.g.
 // 22805 for 2.28.5); 0 where libnccl.so.2 does not load.

@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -52,8 +54,9 @@ struct Step {
   bool owned = false;
   std::optional<detail::Exchange> exchange;  // none where skipped
   int group_size = 0;
-  std::unique_ptr<detail::NcclComm> nccl;        // the group's, with the NCCL transport
-  std::unique_ptr<detail::Transport> transport;  // (destroyed before nccl: it refers to it)
+  ExchangeMethod method = ExchangeMethod::Alltoallv;  // the MPI transport's (Auto: the one timed fastest)
+  std::unique_ptr<detail::NcclComm> nccl;             // the group's, with the NCCL transport
+  std::unique_ptr<detail::Transport> transport;       // (destroyed before nccl: it refers to it)
 };
 
 template <class T>
@@ -161,10 +164,52 @@ class PlanImpl {
       device.synchronize();
   }
 
+  void choose_methods();
   void execute(const Buffer& in, const Buffer& out, void* stream, Phases* phases) const;
   template <class In, class Out>
   void execute(const In* in, Out* out) const;
 };
+
+// ExchangeMethod::Auto with the MPI transport: each host-staged exchange
+// timed on its own runs with each method (transport.hpp, fastest_method),
+// the fastest kept. Remembered by the process for the next plan of the
+// same problem on as many ranks, where every rank remembers it (else all
+// time again: the timing is collective).
+void PlanImpl::choose_methods() {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<ExchangeMethod>> chosen;
+  const std::string key = problem.token() + "/" + std::to_string(ranks);
+  std::vector<ExchangeMethod> methods;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto found = chosen.find(key); found != chosen.end()) methods = found->second;
+  }
+  int known = methods.size() == steps.size() ? 1 : 0;
+  detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &known, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  const int point = static_cast<int>(point_bytes(problem.precision));
+  if (!known) {
+    methods.clear();
+    void* stream = stream_of(nullptr);
+    for (const Step& step : steps) {
+      const auto* mpi = dynamic_cast<const detail::MpiTransport*>(step.transport.get());
+      if (!step.exchange || !mpi || mpi->device_pointers()) {
+        methods.push_back(ExchangeMethod::Alltoallv);  // (device pointers: always point-to-point)
+        continue;
+      }
+      const std::vector<detail::Run> sends = step.exchange->pack(*copy, buffers[0], send[0], stream, true);
+      const std::vector<detail::Run> receives = step.exchange->receive_runs(receive[0], buffers[1]);
+      methods.push_back(detail::fastest_method(step.comm, device, point, sends, receives, stream));
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    chosen[key] = methods;
+  }
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    Step& step = steps[j];
+    step.method = methods[j];
+    if (step.exchange && step.method != ExchangeMethod::Alltoallv)
+      step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, step.method);
+  }
+}
 
 void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream, Phases* phases) const {
   void* stream = stream_of(caller_stream);
@@ -395,7 +440,9 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
             step.nccl = std::make_unique<detail::NcclComm>(step.comm, device);
             step.transport = std::make_unique<detail::NcclTransport>(*step.nccl, point);
           } else {
-            step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, problem.exchange);
+            // (Auto: Alltoallv until choose_methods has timed them.)
+            step.method = problem.exchange == ExchangeMethod::Auto ? ExchangeMethod::Alltoallv : problem.exchange;
+            step.transport = std::make_unique<detail::MpiTransport>(step.comm, device, point, step.method);
           }
         }
         p.copy.emplace(device, point);
@@ -405,6 +452,13 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
                                                           options, *p.steps[0].nccl, *p.copy, *p.steps[0].exchange);
       },
       problem.timeout);
+  // ExchangeMethod::Auto: the buffers first (made or failed on every rank
+  // alike), then the timing's collectives.
+  if (p.transport == Transport::Mpi && problem.exchange == ExchangeMethod::Auto) {
+    detail::together(
+        p.comm, [&] { p.ensure_buffers(); }, problem.timeout);
+    p.choose_methods();
+  }
 }
 
 Plan::~Plan() = default;
@@ -473,9 +527,10 @@ std::string Plan::describe() const {
         out << (p.transport == Transport::Nccl ? "NCCL send/recv"
                 : dynamic_cast<const detail::MpiTransport&>(*step.transport).device_pointers()
                     ? "MPI point-to-point on device pointers (CUDA-aware),"
-                : p.problem.exchange == ExchangeMethod::Alltoall     ? "MPI_Alltoall (padded), host-staged,"
-                : p.problem.exchange == ExchangeMethod::PointToPoint ? "MPI point-to-point, host-staged,"
-                                                                     : "MPI_Alltoallv, host-staged,")
+                : step.method == ExchangeMethod::Alltoall     ? "MPI_Alltoall (padded), host-staged,"
+                : step.method == ExchangeMethod::PointToPoint ? "MPI point-to-point, host-staged,"
+                                                              : "MPI_Alltoallv, host-staged,")
+            << (p.problem.exchange == ExchangeMethod::Auto && p.transport == Transport::Mpi ? " timed fastest," : "")
             << " over " << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
             << "): send " << step.exchange->sent_points() << " points (" << step.exchange->send_elements()
             << " packed), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()

@@ -43,6 +43,8 @@ const char* to_string(ExchangeMethod m) {
       return "alltoall";
     case ExchangeMethod::PointToPoint:
       return "p2p";
+    case ExchangeMethod::Auto:
+      return "auto";
   }
   return "?";
 }

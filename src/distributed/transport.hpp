@@ -49,6 +49,7 @@ class Transport {
 
 class MpiTransport : public Transport {
  public:
+  // Collective over `group` (whether every rank takes device pointers).
   // `point_bytes`: 8 (complex float) or 16 (complex double).
   MpiTransport(MPI_Comm group, const Device& device, int point_bytes,
                ExchangeMethod method = ExchangeMethod::Alltoallv);
@@ -71,6 +72,13 @@ class MpiTransport : public Transport {
   mutable std::vector<std::complex<double>> padded_send_, padded_receive_;  // Alltoall's
   mutable std::vector<std::complex<double>> send_, receive_;                // host staging
 };
+
+// Collective over `group`: the MPI method (Alltoallv, Alltoall or
+// PointToPoint) that moves these runs fastest, host-staged: each one untimed
+// once, then the best of 3 of the group's slowest rank (the same answer on
+// every rank).
+ExchangeMethod fastest_method(MPI_Comm group, const Device& device, int point_bytes, const std::vector<Run>& sends,
+                              const std::vector<Run>& receives, void* stream);
 
 class NcclTransport : public Transport {
  public:

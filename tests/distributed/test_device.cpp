@@ -104,7 +104,8 @@ TEST(DistributedTransport, NcclWithoutCudaIsOneError) {
 
 // Every MPI exchange method, on slabs and on pencils (two groups a rank).
 TEST(DistributedTransport, ExchangeMethods) {
-  for (auto method : {distributed::ExchangeMethod::Alltoall, distributed::ExchangeMethod::PointToPoint}) {
+  for (auto method : {distributed::ExchangeMethod::Alltoall, distributed::ExchangeMethod::PointToPoint,
+                      distributed::ExchangeMethod::Auto}) {
     distributed::Problem problem;
     problem.shape = {10, 6, 8}, problem.transport = distributed::Transport::Mpi, problem.exchange = method;
     problem.precision = Precision::Double;
@@ -118,6 +119,21 @@ TEST(DistributedTransport, ExchangeMethods) {
   distributed::Problem problem;
   problem.shape = {4, 4}, problem.exchange = distributed::ExchangeMethod::PointToPoint;
   EXPECT_EQ(problem.token(), "c2c_f32_fwd_4x4_none_slabs_p2p");
+}
+
+// Auto times the three methods on the plan's own exchanges and names the
+// one it kept; a second plan of the same problem takes the remembered one.
+TEST(DistributedTransport, AutoMethodTimedAndNamed) {
+  if (mpi_size() < 2) GTEST_SKIP() << "no exchange on one rank";
+  distributed::Problem problem;
+  problem.shape = {12, 10, 8}, problem.transport = distributed::Transport::Mpi;
+  problem.exchange = distributed::ExchangeMethod::Auto;
+  for (int round = 0; round < 2; ++round) {
+    const distributed::Plan plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options());
+    const std::string text = plan.describe();
+    EXPECT_NE(text.find("host-staged, timed fastest,"), std::string::npos) << text;
+  }
+  EXPECT_EQ(problem.token(), "c2c_f32_fwd_12x10x8_none_slabs_mpi_auto");
 }
 
 // Auto: slabs where every rank holds planes on both sides, else pencils;
