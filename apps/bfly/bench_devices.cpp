@@ -96,8 +96,8 @@ Row bench_shape(const std::vector<Device>& devices, const BenchSetup& setup, con
     const std::vector<double> got = read_values(returned[r], input[r].size(), precision);
     for (std::size_t k = 0; k < got.size(); ++k)
       sums[0] += (got[k] - input[r][k]) * (got[k] - input[r][k]), sums[1] += input[r][k] * input[r][k];
-    const std::int64_t sent = points_sent(plan.problem(), plan.grid(), plan.input_boxes()[r], plan.output_boxes()[r],
-                                          static_cast<int>(r));
+    const std::int64_t sent =
+        points_sent(plan.problem(), plan.grid(), plan.input_boxes()[r], plan.output_boxes()[r], static_cast<int>(r));
     row.bytes_sent = std::max<std::int64_t>(row.bytes_sent, sent * 2 * static_cast<std::int64_t>(scalar));
   }
   for (std::size_t bytes : plan.workspace_bytes())

@@ -14,7 +14,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-
 template <typename Enum>
 Enum parse_named(const std::string& text, std::initializer_list<Enum> values, const std::string& what) {
   std::string names;
@@ -176,7 +175,9 @@ BenchSetup setup_of(const DistributedBenchOptions& o, bool announce_compiles) {
   setup.plan_options.tier = parse_tier(o.tier.empty() ? "default" : o.tier);
   setup.plan_options.tuning = tuning_option(o.tuning);
   if (announce_compiles && !o.quiet)  // a size new to the device compiles first: say so where that takes a second
-    setup.plan_options.on_wait = [](const std::string& message) { std::fprintf(stderr, "bfly: %s\n", message.c_str()); };
+    setup.plan_options.on_wait = [](const std::string& message) {
+      std::fprintf(stderr, "bfly: %s\n", message.c_str());
+    };
   return setup;
 }
 

@@ -84,8 +84,8 @@ constexpr Precision precision_of() {
 // exchange, and the transport between them.
 struct Group {
   std::vector<int> members;
-  std::vector<detail::Exchange> sides;          // by member
-  std::unique_ptr<detail::NcclClique> clique;   // the NCCL transport's
+  std::vector<detail::Exchange> sides;                // by member
+  std::unique_ptr<detail::NcclClique> clique;         // the NCCL transport's
   std::unique_ptr<detail::LocalTransport> transport;  // (destroyed first: it refers to the clique)
 };
 
@@ -96,8 +96,8 @@ class MultiDevicePlanImpl {
   Transport transport = Transport::Mpi;
   detail::Schedule schedule;
   std::vector<std::vector<std::optional<bfly::Plan>>> stages;  // [stage][part]
-  std::vector<std::vector<Group>> steps;                        // [exchange]: none where skipped
-  std::vector<detail::DeviceCopy> copies;                       // by part
+  std::vector<std::vector<Group>> steps;                       // [exchange]: none where skipped
+  std::vector<detail::DeviceCopy> copies;                      // by part
   // By part: the two box buffers, send, receive (made at the first execute);
   // the host-memory execute's input and output.
   mutable std::vector<std::vector<Buffer>> buffers, host_sides;
@@ -132,7 +132,9 @@ class MultiDevicePlanImpl {
           if (group.members[m] == r)
             sent = std::max(sent, group.sides[m].send_elements()),
             received = std::max(received, group.sides[m].receive_elements());
-    auto bytes = [&](std::int64_t points) { return std::max<std::size_t>(16, point * static_cast<std::size_t>(points)); };
+    auto bytes = [&](std::int64_t points) {
+      return std::max<std::size_t>(16, point * static_cast<std::size_t>(points));
+    };
     return {bytes(box), bytes(box), bytes(sent), bytes(received)};
   }
   void ensure_buffers() const {
@@ -171,8 +173,7 @@ void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current
   }
 }
 
-void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out,
-                                  Phases* phases) const {
+void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out, Phases* phases) const {
   if (static_cast<int>(in.size()) != parts() || static_cast<int>(out.size()) != parts())
     throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with " + std::to_string(in.size()) +
                                                 " input and " + std::to_string(out.size()) +
@@ -184,8 +185,9 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
     if (in[r].bytes() < side_bytes(r, true) || out[r].bytes() < side_bytes(r, false))
       throw Error(ErrorCode::InvalidArgument,
                   "bfly::distributed: execute with buffers of " + std::to_string(in[r].bytes()) + " and " +
-                      std::to_string(out[r].bytes()) + " bytes for part " + std::to_string(r) + " where its boxes take " +
-                      std::to_string(side_bytes(r, true)) + " and " + std::to_string(side_bytes(r, false)));
+                      std::to_string(out[r].bytes()) + " bytes for part " + std::to_string(r) +
+                      " where its boxes take " + std::to_string(side_bytes(r, true)) + " and " +
+                      std::to_string(side_bytes(r, false)));
   }
   ensure_buffers();
   Clock::time_point start;
@@ -233,10 +235,11 @@ void MultiDevicePlanImpl::execute(const In* in, Out* out) const {
   const bool kind_fits =
       is_complex<In>() == (problem.kind != Kind::R2C) && is_complex<Out>() == (problem.kind != Kind::C2R);
   if (problem.precision != precision_of<In>() || problem.precision != precision_of<Out>() || !kind_fits)
-    throw Error(ErrorCode::InvalidArgument,
-                "bfly::distributed: execute with element types that do not fit a " +
-                    std::string(bfly::to_string(problem.kind)) + " " + bfly::to_string(problem.precision) + " plan (c2c: complex in and out, r2c: real in, "
-                                                               "c2r: real out)");
+    throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with element types that do not fit a " +
+                                                std::string(bfly::to_string(problem.kind)) + " " +
+                                                bfly::to_string(problem.precision) +
+                                                " plan (c2c: complex in and out, r2c: real in, "
+                                                "c2r: real out)");
   if (!in || !out) throw Error(ErrorCode::InvalidArgument, "bfly::distributed: execute with a null array");
   if (host_sides.empty())
     for (int r = 0; r < parts(); ++r)
@@ -247,8 +250,8 @@ void MultiDevicePlanImpl::execute(const In* in, Out* out) const {
   std::vector<Buffer> ins, outs;
   for (int r = 0; r < parts(); ++r) {
     staging.resize(side_bytes(r, true));
-    copy_box(reinterpret_cast<unsigned char*>(const_cast<In*>(in)), in_shape, schedule.input_boxes[r],
-             staging.data(), sizeof(In), true);
+    copy_box(reinterpret_cast<unsigned char*>(const_cast<In*>(in)), in_shape, schedule.input_boxes[r], staging.data(),
+             sizeof(In), true);
     if (!staging.empty()) host_sides[r][0].write(staging.data(), staging.size());
     ins.push_back(host_sides[r][0]), outs.push_back(host_sides[r][1]);
   }
@@ -301,9 +304,8 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
       if (box.empty())
         stage.emplace_back();
       else
-        stage.emplace_back(bfly::Plan(p.devices[r],
-                                      detail::stage_problem(problem, box, s.kinds[j], s.axes[j], std::move(strides)),
-                                      options));
+        stage.emplace_back(bfly::Plan(
+            p.devices[r], detail::stage_problem(problem, box, s.kinds[j], s.axes[j], std::move(strides)), options));
     }
     p.stages.push_back(std::move(stage));
   }
@@ -317,7 +319,8 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
       group.members = members;
       std::vector<Box> from, to;
       std::vector<Device> devices;
-      for (int q : members) from.push_back(s.tilings[j][q]), to.push_back(s.tilings[j + 1][q]), devices.push_back(p.devices[q]);
+      for (int q : members)
+        from.push_back(s.tilings[j][q]), to.push_back(s.tilings[j + 1][q]), devices.push_back(p.devices[q]);
       for (std::size_t m = 0; m < members.size(); ++m)
         group.sides.emplace_back(from, to, static_cast<int>(m), orders[j][members[m]]);
       if (p.transport == Transport::Nccl) {

@@ -141,7 +141,8 @@ Errors run(const distributed::Problem& problem, int parts, bool device_buffers) 
   const MultiDevicePlan plan(test_devices(parts), problem, options());
   const Problem whole = whole_problem(plan.problem());
   const auto in_shape = whole.input_shape(), out_shape = whole.output_shape();
-  const std::size_t in_n = static_cast<std::size_t>(product(in_shape)), out_n = static_cast<std::size_t>(product(out_shape));
+  const std::size_t in_n = static_cast<std::size_t>(product(in_shape)),
+                    out_n = static_cast<std::size_t>(product(out_shape));
   if (problem.kind == Kind::R2C) {
     const std::vector<T> in = real_random<T>(in_n);
     std::vector<std::complex<T>> out(out_n);
