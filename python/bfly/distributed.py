@@ -34,11 +34,16 @@ import atexit
 import importlib.util
 from collections import OrderedDict
 from contextlib import nullcontext
+from functools import partial
 
 import numpy as np
 
-from . import _core
+from . import _core, _layout
 from ._arrays import c_strides, framework_of
+from ._layout import KINDS as _KINDS
+from ._layout import box_shape as _box_shape
+from ._layout import precision as _precision
+from ._layout import slices as _slices
 from ._transform import _device_spec, _device_view, _is_device_array, _stream_handle, norm_name, working_dtypes
 
 if importlib.util.find_spec(f"{__package__}._distributed") is None:
@@ -71,9 +76,6 @@ _same_mpi()
 DECOMPOSITIONS = tuple(_distributed.decompositions())
 TRANSPORTS = tuple(_distributed.transports())
 EXCHANGES = ("alltoallv", "alltoall", "p2p")
-
-# kind -> (bfly kind, inverse)
-_KINDS = {"fft": ("c2c", False), "ifft": ("c2c", True), "rfft": ("r2c", False), "irfft": ("c2r", True)}
 
 _ERRORS = {e.__name__: e for e in (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError,
                                    IndexError, OverflowError)}
@@ -120,20 +122,9 @@ def _communicator(comm):
     return comm
 
 
-def _global_shape(shape):
-    try:
-        shape = tuple(int(n) for n in shape)
-    except TypeError:
-        raise TypeError(f"bfly.distributed: shape must be a sequence of 2 or 3 lengths, not {shape!r}") from None
-    if len(shape) not in (2, 3) or min(shape) < 1:
-        raise ValueError(f"bfly.distributed: the global shape {shape} must have 2 or 3 axes of length >= 1")
-    return shape
-
-
-def _choose(name, value, choices):
-    if value not in choices:
-        raise ValueError(f"bfly.distributed: {name} {value!r} is not one of {', '.join(map(repr, choices))}")
-    return value
+_global_shape = partial(_layout.global_shape, who="bfly.distributed")
+_choose = partial(_layout.choose, who="bfly.distributed")
+_grid = partial(_layout.grid, who="bfly.distributed")
 
 
 def _pipeline(pipeline):
@@ -146,31 +137,6 @@ def _timeout(timeout):
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout >= 0:
         raise ValueError(f"bfly.distributed: timeout {timeout!r} is not a number of seconds >= 0 (0: wait forever)")
     return float(timeout)
-
-
-def _grid(grid):
-    if grid is None:
-        return []
-    try:
-        grid = [int(p) for p in grid]
-    except TypeError:
-        raise TypeError(f"bfly.distributed: grid must be a pair (P0, P1), not {grid!r}") from None
-    if len(grid) != 2 or min(grid) < 1:
-        raise ValueError(f"bfly.distributed: grid {tuple(grid)} is not a pair (P0, P1) of positive counts")
-    return grid
-
-
-def _slices(box):
-    lower, upper = box
-    return tuple(slice(lo, hi) for lo, hi in zip(lower, upper))
-
-
-def _box_shape(box):
-    return tuple(s.stop - s.start for s in box)
-
-
-def _precision(work_in):
-    return "f32" if np.empty(0, work_in).real.dtype.itemsize == 4 else "f64"
 
 
 class Plan:

@@ -1,7 +1,10 @@
 // bfly._distributed: bfly::distributed (include/bfly/distributed.hpp) for
 // Python, a module of its own so that `import bfly` never loads MPI: it is
 // built only where CMake found MPI (python/CMakeLists.txt), links the MPI
-// the library was built with, and bfly/distributed.py is its only user.
+// the library was built with, and bfly/distributed.py is its user. Its
+// second class, MultiDevicePlan (include/bfly/multi_device.hpp: one process
+// driving several devices), calls no MPI; bfly/multi_device.py uses it,
+// with no mpi4py and no mpirun.
 //
 // The communicator comes as its Fortran handle (mpi4py's comm.py2f()),
 // turned back with MPI_Comm_f2c, so nothing of mpi4py is needed here at
@@ -18,16 +21,20 @@
 #include <mpi.h>
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <bfly/bfly.hpp>
 #include <bfly/distributed.hpp>
+#include <bfly/multi_device.hpp>
 
 #include <complex>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -64,6 +71,27 @@ nb::list box_list(const std::vector<dist::Box>& boxes) {
   return out;
 }
 
+// The problem both plans share, from the Python side's names.
+dist::Problem parse_problem(std::vector<std::int64_t> shape, const std::string& kind, const std::string& precision,
+                            bool inverse, const std::string& norm, const std::string& decomposition,
+                            std::vector<int> grid, const std::string& transport) {
+  dist::Problem problem;
+  problem.shape = std::move(shape);
+  problem.kind = by_name(kind, {Kind::C2C, Kind::R2C, Kind::C2R}, "kind");
+  problem.precision = by_name(precision, {Precision::Single, Precision::Double}, "precision");
+  problem.direction = inverse ? Direction::Inverse : Direction::Forward;
+  problem.norm = parse_norm(norm);
+  problem.decomposition =
+      by_name(decomposition,
+              {dist::Decomposition::Slabs, dist::Decomposition::SlabsTransposedIn, dist::Decomposition::Pencils,
+               dist::Decomposition::PencilsTransposedIn, dist::Decomposition::Auto},
+              "decomposition");
+  problem.grid = std::move(grid);
+  problem.transport =
+      by_name(transport, {dist::Transport::Auto, dist::Transport::Mpi, dist::Transport::Nccl}, "transport");
+  return problem;
+}
+
 // One distributed plan and the device it runs on.
 class DistributedPlan {
  public:
@@ -76,19 +104,8 @@ class DistributedPlan {
     dist::Problem problem;
     Tier plan_tier = Tier::Default;
     dist::detail::together(comm, [&] {
-      problem.shape = std::move(shape);
-      problem.kind = by_name(kind, {Kind::C2C, Kind::R2C, Kind::C2R}, "kind");
-      problem.precision = by_name(precision, {Precision::Single, Precision::Double}, "precision");
-      problem.direction = inverse ? Direction::Inverse : Direction::Forward;
-      problem.norm = parse_norm(norm);
-      problem.decomposition =
-          by_name(decomposition,
-                  {dist::Decomposition::Slabs, dist::Decomposition::SlabsTransposedIn, dist::Decomposition::Pencils,
-                   dist::Decomposition::PencilsTransposedIn, dist::Decomposition::Auto},
-                  "decomposition");
-      problem.grid = std::move(grid);
-      problem.transport =
-          by_name(transport, {dist::Transport::Auto, dist::Transport::Mpi, dist::Transport::Nccl}, "transport");
+      problem =
+          parse_problem(std::move(shape), kind, precision, inverse, norm, decomposition, std::move(grid), transport);
       problem.exchange =
           by_name(exchange,
                   {dist::ExchangeMethod::Alltoallv, dist::ExchangeMethod::Alltoall, dist::ExchangeMethod::PointToPoint},
@@ -171,13 +188,122 @@ class DistributedPlan {
   mutable std::shared_ptr<Buffer> empty_;
 };
 
+// Whole host arrays as MultiDevicePlan's host execute takes them: NumPy,
+// C-contiguous, never converted (a converted output would be a copy the
+// caller never sees).
+using HostInput = nb::ndarray<nb::numpy, nb::ro, nb::device::cpu, nb::c_contig>;
+using HostOutput = nb::ndarray<nb::numpy, nb::device::cpu, nb::c_contig>;
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string text;
+  for (std::int64_t n : shape) text += (text.empty() ? "" : ", ") + std::to_string(n);
+  return "(" + text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// NumPy's name of a dtype: what the caller knows the array by.
+std::string dtype_text(nb::dlpack::dtype dtype) {
+  using Code = nb::dlpack::dtype_code;
+  const auto code = static_cast<Code>(dtype.code);
+  const char* kind = code == Code::Complex ? "complex"
+                     : code == Code::Float ? "float"
+                     : code == Code::Int   ? "int"
+                     : code == Code::UInt  ? "uint"
+                                           : "other";
+  return kind + std::to_string(dtype.bits);
+}
+
+// Each spec opened once: parts named alike share one Device (one context,
+// its kernels compiled once), as MultiDevicePlan allows. One thread opens
+// at a time: plans are made with the GIL released, and threads opening
+// OpenCL devices at once for the first time failed ("none has a device")
+// or crashed in PoCL 3.1 here (bfly/_engine.py's open_device locks too).
+std::vector<Device> open_devices(const std::vector<std::string>& specs) {
+  static std::mutex opening;
+  const std::lock_guard<std::mutex> one_at_a_time(opening);
+  std::map<std::string, Device> opened;
+  std::vector<Device> devices;
+  for (const std::string& spec : specs) {
+    auto found = opened.find(spec);
+    if (found == opened.end()) found = opened.emplace(spec, Device::open(spec)).first;
+    devices.push_back(found->second);
+  }
+  return devices;
+}
+
+// One multi-device plan (include/bfly/multi_device.hpp): every part in this
+// process, so unlike DistributedPlan nothing is collective, nothing agreed,
+// and no MPI is called (the module links MPI only for the other class).
+class MultiDeviceBinding {
+ public:
+  MultiDeviceBinding(const std::vector<std::string>& specs, std::vector<std::int64_t> shape, const std::string& kind,
+                     const std::string& precision, bool inverse, const std::string& norm,
+                     const std::string& decomposition, std::vector<int> grid, const std::string& transport,
+                     const std::string& tier)
+      : plan_(
+            open_devices(specs),
+            parse_problem(std::move(shape), kind, precision, inverse, norm, decomposition, std::move(grid), transport),
+            options_with_logged_waits(parse_tier(tier))) {}
+
+  const dist::MultiDevicePlan& plan() const { return plan_; }
+
+  // The whole arrays, checked here too (bfly/multi_device.py checks first,
+  // with its messages): the C++ execute trusts the pointers. One execution
+  // at a time: the plan's staging buffers are its own, and the GIL is
+  // released, so two threads may share a cached plan.
+  void execute_host(const HostInput& in, const HostOutput& out) const {
+    check(in.ndim(), in.shape_ptr(), in.dtype(), true);
+    check(out.ndim(), out.shape_ptr(), out.dtype(), false);
+    const std::lock_guard<std::mutex> one_at_a_time(running_);
+    if (plan_.problem().precision == Precision::Single)
+      execute_as<float>(in.data(), out.data());
+    else
+      execute_as<double>(in.data(), out.data());
+  }
+
+ private:
+  bool real_side(bool input) const { return plan_.problem().kind == (input ? Kind::R2C : Kind::C2R); }
+  // The whole array's shape on one side: the half spectrum on the complex side of a real transform.
+  std::vector<std::int64_t> side_shape(bool input) const {
+    std::vector<std::int64_t> shape = plan_.problem().shape;
+    if (plan_.problem().kind != Kind::C2C && !real_side(input)) shape.back() = shape.back() / 2 + 1;
+    return shape;
+  }
+  void check(std::size_t ndim, const std::int64_t* shape, nb::dlpack::dtype dtype, bool input) const {
+    const bool single = plan_.problem().precision == Precision::Single;
+    const nb::dlpack::dtype want =
+        real_side(input) ? (single ? nb::dtype<float>() : nb::dtype<double>())
+                         : (single ? nb::dtype<std::complex<float>>() : nb::dtype<std::complex<double>>());
+    const std::vector<std::int64_t> got(shape, shape + ndim), expected = side_shape(input);
+    if (got != expected || dtype != want)
+      throw Error(ErrorCode::InvalidArgument, std::string("bfly.multi_device: the ") + (input ? "input" : "output") +
+                                                  " has shape " + shape_text(got) + " and dtype " + dtype_text(dtype) +
+                                                  " where the plan takes " + shape_text(expected) + " " +
+                                                  dtype_text(want));
+  }
+  template <class T>
+  void execute_as(const void* in, void* out) const {
+    using C = std::complex<T>;
+    switch (plan_.problem().kind) {
+      case Kind::R2C:
+        return plan_.execute(static_cast<const T*>(in), static_cast<C*>(out));
+      case Kind::C2R:
+        return plan_.execute(static_cast<const C*>(in), static_cast<T*>(out));
+      default:
+        return plan_.execute(static_cast<const C*>(in), static_cast<C*>(out));
+    }
+  }
+
+  dist::MultiDevicePlan plan_;
+  mutable std::mutex running_;
+};
+
 }  // namespace
 }  // namespace bfly::python
 
 NB_MODULE(_distributed, m) {
   using namespace bfly::python;
   namespace dist = bfly::distributed;
-  m.doc() = "bfly::distributed's bindings (use bfly.distributed instead)";
+  m.doc() = "bfly::distributed's bindings (use bfly.distributed or bfly.multi_device instead)";
   register_error_translator();
 
   // The MPI library this module runs on, as MPI_Get_library_version says
@@ -235,4 +361,29 @@ NB_MODULE(_distributed, m) {
       .def_prop_ro("device_spec", [](const DistributedPlan& p) { return p.device().info().spec; })
       .def_prop_ro("device_backend", [](const DistributedPlan& p) { return p.device().info().backend; })
       .def("describe", [](const DistributedPlan& p) { return p.plan().describe(); });
+
+  // One process, several devices: no communicator (bfly/multi_device.py).
+  nb::class_<MultiDeviceBinding>(m, "MultiDevicePlan")
+      .def(nb::init<const std::vector<std::string>&, std::vector<std::int64_t>, const std::string&, const std::string&,
+                    bool, const std::string&, const std::string&, std::vector<int>, const std::string&,
+                    const std::string&>(),
+           "devices"_a, "shape"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "decomposition"_a, "grid"_a,
+           "transport"_a, "tier"_a, nb::call_guard<nb::gil_scoped_release>())
+      .def("execute_host", &MultiDeviceBinding::execute_host, "input"_a.noconvert(), "output"_a.noconvert(),
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("input_boxes", [](const MultiDeviceBinding& p) { return box_list(p.plan().input_boxes()); })
+      .def("output_boxes", [](const MultiDeviceBinding& p) { return box_list(p.plan().output_boxes()); })
+      .def("grid", [](const MultiDeviceBinding& p) { return p.plan().grid(); })
+      .def("transport", [](const MultiDeviceBinding& p) { return std::string(to_string(p.plan().transport())); })
+      .def("decomposition",
+           [](const MultiDeviceBinding& p) { return std::string(to_string(p.plan().problem().decomposition)); })
+      .def("token", [](const MultiDeviceBinding& p) { return p.plan().problem().token(); })
+      .def("devices",
+           [](const MultiDeviceBinding& p) {
+             std::vector<std::string> specs;
+             for (const bfly::Device& device : p.plan().devices()) specs.push_back(device.info().spec);
+             return specs;
+           })
+      .def("workspace_bytes", [](const MultiDeviceBinding& p) { return p.plan().workspace_bytes(); })
+      .def("describe", [](const MultiDeviceBinding& p) { return p.plan().describe(); });
 }
