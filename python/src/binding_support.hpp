@@ -45,7 +45,8 @@ inline void set_python_error(const Error& e) {
       PyErr_SetString(PyExc_MemoryError, e.what());
       return;
     default:
-      PyErr_SetString(PyExc_RuntimeError, (std::string(to_string(e.code())) + " error: " + e.what()).c_str());
+      // (to_string names the kind: "device error", "kernel build failed", "I/O error".)
+      PyErr_SetString(PyExc_RuntimeError, (std::string(to_string(e.code())) + ": " + e.what()).c_str());
   }
 }
 

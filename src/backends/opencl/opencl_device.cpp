@@ -32,6 +32,11 @@ struct Found {
 };
 
 std::vector<Found> discover(std::string* why_none) {
+  // One query at a time: threads that open their first devices at once
+  // found no device but the first's (PoCL 3.1 through the ICD loader
+  // answers the others' clGetDeviceIDs empty while its platform starts).
+  static std::mutex discovering;
+  const std::lock_guard<std::mutex> lock(discovering);
   std::vector<Found> found;
   std::vector<cl::Platform> platforms;
   // PoCL's worker threads start with its platform and do not survive fork.
