@@ -75,7 +75,7 @@ _same_mpi()
 
 DECOMPOSITIONS = tuple(_distributed.decompositions())
 TRANSPORTS = tuple(_distributed.transports())
-EXCHANGES = ("alltoallv", "alltoall", "p2p")
+EXCHANGES = ("alltoallv", "alltoall", "p2p", "auto")
 
 _ERRORS = {e.__name__: e for e in (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError,
                                    IndexError, OverflowError)}
@@ -153,7 +153,8 @@ class Plan:
     (the module's doc; grid (P0, P1) for pencils, None: the most square).
     norm: numpy's, over the whole global array. transport: "auto", "mpi" or
     "nccl". exchange: how MPI moves the blocks ("alltoallv", "alltoall"
-    padded, "p2p"). pipeline: with NCCL, the first stage in this many
+    padded, "p2p", or "auto": the three timed when the plan is made, the
+    fastest kept). pipeline: with NCCL, the first stage in this many
     chunks overlapping the exchange (0: the default, 4; 1: none). timeout:
     seconds a rank waits for the others at each agreement before it raises
     (0: forever).

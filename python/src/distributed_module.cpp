@@ -106,10 +106,10 @@ class DistributedPlan {
     dist::detail::together(comm, [&] {
       problem =
           parse_problem(std::move(shape), kind, precision, inverse, norm, decomposition, std::move(grid), transport);
-      problem.exchange =
-          by_name(exchange,
-                  {dist::ExchangeMethod::Alltoallv, dist::ExchangeMethod::Alltoall, dist::ExchangeMethod::PointToPoint},
-                  "exchange");
+      problem.exchange = by_name(exchange,
+                                 {dist::ExchangeMethod::Alltoallv, dist::ExchangeMethod::Alltoall,
+                                  dist::ExchangeMethod::PointToPoint, dist::ExchangeMethod::Auto},
+                                 "exchange");
       problem.pipeline = pipeline;
       problem.timeout = timeout;
       plan_tier = parse_tier(tier);

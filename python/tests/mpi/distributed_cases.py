@@ -163,7 +163,7 @@ def test_exchange_methods_and_chunks():
     shape = (6, 5, 4)
     x = random_global(shape, np.complex128, 11)
     want = np.fft.fftn(x)
-    for exchange, pipeline in (("alltoall", 0), ("p2p", 3), ("alltoallv", 1)):
+    for exchange, pipeline in (("alltoall", 0), ("p2p", 3), ("alltoallv", 1), ("auto", 0)):
         plan = bd.Plan(comm, shape, np.complex128, decomposition="pencils", transport="mpi", exchange=exchange,
                        pipeline=pipeline)
         assert relative_error(plan(plan.local_input(x)), plan.local_output(want)) < 1e-13, exchange
