@@ -159,6 +159,8 @@ class Plan:
     execute = __call__
 
     def __repr__(self):
+        if "_core" not in self.__dict__:  # (a traceback from a constructor that raised)
+            return "bfly.multi_device.Plan(not made)"
         shapes = [box_shape(b) for b in self.input_boxes]
         return (f"bfly.multi_device.Plan({self.token!r}, {len(self.devices)} parts on {list(self.devices)}, "
                 f"input parts {shapes}, transport {self.transport!r})")
