@@ -113,7 +113,8 @@ def test_random_problems_match_numpy(generic_tier):
         single = bool(rng.integers(2))
         real, complex_ = (np.float32, np.complex64) if single else (np.float64, np.complex128)
         dtype = real if kind == "rfft" else complex_
-        what = f"seed {seed} case {case}: {kind} {shape} {np.dtype(dtype).name} on {parts} parts, {decomposition}, {norm}"
+        what = (f"seed {seed} case {case}: {kind} {shape} {np.dtype(dtype).name} on {parts} parts, "
+                f"{decomposition}, {norm}")
         try:
             plan = bm.Plan(shape, dtype, devices(parts), kind, norm, decomposition, tier=TIER)
         except NotImplementedError as e:
