@@ -89,6 +89,14 @@ std::vector<T> real_random(std::size_t n) {
     return random_real_data_f64(n);
 }
 
+// Whether element i of a row-major array of `shape` lies in `box` (index
+// arithmetic of its own, not the library's box copies).
+bool inside(std::int64_t i, const std::vector<std::int64_t>& shape, const distributed::Box& box) {
+  for (std::size_t k = shape.size(); k-- > 0; i /= shape[k])
+    if (i % shape[k] < box.lower[k] || i % shape[k] >= box.upper[k]) return false;
+  return true;
+}
+
 // Host-memory execute, or device buffers (one a part, each box written and read by hand).
 template <class In, class Out>
 void execute(const MultiDevicePlan& plan, const std::vector<In>& in, std::vector<Out>& out, bool device_buffers,
@@ -98,16 +106,8 @@ void execute(const MultiDevicePlan& plan, const std::vector<In>& in, std::vector
   for (std::size_t r = 0; r < plan.devices().size(); ++r) {
     const distributed::Box &ib = plan.input_boxes()[r], &ob = plan.output_boxes()[r];
     std::vector<In> part;
-    for (std::int64_t i = 0; i < product(in_shape); ++i) {
-      std::int64_t rest = i;
-      bool inside = true;
-      for (std::size_t k = in_shape.size(); k-- > 0;) {
-        const std::int64_t index = rest % in_shape[k];
-        rest /= in_shape[k];
-        inside = inside && index >= ib.lower[k] && index < ib.upper[k];
-      }
-      if (inside) part.push_back(in[static_cast<std::size_t>(i)]);
-    }
+    for (std::int64_t i = 0; i < product(in_shape); ++i)
+      if (inside(i, in_shape, ib)) part.push_back(in[static_cast<std::size_t>(i)]);
     ins.emplace_back(plan.devices()[r], std::max<std::size_t>(16, part.size() * sizeof(In)));
     if (!part.empty()) ins.back().write(part.data(), part.size() * sizeof(In));
     outs.emplace_back(plan.devices()[r], std::max<std::size_t>(16, ob.elements() * sizeof(Out)));
@@ -123,16 +123,8 @@ void execute(const MultiDevicePlan& plan, const std::vector<In>& in, std::vector
     std::vector<Out> part(static_cast<std::size_t>(ob.elements()));
     if (!part.empty()) outs[r].read(part.data(), part.size() * sizeof(Out));
     std::size_t next = 0;
-    for (std::int64_t i = 0; i < product(out_shape); ++i) {
-      std::int64_t rest = i;
-      bool inside = true;
-      for (std::size_t k = out_shape.size(); k-- > 0;) {
-        const std::int64_t index = rest % out_shape[k];
-        rest /= out_shape[k];
-        inside = inside && index >= ob.lower[k] && index < ob.upper[k];
-      }
-      if (inside) out[static_cast<std::size_t>(i)] = part[next++];
-    }
+    for (std::int64_t i = 0; i < product(out_shape); ++i)
+      if (inside(i, out_shape, ob)) out[static_cast<std::size_t>(i)] = part[next++];
   }
 }
 
