@@ -54,6 +54,8 @@ class MultiDevicePlan {
   // R2C's input and a C2R's output, the half spectrum on the complex
   // side): each part's box goes to its device, and each output box comes
   // back to its place. Blocking. The element types as Plan::execute's.
+  // Not concurrent with another execution of the same plan (they share its
+  // buffers); plans of their own run side by side.
   void execute(const std::complex<float>* in, std::complex<float>* out) const;
   void execute(const std::complex<double>* in, std::complex<double>* out) const;
   void execute(const float* in, std::complex<float>* out) const;    // R2C
