@@ -32,8 +32,9 @@ class MultiDevicePlan {
   // may stand for several parts, which then exchange through the host).
   // problem.transport: Auto takes NCCL where every device is a different
   // CUDA GPU and NCCL loads, else host copies; Nccl insists (an error
-  // otherwise); Mpi means host copies here. problem.exchange, pipeline and
-  // timeout are the multi-process plan's and unused here. `options` reach
+  // otherwise); Mpi means host copies here. problem.exchange and timeout
+  // are the multi-process plan's and unused here; problem.pipeline above 1
+  // is refused (Unsupported: no chunks in one process yet). `options` reach
   // the local bfly::Plans; callbacks are refused (Unsupported).
   MultiDevicePlan(std::vector<Device> devices, const Problem& problem, const PlanOptions& options = {});
   ~MultiDevicePlan();

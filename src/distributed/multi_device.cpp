@@ -272,6 +272,11 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
   if (!options.load.empty() || !options.store.empty())
     throw Error(ErrorCode::Unsupported,
                 "bfly::distributed: callbacks (PlanOptions::load, store) are not supported yet");
+  if (given.pipeline > 1)
+    throw Error(ErrorCode::Unsupported,
+                "bfly::distributed: a multi-device plan does not chunk its first stage yet "
+                "(pipeline " +
+                    std::to_string(given.pipeline) + "; 0 or 1: none); one process a GPU under MPI does");
   p.devices = std::move(devices);
   const int parts = p.parts();
   p.problem = detail::resolve(given, parts);

@@ -224,6 +224,10 @@ TEST(MultiDeviceErrors, SayWhatIsWrong) {
   const std::vector<float> real(512);
   std::vector<std::complex<float>> out(512);
   EXPECT_NE(message([&] { plan.execute(real.data(), out.data()); }).find("element types"), std::string::npos);
+  distributed::Problem chunked = problem;
+  chunked.pipeline = 4;
+  EXPECT_NE(message([&] { MultiDevicePlan(test_devices(2), chunked, options()); }).find("pipeline 4"),
+            std::string::npos);
   distributed::Problem bad = problem;
   bad.shape = {8, 0, 8};
   EXPECT_NE(message([&] { MultiDevicePlan(test_devices(2), bad, options()); }).find("length 0"), std::string::npos);
