@@ -22,6 +22,7 @@
 #include "bfly/multi_device.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/fused_stage.hpp"
 #include "distributed/local_transport.hpp"
 #include "distributed/schedule.hpp"
 
@@ -98,6 +99,9 @@ class MultiDevicePlanImpl {
   std::vector<std::vector<std::optional<bfly::Plan>>> stages;  // [stage][part]
   std::vector<std::vector<Group>> steps;                       // [exchange]: none where skipped
   std::vector<detail::DeviceCopy> copies;                      // by part
+  // By part, where it applies: the first stage storing the first
+  // exchange's send blocks itself (fused_stage.hpp), no pack.
+  std::vector<std::optional<detail::FusedFirstStage>> fused;
   // By part: the two box buffers, send, receive (made at the first execute);
   // the host-memory execute's input and output.
   mutable std::vector<std::vector<Buffer>> buffers, host_sides;
@@ -132,6 +136,7 @@ class MultiDevicePlanImpl {
           if (group.members[m] == r)
             sent = std::max(sent, group.sides[m].send_elements()),
             received = std::max(received, group.sides[m].receive_elements());
+    if (!fused.empty() && fused[r]) sent = std::max(sent, fused[r]->send_elements());
     auto bytes = [&](std::int64_t points) {
       return std::max<std::size_t>(16, point * static_cast<std::size_t>(points));
     };
@@ -146,21 +151,23 @@ class MultiDevicePlanImpl {
     }
   }
 
-  void exchange(const std::vector<Group>& groups, int current, bool bare) const;
+  // `first`: the first exchange, whose fused parts send what their stage stored.
+  void exchange(const std::vector<Group>& groups, int current, bool bare, bool first = false) const;
   void execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out, Phases* phases) const;
   template <class In, class Out>
   void execute(const In* in, Out* out) const;
 };
 
 // Within each group: every member's packs, then the transport, then the unpacks.
-void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current, bool bare) const {
+void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current, bool bare, bool first) const {
   for (const Group& group : groups) {
     std::vector<std::vector<detail::Run>> sends, receives;
     std::vector<void*> streams;
     for (std::size_t m = 0; m < group.members.size(); ++m) {
       const int r = group.members[m];
       std::vector<Buffer>& mine = buffers[r];
-      sends.push_back(group.sides[m].pack(copies[r], mine[current], mine[2], stream(r), bare));
+      sends.push_back(first && fused[r] ? fused[r]->sends(mine[2])
+                                        : group.sides[m].pack(copies[r], mine[current], mine[2], stream(r), bare));
       receives.push_back(group.sides[m].receive_runs(mine[3], mine[1 - current]));
       streams.push_back(stream(r));
     }
@@ -203,13 +210,16 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
   for (int j = 0; j <= last; ++j) {
     if (j > 0 && !steps[j - 1].empty()) {
       begin();
-      exchange(steps[j - 1], current, false);
+      exchange(steps[j - 1], current, false, j == 1);
       end(&Phases::exchange_ms);
       current = 1 - current;
     }
     begin();
     for (int r = 0; r < parts(); ++r)
-      if (const auto& plan = stages[j][r]) {
+      if (j == 0 && fused[r]) {
+        // Through box buffer 0 into the send buffer (the exchange reads neither box buffer).
+        fused[r]->run(in[r], buffers[r][0], buffers[r][2], stream(r));
+      } else if (const auto& plan = stages[j][r]) {
         const Buffer& source = j == 0 ? in[r] : buffers[r][current];
         const Buffer& target = j == last ? out[r] : buffers[r][1 - current];
         if (void* s = stream(r))
@@ -339,6 +349,15 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
     p.steps.push_back(std::move(groups));
   }
   for (const Device& device : p.devices) p.copies.emplace_back(device, point);
+  p.fused.resize(static_cast<std::size_t>(parts));
+  if (!p.steps.empty())
+    for (const Group& group : p.steps[0])
+      for (std::size_t m = 0; m < group.members.size(); ++m) {
+        const int r = group.members[m];
+        if (p.stages[0][r])
+          p.fused[r] = detail::FusedFirstStage::make(p.devices[r], problem, s.input_boxes[r], s.kinds[0], s.axes[0],
+                                                     *p.stages[0][r], group.sides[m], options);
+      }
 }
 
 MultiDevicePlan::~MultiDevicePlan() = default;
@@ -374,7 +393,8 @@ std::string MultiDevicePlan::describe() const {
   for (int r = 0; r < p.parts(); ++r) {
     out << "  part " << r << " on " << p.devices[r].info().spec << ":";
     for (std::size_t j = 0; j < p.stages.size(); ++j)
-      out << (j ? ", then " : " ") << (p.stages[j][r] ? p.stages[j][r]->problem().token() : std::string("(empty box)"));
+      out << (j ? ", then " : " ") << (p.stages[j][r] ? p.stages[j][r]->problem().token() : std::string("(empty box)"))
+          << (j == 0 && p.fused[r] ? " (storing the send blocks itself: no pack)" : "");
     out << "\n";
   }
   return out.str();

@@ -27,6 +27,7 @@
 #include "distributed/agree.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/fused_stage.hpp"
 #include "distributed/nccl.hpp"
 #include "distributed/pipeline.hpp"
 #include "distributed/schedule.hpp"
@@ -102,7 +103,8 @@ class PlanImpl {
   std::vector<std::optional<bfly::Plan>> stages;
   std::vector<Step> steps;
   std::optional<detail::DeviceCopy> copy;
-  std::unique_ptr<detail::Pipeline> pipeline;  // the first stage and exchange overlapped (NCCL)
+  std::unique_ptr<detail::Pipeline> pipeline;    // the first stage and exchange overlapped (NCCL)
+  std::optional<detail::FusedFirstStage> fused;  // else, where it applies: the first stage packs as it stores
   // Device memory: two buffers of the largest box that the stages and
   // exchanges take turns writing (each reads one and writes the other),
   // the exchanges' send and receive buffers, and (made by the first
@@ -138,6 +140,7 @@ class PlanImpl {
       if (step.exchange)
         most_sent = std::max(most_sent, step.exchange->send_elements()),
         most_received = std::max(most_received, step.exchange->receive_elements());
+    if (fused) most_sent = std::max(most_sent, fused->send_elements());
     const std::size_t box = point * static_cast<std::size_t>(largest_box());
     return {box, box, point * static_cast<std::size_t>(most_sent), point * static_cast<std::size_t>(most_received)};
   }
@@ -256,6 +259,18 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     detail::together(
         comm, [&] { pipeline->run(in, buffers[0], send[0], receive[0], buffers[1], stream); }, problem.timeout);
     current = 1;
+  } else if (fused) {
+    // Stage 0 through buffer 0 into the send buffer's blocks, then only the transport.
+    begin();
+    detail::together(
+        comm, [&] { fused->run(in, buffers[0], send[0], stream); }, problem.timeout);
+    if (phases) end(phases->stage_ms);
+    begin();
+    const Step& step = steps[0];
+    step.transport->exchange(fused->sends(send[0]), step.exchange->receive_runs(receive[0], buffers[1]), stream);
+    step.exchange->unpack(*copy, receive[0], buffers[1], stream);
+    if (phases) end(phases->exchange_ms);
+    current = 1;
   } else {
     begin();
     detail::together(
@@ -263,7 +278,7 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     if (phases) end(phases->stage_ms);
   }
   for (int j = 1; j <= last; ++j) {
-    if (const Step& step = steps[j - 1]; step.exchange && !(pipelined && j == 1)) {
+    if (const Step& step = steps[j - 1]; step.exchange && !((pipelined || fused) && j == 1)) {
       begin();
       step.exchange->run(*step.transport, *copy, buffers[current], send[0], receive[0], buffers[1 - current], stream);
       if (phases) end(phases->exchange_ms);
@@ -450,6 +465,9 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
         if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
           p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks,
                                                           options, *p.steps[0].nccl, *p.copy, *p.steps[0].exchange);
+        else if (!p.steps.empty() && p.steps[0].exchange && p.stages[0])
+          p.fused = detail::FusedFirstStage::make(device, problem, s.input_boxes[p.rank], s.kinds[0], s.axes[0],
+                                                  *p.stages[0], *p.steps[0].exchange, options);
       },
       problem.timeout);
   // ExchangeMethod::Auto: the buffers first (made or failed on every rank
@@ -532,12 +550,17 @@ std::string Plan::describe() const {
                                                               : "MPI_Alltoallv, host-staged,")
             << (p.problem.exchange == ExchangeMethod::Auto && p.transport == Transport::Mpi ? " timed fastest," : "")
             << " over " << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
-            << "): send " << step.exchange->sent_points() << " points (" << step.exchange->send_elements()
-            << " packed), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()
+            << "): send " << step.exchange->sent_points() << " points ("
+            << (j == 1 && p.fused ? std::string("stored by stage 1, none packed")
+                                  : std::to_string(step.exchange->send_elements()) + " packed")
+            << "), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()
             << " unpacked)\n";
     }
     out << "  stage " << j + 1 << "      "
-        << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)")) << "\n";
+        << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)"))
+        << (j == 0 && p.fused ? ", as two plans: the exchange's split axis, then the last axis into the send buffer"
+                              : "")
+        << "\n";
   }
   out << "  output box   " << box_text(output_box()) << "\n";
   return out.str();

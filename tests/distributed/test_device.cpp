@@ -121,6 +121,25 @@ TEST(DistributedTransport, ExchangeMethods) {
   EXPECT_EQ(problem.token(), "c2c_f32_fwd_4x4_none_slabs_p2p");
 }
 
+// A 3D C2C slab stage whose exchange splits its axis evenly writes the send
+// buffer's blocks itself (fused_stage.hpp): no pack, the same numbers, by
+// every execution path, both ways.
+TEST(DistributedFusedStage, StoresTheSendBlocks) {
+  for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn}) {
+    distributed::Problem problem;
+    problem.shape = {12, 12, 6}, problem.precision = Precision::Double, problem.transport = distributed::Transport::Mpi;
+    problem.decomposition = decomposition, problem.norm = Norm::Ortho;
+    const std::string text =
+        distributed::Plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options()).describe();
+    if (mpi_size() > 1) EXPECT_NE(text.find("stored by stage 1, none packed"), std::string::npos) << text;
+    for (Execution how : {Execution::Host, Execution::DeviceBuffers, Execution::Profiled}) {
+      const Errors errors = run_against_fftw<double>(problem, distributed_options(), how);
+      EXPECT_TRUE(errors.finite) << problem.token();
+      EXPECT_LE(errors.relative_l2, 2e-15) << problem.token();
+    }
+  }
+}
+
 // Auto times the three methods on the plan's own exchanges and names the
 // one it kept; a second plan of the same problem takes the remembered one.
 TEST(DistributedTransport, AutoMethodTimedAndNamed) {

@@ -204,6 +204,19 @@ TEST(MultiDeviceBuffers, MatchFftw) {
   expect_matches_fftw(make(R2C, {6, 8, 10}, F64, Decomposition::Pencils), 4, true);
 }
 
+// Where the exchange splits an axis evenly, the first stage stores the
+// send blocks itself (fused_stage.hpp): the same numbers, both ways.
+TEST(MultiDeviceFusedStage, StoresTheSendBlocks) {
+  for (int parts : {2, 3, 4})
+    for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn}) {
+      const distributed::Problem problem = make(C2C, {12, 12, 6}, F64, decomposition, Norm::Ortho);
+      const std::string text = MultiDevicePlan(test_devices(parts), problem, options()).describe();
+      EXPECT_NE(text.find("no pack"), std::string::npos) << text;
+      expect_matches_fftw(problem, parts);
+      expect_matches_fftw(problem, parts, true);
+    }
+}
+
 TEST(MultiDeviceErrors, SayWhatIsWrong) {
   const distributed::Problem problem = make(C2C, {8, 8, 8}, F32, Decomposition::Slabs);
   auto message = [](auto&& make_or_run) -> std::string {
