@@ -214,9 +214,10 @@ std::string dtype_text(nb::dlpack::dtype dtype) {
 
 // Each spec opened once: parts named alike share one Device (one context,
 // its kernels compiled once), as MultiDevicePlan allows. One thread opens
-// at a time: plans are made with the GIL released, and threads opening
-// OpenCL devices at once for the first time failed ("none has a device")
-// or crashed in PoCL 3.1 here (bfly/_engine.py's open_device locks too).
+// at a time: plans are made with the GIL released. (Threads opening OpenCL
+// devices at once for the first time got "none has a device" from PoCL
+// 3.1; the library now discovers one thread at a time, test_open_first.cpp,
+// and this lock keeps the opening cheap to reason about.)
 std::vector<Device> open_devices(const std::vector<std::string>& specs) {
   static std::mutex opening;
   const std::lock_guard<std::mutex> one_at_a_time(opening);
