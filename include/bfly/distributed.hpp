@@ -174,6 +174,17 @@ class Plan {
   // in this version. The communicator is duplicated: the plan's messages
   // never meet the caller's. Destroy plans before MPI_Finalize.
   Plan(MPI_Comm comm, const Device& device, const Problem& problem, const PlanOptions& options = {});
+  // Any boxes (heFFTe's bricks): this rank's own input and output boxes,
+  // which over all ranks must tile the global array on each side (the real
+  // shape on a real side, the half spectrum on the complex one; a rank may
+  // hold nothing: an empty box). The plan runs problem.decomposition in
+  // between, reshaping the input boxes to its first stage's and its last
+  // stage's to the output boxes (one exchange over every rank each, only
+  // where they differ); input_boxes() and output_boxes() are the given
+  // ones. Boxes that overlap, leave points out or pass the array are one
+  // error on every rank.
+  Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Box& input_box, const Box& output_box,
+       const PlanOptions& options = {});
   ~Plan();
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;

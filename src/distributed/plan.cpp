@@ -30,6 +30,7 @@
 #include "distributed/fused_stage.hpp"
 #include "distributed/nccl.hpp"
 #include "distributed/pipeline.hpp"
+#include "distributed/reshape.hpp"
 #include "distributed/schedule.hpp"
 
 namespace bfly::distributed {
@@ -105,6 +106,13 @@ class PlanImpl {
   std::optional<detail::DeviceCopy> copy;
   std::unique_ptr<detail::Pipeline> pipeline;    // the first stage and exchange overlapped (NCCL)
   std::optional<detail::FusedFirstStage> fused;  // else, where it applies: the first stage packs as it stores
+  // The caller's own boxes (the constructor with boxes; empty: the
+  // schedule's), and the reshapes to and from them where they differ.
+  std::vector<Box> given_in, given_out;
+  std::unique_ptr<detail::NcclComm> whole_nccl;  // the reshapes' NCCL communicator, where no step has one
+  std::unique_ptr<detail::Reshape> into, back;
+  const std::vector<Box>& in_boxes() const { return given_in.empty() ? schedule.input_boxes : given_in; }
+  const std::vector<Box>& out_boxes() const { return given_out.empty() ? schedule.output_boxes : given_out; }
   // Device memory: two buffers of the largest box that the stages and
   // exchanges take turns writing (each reads one and writes the other),
   // the exchanges' send and receive buffers, and (made by the first
@@ -128,7 +136,7 @@ class PlanImpl {
   }
   std::size_t side_bytes(bool input) const {
     const bool real = input ? problem.kind == Kind::R2C : problem.kind == Kind::C2R;
-    const Box& box = input ? schedule.input_boxes[rank] : schedule.output_boxes[rank];
+    const Box& box = input ? in_boxes()[rank] : out_boxes()[rank];
     return static_cast<std::size_t>(box.elements()) * point_bytes(problem.precision) / (real ? 2 : 1);
   }
   // The workspace's parts in bytes: the two box buffers, the send and the
@@ -142,7 +150,12 @@ class PlanImpl {
         most_received = std::max(most_received, step.exchange->receive_elements());
     if (fused) most_sent = std::max(most_sent, fused->send_elements());
     const std::size_t box = point * static_cast<std::size_t>(largest_box());
-    return {box, box, point * static_cast<std::size_t>(most_sent), point * static_cast<std::size_t>(most_received)};
+    std::size_t sent = point * static_cast<std::size_t>(most_sent),
+                received = point * static_cast<std::size_t>(most_received);
+    for (const auto* reshape : {into.get(), back.get()})
+      if (reshape)
+        sent = std::max(sent, reshape->send_bytes()), received = std::max(received, reshape->receive_bytes());
+    return {box, box, sent, received};
   }
   // The plan's own workspace, made by the first execute that finds none
   // (the caller's, set_workspace, otherwise).
@@ -168,6 +181,7 @@ class PlanImpl {
   }
 
   void choose_methods();
+  void take_boxes(const Box& input_box, const Box& output_box, const PlanOptions& options);
   void execute(const Buffer& in, const Buffer& out, void* stream, Phases* phases) const;
   template <class In, class Out>
   void execute(const In* in, Out* out) const;
@@ -214,6 +228,54 @@ void PlanImpl::choose_methods() {
   }
 }
 
+// The constructor with boxes: every rank's boxes gathered and checked (the
+// same verdict everywhere: the same lists), then a reshape each way where
+// they are not the decomposition's (reshape.hpp).
+void PlanImpl::take_boxes(const Box& input_box, const Box& output_box, const PlanOptions& options) {
+  const std::size_t axes = problem.shape.size();
+  const std::vector<Box> ins = detail::gather_boxes(comm, input_box, axes);
+  const std::vector<Box> outs = detail::gather_boxes(comm, output_box, axes);
+  const bool real_in = problem.kind == Kind::R2C, real_out = problem.kind == Kind::C2R;
+  detail::check_tiling(ins, real_in ? problem.shape : schedule.complex_shape, "input");
+  detail::check_tiling(outs, real_out ? problem.shape : schedule.complex_shape, "output");
+  if (ins != schedule.input_boxes) given_in = ins;
+  if (outs != schedule.output_boxes) given_out = outs;
+  if (given_in.empty() && given_out.empty()) return;
+  std::optional<detail::Exchange> to_first, from_last;
+  detail::together(
+      comm,
+      [&] {
+        if (!given_in.empty()) to_first.emplace(given_in, schedule.input_boxes, rank);
+        if (!given_out.empty()) from_last.emplace(schedule.output_boxes, given_out, rank);
+      },
+      problem.timeout);
+  const detail::NcclComm* nccl = nullptr;
+  if (transport == Transport::Nccl) {
+    for (const Step& step : steps)
+      if (step.nccl && step.group_size == ranks) nccl = step.nccl.get();
+    if (!nccl) whole_nccl = std::make_unique<detail::NcclComm>(comm, device), nccl = whole_nccl.get();
+  }
+  const int point = static_cast<int>(point_bytes(problem.precision));
+  if (to_first)
+    into = std::make_unique<detail::Reshape>(comm, device, std::move(*to_first), real_in ? point / 2 : point, transport,
+                                             problem.exchange, nccl);
+  if (from_last)
+    back = std::make_unique<detail::Reshape>(comm, device, std::move(*from_last), real_out ? point / 2 : point,
+                                             transport, problem.exchange, nccl);
+  // The pipeline reads the caller's input; after a reshape it is buffer 1.
+  if (into && pipeline) {
+    pipeline.reset();
+    if (steps[0].exchange && stages[0])
+      detail::together(
+          comm,
+          [&] {
+            fused = detail::FusedFirstStage::make(device, problem, schedule.input_boxes[rank], schedule.kinds[0],
+                                                  schedule.axes[0], *stages[0], *steps[0].exchange, options);
+          },
+          problem.timeout);
+  }
+}
+
 void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream, Phases* phases) const {
   void* stream = stream_of(caller_stream);
   const int last = static_cast<int>(stages.size()) - 1;
@@ -227,9 +289,12 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
   };
   // Stage j: from the caller's input (j = 0) or the current buffer, to the
   // caller's output (the last) or the other buffer.
+  // Stage 0's input: the caller's, or where a reshape comes first, buffer 1
+  // (current is 1: stage 0 writes buffer 0).
+  const Buffer* first = &in;  // (set once the buffers exist)
   auto run = [&](int j) {
-    const Buffer& source = j == 0 ? in : buffers[current];
-    const Buffer& target = j == last ? out : buffers[1 - current];
+    const Buffer& source = j == 0 ? *first : buffers[current];
+    const Buffer& target = j == last && !back ? out : buffers[1 - current];
     if (const auto& plan = stages[j]) {
       if (stream)
         plan->execute(source, target, stream);
@@ -253,6 +318,12 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
         ensure_buffers();
       },
       problem.timeout);
+  if (into) {
+    first = &buffers[1];
+    begin();
+    into->run(in, send[0], receive[0], buffers[1], stream);
+    if (phases) end(phases->exchange_ms);
+  }
   // Stage 0 and the first exchange: in overlapped chunks, or one after the other.
   const bool pipelined = pipeline && !phases;
   if (pipelined) {
@@ -263,7 +334,7 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     // Stage 0 through buffer 0 into the send buffer's blocks, then only the transport.
     begin();
     detail::together(
-        comm, [&] { fused->run(in, buffers[0], send[0], stream); }, problem.timeout);
+        comm, [&] { fused->run(*first, buffers[0], send[0], stream); }, problem.timeout);
     if (phases) end(phases->stage_ms);
     begin();
     const Step& step = steps[0];
@@ -290,6 +361,11 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
         comm, [&] { run(j); }, problem.timeout);
     if (phases) end(phases->stage_ms);
   }
+  if (back) {
+    begin();
+    back->run(buffers[current], send[0], receive[0], out, stream);
+    if (phases) end(phases->exchange_ms);
+  }
   // No stream given on CUDA: the work went to the legacy default stream,
   // which Device::synchronize() (the device's own stream) does not wait
   // for; return when it is done instead.
@@ -301,12 +377,18 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     step.exchange->run(*step.transport, *copy, buffers[0], send[0], receive[0], buffers[1], stream, true);
     end(phases->bound_ms);
   }
+  for (const auto* reshape : {into.get(), back.get()}) {
+    if (!reshape) continue;
+    begin();
+    reshape->bound(buffers[0], send[0], receive[0], buffers[1], stream);
+    end(phases->bound_ms);
+  }
 }
 
 template <class In, class Out>
 void PlanImpl::execute(const In* in, Out* out) const {
-  const Box& in_box = schedule.input_boxes[rank];
-  const Box& out_box = schedule.output_boxes[rank];
+  const Box& in_box = in_boxes()[rank];
+  const Box& out_box = out_boxes()[rank];
   detail::together(
       comm,
       [&] {
@@ -479,15 +561,21 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
   }
 }
 
+Plan::Plan(MPI_Comm comm, const Device& device, const Problem& problem, const Box& input_box, const Box& output_box,
+           const PlanOptions& options)
+    : Plan(comm, device, problem, options) {
+  impl_->take_boxes(input_box, output_box, options);
+}
+
 Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 
 const Problem& Plan::problem() const { return impl_->problem; }
-const Box& Plan::input_box() const { return impl_->schedule.input_boxes[impl_->rank]; }
-const Box& Plan::output_box() const { return impl_->schedule.output_boxes[impl_->rank]; }
-const std::vector<Box>& Plan::input_boxes() const { return impl_->schedule.input_boxes; }
-const std::vector<Box>& Plan::output_boxes() const { return impl_->schedule.output_boxes; }
+const Box& Plan::input_box() const { return impl_->in_boxes()[impl_->rank]; }
+const Box& Plan::output_box() const { return impl_->out_boxes()[impl_->rank]; }
+const std::vector<Box>& Plan::input_boxes() const { return impl_->in_boxes(); }
+const std::vector<Box>& Plan::output_boxes() const { return impl_->out_boxes(); }
 const std::vector<int>& Plan::grid() const { return impl_->schedule.grid; }
 
 Transport Plan::transport() const { return impl_->transport; }
@@ -535,6 +623,11 @@ std::string Plan::describe() const {
   out << "distributed " << p.problem.token() << " on rank " << p.rank << " of " << p.ranks << ", grid " << s.grid[0]
       << " x " << s.grid[1] << "\n";
   out << "  input box    " << box_text(input_box()) << "\n";
+  auto reshape_text = [&](const detail::Reshape& reshape, const char* what) {
+    out << "  reshape      " << what << ", over every rank: send " << reshape.exchange().sent_points()
+        << " points, receive " << reshape.exchange().received_points() << "\n";
+  };
+  if (p.into) reshape_text(*p.into, "the caller's input boxes to the decomposition's");
   for (std::size_t j = 0; j < p.stages.size(); ++j) {
     if (j > 0) {
       const Step& step = p.steps[j - 1];
@@ -562,6 +655,7 @@ std::string Plan::describe() const {
                               : "")
         << "\n";
   }
+  if (p.back) reshape_text(*p.back, "the decomposition's output boxes to the caller's");
   out << "  output box   " << box_text(output_box()) << "\n";
   return out.str();
 }

@@ -18,6 +18,13 @@ namespace bfly::distributed::detail {
 
 namespace {
 
+// The MPI type of one element of `bytes` bytes: a complex point (8, 16),
+// or a real one (4), which a real reshape moves (reshape.hpp). (8 bytes
+// serve a double real too: the same bytes on one kind of host.)
+MPI_Datatype element_type(int bytes) {
+  return bytes == 4 ? MPI_FLOAT : bytes == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+}
+
 int to_count(std::int64_t n) {
   if (n > INT_MAX)
     throw Error(ErrorCode::Unsupported, "bfly::distributed: an exchange of " + std::to_string(n) +
@@ -50,7 +57,7 @@ MpiTransport::MpiTransport(MPI_Comm group, const Device& device, int point_bytes
 }
 
 void MpiTransport::move_device(const std::vector<Run>& sends, const std::vector<Run>& receives) const {
-  const MPI_Datatype type = point_bytes_ == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+  const MPI_Datatype type = element_type(point_bytes_);
   const std::size_t point = static_cast<std::size_t>(point_bytes_);
   auto address = [&](const Run& run) {
     return reinterpret_cast<void*>(run.buffer->device_pointer() + static_cast<std::size_t>(run.offset) * point);
@@ -75,7 +82,7 @@ void MpiTransport::move_device(const std::vector<Run>& sends, const std::vector<
 
 void MpiTransport::move(const std::vector<int>& send_counts, const std::vector<int>& send_offsets,
                         const std::vector<int>& receive_counts, const std::vector<int>& receive_offsets) const {
-  const MPI_Datatype type = point_bytes_ == 8 ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+  const MPI_Datatype type = element_type(point_bytes_);
   const std::size_t point = static_cast<std::size_t>(point_bytes_), peers = send_counts.size();
   auto* sent = reinterpret_cast<unsigned char*>(send_.data());
   auto* received = reinterpret_cast<unsigned char*>(receive_.data());

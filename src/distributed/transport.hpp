@@ -50,7 +50,8 @@ class Transport {
 class MpiTransport : public Transport {
  public:
   // Collective over `group` (whether every rank takes device pointers).
-  // `point_bytes`: 8 (complex float) or 16 (complex double).
+  // `point_bytes`: 8 (complex float) or 16 (complex double); 4 for the
+  // real floats of a real reshape.
   MpiTransport(MPI_Comm group, const Device& device, int point_bytes,
                ExchangeMethod method = ExchangeMethod::Alltoallv);
   void exchange(const std::vector<Run>& sends, const std::vector<Run>& receives, void* stream) const override;
