@@ -58,9 +58,8 @@ def main():
         import bfly.multi_device as bm
         comm, rank, devices = None, 0, args.devices.split(",")
     else:
-        from mpi4py import MPI
-
         import bfly.distributed as bd
+        from mpi4py import MPI
         comm, rank = MPI.COMM_WORLD, MPI.COMM_WORLD.rank
     start, cases, bad, refused = time.time(), 0, 0, 0
     while True:

@@ -143,7 +143,8 @@ class Plan:
     """One distributed transform, planned once (collectively) and run many times.
 
     Plan(comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None, transport="auto",
-         exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None)
+         exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None,
+         input_box=None, output_box=None)
 
     comm: an mpi4py intracommunicator (None: MPI.COMM_WORLD). shape: the
     global array's shape (2 or 3 axes; for "irfft" the real output's).
@@ -161,6 +162,11 @@ class Plan:
     device: the device this rank runs on (None: $BFLY_DEVICE, else auto,
     one GPU a rank on hosts of several); CUDA arrays must be on it.
     tier: which kernels (bfly.set_tier's names; None: bfly.set_tier's).
+    input_box, output_box: this rank's own boxes, both or neither, as tuples
+    of slices of the global arrays (as plan.input_box gives them) or
+    ((lower, ...), (upper, ...)): any tiling of each side over the ranks
+    (heFFTe's bricks); the plan reshapes them to and from the
+    decomposition's (docs/DISTRIBUTED.md, "Any boxes").
 
     ``plan(x_local, out=None, stream=None)`` transforms this rank's part:
     x_local of shape ``plan.input_shape`` (the input box's), the result of
@@ -171,7 +177,8 @@ class Plan:
     """
 
     def __init__(self, comm, shape, dtype, kind="fft", *, decomposition=None, grid=None, norm=None,
-                 transport="auto", exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None):
+                 transport="auto", exchange="alltoallv", pipeline=0, timeout=600.0, device=None, tier=None,
+                 input_box=None, output_box=None):
         comm = _communicator(comm)
 
         def checked():
@@ -185,7 +192,8 @@ class Plan:
                             DECOMPOSITIONS + ("auto",)),
                     _grid(grid), norm_name(norm), _choose("transport", transport, TRANSPORTS),
                     _choose("exchange", exchange, EXCHANGES), _pipeline(pipeline), _timeout(timeout),
-                    _device_spec(device) or "", _core.tier() if tier is None else str(tier))
+                    _device_spec(device) or "", _core.tier() if tier is None else str(tier),
+                    _boxes(input_box, output_box, len(_global_shape(shape))))
 
         try:
             args, failure = checked(), None
@@ -193,12 +201,12 @@ class Plan:
             args, failure = None, e
         _agree(comm, failure)
         (self.shape, self._bkind, inverse, self._work_in, self._work_out, self._result, self.decomposition,
-         grid, self.norm, transport, exchange, pipeline, timeout, spec, tier) = args
+         grid, self.norm, transport, exchange, pipeline, timeout, spec, tier, boxes) = args
         self.comm = comm
         self.kind = kind
         self._core = _distributed.DistributedPlan(comm.py2f(), spec, list(self.shape), self._bkind,
                                                   _precision(self._work_in), inverse, self.norm, self.decomposition,
-                                                  grid, transport, exchange, pipeline, timeout, tier)
+                                                  grid, transport, exchange, pipeline, timeout, tier, *boxes)
         self.decomposition = self._core.decomposition  # "auto" resolved
         self.input_box = _slices(self._core.input_box)
         self.output_box = _slices(self._core.output_box)
@@ -342,6 +350,30 @@ class Plan:
         return (f"bfly.distributed.Plan({self.token!r}, rank {self.comm.Get_rank()} of {self.comm.Get_size()}, "
                 f"input box {_box_text(self.input_box)}, output box {_box_text(self.output_box)}, "
                 f"device={self.device!r})")
+
+
+def _box_flat(box, ndim, name):
+    """A box given as slices or as (lower, upper): lower then upper, flat."""
+    try:
+        if all(isinstance(b, slice) for b in box):
+            lower = [0 if b.start is None else int(b.start) for b in box]
+            upper = [int(b.stop) for b in box]
+        else:
+            lower, upper = ([int(v) for v in side] for side in box)
+    except (TypeError, ValueError):
+        raise ValueError(f"bfly.distributed: {name}={box!r} is not a box (slices, or (lower, upper))") from None
+    if len(lower) != ndim or len(upper) != ndim:
+        raise ValueError(f"bfly.distributed: {name}={box!r} has not the array's {ndim} axes")
+    return lower + upper
+
+
+def _boxes(input_box, output_box, ndim):
+    """The caller's boxes for the binding: both or neither."""
+    if (input_box is None) != (output_box is None):
+        raise ValueError("bfly.distributed: give input_box and output_box together, or neither")
+    if input_box is None:
+        return [], []
+    return _box_flat(input_box, ndim, "input_box"), _box_flat(output_box, ndim, "output_box")
 
 
 def _box_text(box):

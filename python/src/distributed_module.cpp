@@ -98,7 +98,8 @@ class DistributedPlan {
   DistributedPlan(std::intptr_t comm_handle, const std::string& device_spec, std::vector<std::int64_t> shape,
                   const std::string& kind, const std::string& precision, bool inverse, const std::string& norm,
                   const std::string& decomposition, std::vector<int> grid, const std::string& transport,
-                  const std::string& exchange, int pipeline, double timeout, const std::string& tier) {
+                  const std::string& exchange, int pipeline, double timeout, const std::string& tier,
+                  std::vector<std::int64_t> input_box, std::vector<std::int64_t> output_box) {
     const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(comm_handle));
     if (comm == MPI_COMM_NULL) throw Error(ErrorCode::InvalidArgument, "bfly.distributed: MPI_COMM_NULL");
     dist::Problem problem;
@@ -115,7 +116,16 @@ class DistributedPlan {
       plan_tier = parse_tier(tier);
     });
     device_.emplace(dist::rank_device(comm, device_spec));  // (agreed there)
-    plan_.emplace(comm, *device_, problem, options_with_logged_waits(plan_tier));
+    // The caller's boxes as lower then upper, both or neither (bfly/distributed.py).
+    auto box_of = [](const std::vector<std::int64_t>& flat) {
+      const auto half = static_cast<std::ptrdiff_t>(flat.size() / 2);
+      return dist::Box{{flat.begin(), flat.begin() + half}, {flat.begin() + half, flat.end()}};
+    };
+    if (input_box.empty())
+      plan_.emplace(comm, *device_, problem, options_with_logged_waits(plan_tier));
+    else
+      plan_.emplace(comm, *device_, problem, box_of(input_box), box_of(output_box),
+                    options_with_logged_waits(plan_tier));
     const std::size_t point = problem.precision == Precision::Single ? 8 : 16;  // a complex point
     auto side = [&](const dist::Box& box, bool real) {
       return static_cast<std::size_t>(box.elements()) * (real ? point / 2 : point);
@@ -339,9 +349,12 @@ NB_MODULE(_distributed, m) {
   nb::class_<DistributedPlan>(m, "DistributedPlan")
       .def(nb::init<std::intptr_t, const std::string&, std::vector<std::int64_t>, const std::string&,
                     const std::string&, bool, const std::string&, const std::string&, std::vector<int>,
-                    const std::string&, const std::string&, int, double, const std::string&>(),
+                    const std::string&, const std::string&, int, double, const std::string&, std::vector<std::int64_t>,
+                    std::vector<std::int64_t>>(),
            "comm"_a, "device"_a, "shape"_a, "kind"_a, "precision"_a, "inverse"_a, "norm"_a, "decomposition"_a, "grid"_a,
-           "transport"_a, "exchange"_a, "pipeline"_a, "timeout"_a, "tier"_a, nb::call_guard<nb::gil_scoped_release>())
+           "transport"_a, "exchange"_a, "pipeline"_a, "timeout"_a, "tier"_a,
+           "input_box"_a = std::vector<std::int64_t>{}, "output_box"_a = std::vector<std::int64_t>{},
+           nb::call_guard<nb::gil_scoped_release>())
       .def("execute_host", &DistributedPlan::execute_host, "input"_a, "output"_a,
            nb::call_guard<nb::gil_scoped_release>())
       .def("execute_device", &DistributedPlan::execute_device, "input"_a, "output"_a, "stream"_a,

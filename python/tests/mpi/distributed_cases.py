@@ -175,6 +175,35 @@ def test_exchange_methods_and_chunks():
         bd.Plan(comm, shape, np.complex128, timeout=-1)
 
 
+def slab_of(shape, axis):
+    """This rank's part of `shape` split along `axis` (the C++ layer's rule), as slices."""
+    n = shape[axis]
+    q, m = divmod(n, size)
+    first = rank * q + min(rank, m)
+    cut = slice(first, first + q + (1 if rank < m else 0))
+    return tuple(cut if k == axis else slice(0, shape[k]) for k in range(len(shape)))
+
+
+def test_given_boxes_any_tiling():
+    # The caller's own boxes (any tiling of each side), reshaped to and from the decomposition's.
+    shape = (6, 8, 10)
+    x = random_global(shape, np.complex128, 21)
+    plan = bd.Plan(comm, shape, np.complex128, input_box=slab_of(shape, 2), output_box=slab_of(shape, 1))
+    assert plan.input_box == slab_of(shape, 2) and plan.output_box == slab_of(shape, 1)
+    assert relative_error(plan(plan.local_input(x)), plan.local_output(np.fft.fftn(x))) < 1e-13
+    real = random_global(shape, np.float32, 22)
+    half = (6, 8, 6)
+    plan = bd.Plan(comm, shape, np.float32, "rfft", input_box=slab_of(shape, 2), output_box=slab_of(half, 2))
+    assert relative_error(plan(plan.local_input(real)), plan.local_output(np.fft.rfftn(real))) < 5e-6
+    with pytest.raises(ValueError, match="give input_box and output_box together"):
+        bd.Plan(comm, shape, np.complex128, input_box=slab_of(shape, 2))
+    everything = tuple(slice(0, n) for n in shape)
+    if size > 1:
+        message = raised_everywhere(ValueError, lambda: bd.Plan(comm, shape, np.complex128, input_box=everything,
+                                                                 output_box=slab_of(shape, 1)))
+        assert "input boxes of ranks 0 and 1 overlap" in message
+
+
 def test_auto_decomposition_round_trips():
     # slabs where every rank holds planes, else pencils; the inverse takes the way back on the same boxes.
     for shape in ((6, 5, 4), (2, 6, 4), (6, 4)):
