@@ -181,6 +181,13 @@ class PlanImpl {
   }
 
   void choose_methods();
+  // The first stage storing the first exchange's send blocks, where it
+  // applies (fused_stage.hpp) and the pipeline does not run.
+  void make_fused(const PlanOptions& options) {
+    if (!pipeline && !steps.empty() && steps[0].exchange && stages[0])
+      fused = detail::FusedFirstStage::make(device, problem, schedule.input_boxes[rank], schedule.kinds[0],
+                                            schedule.axes[0], *stages[0], *steps[0].exchange, options);
+  }
   void take_boxes(const Box& input_box, const Box& output_box, const PlanOptions& options);
   void execute(const Buffer& in, const Buffer& out, void* stream, Phases* phases) const;
   template <class In, class Out>
@@ -265,14 +272,8 @@ void PlanImpl::take_boxes(const Box& input_box, const Box& output_box, const Pla
   // The pipeline reads the caller's input; after a reshape it is buffer 1.
   if (into && pipeline) {
     pipeline.reset();
-    if (steps[0].exchange && stages[0])
-      detail::together(
-          comm,
-          [&] {
-            fused = detail::FusedFirstStage::make(device, problem, schedule.input_boxes[rank], schedule.kinds[0],
-                                                  schedule.axes[0], *stages[0], *steps[0].exchange, options);
-          },
-          problem.timeout);
+    detail::together(
+        comm, [&] { make_fused(options); }, problem.timeout);
   }
 }
 
@@ -287,10 +288,10 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
   auto end = [&](std::vector<double>& times) {
     if (phases) wait(stream), detail::check_mpi(MPI_Barrier(comm), "MPI_Barrier"), times.push_back(ms_since(start));
   };
-  // Stage j: from the caller's input (j = 0) or the current buffer, to the
-  // caller's output (the last) or the other buffer.
-  // Stage 0's input: the caller's, or where a reshape comes first, buffer 1
-  // (current is 1: stage 0 writes buffer 0).
+  // Stage j: from `first` (j = 0: the caller's input, or buffer 1 where a
+  // reshape comes first; current is 1, so stage 0 writes buffer 0) or the
+  // current buffer, to the caller's output (the last, unless a reshape
+  // follows) or the other buffer.
   const Buffer* first = &in;  // (set once the buffers exist)
   auto run = [&](int j) {
     const Buffer& source = j == 0 ? *first : buffers[current];
@@ -547,9 +548,7 @@ Plan::Plan(MPI_Comm comm, const Device& device, const Problem& given, const Plan
         if (p.transport == Transport::Nccl && chunks > 1 && detail::pipelines(s) && p.steps[0].nccl)
           p.pipeline = std::make_unique<detail::Pipeline>(device, problem, s, p.rank, s.members(0, p.rank), chunks,
                                                           options, *p.steps[0].nccl, *p.copy, *p.steps[0].exchange);
-        else if (!p.steps.empty() && p.steps[0].exchange && p.stages[0])
-          p.fused = detail::FusedFirstStage::make(device, problem, s.input_boxes[p.rank], s.kinds[0], s.axes[0],
-                                                  *p.stages[0], *p.steps[0].exchange, options);
+        p.make_fused(options);
       },
       problem.timeout);
   // ExchangeMethod::Auto: the buffers first (made or failed on every rank
