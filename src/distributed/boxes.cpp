@@ -126,6 +126,11 @@ template void pack(const Box&, const std::complex<float>*, const Box&, std::comp
 template void pack(const Box&, const std::complex<double>*, const Box&, std::complex<double>*);
 template void unpack(const Box&, const std::complex<float>*, const Box&, std::complex<float>*);
 template void unpack(const Box&, const std::complex<double>*, const Box&, std::complex<double>*);
+// (Real sides: MultiDevicePlan's whole host arrays of an R2C's input, a C2R's output.)
+template void pack(const Box&, const float*, const Box&, float*);
+template void pack(const Box&, const double*, const Box&, double*);
+template void unpack(const Box&, const float*, const Box&, float*);
+template void unpack(const Box&, const double*, const Box&, double*);
 
 }  // namespace bfly::distributed::detail
 

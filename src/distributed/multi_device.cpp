@@ -14,7 +14,6 @@
 // same devices; what differs is only who moves the runs.
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -43,30 +42,6 @@ bool nccl_suits(const std::vector<Device>& devices) {
   }
   std::sort(specs.begin(), specs.end());
   return std::adjacent_find(specs.begin(), specs.end()) == specs.end() && detail::nccl_available();
-}
-
-// Copies `box` of a row-major array of `shape` (elements of `bytes` bytes)
-// between `whole` and `part` (the box's elements, row-major over the box):
-// into part (gather) or back into whole.
-void copy_box(unsigned char* whole, const std::vector<std::int64_t>& shape, const Box& box, unsigned char* part,
-              std::size_t bytes, bool into_part) {
-  if (box.empty()) return;
-  const std::size_t axes = shape.size();
-  const std::vector<std::int64_t> extent = box.shape();
-  const std::size_t run = static_cast<std::size_t>(extent.back()) * bytes;
-  std::vector<std::int64_t> index(axes, 0);  // within the box, all axes but the last
-  for (std::size_t done = 0;; done += run) {
-    std::int64_t offset = 0;
-    for (std::size_t k = 0; k < axes; ++k) offset = offset * shape[k] + box.lower[k] + (k + 1 < axes ? index[k] : 0);
-    unsigned char* place = whole + static_cast<std::size_t>(offset) * bytes;
-    if (into_part)
-      std::memcpy(part + done, place, run);
-    else
-      std::memcpy(place, part + done, run);
-    std::size_t k = axes - 1;
-    while (k > 0 && ++index[k - 1] == extent[k - 1]) index[--k] = 0;
-    if (k == 0) return;
-  }
 }
 
 template <class T>
@@ -255,23 +230,24 @@ void MultiDevicePlanImpl::execute(const In* in, Out* out) const {
     for (int r = 0; r < parts(); ++r)
       host_sides.push_back({Buffer(devices[r], std::max<std::size_t>(16, side_bytes(r, true))),
                             Buffer(devices[r], std::max<std::size_t>(16, side_bytes(r, false)))});
-  std::vector<unsigned char> staging;
-  const std::vector<std::int64_t> in_shape = side_shape(true), out_shape = side_shape(false);
+  // Each part's box cut out of the whole arrays and put back (boxes.hpp).
+  auto whole = [](const std::vector<std::int64_t>& shape) {
+    return Box{std::vector<std::int64_t>(shape.size(), 0), shape};
+  };
+  const Box in_whole = whole(side_shape(true)), out_whole = whole(side_shape(false));
   std::vector<Buffer> ins, outs;
   for (int r = 0; r < parts(); ++r) {
-    staging.resize(side_bytes(r, true));
-    copy_box(reinterpret_cast<unsigned char*>(const_cast<In*>(in)), in_shape, schedule.input_boxes[r], staging.data(),
-             sizeof(In), true);
-    if (!staging.empty()) host_sides[r][0].write(staging.data(), staging.size());
+    std::vector<In> part(static_cast<std::size_t>(schedule.input_boxes[r].elements()));
+    detail::pack(in_whole, in, schedule.input_boxes[r], part.data());
+    if (!part.empty()) host_sides[r][0].write(part.data(), part.size() * sizeof(In));
     ins.push_back(host_sides[r][0]), outs.push_back(host_sides[r][1]);
   }
   execute(ins, outs, nullptr);
   for (int r = 0; r < parts(); ++r) {
-    staging.resize(side_bytes(r, false));
-    if (staging.empty()) continue;
-    host_sides[r][1].read(staging.data(), staging.size());
-    copy_box(reinterpret_cast<unsigned char*>(out), out_shape, schedule.output_boxes[r], staging.data(), sizeof(Out),
-             false);
+    std::vector<Out> part(static_cast<std::size_t>(schedule.output_boxes[r].elements()));
+    if (part.empty()) continue;
+    host_sides[r][1].read(part.data(), part.size() * sizeof(Out));
+    detail::unpack(schedule.output_boxes[r], part.data(), out_whole, out);
   }
 }
 
