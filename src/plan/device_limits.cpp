@@ -131,8 +131,15 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // Rows whose threads read less than a 32-byte sector of a row at once
   // (17 points, one thread a row: 27% of the copy kernel and 0.27x cuFFT,
   // H100, 2026-11-23) go through shared memory as one block. A first
-  // choice, before any measurement of the block form.
-  limits.block_rows_bytes = 32;
+  // choice, before any measurement of the block form. 128 since 2026-11-27
+  // (H200, 2^26 points, 16 random short lengths 20-588 at 32, 64, 128 and
+  // 256: fp32 20-168 points 1.07-1.43x at 128, none slower, 312 0.89x at
+  // 256; fp64 20, 52 and 84 1.12-1.30x at 128, none slower; docs/PERF.md,
+  // issue 39).
+  limits.block_rows_bytes = 128;
+  // Real rows as one block (set_real_block) keep the first choice: R2C
+  // rows of 5 and 7 threads lost 12-15% as blocks (issue 39, 2026-11-26).
+  limits.real_block_bytes = 32;
   // Planes in one pass (solvers/plane.cpp): up to 16384 fp32 points (128
   // KiB) on Hopper-sized blocks, 2048 in OpenCL's 48 KiB. H100, 2^26
   // points, one pass vs a pass an axis (docs/PERF.md "planes"): fp32 16 x

@@ -130,6 +130,8 @@ struct DeviceLimits {
   // (KernelSpec::block_rows) where a row's threads would read fewer than
   // this many contiguous bytes at once; 0: never.
   int block_rows_bytes = 0;
+  // The same for short real rows (launch_model.cpp set_real_block).
+  int real_block_bytes = 0;
   // Planes (the two innermost axes of a complex array, rows contiguous)
   // of at most this many fp32 points (half for doubles) take one pass, a
   // group holding whole planes (KernelSpec::plane_columns); 0: a pass an axis.

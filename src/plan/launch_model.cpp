@@ -18,6 +18,8 @@ namespace {
 // Points a thread of long strided fp32 columns before issue 39 (not powers
 // of two): complete_model keeps them where fewer would cost columns.
 constexpr int kStridedPointsWide = 64;
+// ... and where the group's registers cannot hold its points at 16.
+constexpr int kStridedColumnsFit = 32;
 
 // Sorts the dims before the last (the batch dim stays outermost) by `key`,
 // drops 1-point dims and merges neighbours that step as one, keeping track of
@@ -355,7 +357,24 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   DeviceLimits at_wide = limits;
   at_wide.strided_points_mixed = kStridedPointsWide;
   complete_model_at(wide, at_wide);
-  if (wide.transforms_per_group > spec.transforms_per_group) spec = wide;
+  if (wide.transforms_per_group > spec.transforms_per_group) {
+    spec = wide;
+    return;
+  }
+  // Where the group's threads leave too few registers for their points, 32
+  // points a thread in fewer threads, if the columns stay and they fit
+  // (H200, fp32, 2^26 points, 12 random 1D lengths of two column passes,
+  // 1125000..9525600: 1587600 1.11x, 1680000 1.24x, 2074464 1.17x, 2222640
+  // 1.24x, 2361960 1.18x, 4705960 1.25x; 3211264 0.95x, whose 896 threads
+  // spilled 48 bytes and still beat 512 that did not; docs/PERF.md, issue
+  // 39, 2026-11-27).
+  const int regs = limits.registers_per_unit;
+  if (regs <= 0 || limits.strided_points_mixed >= kStridedColumnsFit || column_points_fit_registers(spec, regs)) return;
+  KernelSpec fewer = given;
+  DeviceLimits at_fewer = limits;
+  at_fewer.strided_points_mixed = kStridedColumnsFit;
+  complete_model_at(fewer, at_fewer);
+  if (fewer.transforms_per_group >= spec.transforms_per_group && column_points_fit_registers(fewer, regs)) spec = fewer;
 }
 
 void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
@@ -592,7 +611,7 @@ void set_block_rows(KernelSpec& spec, const DeviceLimits& limits) {
 
 // Short real rows the same way (KernelSpec::real_block): an R2C or C2R in
 // one pass, rows end to end in both buffers (out of place), where a row's
-// threads would read less than block_rows_bytes of it at once (a C2R,
+// threads would read less than real_block_bytes of it at once (a C2R,
 // whose mirrored reads X[n - j] scatter the more), or half that (an R2C).
 // H200 fp32, 2^26 points: R2C rows of one thread (7-31 points) 2.0-3.3x
 // faster, of 3 (21, 27) 1.02-1.09x, of 5 and 7 (45, 63) 0.85-0.88x; C2R 13
@@ -602,7 +621,7 @@ void set_real_block(KernelSpec& spec, const DeviceLimits& limits) {
   const int real = spec.precision == Precision::Single ? 4 : 8;
   const bool r2c = spec.real_load == K::RealLoad::Real && spec.real_store == K::RealStore::Half;
   const bool c2r = spec.real_load == K::RealLoad::Hermitian && spec.real_store == K::RealStore::Real;
-  const int bytes = c2r ? limits.block_rows_bytes : limits.block_rows_bytes / 2;
+  const int bytes = c2r ? limits.real_block_bytes : limits.real_block_bytes / 2;
   if (bytes <= 0 || spec.threads_per_transform * real >= bytes) return;
   const std::int64_t n = spec.length, h = n / 2 + 1;
   if ((!r2c && !c2r) || spec.row_pairs() || spec.bluestein() || spec.rader_prime > 0 || !spec.store_ops.empty() ||

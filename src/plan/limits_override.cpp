@@ -85,6 +85,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.strided_groups_per_unit = static_cast<int>(v); }},
       {"block_rows", "block_rows_bytes (0: never)", 0, kAny,
        [](DeviceLimits& l, long long v) { l.block_rows_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},
+      {"real_block", "real_block_bytes (0: never)", 0, kAny,
+       [](DeviceLimits& l, long long v) { l.real_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},
       {"rader", "rader (0: Bluestein for every prime)", 0, 1, [](DeviceLimits& l, long long v) { l.rader = v != 0; }},
       {"rader_kernel", "rader_one_kernel", 0, kAny, [](DeviceLimits& l, long long v) { l.rader_one_kernel = v; }},
       {"convolution", "convolution_length: the longest one-kernel convolution (0: the GPUs' rule)", 0, kAny,

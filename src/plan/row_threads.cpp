@@ -11,6 +11,15 @@ bool points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
   return 2 * words * spec.points_per_thread() + 40 <= leaves;
 }
 
+bool column_points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  // (What the compiler leaves a thread under __launch_bounds__: registers
+  // go to warps four at a time, eight a thread at a time.)
+  const std::int64_t group = std::int64_t{spec.threads_per_transform} * spec.transforms_per_group;
+  const std::int64_t leaves = std::min<std::int64_t>(255, registers_per_unit / ((group + 127) / 128 * 128) / 8 * 8);
+  return 3 * words * spec.points_per_thread() + 4 <= leaves;
+}
+
 // (Halving can leave a stage one thread's worth of slots short: 12288 at
 // 768 threads, 24 points each; at 1024, 16. The fewest threads among equals,
 // since the others would idle.)

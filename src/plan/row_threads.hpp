@@ -17,6 +17,12 @@ namespace bfly::plan {
 // room in a multiprocessor's `registers_per_unit` (at most 255 a thread).
 bool points_fit_registers(const KernelSpec& spec, int registers_per_unit);
 
+// The same for a column pass's whole group (its columns times its threads):
+// 3 registers a point's word and 4 more (NVRTC, sm_90, long fp32 columns
+// under the registers their group leaves: 24 points a thread fitted in 80,
+// 30 in 95-96; 28-32 spilled 8-180 bytes at 72-96; 60 fitted in 235).
+bool column_points_fit_registers(const KernelSpec& spec, int registers_per_unit);
+
 // The thread count in [low, high] that leaves each thread the fewest
 // points, the fewest threads among equals; with `registers_per_unit` > 0,
 // only counts whose points fit (points_fit_registers), low - 1 where none

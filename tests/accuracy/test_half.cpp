@@ -250,7 +250,7 @@ TEST_P(Half, InPlaceAndOneSideApart) {
 // converting as the block moves.
 TEST_P(Half, BlocksOfRows) {
   PlanOptions blocks = test_options();
-  blocks.limits = "block_rows=4096";
+  blocks.limits = "block_rows=4096,real_block=4096";
   for (const Problem& p : {make(Kind::C2C, {8}, Storage::BFloat16, 1000, Direction::Inverse, Norm::Backward),
                            make(Kind::R2C, {15}, Storage::Half, 1000),
                            make(Kind::C2R, {15}, Storage::Half, 999, Direction::Inverse, Norm::Ortho)}) {

@@ -181,7 +181,7 @@ TEST_P(Real, TwoRowsATransform) {
 // shapes whose real rows lie end to end across an axis.
 TEST_P(Real, BlockRows) {
   PlanOptions forced = test_options();
-  forced.limits = "block_rows=100000";
+  forced.limits = "real_block=100000";
   int i = 0;
   std::vector<Problem> problems;
   for (Precision precision : kPrecisions)

@@ -29,45 +29,119 @@ __device__ __forceinline__ cpx storage_cpx(hcpx p) { return cmake(storage_real(p
 __device__ __forceinline__ hcpx storage_pack(cpx v) { return storage_bits(v.x) | (storage_bits(v.y) << 16); }
 #endif
 
-extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_g5c017c87ca_p1_T6_M21_tm_pw_occ4_lf16_sf16(const hcpx* in, hcpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
+extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_g5c017c87ca_p1_T6_M21_tm_pw_occ4_blk_lf16_sf16(const hcpx* in, hcpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im) {
   // points 1/1, dims *:60/60, f16 load, f16 store
-  __shared__ __align__(16) cpx lds[1260];
+  __shared__ __align__(16) cpx lds[1281];
   const unsigned int lid = threadIdx.x;
   const unsigned int m = lid / 6, t = lid % 6;
   const unsigned long long g = (unsigned long long)blockIdx.x * 21 + m;
   const bool valid = g < transforms;
   unsigned int rest = (unsigned int)(g);
   const unsigned int in_off = rest * 60;
-  const unsigned int out_off = rest * 60;
   (void)rest;
   const hcpx* src = in + in_off;
-  hcpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0);
   (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
+  {
+    const unsigned long long g0 = (unsigned long long)blockIdx.x * 21;
+    const unsigned long long end = (transforms - g0) * 60;  // points of valid rows
+    const hcpx* block = in + g0 * 60;
+    {
+      const unsigned int i = lid + 0, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 126, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 252, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 378, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 504, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 630, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 756, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 882, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 1008, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const unsigned int i = lid + 1134, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = storage_cpx(block[i]);
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+  }
+  __syncthreads();
   // stage 0: radix 10, stride 1
   {
     const unsigned int b = t + 0;  (void)b;
     if (valid) {
-      x0 = storage_cpx(src[(unsigned int)(b + 0) * 1]);
-      x0.y *= in_sign;
-      x1 = storage_cpx(src[(unsigned int)(b + 6) * 1]);
-      x1.y *= in_sign;
-      x2 = storage_cpx(src[(unsigned int)(b + 12) * 1]);
-      x2.y *= in_sign;
-      x3 = storage_cpx(src[(unsigned int)(b + 18) * 1]);
-      x3.y *= in_sign;
-      x4 = storage_cpx(src[(unsigned int)(b + 24) * 1]);
-      x4.y *= in_sign;
-      x5 = storage_cpx(src[(unsigned int)(b + 30) * 1]);
-      x5.y *= in_sign;
-      x6 = storage_cpx(src[(unsigned int)(b + 36) * 1]);
-      x6.y *= in_sign;
-      x7 = storage_cpx(src[(unsigned int)(b + 42) * 1]);
-      x7.y *= in_sign;
-      x8 = storage_cpx(src[(unsigned int)(b + 48) * 1]);
-      x8.y *= in_sign;
-      x9 = storage_cpx(src[(unsigned int)(b + 54) * 1]);
-      x9.y *= in_sign;
+      x0 = lds[m * 61 + (b + 0)];
+      x1 = lds[m * 61 + (b + 6)];
+      x2 = lds[m * 61 + (b + 12)];
+      x3 = lds[m * 61 + (b + 18)];
+      x4 = lds[m * 61 + (b + 24)];
+      x5 = lds[m * 61 + (b + 30)];
+      x6 = lds[m * 61 + (b + 36)];
+      x7 = lds[m * 61 + (b + 42)];
+      x8 = lds[m * 61 + (b + 48)];
+      x9 = lds[m * 61 + (b + 54)];
     }
   }
   {
@@ -123,39 +197,40 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_g5c017c8
     x8 = t18;
     x9 = t35;
   }
+  __syncthreads();
   {
     const unsigned int b = t + 0;  (void)b;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 0] = x0;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 1] = x1;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 2] = x2;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 3] = x3;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 4] = x4;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 5] = x5;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 6] = x6;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 7] = x7;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 8] = x8;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 9] = x9;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 0] = x0;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 1] = x1;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 2] = x2;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 3] = x3;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 4] = x4;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 5] = x5;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 6] = x6;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 7] = x7;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 8] = x8;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 9] = x9;
   }
   __syncthreads();
   // stage 1: radix 6, stride 10
   {
     const unsigned int b = t + 0;  (void)b;
-    x0 = lds[m * 60 + b + 0];
-    x1 = lds[m * 60 + b + 10];
-    x2 = lds[m * 60 + b + 20];
-    x3 = lds[m * 60 + b + 30];
-    x4 = lds[m * 60 + b + 40];
-    x5 = lds[m * 60 + b + 50];
+    x0 = lds[m * 61 + b + 0];
+    x1 = lds[m * 61 + b + 10];
+    x2 = lds[m * 61 + b + 20];
+    x3 = lds[m * 61 + b + 30];
+    x4 = lds[m * 61 + b + 40];
+    x5 = lds[m * 61 + b + 50];
   }
   {
     const unsigned int b = t + 6;  (void)b;
     if (b < 10) {
-      x6 = lds[m * 60 + b + 0];
-      x7 = lds[m * 60 + b + 10];
-      x8 = lds[m * 60 + b + 20];
-      x9 = lds[m * 60 + b + 30];
-      x10 = lds[m * 60 + b + 40];
-      x11 = lds[m * 60 + b + 50];
+      x6 = lds[m * 61 + b + 0];
+      x7 = lds[m * 61 + b + 10];
+      x8 = lds[m * 61 + b + 20];
+      x9 = lds[m * 61 + b + 30];
+      x10 = lds[m * 61 + b + 40];
+      x11 = lds[m * 61 + b + 50];
     }
   }
   {
@@ -244,26 +319,91 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n60_r10x6_g5c017c8
       x11 = t83;
     }
   }
+  __syncthreads();
   {
     const unsigned int b = t + 0;  (void)b;
-    if (valid) {
-      dst[(unsigned int)(b + 0) * 1] = storage_pack(cmake(x0.x * out_re, x0.y * out_im));
-      dst[(unsigned int)(b + 10) * 1] = storage_pack(cmake(x1.x * out_re, x1.y * out_im));
-      dst[(unsigned int)(b + 20) * 1] = storage_pack(cmake(x2.x * out_re, x2.y * out_im));
-      dst[(unsigned int)(b + 30) * 1] = storage_pack(cmake(x3.x * out_re, x3.y * out_im));
-      dst[(unsigned int)(b + 40) * 1] = storage_pack(cmake(x4.x * out_re, x4.y * out_im));
-      dst[(unsigned int)(b + 50) * 1] = storage_pack(cmake(x5.x * out_re, x5.y * out_im));
-    }
+    lds[m * 61 + b + 0] = x0;
+    lds[m * 61 + b + 10] = x1;
+    lds[m * 61 + b + 20] = x2;
+    lds[m * 61 + b + 30] = x3;
+    lds[m * 61 + b + 40] = x4;
+    lds[m * 61 + b + 50] = x5;
   }
   {
     const unsigned int b = t + 6;  (void)b;
-    if (valid && b < 10) {
-      dst[(unsigned int)(b + 0) * 1] = storage_pack(cmake(x6.x * out_re, x6.y * out_im));
-      dst[(unsigned int)(b + 10) * 1] = storage_pack(cmake(x7.x * out_re, x7.y * out_im));
-      dst[(unsigned int)(b + 20) * 1] = storage_pack(cmake(x8.x * out_re, x8.y * out_im));
-      dst[(unsigned int)(b + 30) * 1] = storage_pack(cmake(x9.x * out_re, x9.y * out_im));
-      dst[(unsigned int)(b + 40) * 1] = storage_pack(cmake(x10.x * out_re, x10.y * out_im));
-      dst[(unsigned int)(b + 50) * 1] = storage_pack(cmake(x11.x * out_re, x11.y * out_im));
+    if (b < 10) {
+      lds[m * 61 + b + 0] = x6;
+      lds[m * 61 + b + 10] = x7;
+      lds[m * 61 + b + 20] = x8;
+      lds[m * 61 + b + 30] = x9;
+      lds[m * 61 + b + 40] = x10;
+      lds[m * 61 + b + 50] = x11;
+    }
+  }
+  __syncthreads();
+  {
+    const unsigned long long g0 = (unsigned long long)blockIdx.x * 21;
+    const unsigned long long end = (transforms - g0) * 60;  // points of valid rows
+    hcpx* block = out + g0 * 60;
+    {
+      const unsigned int i = lid + 0, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 126, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 252, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 378, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 504, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 630, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 756, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 882, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 1008, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
+    }
+    {
+      const unsigned int i = lid + 1134, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = storage_pack(cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im));
+      }
     }
   }
 }

@@ -10,45 +10,119 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 60-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_pw_occ4(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
+__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n60_r10x6_gcfe930e09_p1_T6_M21_tm_pw_occ4_blk(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im) {
   // points 1/1, dims *:60/60
-  __local cpx lds[1260];
+  __local cpx lds[1281];
   const uint lid = (uint)get_local_id(0);
   const uint m = lid / 6, t = lid % 6;
   const ulong g = (ulong)get_group_id(0) * 21 + m;
   const bool valid = g < transforms;
   uint rest = (uint)(g);
   const uint in_off = rest * 60;
-  const uint out_off = rest * 60;
   (void)rest;
   __global const cpx* src = in + in_off;
-  __global cpx* dst = out + out_off;
   cpx x0 = cmake(0, 0), x1 = cmake(0, 0), x2 = cmake(0, 0), x3 = cmake(0, 0), x4 = cmake(0, 0), x5 = cmake(0, 0), x6 = cmake(0, 0), x7 = cmake(0, 0), x8 = cmake(0, 0), x9 = cmake(0, 0), x10 = cmake(0, 0), x11 = cmake(0, 0);
   (void)valid; (void)src; (void)twiddles; (void)pass_twiddles;
+  {
+    const ulong g0 = (ulong)get_group_id(0) * 21;
+    const ulong end = (transforms - g0) * 60;  // points of valid rows
+    __global const cpx* block = in + g0 * 60;
+    {
+      const uint i = lid + 0, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 126, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 252, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 378, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 504, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 630, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 756, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 882, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 1008, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+    {
+      const uint i = lid + 1134, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        cpx v = block[i];
+        v.y *= in_sign;
+        lds[m2 * 61 + n2] = v;
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
   // stage 0: radix 10, stride 1
   {
     const uint b = t + 0;  (void)b;
     if (valid) {
-      x0 = src[(uint)(b + 0) * 1];
-      x0.y *= in_sign;
-      x1 = src[(uint)(b + 6) * 1];
-      x1.y *= in_sign;
-      x2 = src[(uint)(b + 12) * 1];
-      x2.y *= in_sign;
-      x3 = src[(uint)(b + 18) * 1];
-      x3.y *= in_sign;
-      x4 = src[(uint)(b + 24) * 1];
-      x4.y *= in_sign;
-      x5 = src[(uint)(b + 30) * 1];
-      x5.y *= in_sign;
-      x6 = src[(uint)(b + 36) * 1];
-      x6.y *= in_sign;
-      x7 = src[(uint)(b + 42) * 1];
-      x7.y *= in_sign;
-      x8 = src[(uint)(b + 48) * 1];
-      x8.y *= in_sign;
-      x9 = src[(uint)(b + 54) * 1];
-      x9.y *= in_sign;
+      x0 = lds[m * 61 + (b + 0)];
+      x1 = lds[m * 61 + (b + 6)];
+      x2 = lds[m * 61 + (b + 12)];
+      x3 = lds[m * 61 + (b + 18)];
+      x4 = lds[m * 61 + (b + 24)];
+      x5 = lds[m * 61 + (b + 30)];
+      x6 = lds[m * 61 + (b + 36)];
+      x7 = lds[m * 61 + (b + 42)];
+      x8 = lds[m * 61 + (b + 48)];
+      x9 = lds[m * 61 + (b + 54)];
     }
   }
   {
@@ -104,39 +178,40 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n60_r10x
     x8 = t18;
     x9 = t35;
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
   {
     const uint b = t + 0;  (void)b;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 0] = x0;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 1] = x1;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 2] = x2;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 3] = x3;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 4] = x4;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 5] = x5;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 6] = x6;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 7] = x7;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 8] = x8;
-    lds[m * 60 + (b / 1) * 10 + b % 1 + 9] = x9;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 0] = x0;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 1] = x1;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 2] = x2;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 3] = x3;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 4] = x4;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 5] = x5;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 6] = x6;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 7] = x7;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 8] = x8;
+    lds[m * 61 + (b / 1) * 10 + b % 1 + 9] = x9;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // stage 1: radix 6, stride 10
   {
     const uint b = t + 0;  (void)b;
-    x0 = lds[m * 60 + b + 0];
-    x1 = lds[m * 60 + b + 10];
-    x2 = lds[m * 60 + b + 20];
-    x3 = lds[m * 60 + b + 30];
-    x4 = lds[m * 60 + b + 40];
-    x5 = lds[m * 60 + b + 50];
+    x0 = lds[m * 61 + b + 0];
+    x1 = lds[m * 61 + b + 10];
+    x2 = lds[m * 61 + b + 20];
+    x3 = lds[m * 61 + b + 30];
+    x4 = lds[m * 61 + b + 40];
+    x5 = lds[m * 61 + b + 50];
   }
   {
     const uint b = t + 6;  (void)b;
     if (b < 10) {
-      x6 = lds[m * 60 + b + 0];
-      x7 = lds[m * 60 + b + 10];
-      x8 = lds[m * 60 + b + 20];
-      x9 = lds[m * 60 + b + 30];
-      x10 = lds[m * 60 + b + 40];
-      x11 = lds[m * 60 + b + 50];
+      x6 = lds[m * 61 + b + 0];
+      x7 = lds[m * 61 + b + 10];
+      x8 = lds[m * 61 + b + 20];
+      x9 = lds[m * 61 + b + 30];
+      x10 = lds[m * 61 + b + 40];
+      x11 = lds[m * 61 + b + 50];
     }
   }
   {
@@ -225,26 +300,91 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n60_r10x
       x11 = t83;
     }
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
   {
     const uint b = t + 0;  (void)b;
-    if (valid) {
-      dst[(uint)(b + 0) * 1] = cmake(x0.x * out_re, x0.y * out_im);
-      dst[(uint)(b + 10) * 1] = cmake(x1.x * out_re, x1.y * out_im);
-      dst[(uint)(b + 20) * 1] = cmake(x2.x * out_re, x2.y * out_im);
-      dst[(uint)(b + 30) * 1] = cmake(x3.x * out_re, x3.y * out_im);
-      dst[(uint)(b + 40) * 1] = cmake(x4.x * out_re, x4.y * out_im);
-      dst[(uint)(b + 50) * 1] = cmake(x5.x * out_re, x5.y * out_im);
-    }
+    lds[m * 61 + b + 0] = x0;
+    lds[m * 61 + b + 10] = x1;
+    lds[m * 61 + b + 20] = x2;
+    lds[m * 61 + b + 30] = x3;
+    lds[m * 61 + b + 40] = x4;
+    lds[m * 61 + b + 50] = x5;
   }
   {
     const uint b = t + 6;  (void)b;
-    if (valid && b < 10) {
-      dst[(uint)(b + 0) * 1] = cmake(x6.x * out_re, x6.y * out_im);
-      dst[(uint)(b + 10) * 1] = cmake(x7.x * out_re, x7.y * out_im);
-      dst[(uint)(b + 20) * 1] = cmake(x8.x * out_re, x8.y * out_im);
-      dst[(uint)(b + 30) * 1] = cmake(x9.x * out_re, x9.y * out_im);
-      dst[(uint)(b + 40) * 1] = cmake(x10.x * out_re, x10.y * out_im);
-      dst[(uint)(b + 50) * 1] = cmake(x11.x * out_re, x11.y * out_im);
+    if (b < 10) {
+      lds[m * 61 + b + 0] = x6;
+      lds[m * 61 + b + 10] = x7;
+      lds[m * 61 + b + 20] = x8;
+      lds[m * 61 + b + 30] = x9;
+      lds[m * 61 + b + 40] = x10;
+      lds[m * 61 + b + 50] = x11;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  {
+    const ulong g0 = (ulong)get_group_id(0) * 21;
+    const ulong end = (transforms - g0) * 60;  // points of valid rows
+    __global cpx* block = out + g0 * 60;
+    {
+      const uint i = lid + 0, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 126, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 252, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 378, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 504, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 630, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 756, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 882, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 1008, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
+    }
+    {
+      const uint i = lid + 1134, m2 = i / 60, n2 = i % 60;
+      if (i < end) {
+        block[i] = cmake(lds[m2 * 61 + n2].x * out_re, lds[m2 * 61 + n2].y * out_im);
+      }
     }
   }
 }

@@ -31,11 +31,12 @@ std::string refusal(const std::string& text) {
 TEST(LimitsOverride, SetsTheFieldsItNames) {
   const DeviceLimits base = bfly::plan::cpu_limits();
   EXPECT_EQ(with_override(base, "").min_columns, base.min_columns);
-  const DeviceLimits l = with_override(base, "columns=8, group=128,rader=0,block_rows=0");
+  const DeviceLimits l = with_override(base, "columns=8, group=128,rader=0,block_rows=0,real_block=64");
   EXPECT_EQ(l.min_columns, 8);
   EXPECT_EQ(l.target_group_size, 128);
   EXPECT_FALSE(l.rader);
   EXPECT_EQ(l.block_rows_bytes, 0);
+  EXPECT_EQ(l.real_block_bytes, 64);
   // One meaning whatever the order: max_pass_length lowers what single_pass raised.
   const DeviceLimits a = with_override(base, "single_pass=64,max_pass_length=16");
   const DeviceLimits b = with_override(base, "max_pass_length=16,single_pass=64");

@@ -13,6 +13,7 @@
 
 #include "bfly/bfly.hpp"
 #include "plan/device_limits.hpp"
+#include "plan/row_threads.hpp"
 #include "plan/factorize.hpp"
 #include "plan/device_policy.hpp"
 #include "plan/plan.hpp"
@@ -779,6 +780,47 @@ TEST(Plan, GpuLongStridedPassesKeepTheirColumns) {
   DeviceLimits sixteen = hopper;
   sixteen.strided_points_per_thread = 16;
   expect_passes(std::int64_t{1} << 24, bfly::Precision::Single, sixteen, 16, 4);
+}
+
+// Long fp32 columns whose group's threads would leave too few registers
+// for their points take 32 points a thread in fewer threads, the columns
+// kept (2222640 = 1470 x 1512: 28-30 points, 53-95 threads of 8 columns
+// leave 80 registers at 95); where the points fit they stay (1572864's
+// 1536-point columns, 24 points at 96 threads in 80 registers).
+TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  ASSERT_GT(hopper.registers_per_unit, 0);
+  auto passes = [&](std::int64_t n) {
+    Problem p;
+    p.shape = {n};
+    return make_plan(p, hopper);
+  };
+  for (std::int64_t n : {2222640, 1680000, 2074464}) {
+    const auto tree = passes(n);
+    ASSERT_EQ(tree.passes.size(), 2u) << tree.print();
+    for (const auto& pass : tree.passes) {
+      EXPECT_EQ(pass.spec.transforms_per_group, 8) << tree.print();
+      if (pass.spec.points_per_thread() >= 28)
+        EXPECT_LE(pass.spec.threads_per_transform * pass.spec.transforms_per_group, 512) << tree.print();
+      EXPECT_TRUE(bfly::plan::column_points_fit_registers(pass.spec, hopper.registers_per_unit)) << tree.print();
+    }
+  }
+  const auto kept = passes(1572864);
+  ASSERT_EQ(kept.passes.size(), 2u) << kept.print();
+  EXPECT_EQ(kept.passes[1].spec.length, 1536) << kept.print();
+  EXPECT_EQ(kept.passes[1].spec.threads_per_transform, 96) << kept.print();
+  // The limits override's strided_mixed still decides where it is given.
+  DeviceLimits wide = hopper;
+  wide.strided_points_mixed = 64;
+  for (const auto& pass : make_plan(
+                              [] {
+                                Problem p;
+                                p.shape = {2222640};
+                                return p;
+                              }(),
+                              wide)
+                              .passes)
+    EXPECT_GE(pass.spec.points_per_thread(), 40) << pass.spec.name();
 }
 
 // Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);
