@@ -97,8 +97,10 @@ enum class ExchangeMethod {
   // The plan times the three on each exchange's own blocks (the transport
   // alone, the slowest rank's, best of 3 after one untimed) and keeps the
   // fastest; the process remembers it for the next plan of the same
-  // problem on as many ranks (Plan::describe names it). With NCCL or MPI on
-  // device pointers it means nothing.
+  // problem on as many ranks, and rank 0 records it for the next process
+  // on as many ranks and nodes (<cache dir>/tuning/<device>-exchanges.txt,
+  // beside the user's tuning table; Plan::describe says "timed fastest" or
+  // "recorded fastest"). With NCCL or MPI on device pointers it means nothing.
   Auto,
 };
 const char* to_string(ExchangeMethod m);  // "alltoallv", "alltoall", "p2p", "auto"

@@ -30,6 +30,7 @@
 #include "distributed/fused_stage.hpp"
 #include "distributed/nccl.hpp"
 #include "distributed/pipeline.hpp"
+#include "distributed/recorded_methods.hpp"
 #include "distributed/reshape.hpp"
 #include "distributed/schedule.hpp"
 
@@ -181,6 +182,7 @@ class PlanImpl {
   }
 
   void choose_methods();
+  bool methods_recorded = false;  // choose_methods took them from the record, not timed
   // The first stage storing the first exchange's send blocks, where it
   // applies (fused_stage.hpp) and the pipeline does not run.
   void make_fused(const PlanOptions& options) {
@@ -198,23 +200,29 @@ class PlanImpl {
 // timed on its own runs with each method (transport.hpp, fastest_method),
 // the fastest kept. Remembered by the process for the next plan of the
 // same problem on as many ranks, where every rank remembers it (else all
-// time again: the timing is collective).
+// time again: the timing is collective), and recorded for the next
+// process on as many ranks and nodes (recorded_methods.hpp).
 void PlanImpl::choose_methods() {
   static std::mutex mutex;
-  static std::map<std::string, std::vector<ExchangeMethod>> chosen;
-  const std::string key = problem.token() + "/" + std::to_string(ranks);
+  static std::map<std::string, std::pair<std::vector<ExchangeMethod>, bool>> chosen;
+  const std::string key = problem.token() + "/" + std::to_string(ranks) + " ranks";
   std::vector<ExchangeMethod> methods;
   {
     const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto found = chosen.find(key); found != chosen.end()) methods = found->second;
+    if (const auto found = chosen.find(key); found != chosen.end())
+      methods = found->second.first, methods_recorded = found->second.second;
   }
   int known = methods.size() == steps.size() ? 1 : 0;
   detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &known, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   const int point = static_cast<int>(point_bytes(problem.precision));
   if (!known) {
-    methods.clear();
+    const std::string file = detail::exchanges_file(device);
+    const std::string record_key = detail::record_key(problem, ranks, detail::node_count(comm));
+    methods = detail::read_recorded(comm, file, record_key, steps.size());
+    methods_recorded = !methods.empty();
     void* stream = stream_of(nullptr);
-    for (const Step& step : steps) {
+    for (std::size_t j = 0; !methods_recorded && j < steps.size(); ++j) {
+      const Step& step = steps[j];
       const auto* mpi = dynamic_cast<const detail::MpiTransport*>(step.transport.get());
       if (!step.exchange || !mpi || mpi->device_pointers()) {
         methods.push_back(ExchangeMethod::Alltoallv);  // (device pointers: always point-to-point)
@@ -224,8 +232,9 @@ void PlanImpl::choose_methods() {
       const std::vector<detail::Run> receives = step.exchange->receive_runs(receive[0], buffers[1]);
       methods.push_back(detail::fastest_method(step.comm, device, point, sends, receives, stream));
     }
+    if (!methods_recorded) detail::record(comm, file, record_key, methods);
     const std::lock_guard<std::mutex> lock(mutex);
-    chosen[key] = methods;
+    chosen[key] = {methods, methods_recorded};
   }
   for (std::size_t j = 0; j < steps.size(); ++j) {
     Step& step = steps[j];
@@ -640,7 +649,9 @@ std::string Plan::describe() const {
                 : step.method == ExchangeMethod::Alltoall     ? "MPI_Alltoall (padded), host-staged,"
                 : step.method == ExchangeMethod::PointToPoint ? "MPI point-to-point, host-staged,"
                                                               : "MPI_Alltoallv, host-staged,")
-            << (p.problem.exchange == ExchangeMethod::Auto && p.transport == Transport::Mpi ? " timed fastest," : "")
+            << (p.problem.exchange != ExchangeMethod::Auto || p.transport != Transport::Mpi ? ""
+                : p.methods_recorded                                                        ? " recorded fastest,"
+                                                                                            : " timed fastest,")
             << " over " << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
             << "): send " << step.exchange->sent_points() << " points ("
             << (j == 1 && p.fused ? std::string("stored by stage 1, none packed")
