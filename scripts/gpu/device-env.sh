@@ -12,4 +12,6 @@ if [ -d .deps/debs ] && [ ! -d "$root/usr" ]; then
 fi
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+# A prebuilt CLI carried from the build machine (gpu/prebuilt.sh), its libraries.
+[ -d .deps/onebin/lib ] && export LD_LIBRARY_PATH=$PWD/.deps/onebin/lib:$LD_LIBRARY_PATH
 export BFLY_CACHE_DIR=${BFLY_CACHE_DIR:-$PWD/build-gpu/kernel-cache}

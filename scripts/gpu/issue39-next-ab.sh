@@ -1,30 +1,28 @@
 #!/usr/bin/env bash
-# Issue 39's next A/B, prepared on 2026-11-27 from the random suites' slow
-# classes (docs/PERF.md, "random suites drawn after 2026-11-26's code"), on
-# lengths drawn at random (seed 20261127), not the suites' own, so that a
-# rule chosen from them is not tuned to the cases that showed the gap:
-#   short rows of many transforms (40 at 0.72-0.76x): rows whose threads
-#     read 40-120 bytes of a row at once load directly; block_rows_bytes
-#     (32 today) at 64, 128 and 256 moves them through local memory as one
-#     coalesced block, as the 1-3 thread rows already go (2.4-3.9x there);
-#   1D lengths past one pass (7290000 at 0.76x cuFFT): 2700-point column
-#     passes take 60 points a thread at 252 registers, one group of 180
-#     threads a multiprocessor; strided_mixed and columns trade points a
-#     thread for occupancy (NVRTC: 30 points at 104-136 registers, 2 columns);
-#   fp64 one-pass rows past about 9000 points: 60 points a thread at 255
-#     registers spilling up to 484 bytes (docs/perf/2026-11-27-nvrtc-spill-
-#     sweep); max_pass_length=8192 makes them two passes with no spill.
-# After `bash scripts/gpu/run.sh none` (the build); one device call each.
+# Issue 39's next device session, prepared on 2026-11-27 (the A/B that
+# this file held then ran that day: docs/perf/2026-11-27-h200-issue39-ab).
+#  1. Long 1D lengths whose column passes take 4 columns of 60-64 points
+#     a thread (210-253 registers, 212-228 threads a group, one group a
+#     multiprocessor): half of 80 random 7-smooth lengths 2^21.5..2^24
+#     (seed 20261130), 7290000 at 0.76x cuFFT. BFLY_LIMITS=
+#     strided_mixed=32,columns=4 keeps the 4 columns at 30 points a thread
+#     in twice the threads (NVRTC, sm_90: 102-128 registers, no spills).
+#  2. The random suites with the peers on three seeds drawn now (the
+#     issue's bar), fp32 and fp64, one case a process (suite-each.sh).
+# With the prebuilt CLI (here: bash scripts/gpu/prebuilt.sh; carry
+# [".deps/onebin"]; about 8 + 3 x 2 x 4 minutes: split it over calls with
+# STEP=1, STEP=2 SEED=S PRECISION=P) or after `bash scripts/gpu/run.sh none`.
 set -e
 here=$(dirname "$0")
-BFLY_AB_CONFIGS="-;BFLY_LIMITS=block_rows=64;BFLY_LIMITS=block_rows=128;BFLY_LIMITS=block_rows=256" \
-  BFLY_AB_SHAPES=20,40,50,99,104,156,165,168,312,363,392,396,405,495,576,588 bash "$here/ab-many.sh"
-mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-${BFLY_BENCH_PRECISION:-single}.txt" \
-  "${OUT:-/tmp/bfly-gpu-out}/ab-short-rows-${BFLY_BENCH_PRECISION:-single}.txt"
-BFLY_AB_CONFIGS="-;BFLY_LIMITS=strided_mixed=32;BFLY_LIMITS=strided_mixed=16,columns=2" \
-  BFLY_AB_SHAPES=1125000,1587600,1680000,2074464,2222640,2361960,2488320,3211264,4705960,5334336,9031680,9525600 \
-  bash "$here/ab-many.sh"
-mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-${BFLY_BENCH_PRECISION:-single}.txt" \
-  "${OUT:-/tmp/bfly-gpu-out}/ab-long-columns-${BFLY_BENCH_PRECISION:-single}.txt"
-BFLY_BENCH_PRECISION=double BFLY_AB_CONFIGS="-;BFLY_LIMITS=max_pass_length=8192" \
-  BFLY_AB_SHAPES=9800,10816,11466,11979,12375,12480 bash "$here/ab-many.sh"
+[ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
+case "${STEP:-1}" in
+  1)
+    BFLY_AB_CONFIGS="-;BFLY_LIMITS=strided_mixed=32,columns=4" \
+      BFLY_AB_SHAPES=4200000,5376000,6123600,6967296,7776000,8232000,8847360,9920232,10616832,11289600,12150000,13063680,13500000,13824000 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-wide-columns-single.txt"
+    ;;
+  2)
+    bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
+    ;;
+esac
