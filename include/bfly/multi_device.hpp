@@ -37,13 +37,23 @@ class MultiDevicePlan {
   // is refused (Unsupported: no chunks in one process yet). `options` reach
   // the local bfly::Plans; callbacks are refused (Unsupported).
   MultiDevicePlan(std::vector<Device> devices, const Problem& problem, const PlanOptions& options = {});
+  // The same with the caller's own boxes (heFFTe's bricks), one a part on
+  // each side: any tiling of the input array and of the output array (the
+  // real shape on an R2C's input and a C2R's output, else the complex
+  // one; empty boxes allowed). The plan reshapes between them and the
+  // decomposition's where they differ (an exchange over every part each
+  // way). Boxes that do not tile their side (overlaps, gaps, a box past
+  // the array) or a count other than the parts' are an error
+  // (InvalidArgument) naming them.
+  MultiDevicePlan(std::vector<Device> devices, const Problem& problem, const std::vector<Box>& input_boxes,
+                  const std::vector<Box>& output_boxes, const PlanOptions& options = {});
   ~MultiDevicePlan();
   MultiDevicePlan(MultiDevicePlan&&) noexcept;
   MultiDevicePlan& operator=(MultiDevicePlan&&) noexcept;
 
   const Problem& problem() const;  // Decomposition::Auto resolved
   const std::vector<Device>& devices() const;
-  // Part r's boxes (Decomposition, distributed.hpp), by part.
+  // Part r's boxes (Decomposition, distributed.hpp; or the caller's), by part.
   const std::vector<Box>& input_boxes() const;
   const std::vector<Box>& output_boxes() const;
   const std::vector<int>& grid() const;

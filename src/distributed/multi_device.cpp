@@ -22,7 +22,9 @@
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
 #include "distributed/fused_stage.hpp"
+#include "distributed/local_reshape.hpp"
 #include "distributed/local_transport.hpp"
+#include "distributed/reshape.hpp"
 #include "distributed/schedule.hpp"
 
 namespace bfly::distributed {
@@ -77,6 +79,10 @@ class MultiDevicePlanImpl {
   // By part, where it applies: the first stage storing the first
   // exchange's send blocks itself (fused_stage.hpp), no pack.
   std::vector<std::optional<detail::FusedFirstStage>> fused;
+  // The caller's boxes (the decomposition's unless given), and the
+  // reshapes to and from the decomposition's where they differ.
+  std::vector<Box> in_boxes, out_boxes;
+  std::unique_ptr<detail::LocalReshape> into, back;
   // By part: the two box buffers, send, receive (made at the first execute);
   // the host-memory execute's input and output.
   mutable std::vector<std::vector<Buffer>> buffers, host_sides;
@@ -94,7 +100,7 @@ class MultiDevicePlanImpl {
   }
   bool real_side(bool input) const { return input ? problem.kind == Kind::R2C : problem.kind == Kind::C2R; }
   std::size_t side_bytes(int r, bool input) const {
-    const Box& box = input ? schedule.input_boxes[r] : schedule.output_boxes[r];
+    const Box& box = input ? in_boxes[r] : out_boxes[r];
     return static_cast<std::size_t>(box.elements()) * point_bytes(problem.precision) / (real_side(input) ? 2 : 1);
   }
   // The whole array's shape on the input or output side.
@@ -115,7 +121,11 @@ class MultiDevicePlanImpl {
     auto bytes = [&](std::int64_t points) {
       return std::max<std::size_t>(16, point * static_cast<std::size_t>(points));
     };
-    return {bytes(box), bytes(box), bytes(sent), bytes(received)};
+    std::size_t send = bytes(sent), receive = bytes(received);
+    for (const auto* reshape : {into.get(), back.get()})
+      if (reshape)
+        send = std::max(send, reshape->send_bytes(r)), receive = std::max(receive, reshape->receive_bytes(r));
+    return {bytes(box), bytes(box), send, receive};
   }
   void ensure_buffers() const {
     if (!buffers.empty()) return;
@@ -126,6 +136,20 @@ class MultiDevicePlanImpl {
     }
   }
 
+  // A reshape from sources[r] to targets[r] through each part's send and receive buffers.
+  void reshape(const detail::LocalReshape& reshape, const std::vector<Buffer>& sources,
+               const std::vector<Buffer>& targets, bool bare) const {
+    std::vector<Buffer> sends, receives;
+    std::vector<void*> streams;
+    for (int r = 0; r < parts(); ++r)
+      sends.push_back(buffers[r][2]), receives.push_back(buffers[r][3]), streams.push_back(stream(r));
+    reshape.run(sources, sends, receives, targets, streams, bare);
+  }
+  std::vector<Buffer> box_buffers(int which) const {
+    std::vector<Buffer> out;
+    for (int r = 0; r < parts(); ++r) out.push_back(buffers[r][which]);
+    return out;
+  }
   // `first`: the first exchange, whose fused parts send what their stage stored.
   void exchange(const std::vector<Group>& groups, int current, bool bare, bool first = false) const;
   void execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out, Phases* phases) const;
@@ -182,6 +206,13 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
   };
   const int last = static_cast<int>(stages.size()) - 1;
   int current = 1;  // the box buffer holding the data; the next step writes the other
+  // The caller's input boxes to the decomposition's, into box buffer 1
+  // (stage 0 then reads it and writes buffer 0, as it would the input).
+  if (into) {
+    begin();
+    reshape(*into, in, box_buffers(1), false);
+    end(&Phases::exchange_ms);
+  }
   for (int j = 0; j <= last; ++j) {
     if (j > 0 && !steps[j - 1].empty()) {
       begin();
@@ -193,10 +224,10 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
     for (int r = 0; r < parts(); ++r)
       if (j == 0 && fused[r]) {
         // Through box buffer 0 into the send buffer (the exchange reads neither box buffer).
-        fused[r]->run(in[r], buffers[r][0], buffers[r][2], stream(r));
+        fused[r]->run(into ? buffers[r][1] : in[r], buffers[r][0], buffers[r][2], stream(r));
       } else if (const auto& plan = stages[j][r]) {
-        const Buffer& source = j == 0 ? in[r] : buffers[r][current];
-        const Buffer& target = j == last ? out[r] : buffers[r][1 - current];
+        const Buffer& source = j == 0 ? (into ? buffers[r][1] : in[r]) : buffers[r][current];
+        const Buffer& target = j == last && !back ? out[r] : buffers[r][1 - current];
         if (void* s = stream(r))
           plan->execute(source, target, s);
         else
@@ -204,6 +235,12 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
       }
     current = 1 - current;
     end(&Phases::stage_ms);
+  }
+  // The decomposition's output boxes (the current buffer) to the caller's.
+  if (back) {
+    begin();
+    reshape(*back, box_buffers(current), out, false);
+    end(&Phases::exchange_ms);
   }
   wait_all();
   if (!phases) return;
@@ -213,6 +250,9 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
     exchange(step, 0, true);
     end(&Phases::bound_ms);
   }
+  // (The reshapes' bounds: the same runs, from and to the buffers that hold their boxes.)
+  if (into) begin(), reshape(*into, in, box_buffers(1), true), end(&Phases::bound_ms);
+  if (back) begin(), reshape(*back, box_buffers(0), out, true), end(&Phases::bound_ms);
 }
 
 template <class In, class Out>
@@ -237,17 +277,17 @@ void MultiDevicePlanImpl::execute(const In* in, Out* out) const {
   const Box in_whole = whole(side_shape(true)), out_whole = whole(side_shape(false));
   std::vector<Buffer> ins, outs;
   for (int r = 0; r < parts(); ++r) {
-    std::vector<In> part(static_cast<std::size_t>(schedule.input_boxes[r].elements()));
-    detail::pack(in_whole, in, schedule.input_boxes[r], part.data());
+    std::vector<In> part(static_cast<std::size_t>(in_boxes[r].elements()));
+    detail::pack(in_whole, in, in_boxes[r], part.data());
     if (!part.empty()) host_sides[r][0].write(part.data(), part.size() * sizeof(In));
     ins.push_back(host_sides[r][0]), outs.push_back(host_sides[r][1]);
   }
   execute(ins, outs, nullptr);
   for (int r = 0; r < parts(); ++r) {
-    std::vector<Out> part(static_cast<std::size_t>(schedule.output_boxes[r].elements()));
+    std::vector<Out> part(static_cast<std::size_t>(out_boxes[r].elements()));
     if (part.empty()) continue;
     host_sides[r][1].read(part.data(), part.size() * sizeof(Out));
-    detail::unpack(schedule.output_boxes[r], part.data(), out_whole, out);
+    detail::unpack(out_boxes[r], part.data(), out_whole, out);
   }
 }
 
@@ -334,6 +374,32 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
           p.fused[r] = detail::FusedFirstStage::make(p.devices[r], problem, s.input_boxes[r], s.kinds[0], s.axes[0],
                                                      *p.stages[0][r], group.sides[m], options);
       }
+  p.in_boxes = s.input_boxes, p.out_boxes = s.output_boxes;
+}
+
+// The caller's boxes, part by part: checked to tile each side, then a
+// reshape each way where they are not the decomposition's.
+MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& problem,
+                                 const std::vector<Box>& input_boxes, const std::vector<Box>& output_boxes,
+                                 const PlanOptions& options)
+    : MultiDevicePlan(std::move(devices), problem, options) {
+  MultiDevicePlanImpl& p = *impl_;
+  const std::size_t parts = p.devices.size();
+  if (input_boxes.size() != parts || output_boxes.size() != parts)
+    throw Error(ErrorCode::InvalidArgument, "bfly::distributed: " + std::to_string(input_boxes.size()) + " input and " +
+                                                std::to_string(output_boxes.size()) + " output boxes for a plan of " +
+                                                std::to_string(parts) + " parts");
+  detail::check_tiling(input_boxes, p.side_shape(true), "input");
+  detail::check_tiling(output_boxes, p.side_shape(false), "output");
+  const int point = static_cast<int>(point_bytes(p.problem.precision));
+  const bool nccl = p.transport == Transport::Nccl;
+  if (input_boxes != p.schedule.input_boxes)
+    p.into = std::make_unique<detail::LocalReshape>(p.devices, input_boxes, p.schedule.input_boxes,
+                                                    p.real_side(true) ? point / 2 : point, nccl);
+  if (output_boxes != p.schedule.output_boxes)
+    p.back = std::make_unique<detail::LocalReshape>(p.devices, p.schedule.output_boxes, output_boxes,
+                                                    p.real_side(false) ? point / 2 : point, nccl);
+  p.in_boxes = input_boxes, p.out_boxes = output_boxes;
 }
 
 MultiDevicePlan::~MultiDevicePlan() = default;
@@ -342,8 +408,8 @@ MultiDevicePlan& MultiDevicePlan::operator=(MultiDevicePlan&&) noexcept = defaul
 
 const Problem& MultiDevicePlan::problem() const { return impl_->problem; }
 const std::vector<Device>& MultiDevicePlan::devices() const { return impl_->devices; }
-const std::vector<Box>& MultiDevicePlan::input_boxes() const { return impl_->schedule.input_boxes; }
-const std::vector<Box>& MultiDevicePlan::output_boxes() const { return impl_->schedule.output_boxes; }
+const std::vector<Box>& MultiDevicePlan::input_boxes() const { return impl_->in_boxes; }
+const std::vector<Box>& MultiDevicePlan::output_boxes() const { return impl_->out_boxes; }
 const std::vector<int>& MultiDevicePlan::grid() const { return impl_->schedule.grid; }
 Transport MultiDevicePlan::transport() const { return impl_->transport; }
 
@@ -373,6 +439,8 @@ std::string MultiDevicePlan::describe() const {
           << (j == 0 && p.fused[r] ? " (storing the send blocks itself: no pack)" : "");
     out << "\n";
   }
+  if (p.into) out << "  reshape first: the caller's input boxes to the decomposition's\n";
+  if (p.back) out << "  reshape last: the decomposition's output boxes to the caller's\n";
   return out.str();
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bfly/multi_device.hpp"
+#include "distributed/boxes.hpp"
 #include "support/reference.hpp"
 #include "support/test_options.hpp"
 
@@ -128,9 +129,25 @@ void execute(const MultiDevicePlan& plan, const std::vector<In>& in, std::vector
   }
 }
 
+// The plan: on the decomposition's boxes, or (axes >= 0) on the caller's,
+// slabs of each side's shape along in_axis and out_axis (boxes.hpp's slab).
+MultiDevicePlan plan_of(const distributed::Problem& problem, int parts, int in_axis = -1, int out_axis = -1) {
+  if (in_axis < 0) return MultiDevicePlan(test_devices(parts), problem, options());
+  const Problem whole = whole_problem(problem);
+  std::vector<distributed::Box> ins, outs;
+  for (int r = 0; r < parts; ++r) {
+    ins.push_back(distributed::detail::slab(whole.input_shape(), in_axis, parts, r));
+    outs.push_back(distributed::detail::slab(whole.output_shape(), out_axis, parts, r));
+  }
+  MultiDevicePlan plan(test_devices(parts), problem, ins, outs, options());
+  EXPECT_EQ(plan.input_boxes(), ins);
+  EXPECT_EQ(plan.output_boxes(), outs);
+  return plan;
+}
+
 template <class T>
-Errors run(const distributed::Problem& problem, int parts, bool device_buffers) {
-  const MultiDevicePlan plan(test_devices(parts), problem, options());
+Errors run(const distributed::Problem& problem, int parts, bool device_buffers, int in_axis, int out_axis) {
+  const MultiDevicePlan plan = plan_of(problem, parts, in_axis, out_axis);
   const Problem whole = whole_problem(plan.problem());
   const auto in_shape = whole.input_shape(), out_shape = whole.output_shape();
   const std::size_t in_n = static_cast<std::size_t>(product(in_shape)),
@@ -156,9 +173,11 @@ Errors run(const distributed::Problem& problem, int parts, bool device_buffers) 
   return compare(out, fftw_reference(whole, in), whole.scale());
 }
 
-void expect_matches_fftw(const distributed::Problem& problem, int parts, bool device_buffers = false) {
-  const Errors errors = problem.precision == Precision::Single ? run<float>(problem, parts, device_buffers)
-                                                               : run<double>(problem, parts, device_buffers);
+void expect_matches_fftw(const distributed::Problem& problem, int parts, bool device_buffers = false, int in_axis = -1,
+                         int out_axis = -1) {
+  const Errors errors = problem.precision == Precision::Single
+                            ? run<float>(problem, parts, device_buffers, in_axis, out_axis)
+                            : run<double>(problem, parts, device_buffers, in_axis, out_axis);
   const double limit = problem.precision == Precision::Single ? 5e-7 : 2e-15;
   EXPECT_TRUE(errors.finite) << problem.token() << " on " << parts << " parts left points unwritten";
   EXPECT_LE(errors.relative_l2, limit) << problem.token() << " on " << parts << " parts";
@@ -215,6 +234,48 @@ TEST(MultiDeviceFusedStage, StoresTheSendBlocks) {
       expect_matches_fftw(problem, parts);
       expect_matches_fftw(problem, parts, true);
     }
+}
+
+// The caller's own boxes: tilings along other axes than the
+// decomposition's on each side (both reshapes run; uneven and empty boxes
+// among them), against FFTW from host arrays and from device buffers
+// (profile's phases too); the decomposition's own boxes reshape nothing;
+// boxes that do not tile, or too few, are refused by name.
+TEST(MultiDeviceGivenBoxes, AnyTiling) {
+  struct Given {
+    distributed::Problem problem;
+    int parts, in_axis, out_axis;
+  };
+  for (const Given& g : {Given{make(C2C, {8, 10, 6}, F32, Decomposition::Slabs), 3, 2, 0},
+                         Given{make(R2C, {6, 8, 10}, F64, Decomposition::Pencils), 4, 1, 2},
+                         Given{make(C2R, {8, 6, 10}, F32, Decomposition::SlabsTransposedIn), 3, 2, 1},
+                         Given{make(C2C, {3, 10}, F64, Decomposition::Slabs, Norm::Ortho), 4, 1, 0}}) {
+    const std::string text = plan_of(g.problem, g.parts, g.in_axis, g.out_axis).describe();
+    EXPECT_NE(text.find("reshape first"), std::string::npos) << text;
+    EXPECT_NE(text.find("reshape last"), std::string::npos) << text;
+    for (bool device_buffers : {false, true})
+      expect_matches_fftw(g.problem, g.parts, device_buffers, g.in_axis, g.out_axis);
+  }
+  const distributed::Problem problem = make(C2C, {8, 10, 6}, F32, Decomposition::Slabs);
+  const MultiDevicePlan plain(test_devices(3), problem, options());
+  const MultiDevicePlan same(test_devices(3), problem, plain.input_boxes(), plain.output_boxes(), options());
+  EXPECT_EQ(same.describe().find("reshape"), std::string::npos) << same.describe();
+  std::vector<distributed::Box> gap = plain.input_boxes();
+  gap[1].upper[0] -= 1;
+  std::string error;
+  try {
+    MultiDevicePlan(test_devices(3), problem, gap, plain.output_boxes(), options());
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("input"), std::string::npos) << error;
+  error.clear();
+  try {
+    MultiDevicePlan(test_devices(3), problem, {plain.input_boxes()[0]}, plain.output_boxes(), options());
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("1 input and 3 output boxes"), std::string::npos) << error;
 }
 
 TEST(MultiDeviceErrors, SayWhatIsWrong) {
