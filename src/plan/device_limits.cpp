@@ -134,7 +134,8 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // choice, before any measurement of the block form. 128 since 2026-11-27
   // (H200, 2^26 points, 16 random short lengths 20-588 at 32, 64, 128 and
   // 256: fp32 20-168 points 1.07-1.43x at 128, none slower, 312 0.89x at
-  // 256; fp64 20, 52 and 84 1.12-1.30x at 128, none slower; docs/PERF.md,
+  // 256; fp64 20, 52 and 84 1.12-1.30x at 128, none slower; 16 lengths
+  // drawn after it: fp32 1.073x, fp64 1.090x, lowest 0.96x; docs/PERF.md,
   // issue 39).
   limits.block_rows_bytes = 128;
   // Real rows as one block (set_real_block) keep the first choice: R2C

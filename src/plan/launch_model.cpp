@@ -363,11 +363,11 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   }
   // Where the group's threads leave too few registers for their points, 32
   // points a thread in fewer threads, if the columns stay and they fit
-  // (H200, fp32, 2^26 points, 12 random 1D lengths of two column passes,
-  // 1125000..9525600: 1587600 1.11x, 1680000 1.24x, 2074464 1.17x, 2222640
-  // 1.24x, 2361960 1.18x, 4705960 1.25x; 3211264 0.95x, whose 896 threads
-  // spilled 48 bytes and still beat 512 that did not; docs/PERF.md, issue
-  // 39, 2026-11-27).
+  // (H200, fp32, 2^26 points: chosen where 32 everywhere ran 1680000,
+  // 2222640 and 4705960 1.24-1.25x and spilling 8 columns of 30 lost up
+  // to 54%; on 12 lengths drawn after it among those it changes, 1.107x,
+  // none slower; 3211264 0.95x, whose 896 threads spilling 48 bytes beat
+  // 512 that do not; docs/PERF.md, issue 39, 2026-11-27).
   const int regs = limits.registers_per_unit;
   if (regs <= 0 || limits.strided_points_mixed >= kStridedColumnsFit || column_points_fit_registers(spec, regs)) return;
   KernelSpec fewer = given;
