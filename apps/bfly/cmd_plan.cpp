@@ -16,6 +16,7 @@
 #include "plan/limits_override.hpp"
 #include "plan/plan.hpp"
 #include "plan/r2r.hpp"
+#include "plan/row_threads.hpp"
 #include "plan/ends.hpp"
 #include "runtime/tuning_files.hpp"
 
@@ -140,6 +141,28 @@ std::string launches(const plan::PlanTree& tree, const plan::DeviceLimits& limit
   return out;
 }
 
+// A long column pass's registers (plan/row_threads.hpp, issue 39): what its
+// group leaves a thread against what its points need, the rule that takes
+// 32 points a thread in fewer threads where they do not fit.
+std::string column_registers(const plan::PlanTree& tree, const plan::DeviceLimits& limits) {
+  std::string out;
+  if (!limits.is_gpu || limits.registers_per_unit <= 0) return out;
+  char line[200];
+  for (std::size_t i = 0; i < tree.passes.size(); ++i) {
+    const plan::KernelSpec& s = tree.passes[i].spec;
+    if (s.mapping != plan::Mapping::ColumnMajor || s.length < limits.long_strided_length || s.plane()) continue;
+    const int left = plan::column_registers_left(s, limits.registers_per_unit),
+              needed = plan::column_registers_needed(s);
+    std::snprintf(line, sizeof line,
+                  "  pass %zu registers: %d columns x %d threads leave %d a thread; %d points a thread need about "
+                  "%d (%s)\n",
+                  i, s.transforms_per_group, s.threads_per_transform, left, s.points_per_thread(), needed,
+                  needed <= left ? "fit" : "more than the group leaves: the compiler may spill");
+    out += line;
+  }
+  return out;
+}
+
 // The table a plan for `limits` reads: --tuning FILE or off; by default the
 // device's (auto limits), or for --limits hopper the table shipped for the
 // H100, so a plan printed on any machine shows what an H100 runs.
@@ -246,7 +269,10 @@ void add_plan_commands(CLI::App& app, std::vector<std::pair<CLI::App*, Action>>&
       if (!gen) {
         // Compiled first, so an error prints nothing else.
         const std::string compiled = o->nvrtc.empty() ? "" : resources(tree, o->nvrtc, limits);
-        std::fputs((tree.print() + plan::storage_note(tree) + launches(tree, limits) + compiled).c_str(), stdout);
+        std::fputs((tree.print() + plan::storage_note(tree) + launches(tree, limits) + column_registers(tree, limits) +
+                    compiled)
+                       .c_str(),
+                   stdout);
         return 0;
       }
       std::fputs(inspect::program_source(distinct_specs(tree), dialect).c_str(), stdout);

@@ -11,13 +11,20 @@ bool points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
   return 2 * words * spec.points_per_thread() + 40 <= leaves;
 }
 
-bool column_points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
-  const int words = spec.precision == Precision::Double ? 2 : 1;
+int column_registers_left(const KernelSpec& spec, int registers_per_unit) {
   // (What the compiler leaves a thread under __launch_bounds__: registers
   // go to warps four at a time, eight a thread at a time.)
   const std::int64_t group = std::int64_t{spec.threads_per_transform} * spec.transforms_per_group;
-  const std::int64_t leaves = std::min<std::int64_t>(255, registers_per_unit / ((group + 127) / 128 * 128) / 8 * 8);
-  return 3 * words * spec.points_per_thread() + 4 <= leaves;
+  return static_cast<int>(std::min<std::int64_t>(255, registers_per_unit / ((group + 127) / 128 * 128) / 8 * 8));
+}
+
+int column_registers_needed(const KernelSpec& spec) {
+  const int words = spec.precision == Precision::Double ? 2 : 1;
+  return 3 * words * spec.points_per_thread() + 4;
+}
+
+bool column_points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
+  return column_registers_needed(spec) <= column_registers_left(spec, registers_per_unit);
 }
 
 // (Halving can leave a stage one thread's worth of slots short: 12288 at

@@ -22,6 +22,9 @@ bool points_fit_registers(const KernelSpec& spec, int registers_per_unit);
 // under the registers their group leaves: 24 points a thread fitted in 80,
 // 30 in 95-96; 28-32 spilled 8-180 bytes at 72-96; 60 fitted in 235).
 bool column_points_fit_registers(const KernelSpec& spec, int registers_per_unit);
+// Its two sides, which `bfly plan` shows beside a long column pass.
+int column_registers_left(const KernelSpec& spec, int registers_per_unit);
+int column_registers_needed(const KernelSpec& spec);
 
 // The thread count in [low, high] that leaves each thread the fewest
 // points, the fewest threads among equals; with `registers_per_unit` > 0,

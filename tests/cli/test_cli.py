@@ -1109,6 +1109,12 @@ def check_other_verbs(bfly, work):
                   result.returncode == 0 and "the model's 512 threads: 16 points a thread, 58 through its stages"
                   in result.stdout and "640 threads: 10 points a thread, 34 through its stages" in result.stdout,
                   short(result.stdout))
+    # A long column pass's registers: what its group leaves against what its
+    # points need (2222640's 1512-point columns: 8 of 63 threads, 28 points).
+    result = bfly.run(["plan", "--shape", "2222640", "--limits", "hopper", "--tuning", "off"], device=False)
+    checks.record("plan shows a long column pass's registers left and needed",
+                  result.returncode == 0 and "pass 1 registers: 8 columns x 63 threads leave 128 a thread; 28 points "
+                  "a thread need about 88 (fit)" in result.stdout, short(result.stdout))
     # Registers and spills without a GPU, where NVRTC loads (the CUDA toolkit).
     result = bfly.run(["plan", "--shape", "18000", "--limits", "hopper", "--nvrtc", "sm_90"], device=False)
     if result.returncode == 0:
