@@ -45,6 +45,11 @@ struct DeviceLimits {
   std::int64_t long_strided_length = 1000;
   int strided_points_per_thread = 32;
   int strided_points_mixed = 16;
+  // Where those take 64 for their columns ("wide"), 32 in twice the threads
+  // at the same columns where the registers their group leaves fit them
+  // (complete_model; issue 39's measurement knob until the GPU has timed
+  // it: `BFLY_LIMITS=wide_fit=1`; 0: off).
+  int wide_fit = 0;
   // A one-pass contiguous transform's threads and radices by VkFFT's rule
   // (issue 39; ../shared/reviews/vkfft-planning-2026-11-25.md) when > 0:
   // m values a thread, m a divisor of N near row_values, N / m threads,

@@ -77,6 +77,8 @@ const std::vector<Key>& keys() {
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
       {"spill", "tolerated_spill_bytes: the spill a one-pass row of 2-3 groups keeps", 0, 4096,
        [](DeviceLimits& l, long long v) { l.tolerated_spill_bytes = static_cast<int>(v); }},
+      {"wide_fit", "wide_fit: long fp32 columns kept at 64 points a thread take 32 where they fit (0: off)", 0, 1,
+       [](DeviceLimits& l, long long v) { l.wide_fit = static_cast<int>(v); }},
       {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,
        [](DeviceLimits& l, long long v) { l.row_values = static_cast<int>(v); }},
       {"strided_compact_double", "strided_compact_words_double", 0, 4096,

@@ -809,6 +809,19 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
   ASSERT_EQ(kept.passes.size(), 2u) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.length, 1536) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.threads_per_transform, 96) << kept.print();
+  // wide_fit (issue 39's knob): the wide launch's 4 columns of 60 points a
+  // thread become 4 of 30 in twice the threads, where those fit.
+  for (const int knob : {0, 1}) {
+    DeviceLimits limits = hopper;
+    limits.wide_fit = knob;
+    Problem p;
+    p.shape = {7290000};
+    const auto tree = make_plan(p, limits);
+    for (const auto& pass : tree.passes) {
+      EXPECT_EQ(pass.spec.transforms_per_group, 4) << tree.print();
+      EXPECT_EQ(pass.spec.points_per_thread(), knob ? 30 : 60) << tree.print();
+    }
+  }
   // The limits override's strided_mixed still decides where it is given.
   DeviceLimits wide = hopper;
   wide.strided_points_mixed = 64;

@@ -1,0 +1,69 @@
+#include "plan/column_points.hpp"
+
+#include "plan/row_threads.hpp"
+
+namespace bfly::plan {
+
+namespace {
+
+// Points a thread of long strided fp32 columns before issue 39 (not powers
+// of two): complete_model keeps them where fewer would cost columns.
+constexpr int kStridedPointsWide = 64;
+// ... and where the group's registers cannot hold its points at 16.
+constexpr int kStridedColumnsFit = 32;
+
+}  // namespace
+
+// Long strided fp32 columns of a length not a power of two take
+// strided_points_mixed points a thread (16), where the group keeps the
+// columns it has at the old 64 (a 64-byte run a row and point): H200,
+// 2^26 points, fp32, 21 lengths that change, 16 against 64 where the
+// columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
+// 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
+// 2026-11-26, issue 39 third step).
+void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+  const KernelSpec given = spec;
+  complete_model_at(spec, limits);
+  // (Only there does strided_points_mixed decide anything: doubles take 16
+  // and powers of two strided_points_per_thread either way.)
+  const bool mixed = (spec.length & (spec.length - 1)) != 0 && spec.precision == Precision::Single;
+  if (!limits.is_gpu || limits.strided_points_mixed >= kStridedPointsWide || spec.mapping != Mapping::ColumnMajor ||
+      !mixed || spec.length < limits.long_strided_length)
+    return;
+  KernelSpec wide = given;
+  DeviceLimits at_wide = limits;
+  at_wide.strided_points_mixed = kStridedPointsWide;
+  complete_model_at(wide, at_wide);
+  if (wide.transforms_per_group > spec.transforms_per_group) {
+    spec = wide;
+    // (DeviceLimits::wide_fit: 32 a thread at the wide launch's columns.)
+    if (limits.wide_fit && limits.registers_per_unit > 0) {
+      KernelSpec half = given;
+      DeviceLimits at_half = limits;
+      at_half.strided_points_mixed = kStridedColumnsFit;
+      at_half.min_columns = wide.transforms_per_group;
+      complete_model_at(half, at_half);
+      if (half.transforms_per_group == wide.transforms_per_group &&
+          half.threads_per_transform > wide.threads_per_transform &&
+          column_points_fit_registers(half, limits.registers_per_unit))
+        spec = half;
+    }
+    return;
+  }
+  // Where the group's threads leave too few registers for their points, 32
+  // points a thread in fewer threads, if the columns stay and they fit
+  // (H200, fp32, 2^26 points: chosen where 32 everywhere ran 1680000,
+  // 2222640 and 4705960 1.24-1.25x and spilling 8 columns of 30 lost up
+  // to 54%; on 12 lengths drawn after it among those it changes, 1.107x,
+  // none slower; 3211264 0.95x, whose 896 threads spilling 48 bytes beat
+  // 512 that do not; docs/PERF.md, issue 39, 2026-11-27).
+  const int regs = limits.registers_per_unit;
+  if (regs <= 0 || limits.strided_points_mixed >= kStridedColumnsFit || column_points_fit_registers(spec, regs)) return;
+  KernelSpec fewer = given;
+  DeviceLimits at_fewer = limits;
+  at_fewer.strided_points_mixed = kStridedColumnsFit;
+  complete_model_at(fewer, at_fewer);
+  if (fewer.transforms_per_group >= spec.transforms_per_group && column_points_fit_registers(fewer, regs)) spec = fewer;
+}
+
+}  // namespace bfly::plan
