@@ -34,9 +34,6 @@ class LocalReshape {
   // Bytes of part r's send and receive buffers.
   std::size_t send_bytes(int r) const;
   std::size_t receive_bytes(int r) const;
-  // Points part r sends to and receives from the others.
-  std::int64_t sent_points(int r) const { return sides_[r].sent_points(); }
-  std::int64_t received_points(int r) const { return sides_[r].received_points(); }
 
  private:
   std::vector<Exchange> sides_;  // by part
