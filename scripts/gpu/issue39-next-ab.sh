@@ -12,7 +12,7 @@
 #     issue's bar), fp32 and fp64, one case a process (suite-each.sh).
 # With the prebuilt CLI (here: bash scripts/gpu/prebuilt.sh; carry
 # [".deps/onebin"]; about 8 + 3 x 2 x 4 minutes: split it over calls with
-# STEP=1, STEP=2 SEED=S PRECISION=P) or after `bash scripts/gpu/run.sh none`.
+# STEP=1, STEP=2 SEED=S PRECISION=P PART=1/2 and 2/2) or after `bash scripts/gpu/run.sh none`.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}

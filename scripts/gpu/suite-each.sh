@@ -8,13 +8,17 @@
 # mean against each peer over the cases that ran (scripts/bench-summary.py).
 #
 #   bash scripts/gpu/suite-each.sh SEED [single|double] [device] [points]
+# PART=i/n runs every n-th case from the i-th (a 40-case suite with peers
+# takes about a device call's 600 s: two calls, PART=1/2 then PART=2/2,
+# each writing its own log; bench-summary.py takes both).
 source "$(dirname "$0")/device-env.sh"
 seed=${1:?usage: suite-each.sh SEED [single|double] [device] [points]}
 precision=${2:-single}
 device=${3:-cuda:0}
 points=${4:-67108864}
 b=${BFLY:-build-gpu/apps/bfly/bfly}
-log="$out/suite-each-$seed-$precision.txt"
+part=${PART:-1/1}
+log="$out/suite-each-$seed-$precision${PART:+-part${part%/*}}.txt"
 $b bench --suite random --seed "$seed" --list > "$out/list.txt" 2>&1 || { cat "$out/list.txt"; exit 1; }
 head -1 "$out/list.txt" > "$log"
 status=0
@@ -35,6 +39,6 @@ while read -r shape _ rest; do
     else whose="bfly's: $(tail -1 "$out/alone.txt")"; fi
     echo "FAILED $shape $kind: $(tail -1 "$out/one.txt"); $whose" >> "$log"
   fi
-done < <(grep -E '^[0-9]' "$out/list.txt")
+done < <(grep -E '^[0-9]' "$out/list.txt" | awk -v i="${part%/*}" -v n="${part#*/}" '(NR - i) % n == 0')
 python3 "$(dirname "$0")/../bench-summary.py" "$log" | tee -a "$log"
 exit $status
