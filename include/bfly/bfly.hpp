@@ -78,11 +78,26 @@ Norm parse_norm(const std::string& text);  // throws Error naming the text
 // elements (cuFFT's advanced layout, FFTW's guru dims): element (i0, i1, ...)
 // of batch entry b is at b * distance + sum_k i_k * strides[k]. Empty strides
 // mean row-major contiguous; distance 0 means one array's extent.
+//
+// `split` (output only): one transformed axis stored in blocks, index k of
+// it at (k / length) * stride + (k % length) * strides[axis] in place of
+// k * strides[axis]: what a distributed FFT's first stage writes, each
+// peer's block of the axis at its own place in the send buffer, so the
+// exchange packs nothing (bfly/distributed.hpp). A C2C plan that does the
+// axis in one plain pass stores so (`bfly plan` says why another cannot).
+struct Split {
+  int axis = -1;  // -1: none
+  std::int64_t length = 0, stride = 0;
+  bool none() const { return axis < 0; }
+  bool operator==(const Split& o) const { return axis == o.axis && length == o.length && stride == o.stride; }
+};
+
 struct Layout {
   std::vector<std::int64_t> strides;
   std::int64_t distance = 0;
-  bool is_default() const { return strides.empty() && distance == 0; }
-  bool operator==(const Layout& o) const { return strides == o.strides && distance == o.distance; }
+  Split split;
+  bool is_default() const { return strides.empty() && distance == 0 && split.none(); }
+  bool operator==(const Layout& o) const { return strides == o.strides && distance == o.distance && split == o.split; }
   bool operator!=(const Layout& o) const { return !(*this == o); }
 };
 
@@ -93,7 +108,8 @@ struct Layout {
 //   kind(c2c|r2c|c2r) _ precision(f32|f64, or f16|bf16: Storage) _ direction(fwd|inv) _ shape(AxB..)
 //   _ b<batch> _ placement(oop|ip) _ norm(none|backward|ortho|forward)
 // then, only where they differ from the defaults: _ax<a.b> (axes),
-// _is<s.s..> _id<d> (input strides and distance), _os<..> _od<d> (output).
+// _is<s.s..> _id<d> (input strides and distance), _os<..> _od<d> (output),
+// _sp<axis.length.stride> (the output's split).
 //
 // Real transforms (R2C forward, C2R inverse), as FFTW and cuFFT define them:
 // `shape` is the real array's shape; the complex side holds the

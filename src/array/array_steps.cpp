@@ -138,8 +138,8 @@ ArrayStep group_step(Kind kind, Direction direction, const ArrayTransform& t, co
     pout.clear(), out_distance = 0;
   if (in_place) pout.clear(), out_distance = 0;
   if (p.batch == 1) in_distance = out_distance = 0;
-  p.input = Layout{pin, in_distance};
-  p.output = Layout{pout, out_distance};
+  p.input = Layout{pin, in_distance, {}};
+  p.output = Layout{pout, out_distance, {}};
   bool all_in_order = static_cast<int>(p.axes.size()) == p.rank();
   for (int k = 0; all_in_order && k < p.rank(); ++k) all_in_order = p.axes[k] == k;
   if (all_in_order) p.axes.clear();  // the token's default

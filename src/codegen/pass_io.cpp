@@ -98,10 +98,17 @@ void PassWriter::emit_direct_store(int r) {
   const std::int64_t R = s_.length;
   for_each_butterfly(R / r, "valid", [&](int j) {
     for (int t = 0; t < r; ++t) {
-      const std::string at = "(" + idx() + ")(b + " + str(t * (R / r)) + ") * " + str(s_.out_point_stride);
+      const std::string n = "b + " + str(t * (R / r));
+      const std::string at = out_at(n, "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride));
       e_.line("dst[" + at + "] = " + product(scaled(x(j * r + t)), "out_off + " + at) + ";");
     }
   });
+}
+
+std::string PassWriter::out_at(const std::string& n, const std::string& plain) const {
+  for (const pieces::Piece* piece : pieces::of(s_))
+    if (std::string at = piece->store_offset(*this, n); !at.empty()) return at;
+  return plain;
 }
 
 // Through local memory, where the output's access pattern is not the

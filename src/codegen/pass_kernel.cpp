@@ -368,8 +368,9 @@ void PassWriter::emit_store_from_local() {
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "t2 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
-      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "row[" + n +
-              "] = " + product(scaled(local("m2", n)), "out_off2 + " + n) + ";");
+      const std::string at = out_at(n, n);
+      e_.line(std::string(guard ? "if (" + n + " < " + str(R) + ") " : "") + "row[" + at +
+              "] = " + product(scaled(local("m2", n)), "out_off2 + " + at) + ";");
     }
   } else {
     // Adjacent transforms adjacent in the output (a transpose): each point
@@ -385,7 +386,7 @@ void PassWriter::emit_store_from_local() {
     for (std::int64_t q = 0; q * T < R; ++q) {
       const std::string n = "n0 + " + str(q * T);
       const bool guard = (q + 1) * T > R;
-      const std::string at = "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride);
+      const std::string at = out_at(n, "(" + idx() + ")(" + n + ") * " + str(s_.out_point_stride));
       std::string store;  // a piece's own (Bluestein's last chirp), else the plain one
       for (const pieces::Piece* piece : pieces::of(s_))
         if (store.empty()) store = piece->column_store(*this, local("m2", n), column, n, "column[" + at + "]");

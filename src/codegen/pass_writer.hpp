@@ -53,6 +53,10 @@ class PassWriter {
   std::string converted(const std::string& element, bool real) const;
   std::string load_op(const std::string& v, const std::string& at) const;
   std::string real_stored(const std::string& v, const std::string& at) const;
+  // The output offset (code, from the sub-transform's origin) of its point
+  // n (code): `plain` (n times the point stride, as the caller writes it),
+  // or where a piece places the point (an output split's blocks).
+  std::string out_at(const std::string& n, const std::string& plain) const;
   void emit_axis_index(const std::string& n);
   // v times the pass twiddle of point n (a pass with P > 1).
   void emit_pass_twiddle(const std::string& v, const std::string& n);

@@ -120,6 +120,10 @@ class Piece {
                                    const std::string& /*n*/, const std::string& /*target*/) const {
     return "";
   }
+  // Where point n (code) of a sub-transform goes, as an offset (code) from
+  // its output origin, where the piece places it (PassWriter::out_at);
+  // empty where it does not.
+  virtual std::string store_offset(const codegen::PassWriter&, const std::string& /*n*/) const { return ""; }
   // The value stored at output element `at` in place of v.
   virtual std::string stored(const codegen::PassWriter&, const std::string& v, const std::string& /*at*/) const {
     return v;

@@ -17,11 +17,13 @@ const Piece& callback();
 const Piece& r2r();
 const Piece& r2r_packed();
 const Piece& storage();
+const Piece& split_store();
 
 const std::vector<const Piece*>& all() {
   // (storage last: its conversion wraps what the others store.)
-  static const std::vector<const Piece*> pieces{&row_pairs(), &real_block(), &chirp(), &rader(),      &rader_pass(),
-                                                &real(),      &callback(),   &r2r(),   &r2r_packed(), &storage()};
+  static const std::vector<const Piece*> pieces{&row_pairs(),  &real_block(), &chirp(),      &rader(),
+                                                &rader_pass(), &real(),       &callback(),   &r2r(),
+                                                &r2r_packed(), &storage(),    &split_store()};
   return pieces;
 }
 

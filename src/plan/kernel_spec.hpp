@@ -134,6 +134,11 @@ struct KernelSpec {
   // none.
   Storage load_storage = Storage::Native;
   Storage store_storage = Storage::Native;
+  // The output's split (Layout::split; pieces/split_store.cpp; plan.cpp
+  // sets it on a plan's one pass): point k of the sub-transform stored at
+  // (k / out_split_length) * out_split_stride + (k % out_split_length) *
+  // out_point_stride. 0: none.
+  std::int64_t out_split_length = 0, out_split_stride = 0;
   // Rader's algorithm in one kernel for the prime p = length + 1
   // (plan/solvers/rader.cpp): points 1..p-1 into local memory as they lie,
   // the first FFT reads them in the generator's order (a[m] = x[g^m]), the

@@ -32,13 +32,13 @@ const std::vector<PassMode>& pass_modes() {
       // keeps everything but block rows; 64-bit offsets too, but for the
       // product in the stores (their index o is 32-bit).
       {"staged", [](const KernelSpec& s) { return s.staged != 0; },
-       Form::Staging | Form::Halves | Form::Tuning | Form::CallbackStore | Form::StorageStore},
+       Form::Staging | Form::Halves | Form::Tuning | Form::CallbackStore | Form::StorageStore | Form::SplitStore},
       {"halves", [](const KernelSpec& s) { return s.local_halves; },
        Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::CallbackStore | Form::CallbackLoad |
-           Form::StorageLoad | Form::StorageStore},
+           Form::StorageLoad | Form::StorageStore | Form::SplitStore},
       {"wide", [](const KernelSpec& s) { return s.wide; },
        Form::Chain | Form::Staging | Form::Halves | Form::Tuning | Form::CallbackLoad | Form::StorageLoad |
-           Form::StorageStore},
+           Form::StorageStore | Form::SplitStore},
   };
   return modes;
 }

@@ -33,6 +33,11 @@ enum class Form : unsigned {
   // real_stored.
   StorageLoad = 128,
   StorageStore = 256,
+  // The output's axis stored in blocks (KernelSpec::out_split_length;
+  // pieces/split_store.cpp): the stores that place point n at
+  // PassWriter::out_at(n) (the direct ones, from local memory by rows or
+  // columns).
+  SplitStore = 512,
 };
 
 struct PassMode {

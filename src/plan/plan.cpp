@@ -9,6 +9,7 @@
 
 #include "plan/factorize.hpp"
 #include "plan/launch_model.hpp"
+#include "plan/output_split.hpp"
 #include "plan/solvers/solver.hpp"
 #include "problem/text.hpp"
 
@@ -94,7 +95,7 @@ PassCore copy_core(KernelSpec& spec, const Step&, const PassFrame& f) {
 // launch. `caller_src` and `caller_dst`: where Rader's kernel store finds
 // x[0] and puts X[0] (its convolution's first source and last destination).
 Pass make_pass(const Problem& p, const Step& step, const View& src, const View& dst, const DeviceLimits& limits,
-               const View& caller_src, const View& caller_dst) {
+               const View& caller_src, const View& caller_dst, std::size_t split_steps) {
   KernelSpec spec;
   spec.precision = p.precision;
   const int dims = p.rank() + 1;
@@ -129,8 +130,10 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const std::int64_t shaped = transforms_of();
   for (PassPieceFn piece : step.pieces) piece(spec, step, frame);
   const std::int64_t reshaped = transforms_of();
+  // The output's split (output_split.hpp), on the plan's one pass.
+  if (split_steps > 0) place_split(spec, p, split_steps, a);
   // 64-bit offsets once any offset or the transform count can pass 2^31.
-  std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = (spec.length - 1) * spec.out_point_stride;
+  std::int64_t in_last = (spec.length - 1) * spec.in_point_stride, out_last = split_reach(spec);
   for (const IndexDim& d : spec.dims) {
     in_last += (d.extent - 1) * d.in_stride;
     out_last += (d.extent - 1) * d.out_stride;
@@ -139,6 +142,7 @@ Pass make_pass(const Problem& p, const Step& step, const View& src, const View& 
   const std::int64_t elements = p.elements() / n * frame.span;
   spec.wide = in_last >= limit || out_last >= limit || elements >= limit;
   const std::string launch_from = complete_spec(spec, limits);
+  if (split_steps > 0) check_split(spec, p);
   Pass pass;
   pass.what = step.what;
   pass.launch_from = launch_from;
@@ -353,8 +357,10 @@ PlanTree plan_of_steps(const Problem& problem, std::vector<Step> steps, const ch
     // (Step::reach_back, reach_forward: Rader's kernel store).
     const std::size_t first = j - static_cast<std::size_t>(steps[j].reach_back);
     const std::size_t last = j + static_cast<std::size_t>(steps[j].reach_forward);
+    // The output's split falls to the last pass (output_split.cpp: the only one).
+    const std::size_t split_steps = !problem.output.split.none() && j + 1 == steps.size() ? steps.size() : 0;
     Pass pass = make_pass(on_complex_side ? complex : problem, steps[j], sources[j], destinations[j], limits,
-                          sources[first], destinations[last]);
+                          sources[first], destinations[last], split_steps);
     pass.source = slots[j].first;
     pass.destination = slots[j].second;
     pass.caller_source = slots[first].first;

@@ -118,6 +118,50 @@ std::vector<std::int64_t> contiguous(const std::vector<std::int64_t>& shape) {
   return strides;
 }
 
+std::string split_text(const Split& split) {
+  return std::to_string(split.axis) + "." + std::to_string(split.length) + "." + std::to_string(split.stride);
+}
+
+// A resolved layout's axes as (stride, extent) pairs, the split axis as two:
+// its blocks (the split's stride) and the points within a block.
+std::vector<std::pair<std::int64_t, std::int64_t>> layout_dims(const Layout& r,
+                                                               const std::vector<std::int64_t>& shape) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> dims;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (static_cast<int>(k) != r.split.axis) {
+      dims.push_back({r.strides[k], shape[k]});
+      continue;
+    }
+    const std::int64_t c = r.split.length;
+    dims.push_back({r.split.stride, (shape[k] + c - 1) / c});
+    dims.push_back({r.strides[k], std::min(c, shape[k])});
+  }
+  return dims;
+}
+
+// The split's own checks: the output's, of a transformed axis, in blocks
+// of a positive length at a positive stride.
+void check_split(const Problem& p, const Split& split, const std::string& side,
+                 const std::vector<std::int64_t>& shape) {
+  const std::string what = side + " split " + split_text(split);
+  if (side != "output") throw invalid(what + ": only the output stores an axis in blocks");
+  if (p.kind != Kind::C2C || p.storage != Storage::Native)
+    throw invalid(what + ": only a C2C problem of f32 or f64 stores an axis in blocks (this is " + to_string(p.kind) +
+                  " of " + (p.storage == Storage::Native ? to_string(p.precision) : to_string(p.storage)) + ")");
+  if (split.axis >= static_cast<int>(shape.size()))
+    throw invalid(what + ": axis " + std::to_string(split.axis) + " is out of range for the rank-" +
+                  std::to_string(shape.size()) + " shape " + text::shape(shape));
+  const std::vector<int> axes = p.transform_axes();
+  if (std::find(axes.begin(), axes.end(), split.axis) == axes.end())
+    throw invalid(what + ": axis " + std::to_string(split.axis) +
+                  " is not transformed (a batch axis splits by "
+                  "its strides alone)");
+  if (split.length <= 0)
+    throw invalid(what + ": the block length " + std::to_string(split.length) + " must be positive");
+  if (split.stride <= 0)
+    throw invalid(what + ": the block stride " + std::to_string(split.stride) + " must be positive");
+}
+
 // Checks one side's layout; `side` is "input" or "output". Returns the
 // largest offset + 1. Offsets must fit in 2^62 so index arithmetic cannot overflow.
 std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& side) {
@@ -129,13 +173,15 @@ std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& 
   for (std::int64_t s : l.strides)
     if (s <= 0) throw invalid(side + " stride " + std::to_string(s) + " in " + list(l.strides) + " must be positive");
   if (l.distance < 0) throw invalid(side + " distance " + std::to_string(l.distance) + " must be positive");
+  if (!l.split.none()) check_split(p, l.split, side, shape);
   const Layout r = side == "input" ? p.input_layout() : p.output_layout();
   std::int64_t last = 0;  // the largest offset
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (r.strides[k] > (cap - last) / shape[k])
-      throw invalid(side + " strides " + list(r.strides) + " over shape " + text::shape(shape) +
-                    " reach past the largest offset, 2^62 = " + std::to_string(cap));
-    last += (shape[k] - 1) * r.strides[k];
+  for (const auto& [stride, extent] : layout_dims(r, shape)) {
+    if (stride > (cap - last) / extent)
+      throw invalid(side + " strides " + list(r.strides) +
+                    (r.split.none() ? "" : " (split " + split_text(r.split) + ")") + " over shape " +
+                    text::shape(shape) + " reach past the largest offset, 2^62 = " + std::to_string(cap));
+    last += (extent - 1) * stride;
   }
   if (p.batch > 1) {
     if (r.distance > (cap - last) / p.batch)
@@ -153,16 +199,16 @@ std::int64_t check_layout(const Problem& p, const Layout& l, const std::string& 
 void check_no_overlap(const Problem& p, const Layout& r, const std::string& side) {
   const std::vector<std::int64_t> shape = side == "input" ? p.input_shape() : p.output_shape();
   std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, extent)
-  for (std::size_t k = 0; k < shape.size(); ++k)
-    if (shape[k] > 1) dims.push_back({r.strides[k], shape[k]});
+  for (const auto& d : layout_dims(r, shape))
+    if (d.second > 1) dims.push_back(d);
   if (p.batch > 1) dims.push_back({r.distance, p.batch});
   std::sort(dims.begin(), dims.end());
   std::int64_t reach = 0;
   for (const auto& d : dims) {
     if (d.first <= reach)
       throw invalid(side + " layout (strides " + list(r.strides) + ", distance " + std::to_string(r.distance) +
-                    ") overlaps itself: stride " + std::to_string(d.first) + " does not step past " +
-                    std::to_string(reach));
+                    (r.split.none() ? "" : ", split " + split_text(r.split)) + ") overlaps itself: stride " +
+                    std::to_string(d.first) + " does not step past " + std::to_string(reach));
     reach += (d.second - 1) * d.first;
   }
 }
@@ -211,14 +257,14 @@ Layout resolved(Layout r, const std::vector<std::int64_t>& shape) {
     // those strides before it reads the distance.
     const std::int64_t most = std::numeric_limits<std::int64_t>::max();
     std::int64_t extent = 1;
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-      const std::int64_t steps = shape[k] - 1;
+    for (const auto& [stride, points] : layout_dims(r, shape)) {
+      const std::int64_t steps = points - 1;
       if (steps <= 0) continue;
-      if (r.strides[k] > (most - extent) / steps) {
+      if (stride > (most - extent) / steps) {
         extent = most;
         break;
       }
-      extent += steps * r.strides[k];
+      extent += steps * stride;
     }
     r.distance = extent;
   }
@@ -400,6 +446,7 @@ std::string Problem::token() const {
   if (input.distance != 0) out << "_id" << input.distance;
   if (!output.strides.empty()) out << "_os" << list(output.strides);
   if (output.distance != 0) out << "_od" << output.distance;
+  if (!output.split.none()) out << "_sp" << split_text(output.split);
   if (orthogonalize) out << "_orth";
   return out.str();
 }
@@ -475,8 +522,12 @@ Problem Problem::parse(const std::string& token) {
       p.output.strides = numbers(rest, "output stride");
     } else if (tag == "od") {
       p.output.distance = text::parse_int(rest, "output distance");
+    } else if (tag == "sp") {
+      const std::vector<std::int64_t> v = numbers(rest, "output split");
+      if (v.size() != 3 || v[0] < 0 || v[0] > 3) throw bad("output split '" + x + "' must look like sp2.64.4096");
+      p.output.split = Split{static_cast<int>(v[0]), v[1], v[2]};
     } else {
-      throw bad("unknown field '" + x + "' (expected axN.M, isS.S, idD, osS.S, odD or orth)");
+      throw bad("unknown field '" + x + "' (expected axN.M, isS.S, idD, osS.S, odD, spA.L.S or orth)");
     }
   }
   p.validate();

@@ -493,6 +493,10 @@ std::int64_t GenericPlan::capacity(const plan::DeviceLimits& limits, Precision p
 GenericPlan::GenericPlan(std::shared_ptr<DeviceImpl> device, const Problem& problem, const plan::DeviceLimits& limits,
                          BuildStats& stats)
     : device_(std::move(device)), problem_(problem) {
+  // Its scatter takes strides alone: a split output is the specialised plan's.
+  if (!problem.output.split.none())
+    throw Error(ErrorCode::Unsupported,
+                "the generic tier does not store an output split (" + problem.token() + "): plan it specialised");
   GenericBuilder(*this, limits, stats).build();
   stats.kernels = 0;
   std::vector<const KernelImpl*> seen;

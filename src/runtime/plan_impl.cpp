@@ -109,6 +109,9 @@ class PlanImpl {
       : device_(std::move(device)), spare_(std::make_unique<Queue>()) {
     device_->check_usable();  // before any of the device's locks (a fork may have left one held)
     auto start = Clock::now();
+    if (!problem.output.split.none() && (!options.load.empty() || !options.store.empty()))
+      throw Error(ErrorCode::Unsupported, "callbacks and an output split in one plan (" + problem.token() +
+                                              "): the split's stores take no callback yet");
     if (problem.storage != Storage::Native || !options.load.empty() || !options.store.empty()) {
       // The fp32 problem's plan inside (runtime/ends_plan.hpp).
       tree_.problem = problem;
@@ -145,6 +148,7 @@ class PlanImpl {
       tree_ = plan::make_plan(problem, limits, options);
     }
     check_fits(problem);
+    if (!problem.output.split.none()) limits.generic_tier = 0;  // (the generic tier's stores take strides alone)
     const bool chosen = limits.generic_tier >= 3;
     if (chosen)  // Auto, AtHand (runtime/tier_choice.hpp)
       limits.generic_tier = !ends.empty() || kernels_ready(*device_, tree_) ? 0 : limits.generic_tier == 3 ? 2 : 1;
