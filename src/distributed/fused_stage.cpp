@@ -1,44 +1,76 @@
 // The first stage writing the send buffer (fused_stage.hpp).
 #include "distributed/fused_stage.hpp"
 
+#include <utility>
+
 #include "distributed/boxes.hpp"
 #include "distributed/schedule.hpp"
 
 namespace bfly::distributed::detail {
+namespace {
+
+// The axis the exchange's parts cut `box` along, in equal blocks, one a
+// peer in peer order, and the block's length; {-1, 0} where they do not.
+std::pair<int, std::int64_t> cut_axis(const Box& box, const std::vector<Part>& parts) {
+  const int peers = static_cast<int>(parts.size());
+  const std::vector<std::int64_t> extent = box.shape();
+  for (int s = 0; s < static_cast<int>(extent.size()) && peers >= 2; ++s) {
+    if (extent[s] % peers != 0) continue;
+    const std::int64_t L = extent[s] / peers;
+    bool blocks = true;
+    for (int p = 0; p < peers && blocks; ++p) {
+      Box block = box;
+      block.lower[s] = box.lower[s] + p * L, block.upper[s] = block.lower[s] + L;
+      blocks = parts[p].box == block;
+    }
+    if (blocks) return {s, L};
+  }
+  return {-1, 0};
+}
+
+}  // namespace
 
 std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const Problem& problem, const Box& box,
                                                      Kind kind, const std::vector<int>& axes, const bfly::Plan& whole,
                                                      const Exchange& exchange, const PlanOptions& options) {
-  if (box.lower.size() != 3 || box.empty() || kind != Kind::C2C || axes.size() != 2 || axes[1] != 2 ||
-      whole.passes() < 2)
-    return std::nullopt;
-  const int s = axes[0];
-  // Every receiver stores its box with axis 2 last (the gathered axis
-  // first, then the other): the part's rows are runs of axis 2 there too.
-  const std::vector<int>& order = exchange.order();
-  if (order.size() != 3 || order[2] != 2) return std::nullopt;
-  // The peers' parts: the box cut along s into equal blocks, in peer order.
+  if (box.lower.size() != 3 || box.empty() || kind != Kind::C2C) return std::nullopt;
   const std::vector<Part>& parts = exchange.sends();
-  const std::vector<std::int64_t> extent = box.shape();
+  const auto [s, L] = cut_axis(box, parts);
+  if (s < 0) return std::nullopt;
   const int peers = static_cast<int>(parts.size());
-  if (peers < 2 || extent[s] % peers != 0) return std::nullopt;
-  const std::int64_t L = extent[s] / peers;
-  for (int p = 0; p < peers; ++p) {
-    Box block = box;
-    block.lower[s] = box.lower[s] + p * L, block.upper[s] = block.lower[s] + L;
-    if (parts[p].box != block) return std::nullopt;
+  // A block in its receiver's storage order (`order`, outermost first).
+  const std::vector<int>& order = exchange.order();
+  const std::vector<std::int64_t> extent = box.shape();
+  std::vector<std::int64_t> part_extent = extent;
+  part_extent[s] = L;
+  std::vector<std::int64_t> part_strides(3);
+  std::int64_t step = 1;
+  for (int k = 2; k >= 0; --k) {
+    const int a = order.size() == 3 ? order[k] : k;
+    part_strides[a] = step, step *= part_extent[a];
   }
+  const std::int64_t block = step;
+
+  if (axes.size() == 1 && axes[0] == s) {
+    // One plan, its output split into the peers' blocks.
+    bfly::Problem one = stage_problem(problem, box, Kind::C2C, {s});
+    one.output.strides = part_strides;
+    one.output.split = Split{s, L, block};
+    try {
+      return FusedFirstStage(std::nullopt, bfly::Plan(device, one, options), block, peers);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::Unsupported) throw;
+      return std::nullopt;  // (the planner cannot split this axis: the stage packs)
+    }
+  }
+  // Two plans: every receiver stores its box with axis 2 last, so the
+  // part's rows are runs of axis 2 there too.
+  if (axes.size() != 2 || axes[0] != s || axes[1] != 2 || order.size() != 3 || order[2] != 2 || whole.passes() < 2)
+    return std::nullopt;
   // The last plan's 4D view: (peer, axis 0, axis 1, axis 2), axis s
   // counting within the peer's block. In `tmp`, row-major over the box;
   // in `send`, block p at p x block, each block in `order`.
-  std::vector<std::int64_t> part_extent = extent;
-  part_extent[s] = L;
   const std::vector<std::int64_t> box_strides{extent[1] * extent[2], extent[2], 1};
-  std::vector<std::int64_t> part_strides(3);
-  std::int64_t step = 1;
-  for (int k = 2; k >= 0; --k) part_strides[order[k]] = step, step *= part_extent[order[k]];
-  const std::int64_t block = step;
-
   bfly::Problem split = stage_problem(problem, box, Kind::C2C, {s});
   bfly::Problem last = stage_problem(problem, box, Kind::C2C, {3});
   last.shape = {peers, part_extent[0], part_extent[1], part_extent[2]};
@@ -48,12 +80,13 @@ std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const
 }
 
 void FusedFirstStage::run(const Buffer& in, const Buffer& tmp, const Buffer& send, void* stream) const {
+  const Buffer& source = split_ ? tmp : in;
   if (stream) {
-    split_.execute(in, tmp, stream);
-    last_.execute(tmp, send, stream);
+    if (split_) split_->execute(in, tmp, stream);
+    last_.execute(source, send, stream);
   } else {
-    split_.execute(in, tmp);
-    last_.execute(tmp, send);
+    if (split_) split_->execute(in, tmp);
+    last_.execute(source, send);
   }
 }
 
@@ -61,6 +94,11 @@ std::vector<Run> FusedFirstStage::sends(Buffer& send) const {
   std::vector<Run> runs;
   for (int p = 0; p < peers_; ++p) runs.push_back({&send, p * block_, block_});
   return runs;
+}
+
+std::string FusedFirstStage::form() const {
+  return split_ ? ", as two plans: the exchange's split axis, then the last axis into the send buffer"
+                : ", as one plan storing the split axis in the peers' blocks of the send buffer";
 }
 
 }  // namespace bfly::distributed::detail

@@ -1,24 +1,30 @@
 // A first stage that writes the exchange's send buffer itself, so the
 // exchange packs nothing (issue 43, "fused pack and unpack").
 //
-// Where it applies: a 3D C2C first stage over two axes, {s, 2}, whose
-// exchange splits axis s into equal blocks, one a peer, and stores every
-// receiver's box with axis 2 last (slabs and their way back). The stage
-// then runs as two bfly plans instead of one (which took two passes
-// anyway), the last of them over axis 2, the contiguous one:
+// Where it applies: a 3D C2C first stage whose exchange cuts the box along
+// one axis s into equal blocks, one a peer in order, each sent in its
+// receiver's storage order (exchange.hpp); block p of the send buffer at p
+// x (the block's points), which is the pack's layout. Two forms:
 //
-//   split  axis s of the box, its input to `tmp` (row-major)
-//   last   axis 2 of `tmp` seen as (peer, the box's other axes with s's
-//          block, axis 2): each row lands in its peer's block of `send`,
-//          in the receiver's storage order (exchange.hpp)
-//
-// which is the pack's layout: block p at p x (the block's points). A stage
-// the planner makes in one pass (a plane in one kernel) stays as it is:
-// splitting it would add a pass where the pack is one.
+//  - The stage transforms s alone (pencils' first stage: s = 2, the axis
+//    the next exchange splits): one plan whose output splits s into the
+//    blocks (Layout::split, pieces/split_store.cpp), its input to `send`.
+//    Where the planner cannot split (the axis in several passes, Rader's or
+//    Bluestein's kernels) the stage packs as before.
+//  - The stage transforms {s, 2} and every receiver stores axis 2 last
+//    (slabs and their way back): two bfly plans instead of the one (which
+//    took two passes anyway), the last of them over axis 2, the contiguous
+//    one, s a batch axis there:
+//      split  axis s of the box, its input to `tmp` (row-major)
+//      last   axis 2 of `tmp` seen as (peer, the box's other axes with s's
+//             block, axis 2): each row lands in its peer's block of `send`
+//    A stage the planner makes in one pass (a plane in one kernel) stays
+//    as it is: splitting it would add a pass where the pack is one.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bfly/bfly.hpp"
@@ -38,17 +44,20 @@ class FusedFirstStage {
                                              const Exchange& exchange, const PlanOptions& options);
 
   // Enqueues the stage on `stream` (nullptr: the device's queue): `in` (the
-  // stage's input) to `tmp` (at least the box's points) to `send` (at
-  // least send_elements()).
+  // stage's input) to `tmp` (at least the box's points; the two plans'
+  // form only) to `send` (at least send_elements()).
   void run(const Buffer& in, const Buffer& tmp, const Buffer& send, void* stream) const;
   // What the exchange sends, by peer: every block in `send`.
   std::vector<Run> sends(Buffer& send) const;
   std::int64_t send_elements() const { return block_ * peers_; }
+  // Its form, for describe(): ", as ..." (the plans and where they store).
+  std::string form() const;
 
  private:
-  FusedFirstStage(bfly::Plan split, bfly::Plan last, std::int64_t block, int peers)
+  FusedFirstStage(std::optional<bfly::Plan> split, bfly::Plan last, std::int64_t block, int peers)
       : split_(std::move(split)), last_(std::move(last)), block_(block), peers_(peers) {}
-  bfly::Plan split_, last_;
+  std::optional<bfly::Plan> split_;  // the two plans' first; none: one plan storing split blocks
+  bfly::Plan last_;
   std::int64_t block_ = 0;  // points a peer
   int peers_ = 0;
 };

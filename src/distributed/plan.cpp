@@ -661,9 +661,7 @@ std::string Plan::describe() const {
     }
     out << "  stage " << j + 1 << "      "
         << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)"))
-        << (j == 0 && p.fused ? ", as two plans: the exchange's split axis, then the last axis into the send buffer"
-                              : "")
-        << "\n";
+        << (j == 0 && p.fused ? p.fused->form() : "") << "\n";
   }
   if (p.back) reshape_text(*p.back, "the decomposition's output boxes to the caller's");
   out << "  output box   " << box_text(output_box()) << "\n";

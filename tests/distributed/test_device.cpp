@@ -122,14 +122,23 @@ TEST(DistributedTransport, ExchangeMethods) {
   EXPECT_EQ(problem.token(), "c2c_f32_fwd_4x4_none_slabs_p2p");
 }
 
-// A 3D C2C slab stage whose exchange splits its axis evenly writes the send
-// buffer's blocks itself (fused_stage.hpp): no pack, the same numbers, by
-// every execution path, both ways.
+// A 3D C2C first stage whose exchange splits an axis evenly writes the
+// send buffer's blocks itself (fused_stage.hpp): slabs as two plans,
+// pencils as one whose output splits the axis (a grid of one row: the
+// first exchange over every rank): no pack, the same numbers, by every
+// execution path, both ways.
 TEST(DistributedFusedStage, StoresTheSendBlocks) {
-  for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn}) {
+  for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn, Decomposition::Pencils,
+                             Decomposition::PencilsTransposedIn}) {
+    const bool pencils = decomposition == Decomposition::Pencils || decomposition == Decomposition::PencilsTransposedIn;
     distributed::Problem problem;
-    problem.shape = {12, 12, 6}, problem.precision = Precision::Double, problem.transport = distributed::Transport::Mpi;
+    problem.shape = {12, 12, pencils ? 12 : 6}, problem.precision = Precision::Double;
+    problem.transport = distributed::Transport::Mpi;
     problem.decomposition = decomposition, problem.norm = Norm::Ortho;
+    // (The grid whose first exchange is over every rank.)
+    if (pencils)
+      problem.grid =
+          decomposition == Decomposition::Pencils ? std::vector<int>{1, mpi_size()} : std::vector<int>{mpi_size(), 1};
     const std::string text =
         distributed::Plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options()).describe();
     if (mpi_size() > 1) EXPECT_NE(text.find("stored by stage 1, none packed"), std::string::npos) << text;

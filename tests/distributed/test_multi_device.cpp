@@ -224,11 +224,19 @@ TEST(MultiDeviceBuffers, MatchFftw) {
 }
 
 // Where the exchange splits an axis evenly, the first stage stores the
-// send blocks itself (fused_stage.hpp): the same numbers, both ways.
+// send blocks itself (fused_stage.hpp; pencils on a grid of one row): the
+// same numbers, both ways.
 TEST(MultiDeviceFusedStage, StoresTheSendBlocks) {
   for (int parts : {2, 3, 4})
-    for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn}) {
-      const distributed::Problem problem = make(C2C, {12, 12, 6}, F64, decomposition, Norm::Ortho);
+    for (auto decomposition : {Decomposition::Slabs, Decomposition::SlabsTransposedIn, Decomposition::Pencils,
+                               Decomposition::PencilsTransposedIn}) {
+      const bool pencils =
+          decomposition == Decomposition::Pencils || decomposition == Decomposition::PencilsTransposedIn;
+      distributed::Problem problem = make(C2C, {12, 12, pencils ? 12 : 6}, F64, decomposition, Norm::Ortho);
+      // (The grid whose first exchange is over every part.)
+      if (pencils)
+        problem.grid =
+            decomposition == Decomposition::Pencils ? std::vector<int>{1, parts} : std::vector<int>{parts, 1};
       const std::string text = MultiDevicePlan(test_devices(parts), problem, options()).describe();
       EXPECT_NE(text.find("no pack"), std::string::npos) << text;
       expect_matches_fftw(problem, parts);
