@@ -30,9 +30,9 @@ std::pair<int, std::int64_t> cut_axis(const Box& box, const std::vector<Part>& p
 
 }  // namespace
 
-std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const Problem& problem, const Box& box,
-                                                     Kind kind, const std::vector<int>& axes, const bfly::Plan& whole,
-                                                     const Exchange& exchange, const PlanOptions& options) {
+std::optional<FusedStage> FusedStage::make(const Device& device, const Problem& problem, const Box& box, Kind kind,
+                                           const std::vector<int>& axes, const bfly::Plan& whole,
+                                           const Exchange& exchange, const PlanOptions& options) {
   if (box.lower.size() != 3 || box.empty() || kind != Kind::C2C) return std::nullopt;
   const std::vector<Part>& parts = exchange.sends();
   const auto [s, L] = cut_axis(box, parts);
@@ -52,12 +52,13 @@ std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const
   const std::int64_t block = step;
 
   if (axes.size() == 1 && axes[0] == s) {
-    // One plan, its output split into the peers' blocks.
-    bfly::Problem one = stage_problem(problem, box, Kind::C2C, {s});
+    // One plan, the stage's own (its input as the exchange before left
+    // it), its output split into the peers' blocks.
+    bfly::Problem one = whole.problem();
     one.output.strides = part_strides;
     one.output.split = Split{s, L, block};
     try {
-      return FusedFirstStage(std::nullopt, bfly::Plan(device, one, options), block, peers);
+      return FusedStage(std::nullopt, bfly::Plan(device, one, options), block, peers);
     } catch (const Error& e) {
       if (e.code() != ErrorCode::Unsupported) throw;
       return std::nullopt;  // (the planner cannot split this axis: the stage packs)
@@ -65,7 +66,8 @@ std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const
   }
   // Two plans: every receiver stores its box with axis 2 last, so the
   // part's rows are runs of axis 2 there too.
-  if (axes.size() != 2 || axes[0] != s || axes[1] != 2 || order.size() != 3 || order[2] != 2 || whole.passes() < 2)
+  if (axes.size() != 2 || axes[0] != s || axes[1] != 2 || order.size() != 3 || order[2] != 2 || whole.passes() < 2 ||
+      !whole.problem().input.is_default())
     return std::nullopt;
   // The last plan's 4D view: (peer, axis 0, axis 1, axis 2), axis s
   // counting within the peer's block. In `tmp`, row-major over the box;
@@ -76,10 +78,10 @@ std::optional<FusedFirstStage> FusedFirstStage::make(const Device& device, const
   last.shape = {peers, part_extent[0], part_extent[1], part_extent[2]};
   last.input.strides = {L * box_strides[s], box_strides[0], box_strides[1], 1};
   last.output.strides = {block, part_strides[0], part_strides[1], 1};
-  return FusedFirstStage(bfly::Plan(device, split, options), bfly::Plan(device, last, options), block, peers);
+  return FusedStage(bfly::Plan(device, split, options), bfly::Plan(device, last, options), block, peers);
 }
 
-void FusedFirstStage::run(const Buffer& in, const Buffer& tmp, const Buffer& send, void* stream) const {
+void FusedStage::run(const Buffer& in, const Buffer& tmp, const Buffer& send, void* stream) const {
   const Buffer& source = split_ ? tmp : in;
   if (stream) {
     if (split_) split_->execute(in, tmp, stream);
@@ -90,13 +92,13 @@ void FusedFirstStage::run(const Buffer& in, const Buffer& tmp, const Buffer& sen
   }
 }
 
-std::vector<Run> FusedFirstStage::sends(Buffer& send) const {
+std::vector<Run> FusedStage::sends(Buffer& send) const {
   std::vector<Run> runs;
   for (int p = 0; p < peers_; ++p) runs.push_back({&send, p * block_, block_});
   return runs;
 }
 
-std::string FusedFirstStage::form() const {
+std::string FusedStage::form() const {
   return split_ ? ", as two plans: the exchange's split axis, then the last axis into the send buffer"
                 : ", as one plan storing the split axis in the peers' blocks of the send buffer";
 }

@@ -1,18 +1,20 @@
-// A first stage that writes the exchange's send buffer itself, so the
+// A stage that writes the next exchange's send buffer itself, so the
 // exchange packs nothing (issue 43, "fused pack and unpack").
 //
-// Where it applies: a 3D C2C first stage whose exchange cuts the box along
+// Where it applies: a 3D C2C stage whose exchange cuts the box along
 // one axis s into equal blocks, one a peer in order, each sent in its
 // receiver's storage order (exchange.hpp); block p of the send buffer at p
 // x (the block's points), which is the pack's layout. Two forms:
 //
-//  - The stage transforms s alone (pencils' first stage: s = 2, the axis
-//    the next exchange splits): one plan whose output splits s into the
-//    blocks (Layout::split, pieces/split_store.cpp), its input to `send`.
+//  - The stage transforms s alone (pencils' first two stages: axis 2,
+//    then axis 1, each the axis the next exchange splits): the stage's own
+//    plan (its input as the exchange before stored it) with its output
+//    split into the blocks (Layout::split, pieces/split_store.cpp), its
+//    input to `send`.
 //    Where the planner cannot split (the axis in several passes, Rader's or
 //    Bluestein's kernels) the stage packs as before.
-//  - The stage transforms {s, 2} and every receiver stores axis 2 last
-//    (slabs and their way back): two bfly plans instead of the one (which
+//  - The first stage transforms {s, 2} and every receiver stores axis 2
+//    last (slabs and their way back): two bfly plans instead of the one (which
 //    took two passes anyway), the last of them over axis 2, the contiguous
 //    one, s a batch axis there:
 //      split  axis s of the box, its input to `tmp` (row-major)
@@ -34,14 +36,14 @@
 
 namespace bfly::distributed::detail {
 
-class FusedFirstStage {
+class FusedStage {
  public:
-  // For a rank's first stage: `whole`, the plan of the stage as one
-  // (kind, axes and box as the schedule has them), and `exchange`, the
-  // rank's side of the first exchange. None where it does not apply.
-  static std::optional<FusedFirstStage> make(const Device& device, const Problem& problem, const Box& box, Kind kind,
-                                             const std::vector<int>& axes, const bfly::Plan& whole,
-                                             const Exchange& exchange, const PlanOptions& options);
+  // For a rank's stage (its `box`, kind and axes as the schedule has
+  // them): `whole`, the stage's plan as one, and `exchange`, the rank's
+  // side of the exchange after it. None where it does not apply.
+  static std::optional<FusedStage> make(const Device& device, const Problem& problem, const Box& box, Kind kind,
+                                        const std::vector<int>& axes, const bfly::Plan& whole, const Exchange& exchange,
+                                        const PlanOptions& options);
 
   // Enqueues the stage on `stream` (nullptr: the device's queue): `in` (the
   // stage's input) to `tmp` (at least the box's points; the two plans'
@@ -54,7 +56,7 @@ class FusedFirstStage {
   std::string form() const;
 
  private:
-  FusedFirstStage(std::optional<bfly::Plan> split, bfly::Plan last, std::int64_t block, int peers)
+  FusedStage(std::optional<bfly::Plan> split, bfly::Plan last, std::int64_t block, int peers)
       : split_(std::move(split)), last_(std::move(last)), block_(block), peers_(peers) {}
   std::optional<bfly::Plan> split_;  // the two plans' first; none: one plan storing split blocks
   bfly::Plan last_;

@@ -21,6 +21,7 @@
 #include "bfly/multi_device.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/elements.hpp"
 #include "distributed/fused_stage.hpp"
 #include "distributed/local_reshape.hpp"
 #include "distributed/local_transport.hpp"
@@ -31,9 +32,11 @@ namespace bfly::distributed {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using detail::is_complex;
+using detail::point_bytes;
+using detail::precision_of;
 
-std::size_t point_bytes(Precision precision) { return precision == Precision::Single ? 8 : 16; }
+using Clock = std::chrono::steady_clock;
 
 // Every device a different CUDA GPU, and NCCL here: what NCCL in one process needs.
 bool nccl_suits(const std::vector<Device>& devices) {
@@ -44,16 +47,6 @@ bool nccl_suits(const std::vector<Device>& devices) {
   }
   std::sort(specs.begin(), specs.end());
   return std::adjacent_find(specs.begin(), specs.end()) == specs.end() && detail::nccl_available();
-}
-
-template <class T>
-constexpr bool is_complex() {
-  return std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
-}
-
-template <class T>
-constexpr Precision precision_of() {
-  return std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ? Precision::Single : Precision::Double;
 }
 
 }  // namespace
@@ -76,9 +69,10 @@ class MultiDevicePlanImpl {
   std::vector<std::vector<std::optional<bfly::Plan>>> stages;  // [stage][part]
   std::vector<std::vector<Group>> steps;                       // [exchange]: none where skipped
   std::vector<detail::DeviceCopy> copies;                      // by part
-  // By part, where it applies: the first stage storing the first
+  // [stage][part], where it applies: the stage storing the next
   // exchange's send blocks itself (fused_stage.hpp), no pack.
-  std::vector<std::optional<detail::FusedFirstStage>> fused;
+  std::vector<std::vector<std::optional<detail::FusedStage>>> fused;
+  bool fused_at(int j, int r) const { return j >= 0 && j < static_cast<int>(fused.size()) && fused[j][r].has_value(); }
   // The caller's boxes (the decomposition's unless given), and the
   // reshapes to and from the decomposition's where they differ.
   std::vector<Box> in_boxes, out_boxes;
@@ -117,7 +111,8 @@ class MultiDevicePlanImpl {
           if (group.members[m] == r)
             sent = std::max(sent, group.sides[m].send_elements()),
             received = std::max(received, group.sides[m].receive_elements());
-    if (!fused.empty() && fused[r]) sent = std::max(sent, fused[r]->send_elements());
+    for (const auto& stage : fused)
+      if (stage[r]) sent = std::max(sent, stage[r]->send_elements());
     auto bytes = [&](std::int64_t points) {
       return std::max<std::size_t>(16, point * static_cast<std::size_t>(points));
     };
@@ -150,23 +145,24 @@ class MultiDevicePlanImpl {
     for (int r = 0; r < parts(); ++r) out.push_back(buffers[r][which]);
     return out;
   }
-  // `first`: the first exchange, whose fused parts send what their stage stored.
-  void exchange(const std::vector<Group>& groups, int current, bool bare, bool first = false) const;
+  // `stage`: the stage before the exchange, whose fused parts send what
+  // they stored (-1: none).
+  void exchange(const std::vector<Group>& groups, int current, bool bare, int stage = -1) const;
   void execute(const std::vector<Buffer>& in, const std::vector<Buffer>& out, Phases* phases) const;
   template <class In, class Out>
   void execute(const In* in, Out* out) const;
 };
 
 // Within each group: every member's packs, then the transport, then the unpacks.
-void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current, bool bare, bool first) const {
+void MultiDevicePlanImpl::exchange(const std::vector<Group>& groups, int current, bool bare, int stage) const {
   for (const Group& group : groups) {
     std::vector<std::vector<detail::Run>> sends, receives;
     std::vector<void*> streams;
     for (std::size_t m = 0; m < group.members.size(); ++m) {
       const int r = group.members[m];
       std::vector<Buffer>& mine = buffers[r];
-      sends.push_back(first && fused[r] ? fused[r]->sends(mine[2])
-                                        : group.sides[m].pack(copies[r], mine[current], mine[2], stream(r), bare));
+      sends.push_back(fused_at(stage, r) ? fused[stage][r]->sends(mine[2])
+                                         : group.sides[m].pack(copies[r], mine[current], mine[2], stream(r), bare));
       receives.push_back(group.sides[m].receive_runs(mine[3], mine[1 - current]));
       streams.push_back(stream(r));
     }
@@ -216,23 +212,25 @@ void MultiDevicePlanImpl::execute(const std::vector<Buffer>& in, const std::vect
   for (int j = 0; j <= last; ++j) {
     if (j > 0 && !steps[j - 1].empty()) {
       begin();
-      exchange(steps[j - 1], current, false, j == 1);
+      exchange(steps[j - 1], current, false, j - 1);
       end(&Phases::exchange_ms);
       current = 1 - current;
     }
     begin();
-    for (int r = 0; r < parts(); ++r)
-      if (j == 0 && fused[r]) {
-        // Through box buffer 0 into the send buffer (the exchange reads neither box buffer).
-        fused[r]->run(into ? buffers[r][1] : in[r], buffers[r][0], buffers[r][2], stream(r));
+    for (int r = 0; r < parts(); ++r) {
+      const Buffer& source = j == 0 ? (into ? buffers[r][1] : in[r]) : buffers[r][current];
+      if (fused_at(j, r)) {
+        // Through the other box buffer into the send buffer (the exchange
+        // then reads neither box buffer, and lands in the source's).
+        fused[j][r]->run(source, buffers[r][1 - current], buffers[r][2], stream(r));
       } else if (const auto& plan = stages[j][r]) {
-        const Buffer& source = j == 0 ? (into ? buffers[r][1] : in[r]) : buffers[r][current];
         const Buffer& target = j == last && !back ? out[r] : buffers[r][1 - current];
         if (void* s = stream(r))
           plan->execute(source, target, s);
         else
           plan->execute(source, target);
       }
+    }
     current = 1 - current;
     end(&Phases::stage_ms);
   }
@@ -365,15 +363,18 @@ MultiDevicePlan::MultiDevicePlan(std::vector<Device> devices, const Problem& giv
     p.steps.push_back(std::move(groups));
   }
   for (const Device& device : p.devices) p.copies.emplace_back(device, point);
-  p.fused.resize(static_cast<std::size_t>(parts));
-  if (!p.steps.empty())
-    for (const Group& group : p.steps[0])
+  p.fused.resize(p.stages.size());
+  for (std::size_t j = 0; j < p.stages.size(); ++j) {
+    p.fused[j].resize(static_cast<std::size_t>(parts));
+    if (j >= p.steps.size()) continue;  // (the last stage: no exchange after it)
+    for (const Group& group : p.steps[j])
       for (std::size_t m = 0; m < group.members.size(); ++m) {
         const int r = group.members[m];
-        if (p.stages[0][r])
-          p.fused[r] = detail::FusedFirstStage::make(p.devices[r], problem, s.input_boxes[r], s.kinds[0], s.axes[0],
-                                                     *p.stages[0][r], group.sides[m], options);
+        if (p.stages[j][r])
+          p.fused[j][r] = detail::FusedStage::make(p.devices[r], problem, j == 0 ? s.input_boxes[r] : s.tilings[j][r],
+                                                   s.kinds[j], s.axes[j], *p.stages[j][r], group.sides[m], options);
       }
+  }
   p.in_boxes = s.input_boxes, p.out_boxes = s.output_boxes;
 }
 
@@ -436,7 +437,7 @@ std::string MultiDevicePlan::describe() const {
     out << "  part " << r << " on " << p.devices[r].info().spec << ":";
     for (std::size_t j = 0; j < p.stages.size(); ++j)
       out << (j ? ", then " : " ") << (p.stages[j][r] ? p.stages[j][r]->problem().token() : std::string("(empty box)"))
-          << (j == 0 && p.fused[r] ? " (storing the send blocks itself: no pack)" : "");
+          << (p.fused_at(static_cast<int>(j), r) ? " (storing the send blocks itself: no pack)" : "");
     out << "\n";
   }
   if (p.into) out << "  reshape first: the caller's input boxes to the decomposition's\n";

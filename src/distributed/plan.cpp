@@ -27,6 +27,7 @@
 #include "distributed/agree.hpp"
 #include "distributed/boxes.hpp"
 #include "distributed/exchange.hpp"
+#include "distributed/elements.hpp"
 #include "distributed/fused_stage.hpp"
 #include "distributed/nccl.hpp"
 #include "distributed/pipeline.hpp"
@@ -37,6 +38,11 @@
 namespace bfly::distributed {
 
 namespace {
+
+using detail::is_complex;
+using detail::point_bytes;
+using detail::precision_of;
+using detail::type_name;
 
 // A local stage: `axes` of the row-major array of this rank's box (the
 // real box for an R2C's first stage and a C2R's last, which bfly::Problem
@@ -62,26 +68,6 @@ struct Step {
   std::unique_ptr<detail::Transport> transport;       // (destroyed before nccl: it refers to it)
 };
 
-template <class T>
-constexpr Precision precision_of() {
-  return std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ? Precision::Single : Precision::Double;
-}
-
-template <class T>
-constexpr bool is_complex() {
-  return std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
-}
-
-template <class T>
-std::string type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, double>) return "double";
-  if constexpr (std::is_same_v<T, std::complex<float>>) return "complex<float>";
-  return "complex<double>";
-}
-
-std::size_t point_bytes(Precision precision) { return precision == Precision::Single ? 8 : 16; }
-
 // A device buffer of at least `bytes` (a buffer of none is one of 16).
 Buffer device_buffer(const Device& device, std::size_t bytes) {
   return Buffer(device, std::max<std::size_t>(bytes, 16));
@@ -105,8 +91,10 @@ class PlanImpl {
   std::vector<std::optional<bfly::Plan>> stages;
   std::vector<Step> steps;
   std::optional<detail::DeviceCopy> copy;
-  std::unique_ptr<detail::Pipeline> pipeline;    // the first stage and exchange overlapped (NCCL)
-  std::optional<detail::FusedFirstStage> fused;  // else, where it applies: the first stage packs as it stores
+  std::unique_ptr<detail::Pipeline> pipeline;  // the first stage and exchange overlapped (NCCL)
+  // By stage, where it applies: the stage storing the next exchange's send
+  // blocks itself (fused_stage.hpp), that exchange packing nothing.
+  std::vector<std::optional<detail::FusedStage>> fused;
   // The caller's own boxes (the constructor with boxes; empty: the
   // schedule's), and the reshapes to and from them where they differ.
   std::vector<Box> given_in, given_out;
@@ -149,7 +137,8 @@ class PlanImpl {
       if (step.exchange)
         most_sent = std::max(most_sent, step.exchange->send_elements()),
         most_received = std::max(most_received, step.exchange->receive_elements());
-    if (fused) most_sent = std::max(most_sent, fused->send_elements());
+    for (const auto& stage : fused)
+      if (stage) most_sent = std::max(most_sent, stage->send_elements());
     const std::size_t box = point * static_cast<std::size_t>(largest_box());
     std::size_t sent = point * static_cast<std::size_t>(most_sent),
                 received = point * static_cast<std::size_t>(most_received);
@@ -183,13 +172,18 @@ class PlanImpl {
 
   void choose_methods();
   bool methods_recorded = false;  // choose_methods took them from the record, not timed
-  // The first stage storing the first exchange's send blocks, where it
-  // applies (fused_stage.hpp) and the pipeline does not run.
+  // Each stage storing the next exchange's send blocks, where it applies
+  // (fused_stage.hpp; the first stage only where the pipeline does not run).
   void make_fused(const PlanOptions& options) {
-    if (!pipeline && !steps.empty() && steps[0].exchange && stages[0])
-      fused = detail::FusedFirstStage::make(device, problem, schedule.input_boxes[rank], schedule.kinds[0],
-                                            schedule.axes[0], *stages[0], *steps[0].exchange, options);
+    fused.clear();
+    fused.resize(stages.size());  // (move-only: no assign)
+    for (std::size_t j = 0; j < steps.size(); ++j)
+      if (steps[j].exchange && stages[j] && !(j == 0 && pipeline))
+        fused[j] =
+            detail::FusedStage::make(device, problem, j == 0 ? schedule.input_boxes[rank] : schedule.tilings[j][rank],
+                                     schedule.kinds[j], schedule.axes[j], *stages[j], *steps[j].exchange, options);
   }
+  bool fused_at(std::size_t j) const { return j < fused.size() && fused[j].has_value(); }
   void take_boxes(const Box& input_box, const Box& output_box, const PlanOptions& options);
   void execute(const Buffer& in, const Buffer& out, void* stream, Phases* phases) const;
   template <class In, class Out>
@@ -302,6 +296,22 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
   // current buffer, to the caller's output (the last, unless a reshape
   // follows) or the other buffer.
   const Buffer* first = &in;  // (set once the buffers exist)
+  // Stage j from `source` through the other buffer (the two plans' form)
+  // into the send buffer's blocks, then only exchange j's transport: the
+  // data lands in the current buffer (the stage's source, read by then;
+  // stage 0: buffer 1), as a stage and an exchange would leave it.
+  auto run_fused = [&](int j, const Buffer& source) {
+    begin();
+    detail::together(
+        comm, [&] { fused[j]->run(source, buffers[1 - current], send[0], stream); }, problem.timeout);
+    if (phases) end(phases->stage_ms);
+    begin();
+    const Step& step = steps[j];
+    step.transport->exchange(fused[j]->sends(send[0]), step.exchange->receive_runs(receive[0], buffers[current]),
+                             stream);
+    step.exchange->unpack(*copy, receive[0], buffers[current], stream);
+    if (phases) end(phases->exchange_ms);
+  };
   auto run = [&](int j) {
     const Buffer& source = j == 0 ? *first : buffers[current];
     const Buffer& target = j == last && !back ? out : buffers[1 - current];
@@ -340,18 +350,8 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     detail::together(
         comm, [&] { pipeline->run(in, buffers[0], send[0], receive[0], buffers[1], stream); }, problem.timeout);
     current = 1;
-  } else if (fused) {
-    // Stage 0 through buffer 0 into the send buffer's blocks, then only the transport.
-    begin();
-    detail::together(
-        comm, [&] { fused->run(*first, buffers[0], send[0], stream); }, problem.timeout);
-    if (phases) end(phases->stage_ms);
-    begin();
-    const Step& step = steps[0];
-    step.transport->exchange(fused->sends(send[0]), step.exchange->receive_runs(receive[0], buffers[1]), stream);
-    step.exchange->unpack(*copy, receive[0], buffers[1], stream);
-    if (phases) end(phases->exchange_ms);
-    current = 1;
+  } else if (fused_at(0)) {
+    run_fused(0, *first);
   } else {
     begin();
     detail::together(
@@ -359,11 +359,15 @@ void PlanImpl::execute(const Buffer& in, const Buffer& out, void* caller_stream,
     if (phases) end(phases->stage_ms);
   }
   for (int j = 1; j <= last; ++j) {
-    if (const Step& step = steps[j - 1]; step.exchange && !((pipelined || fused) && j == 1)) {
+    if (const Step& step = steps[j - 1]; step.exchange && !(pipelined && j == 1) && !fused_at(j - 1)) {
       begin();
       step.exchange->run(*step.transport, *copy, buffers[current], send[0], receive[0], buffers[1 - current], stream);
       if (phases) end(phases->exchange_ms);
       current = 1 - current;
+    }
+    if (j < last && fused_at(j)) {
+      run_fused(j, buffers[current]);
+      continue;
     }
     begin();
     // Agreed after the last stage too, so that a rank never returns while another throws.
@@ -654,14 +658,14 @@ std::string Plan::describe() const {
                                                                                             : " timed fastest,")
             << " over " << step.group_size << " ranks (" << (step.owned ? "a row or column of the grid" : "every rank")
             << "): send " << step.exchange->sent_points() << " points ("
-            << (j == 1 && p.fused ? std::string("stored by stage 1, none packed")
+            << (p.fused_at(j - 1) ? "stored by stage " + std::to_string(j) + ", none packed"
                                   : std::to_string(step.exchange->send_elements()) + " packed")
             << "), receive " << step.exchange->received_points() << " (" << step.exchange->receive_elements()
             << " unpacked)\n";
     }
     out << "  stage " << j + 1 << "      "
         << (p.stages[j] ? p.stages[j]->problem().token() : std::string("(empty box)"))
-        << (j == 0 && p.fused ? p.fused->form() : "") << "\n";
+        << (p.fused_at(j) ? p.fused[j]->form() : "") << "\n";
   }
   if (p.back) reshape_text(*p.back, "the decomposition's output boxes to the caller's");
   out << "  output box   " << box_text(output_box()) << "\n";

@@ -244,6 +244,21 @@ TEST(MultiDeviceFusedStage, StoresTheSendBlocks) {
     }
 }
 
+// Pencils on a 2 x 2 grid: both stages before an exchange store their
+// send blocks (each transforms the axis its exchange cuts), both ways.
+TEST(MultiDeviceFusedStage, PencilsStoreBothExchangesBlocks) {
+  for (auto decomposition : {Decomposition::Pencils, Decomposition::PencilsTransposedIn}) {
+    distributed::Problem problem = make(C2C, {8, 12, 10}, F32, decomposition);
+    problem.grid = {2, 2};
+    const std::string text = MultiDevicePlan(test_devices(4), problem, options()).describe();
+    std::size_t stored = 0;
+    for (std::size_t at = text.find("no pack"); at != std::string::npos; at = text.find("no pack", at + 1)) ++stored;
+    EXPECT_EQ(stored, 8u) << text;
+    expect_matches_fftw(problem, 4);
+    expect_matches_fftw(problem, 4, true);
+  }
+}
+
 // The caller's own boxes: tilings along other axes than the
 // decomposition's on each side (both reshapes run; uneven and empty boxes
 // among them), against FFTW from host arrays and from device buffers
