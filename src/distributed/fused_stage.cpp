@@ -33,14 +33,18 @@ std::pair<int, std::int64_t> cut_axis(const Box& box, const std::vector<Part>& p
 std::optional<FusedStage> FusedStage::make(const Device& device, const Problem& problem, const Box& box, Kind kind,
                                            const std::vector<int>& axes, const bfly::Plan& whole,
                                            const Exchange& exchange, const PlanOptions& options) {
-  if (box.lower.size() != 3 || box.empty() || kind != Kind::C2C) return std::nullopt;
+  if (box.lower.size() != 3 || box.empty() || kind == Kind::C2R) return std::nullopt;
+  const bool real = kind == Kind::R2C;  // (its real axis last and whole: the schedule's)
+  // The box the exchange cuts: an R2C's half spectrum along axis 2.
+  Box cut = box;
+  if (real) cut.upper[2] = cut.lower[2] + box.shape()[2] / 2 + 1;
   const std::vector<Part>& parts = exchange.sends();
-  const auto [s, L] = cut_axis(box, parts);
+  const auto [s, L] = cut_axis(cut, parts);
   if (s < 0) return std::nullopt;
   const int peers = static_cast<int>(parts.size());
   // A block in its receiver's storage order (`order`, outermost first).
   const std::vector<int>& order = exchange.order();
-  const std::vector<std::int64_t> extent = box.shape();
+  const std::vector<std::int64_t> extent = cut.shape();
   std::vector<std::int64_t> part_extent = extent;
   part_extent[s] = L;
   std::vector<std::int64_t> part_strides(3);
@@ -51,18 +55,32 @@ std::optional<FusedStage> FusedStage::make(const Device& device, const Problem& 
   }
   const std::int64_t block = step;
 
-  if (axes.size() == 1 && axes[0] == s) {
-    // One plan, the stage's own (its input as the exchange before left
-    // it), its output split into the peers' blocks.
-    bfly::Problem one = whole.problem();
+  auto split_plan = [&](bfly::Problem one) -> std::optional<bfly::Plan> {
     one.output.strides = part_strides;
     one.output.split = Split{s, L, block};
     try {
-      return FusedStage(std::nullopt, bfly::Plan(device, one, options), block, peers);
+      return bfly::Plan(device, one, options);
     } catch (const Error& e) {
       if (e.code() != ErrorCode::Unsupported) throw;
       return std::nullopt;  // (the planner cannot split this axis: the stage packs)
     }
+  };
+  if (real) {
+    // R2C slabs: the real axis into `tmp` (the half spectrum, row-major),
+    // then axis s split into the blocks: two passes where the stage and
+    // the pack took three.
+    if (axes.size() != 2 || axes[0] != s || axes[1] != 2 || s == 2) return std::nullopt;
+    std::optional<bfly::Plan> last = split_plan(stage_problem(problem, cut, Kind::C2C, {s}));
+    if (!last) return std::nullopt;
+    return FusedStage(bfly::Plan(device, stage_problem(problem, box, Kind::R2C, {2}), options), std::move(*last), block,
+                      peers);
+  }
+  if (axes.size() == 1 && axes[0] == s) {
+    // One plan, the stage's own (its input as the exchange before left
+    // it), its output split into the peers' blocks.
+    std::optional<bfly::Plan> one = split_plan(whole.problem());
+    if (!one) return std::nullopt;
+    return FusedStage(std::nullopt, std::move(*one), block, peers);
   }
   // Two plans: every receiver stores its box with axis 2 last, so the
   // part's rows are runs of axis 2 there too.
@@ -99,8 +117,11 @@ std::vector<Run> FusedStage::sends(Buffer& send) const {
 }
 
 std::string FusedStage::form() const {
-  return split_ ? ", as two plans: the exchange's split axis, then the last axis into the send buffer"
-                : ", as one plan storing the split axis in the peers' blocks of the send buffer";
+  return !split_ ? ", as one plan storing the split axis in the peers' blocks of the send buffer"
+         : split_->problem().kind == Kind::R2C ? ", as two plans: the real axis, then the exchange's split axis into "
+                                                 "the send buffer's blocks"
+                                               : ", as two plans: the exchange's split axis, then the last axis into "
+                                                 "the send buffer";
 }
 
 }  // namespace bfly::distributed::detail

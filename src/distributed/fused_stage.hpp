@@ -1,7 +1,7 @@
 // A stage that writes the next exchange's send buffer itself, so the
 // exchange packs nothing (issue 43, "fused pack and unpack").
 //
-// Where it applies: a 3D C2C stage whose exchange cuts the box along
+// Where it applies: a 3D C2C stage, or an R2C first stage, whose exchange cuts the box along
 // one axis s into equal blocks, one a peer in order, each sent in its
 // receiver's storage order (exchange.hpp); block p of the send buffer at p
 // x (the block's points), which is the pack's layout. Two forms:
@@ -22,6 +22,10 @@
 //             block, axis 2): each row lands in its peer's block of `send`
 //    A stage the planner makes in one pass (a plane in one kernel) stays
 //    as it is: splitting it would add a pass where the pack is one.
+//  - R2C slabs (the first stage {s, 2}, the real axis 2): the real axis
+//    into `tmp` (the half spectrum, row-major), then axis s as the first
+//    form's one plan, into the blocks: two passes where the stage and the
+//    pack took three, and the half spectrum is what travels.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +62,7 @@ class FusedStage {
  private:
   FusedStage(std::optional<bfly::Plan> split, bfly::Plan last, std::int64_t block, int peers)
       : split_(std::move(split)), last_(std::move(last)), block_(block), peers_(peers) {}
-  std::optional<bfly::Plan> split_;  // the two plans' first; none: one plan storing split blocks
+  std::optional<bfly::Plan> split_;  // the two plans' first (into `tmp`); none: one plan
   bfly::Plan last_;
   std::int64_t block_ = 0;  // points a peer
   int peers_ = 0;

@@ -150,6 +150,22 @@ TEST(DistributedFusedStage, StoresTheSendBlocks) {
   }
 }
 
+// R2C slabs whose exchange splits axis 1 evenly: the real axis, then axis
+// 1 into the send blocks; none packed.
+TEST(DistributedFusedStage, RealSlabsStoreTheSendBlocks) {
+  distributed::Problem problem;
+  problem.kind = Kind::R2C, problem.shape = {12, 12, 10}, problem.precision = Precision::Double;
+  problem.transport = distributed::Transport::Mpi, problem.decomposition = Decomposition::Slabs;
+  const std::string text =
+      distributed::Plan(MPI_COMM_WORLD, distributed_device(), problem, distributed_options()).describe();
+  if (mpi_size() > 1) EXPECT_NE(text.find("stored by stage 1, none packed"), std::string::npos) << text;
+  for (Execution how : {Execution::Host, Execution::DeviceBuffers}) {
+    const Errors errors = run_against_fftw<double>(problem, distributed_options(), how);
+    EXPECT_TRUE(errors.finite) << problem.token();
+    EXPECT_LE(errors.relative_l2, 2e-15) << problem.token();
+  }
+}
+
 // Pencils on a 2 x 2 grid (4 ranks): both exchanges send what the stage
 // before stored, none packed.
 TEST(DistributedFusedStage, PencilsStoreBothExchangesBlocks) {

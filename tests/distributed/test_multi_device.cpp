@@ -244,6 +244,18 @@ TEST(MultiDeviceFusedStage, StoresTheSendBlocks) {
     }
 }
 
+// R2C slabs: the real axis, then the split axis into the send blocks (two
+// passes where the stage and the pack took three).
+TEST(MultiDeviceFusedStage, RealSlabsStoreTheSendBlocks) {
+  for (int parts : {2, 3, 4}) {
+    const distributed::Problem problem = make(R2C, {12, 12, 10}, F64, Decomposition::Slabs, Norm::Ortho);
+    const std::string text = MultiDevicePlan(test_devices(parts), problem, options()).describe();
+    EXPECT_NE(text.find("no pack"), std::string::npos) << text;
+    expect_matches_fftw(problem, parts);
+    expect_matches_fftw(problem, parts, true);
+  }
+}
+
 // Pencils on a 2 x 2 grid: both stages before an exchange store their
 // send blocks (each transforms the axis its exchange cuts), both ways.
 TEST(MultiDeviceFusedStage, PencilsStoreBothExchangesBlocks) {
