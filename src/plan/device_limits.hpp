@@ -47,9 +47,9 @@ struct DeviceLimits {
   int strided_points_mixed = 16;
   // Where those take 64 for their columns ("wide"), 32 in twice the threads
   // at the same columns where the registers their group leaves fit them
-  // (complete_model; issue 39's measurement knob until the GPU has timed
-  // it: `BFLY_LIMITS=wide_fit=1`; 0: off).
-  int wide_fit = 0;
+  // (complete_model; H200, fp32, 2^26 points: all 14 lengths of 4.2M-13.8M
+  // drawn for it faster, 1.01-1.22x, docs/PERF.md 2026-11-27; 0: off).
+  int wide_fit = 1;
   // A one-pass contiguous transform's threads and radices by VkFFT's rule
   // (issue 39; ../shared/reviews/vkfft-planning-2026-11-25.md) when > 0:
   // m values a thread, m a divisor of N near row_values, N / m threads,

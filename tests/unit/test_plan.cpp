@@ -809,8 +809,8 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
   ASSERT_EQ(kept.passes.size(), 2u) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.length, 1536) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.threads_per_transform, 96) << kept.print();
-  // wide_fit (issue 39's knob): the wide launch's 4 columns of 60 points a
-  // thread become 4 of 30 in twice the threads, where those fit.
+  // wide_fit (the default; 0 off): the wide launch's 4 columns of 60
+  // points a thread become 4 of 30 in twice the threads, where those fit.
   for (const int knob : {0, 1}) {
     DeviceLimits limits = hopper;
     limits.wide_fit = knob;
