@@ -238,7 +238,9 @@ class Plan {
   // queue; on CUDA the legacy default stream, and the call returns when the
   // transform is done). With NCCL on a stream it returns without waiting
   // (stream-ordered); with MPI each exchange waits for the stream.
-  // `in` is kept (the stages write the plan's buffers and `out`).
+  // `in` is kept (the stages write the plan's buffers and `out`). In
+  // place: one buffer as both, of the larger side's bytes (the first stage
+  // has read all of it before the last writes).
   void execute(const Buffer& in, const Buffer& out, void* stream = nullptr) const;
 
   // Collective: one execution on device buffers, waiting for the device

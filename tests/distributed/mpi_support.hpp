@@ -62,9 +62,11 @@ Errors global_errors(const std::vector<T>& result, const distributed::Box& box, 
 // NaN first) against FFTW over the whole array: the errors reduced over the
 // ranks. C2R inputs are made Hermitian first (support/reference.hpp).
 //
-// `how`: through the host-memory execute, the device-buffer one, or
-// profile() (which executes once with waits between the phases).
-enum class Execution { Host, DeviceBuffers, Profiled };
+// `how`: through the host-memory execute, the device-buffer one, the
+// device-buffer one in place (one buffer as input and output, of the
+// larger side's bytes), or profile() (which executes once with waits
+// between the phases).
+enum class Execution { Host, DeviceBuffers, InPlace, Profiled };
 template <class T>
 Errors run_against_fftw(const distributed::Problem& problem, const PlanOptions& options,
                         Execution how = Execution::Host);

@@ -34,7 +34,9 @@ distributed::Problem problem_of(const Case& c) {
 }
 
 std::string name(const Case& c) {
-  return problem_of(c).token() + (c.how == Execution::Profiled ? "_profiled" : "_device");
+  return problem_of(c).token() + (c.how == Execution::Profiled  ? "_profiled"
+                                  : c.how == Execution::InPlace ? "_in_place"
+                                                                : "_device");
 }
 void PrintTo(const Case& c, std::ostream* out) { *out << name(c); }
 
@@ -54,6 +56,7 @@ constexpr auto f32 = Precision::Single;
 constexpr auto f64 = Precision::Double;
 constexpr auto device = Execution::DeviceBuffers;
 constexpr auto profiled = Execution::Profiled;
+constexpr auto in_place = Execution::InPlace;  // one buffer as input and output
 
 INSTANTIATE_TEST_SUITE_P(
     Distributed, DeviceBuffers,
@@ -62,7 +65,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{Kind::R2C, {8, 6, 10}, f32, Decomposition::Pencils, device},
                       Case{Kind::C2R, {10, 6}, f64, Decomposition::SlabsTransposedIn, device},  // 2D, real out
                       Case{Kind::C2C, {3, 5, 4}, f32, Decomposition::Slabs, profiled},          // np 4: empty boxes
-                      Case{Kind::C2C, {8, 6, 4}, f64, Decomposition::Pencils, profiled}),
+                      Case{Kind::C2C, {8, 6, 4}, f64, Decomposition::Pencils, profiled},
+                      Case{Kind::C2C, {10, 8, 6}, f32, Decomposition::Slabs, in_place},
+                      Case{Kind::C2C, {8, 12, 10}, f64, Decomposition::Pencils, in_place},
+                      Case{Kind::R2C, {8, 6, 10}, f32, Decomposition::Slabs, in_place},  // real in, complex out
+                      Case{Kind::C2R, {6, 8, 10}, f64, Decomposition::PencilsTransposedIn, in_place}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string text = name(info.param);
       for (char& ch : text)
