@@ -12,8 +12,17 @@
 #     default on 12 of them drawn at random (seed 27112026).
 #  2. The random suites with the peers on seeds drawn then, fp32 and fp64,
 #     one case a process (suite-each.sh), each split over two calls.
+#  3. One-pass rows a thread a butterfly of their busiest stage
+#     (BFLY_LIMITS=row_busiest=1; row_threads.cpp): where the model's
+#     widest butterfly a thread leaves threads two slots of a stage (3360 =
+#     16 x 15 x 14 at 210 threads: 30 points a thread, 0.74x cuFFT in seed
+#     33935183's suite). It changes 40 of 120 random smooth lengths
+#     1024-16384 (seed 5272026); NVRTC, sm_90, at the first launch 24 of
+#     those 40 spill under the model and 1 under the knob. 20 of the 40
+#     (seed 5272027), peers beside.
 # With the prebuilt CLI (here: bash scripts/gpu/prebuilt.sh; carry
-# [".deps/onebin"]; STEP=1, then STEP=2 SEED=S PRECISION=P PART=1/2 and 2/2)
+# [".deps/onebin"]; STEP=1, STEP=3, then STEP=2 SEED=S PRECISION=P PART=1/2
+# and 2/2; STEP=1 and 3 each take about 3 minutes with the peers)
 # or after `bash scripts/gpu/run.sh none`.
 set -e
 here=$(dirname "$0")
@@ -24,6 +33,12 @@ case "${STEP:-1}" in
       BFLY_AB_SHAPES=2221,2243,2423,3229,3373,3533,3541,3793,3797,3863,3931,4079 \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-one-kernel-single.txt"
+    ;;
+  3)
+    BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=1" \
+      BFLY_AB_SHAPES=1080,1260,1400,1512,1792,2016,2160,2205,2250,2688,2916,2940,3430,3888,5376,5832,6300,6480,6860,9000 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-single.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

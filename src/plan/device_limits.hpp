@@ -165,6 +165,12 @@ struct DeviceLimits {
   // One-kernel convolutions take a thread per butterfly of their busiest
   // stage (launch_model.cpp); false: one widest butterfly a thread.
   bool convolution_threads = false;
+  // One-pass rows of at least row_busiest_length points take a thread a
+  // butterfly of their busiest stage where that cuts the busiest thread's
+  // points by a quarter (row_threads.cpp row_busiest_threads; issue 39's
+  // measurement knob until the GPU has timed it: `BFLY_LIMITS=row_busiest=1`).
+  int row_busiest = 0;
+  std::int64_t row_busiest_length = 1024;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):

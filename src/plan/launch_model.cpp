@@ -385,6 +385,7 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   // A one-kernel convolution: a thread a butterfly of its busiest stage
   // where that pays (row_threads.cpp).
   threads = convolution_threads(spec, limits, threads);
+  if (!columns && rule_threads == 0) threads = row_busiest_threads(spec, limits, threads);
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
   // On a GPU, short strided transforms take more columns, up to a full
   // group: a 7-point column pass with 8 columns ran groups of 8 threads

@@ -96,6 +96,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.convolution_length = v; }},
       {"convolution_threads", "convolution_threads (0 or 1): a one-kernel convolution's threads", 0, 1,
        [](DeviceLimits& l, long long v) { l.convolution_threads = v != 0; }},
+      {"row_busiest", "row_busiest (0 or 1): one-pass rows a thread a butterfly of their busiest stage", 0, 1,
+       [](DeviceLimits& l, long long v) { l.row_busiest = static_cast<int>(v); }},
       {"convolution_group", "convolution_group: the most threads a group of a convolution's column pass (0: none)", 0,
        1024, [](DeviceLimits& l, long long v) { l.convolution_group = static_cast<int>(v); }},
       {"bluestein_three",

@@ -143,19 +143,39 @@ int convolution_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limi
 // 997 0.84x) or fall by less (896 = 14 x 8 x 8, 16 -> 14: 389 0.89x) the
 // idle threads cost more; Rader's convolutions lost 0.83-0.93x at 4 of 5
 // lengths.
-std::int64_t convolution_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads) {
+namespace {
+
+// A thread a butterfly of the stage with the most butterflies, where the
+// group allows (at most `cap` threads) and (unless `always`) that cuts the
+// busiest thread's points by a quarter or more; else `threads`.
+std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
+                                   bool always, std::int64_t cap) {
   const std::int64_t length = spec.length;
-  if (spec.convolve && spec.radices.size() > 1 && (limits.convolution_threads || (limits.is_gpu && spec.bluestein()))) {
-    std::int64_t most = threads;
-    for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
-    auto busiest = [&](std::int64_t t) {
-      std::int64_t points = 0;
-      for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
-      return points;
-    };
-    if (most <= limits.max_group_size && (limits.convolution_threads || 4 * busiest(most) <= 3 * busiest(threads)))
-      threads = most;
-  }
+  std::int64_t most = threads;
+  for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
+  if (most > cap) return threads;
+  auto busiest = [&](std::int64_t t) {
+    std::int64_t points = 0;
+    for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
+    return points;
+  };
+  return most <= limits.max_group_size && (always || 4 * busiest(most) <= 3 * busiest(threads)) ? most : threads;
+}
+
+}  // namespace
+
+std::int64_t convolution_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads) {
+  if (spec.convolve && spec.radices.size() > 1 && (limits.convolution_threads || (limits.is_gpu && spec.bluestein())))
+    return busiest_stage_threads(spec, limits, threads, limits.convolution_threads, limits.max_group_size);
+  return threads;
+}
+
+std::int64_t row_busiest_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads) {
+  if (limits.row_busiest && limits.is_gpu && !spec.convolve && spec.stride_product == 1 && spec.radices.size() > 1 &&
+      spec.length >= limits.row_busiest_length)
+    // (At most twice the threads: 3675 = 15 x 7 x 7 x 5 would take 735 for
+    // 245, one group a multiprocessor for four.)
+    return busiest_stage_threads(spec, limits, threads, false, 2 * threads);
   return threads;
 }
 

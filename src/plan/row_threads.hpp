@@ -51,4 +51,12 @@ int convolution_groups_per_unit(const KernelSpec& spec, const DeviceLimits& limi
 // Bluestein's where that cuts a thread's points by a quarter; else `threads`.
 std::int64_t convolution_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads);
 
+// The same rule for a one-pass contiguous row of at least
+// DeviceLimits::row_busiest_length points with DeviceLimits::row_busiest
+// (issue 39's measurement knob): where the model's widest butterfly a
+// thread leaves threads two slots of a stage whose butterflies outnumber
+// them (3360 = 16 x 15 x 14 at 210 threads: 30 points through the
+// radix-15 stage; at 240, 16), a thread a butterfly of that stage.
+std::int64_t row_busiest_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads);
+
 }  // namespace bfly::plan

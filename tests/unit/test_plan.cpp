@@ -836,6 +836,30 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
     EXPECT_GE(pass.spec.points_per_thread(), 40) << pass.spec.name();
 }
 
+// row_busiest (issue 39's knob): a one-pass row whose model launch leaves
+// threads two slots of a stage takes a thread a butterfly of its busiest
+// stage (3360 = 16 x 15 x 14: 240 threads of 16 points, not 210 of 30),
+// where that cuts the busiest thread's points by a quarter and at most
+// doubles the threads (3675 would take 735 for 245: kept).
+TEST(Plan, RowBusiestStageThreadsKnob) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto launch = [&](std::int64_t n, int knob) {
+    DeviceLimits limits = hopper;
+    limits.row_busiest = knob;
+    limits.tuning = nullptr;
+    Problem p;
+    p.shape = {n};
+    p.batch = 1000;
+    const auto tree = make_plan(p, limits);
+    EXPECT_EQ(tree.passes.size(), 1u) << tree.print();
+    return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+  };
+  EXPECT_EQ(launch(3360, 0), std::make_pair(210, 30));
+  EXPECT_EQ(launch(3360, 1), std::make_pair(240, 16));
+  EXPECT_EQ(launch(2100, 1).second, 15);
+  EXPECT_EQ(launch(3675, 1), launch(3675, 0));
+}
+
 // Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);
 // in fp64 on a GPU no block rows or planes, the pass that holds them first
 // (no pass twiddles beside their 31 points), and a prime axis of 29 or 31
