@@ -35,10 +35,13 @@ case "${STEP:-1}" in
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-one-kernel-single.txt"
     ;;
   3)
-    BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=1" \
+    # (PRECISION=double too: NVRTC, the first 16 of them in fp64 spill at
+    # 11 model launches, 20-256 bytes, and at 8 under the knob, 8-64.)
+    p=${PRECISION:-single}
+    BFLY_BENCH_PRECISION=$p BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=1" \
       BFLY_AB_SHAPES=1080,1260,1400,1512,1792,2016,2160,2205,2250,2688,2916,2940,3430,3888,5376,5832,6300,6480,6860,9000 \
       bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-single.txt"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
