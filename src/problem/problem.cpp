@@ -128,7 +128,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> layout_dims(const Layout& r,
                                                                const std::vector<std::int64_t>& shape) {
   std::vector<std::pair<std::int64_t, std::int64_t>> dims;
   for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (static_cast<int>(k) != r.split.axis) {
+    // (A split not checked yet, of no positive length: check_split refuses it.)
+    if (static_cast<int>(k) != r.split.axis || r.split.length <= 0) {
       dims.push_back({r.strides[k], shape[k]});
       continue;
     }
