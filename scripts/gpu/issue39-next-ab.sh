@@ -20,9 +20,18 @@
 #     1024-16384 (seed 5272026); NVRTC, sm_90, at the first launch 24 of
 #     those 40 spill under the model and 1 under the knob. 20 of the 40
 #     (seed 5272027), peers beside.
+#  4. Long mixed column passes up to a thread a butterfly of their busiest
+#     stage (BFLY_LIMITS=column_busiest=1; launch_model.cpp, column_points.cpp):
+#     fp64 885735 (0.74x cuFFT in seed 33282939's suite) runs its 1215-point
+#     columns as 2 x 76 threads of 30 points at 178 registers; with the knob
+#     4 x 135 of 15 at 92. It changes 16 (fp32) and 15 (fp64) of 80 random
+#     smooth lengths 2^18-2^24 (seed 5272028), all of them 1.2M-2.9M but
+#     one; NVRTC, sm_90: no new spill but one of 20 bytes. 12 of them (seed
+#     5272029), PRECISION=single and double, peers beside.
 # With the prebuilt CLI (here: bash scripts/gpu/prebuilt.sh; carry
-# [".deps/onebin"]; STEP=1, STEP=3, then STEP=2 SEED=S PRECISION=P PART=1/2
-# and 2/2; STEP=1 and 3 each take about 3 minutes with the peers)
+# [".deps/onebin"]; STEP=1, STEP=3 and STEP=4 (PRECISION=single|double),
+# then STEP=2 SEED=S PRECISION=P PART=1/2 and 2/2; STEP=1, 3 and 4 each
+# take about 3 minutes with the peers)
 # or after `bash scripts/gpu/run.sh none`.
 set -e
 here=$(dirname "$0")
@@ -42,6 +51,13 @@ case "${STEP:-1}" in
       BFLY_AB_SHAPES=1080,1260,1400,1512,1792,2016,2160,2205,2250,2688,2916,2940,3430,3888,5376,5832,6300,6480,6860,9000 \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-$p.txt"
+    ;;
+  4)
+    p=${PRECISION:-single}
+    BFLY_BENCH_PRECISION=$p BFLY_AB_CONFIGS="-;BFLY_LIMITS=column_busiest=1" \
+      BFLY_AB_SHAPES=1215000,1350000,1400000,1524096,1568000,1693440,1960000,2240000,2304960,2352000,2430000,2809856 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-column-busiest-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

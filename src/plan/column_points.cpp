@@ -24,6 +24,18 @@ constexpr int kStridedColumnsFit = 32;
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_at(spec, limits);
+  // DeviceLimits::column_busiest: where its threads leave their group too
+  // few registers for their points, the launch without it (NVRTC, sm_90:
+  // fp32 4480000's 2240-point columns at 8 x 112 threads spilled 264 bytes;
+  // fp64 3111696's 1764-point ones at 4 x 196, 128).
+  if (limits.column_busiest && spec.mapping == Mapping::ColumnMajor && limits.registers_per_unit > 0 &&
+      !column_points_fit_registers(spec, limits.registers_per_unit)) {
+    DeviceLimits off = limits;
+    off.column_busiest = 0;
+    spec = given;
+    complete_model(spec, off);
+    return;
+  }
   // (Only there does strided_points_mixed decide anything: doubles take 16
   // and powers of two strided_points_per_thread either way.)
   const bool mixed = (spec.length & (spec.length - 1)) != 0 && spec.precision == Precision::Single;

@@ -171,6 +171,11 @@ struct DeviceLimits {
   // measurement knob until the GPU has timed it: `BFLY_LIMITS=row_busiest=1`).
   int row_busiest = 0;
   std::int64_t row_busiest_length = 1024;
+  // Long mixed-radix column passes whose threads' points round past their
+  // aim look for the fewest more threads up to a thread a butterfly of the
+  // busiest stage, not of the widest (launch_model.cpp; issue 39's
+  // measurement knob: `BFLY_LIMITS=column_busiest=1`).
+  int column_busiest = 0;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):

@@ -432,7 +432,13 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     // thread does whole butterflies (1000-point columns at 16: 100 threads
     // of 10 points, not 63 of 20; H200, fp32: 3000x3000 1.09x, at 64 as
     // before, but 12582912 0.94x).
-    const std::int64_t most = std::min<std::int64_t>(2 * threads, (length + widest - 1) / widest);
+    // (DeviceLimits::column_busiest: up to a thread a butterfly of the
+    // busiest stage, so every stage's butterflies can spread one a thread:
+    // fp64 1215 = 15 x 9 x 9 at 76 threads holds 30 points, at 135 15.)
+    std::int64_t busiest = (length + widest - 1) / widest;
+    if (limits.column_busiest)
+      for (int r : spec.radices) busiest = std::max<std::int64_t>(busiest, length / r);
+    const std::int64_t most = std::min<std::int64_t>(2 * threads, busiest);
     for (std::int64_t t = threads; t <= most; ++t) {
       spec.threads_per_transform = static_cast<int>(t);
       if (spec.points_per_thread() <= per_thread) {

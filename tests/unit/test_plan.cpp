@@ -860,6 +860,29 @@ TEST(Plan, RowBusiestStageThreadsKnob) {
   EXPECT_EQ(launch(3675, 1), launch(3675, 0));
 }
 
+// column_busiest (issue 39's knob): long mixed column passes look for
+// their threads up to a thread a butterfly of the busiest stage (fp64
+// 885735's 1215 = 15 x 9 x 9 columns: 135 threads of 15 points, not 76 of
+// 30), unless those leave their group too few registers (fp64 3111696's
+// 1764-point columns keep 111 threads of 28).
+TEST(Plan, ColumnBusiestStageThreadsKnob) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto first_pass = [&](std::int64_t n, int knob) {
+    DeviceLimits limits = hopper;
+    limits.column_busiest = knob;
+    limits.tuning = nullptr;
+    Problem p;
+    p.shape = {n};
+    p.precision = bfly::Precision::Double;
+    const auto tree = make_plan(p, limits);
+    EXPECT_EQ(tree.passes.size(), 2u) << tree.print();
+    return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+  };
+  EXPECT_EQ(first_pass(885735, 0), std::make_pair(76, 30));
+  EXPECT_EQ(first_pass(885735, 1), std::make_pair(135, 15));
+  EXPECT_EQ(first_pass(3111696, 1), first_pass(3111696, 0));
+}
+
 // Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);
 // in fp64 on a GPU no block rows or planes, the pass that holds them first
 // (no pass twiddles beside their 31 points), and a prime axis of 29 or 31
