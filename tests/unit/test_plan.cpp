@@ -2,6 +2,8 @@
 // slots, launch shapes within the device limits, and the printed plan.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "support/reference.hpp"
 
 #include <algorithm>
@@ -24,6 +26,7 @@ namespace {
 using bfly::Error;
 using bfly::ErrorCode;
 using bfly::Placement;
+using bfly::Precision;
 using bfly::Problem;
 using bfly::plan::DeviceLimits;
 using bfly::plan::KernelSpec;
@@ -836,23 +839,31 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
     EXPECT_GE(pass.spec.points_per_thread(), 40) << pass.spec.name();
 }
 
+// The first pass's threads and points a thread of an H100's plan (no
+// tuning table) of `n` points, batch `batch`, with `knob` setting the
+// limits; `passes` the passes the plan must take.
+std::pair<int, int> first_launch(std::int64_t n, std::int64_t batch, Precision precision, std::size_t passes,
+                                 const std::function<void(DeviceLimits&)>& knob) {
+  DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
+  limits.tuning = nullptr;
+  knob(limits);
+  Problem p;
+  p.shape = {n};
+  p.batch = batch;
+  p.precision = precision;
+  const auto tree = make_plan(p, limits);
+  EXPECT_EQ(tree.passes.size(), passes) << tree.print();
+  return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+}
+
 // row_busiest (issue 39's knob): a one-pass row whose model launch leaves
 // threads two slots of a stage takes a thread a butterfly of its busiest
 // stage (3360 = 16 x 15 x 14: 240 threads of 16 points, not 210 of 30),
 // where that cuts the busiest thread's points by a quarter and at most
 // doubles the threads (3675 would take 735 for 245: kept).
 TEST(Plan, RowBusiestStageThreadsKnob) {
-  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
-  auto launch = [&](std::int64_t n, int knob) {
-    DeviceLimits limits = hopper;
-    limits.row_busiest = knob;
-    limits.tuning = nullptr;
-    Problem p;
-    p.shape = {n};
-    p.batch = 1000;
-    const auto tree = make_plan(p, limits);
-    EXPECT_EQ(tree.passes.size(), 1u) << tree.print();
-    return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+  auto launch = [](std::int64_t n, int on) {
+    return first_launch(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
   };
   EXPECT_EQ(launch(3360, 0), std::make_pair(210, 30));
   EXPECT_EQ(launch(3360, 1), std::make_pair(240, 16));
@@ -866,17 +877,8 @@ TEST(Plan, RowBusiestStageThreadsKnob) {
 // 30), unless those leave their group too few registers (fp64 3111696's
 // 1764-point columns keep 111 threads of 28).
 TEST(Plan, ColumnBusiestStageThreadsKnob) {
-  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
-  auto first_pass = [&](std::int64_t n, int knob) {
-    DeviceLimits limits = hopper;
-    limits.column_busiest = knob;
-    limits.tuning = nullptr;
-    Problem p;
-    p.shape = {n};
-    p.precision = bfly::Precision::Double;
-    const auto tree = make_plan(p, limits);
-    EXPECT_EQ(tree.passes.size(), 2u) << tree.print();
-    return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+  auto first_pass = [](std::int64_t n, int on) {
+    return first_launch(n, 1, Precision::Double, 2, [on](DeviceLimits& l) { l.column_busiest = on; });
   };
   EXPECT_EQ(first_pass(885735, 0), std::make_pair(76, 30));
   EXPECT_EQ(first_pass(885735, 1), std::make_pair(135, 15));
