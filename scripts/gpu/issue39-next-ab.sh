@@ -33,6 +33,11 @@
 # then STEP=2 SEED=S PRECISION=P PART=1/2 and 2/2; STEP=1, 3 and 4 each
 # take about 3 minutes with the peers)
 # or after `bash scripts/gpu/run.sh none`.
+#  5. (After 1, 3 and 4 ran on 2026-11-27, docs/perf/2026-11-27-h200-
+#     issue39-ab2, and their rules became the defaults.) The new defaults
+#     against the old on lengths drawn afresh among those they change
+#     (scripts/gpu/draw-changed.py --seed 27112027: smooth rows 1024-16384,
+#     smooth columns 2^18-2^24, primes 2049-4096 for Bluestein's one kernel).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -58,6 +63,16 @@ case "${STEP:-1}" in
       BFLY_AB_SHAPES=1215000,1350000,1400000,1524096,1568000,1693440,1960000,2240000,2304960,2352000,2430000,2809856 \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-column-busiest-$p.txt"
+    ;;
+  5)
+    BFLY_BENCH_PRECISION=single BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=0,column_busiest=0,convolution=4096" \
+      BFLY_AB_SHAPES=1080,1120,1260,1344,1440,1792,1960,2016,2700,2880,3136,3360,889056,1088640,1433600,2322432,2419200,2488320,8748000,14929920,2207,2213,2287,2477,2617,2671,3011,3547 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-new-defaults-single.txt"
+    BFLY_BENCH_PRECISION=double BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=0,column_busiest=0" \
+      BFLY_AB_SHAPES=1344,1500,1512,1680,1920,1960,3584,3600,984150,1296000,1512630,1580544,1666980,1866240,2100000,2654208 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-double.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-new-defaults-double.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -12,8 +12,6 @@ constexpr int kStridedPointsWide = 64;
 // ... and where the group's registers cannot hold its points at 16.
 constexpr int kStridedColumnsFit = 32;
 
-}  // namespace
-
 // Long strided fp32 columns of a length not a power of two take
 // strided_points_mixed points a thread (16), where the group keeps the
 // columns it has at the old 64 (a 64-byte run a row and point): H200,
@@ -21,7 +19,7 @@ constexpr int kStridedColumnsFit = 32;
 // columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
 // 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
 // 2026-11-26, issue 39 third step).
-void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_at(spec, limits);
   // DeviceLimits::column_busiest: where its threads leave their group too
@@ -76,6 +74,32 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   at_fewer.strided_points_mixed = kStridedColumnsFit;
   complete_model_at(fewer, at_fewer);
   if (fewer.transforms_per_group >= spec.transforms_per_group && column_points_fit_registers(fewer, regs)) spec = fewer;
+}
+
+}  // namespace
+
+// DeviceLimits::column_busiest = 1: the launch up to a thread a butterfly
+// of the busiest stage where, at the threads its group keeps, it cuts a
+// thread's points by a quarter, or the widest launch's values fill more
+// than 64 registers. H200, 2^26 points, 12 random lengths 1.2M-2.8M the
+// knob changes, against the widest (docs/perf/2026-11-27-h200-issue39-ab2):
+// fp64, all of them past 64 words, 1.21x geomean (1524096 1.44x, 1960000
+// 1.41x, 1400000 1.32x, none below 1.03x); fp32 1.06x on the 6 cut by a
+// quarter (1524096 and 2304960 1.09x) and 0.93-0.99x on the 6 cut by less
+// (1960000's 1400-point columns at 8 x 70 threads of 28 points, not 8 x 50
+// of 30: 0.93x), which keep the widest. (Not a convolution's columns,
+// Rader's or Bluestein's, which nothing has timed with it.)
+void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
+  const KernelSpec given = spec;
+  complete_model_once(spec, limits);
+  if (limits.column_busiest != 1 || spec.mapping != Mapping::ColumnMajor) return;
+  KernelSpec widest = given;
+  DeviceLimits off = limits;
+  off.column_busiest = 0;
+  complete_model_once(widest, off);
+  const int before = widest.points_per_thread(), after = spec.points_per_thread();
+  const int words = spec.precision == Precision::Double ? 4 : 2;
+  if (given.convolve || (4 * after > 3 * before && words * before <= 64)) spec = widest;
 }
 
 }  // namespace bfly::plan

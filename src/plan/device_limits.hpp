@@ -165,17 +165,20 @@ struct DeviceLimits {
   // One-kernel convolutions take a thread per butterfly of their busiest
   // stage (launch_model.cpp); false: one widest butterfly a thread.
   bool convolution_threads = false;
-  // One-pass rows of at least row_busiest_length points take a thread a
-  // butterfly of their busiest stage where that cuts the busiest thread's
-  // points by a quarter (row_threads.cpp row_busiest_threads; issue 39's
-  // measurement knob until the GPU has timed it: `BFLY_LIMITS=row_busiest=1`).
-  int row_busiest = 0;
+  // One-pass rows of at least row_busiest_length points whose model launch
+  // holds row_busiest_points or more a thread take a thread a butterfly of
+  // their busiest stage where that cuts the busiest thread's points by a
+  // quarter (row_threads.cpp row_busiest_threads, which says what the H200
+  // measured; 0: the model's launch).
+  int row_busiest = 1;
   std::int64_t row_busiest_length = 1024;
+  std::int64_t row_busiest_points = 20;
   // Long mixed-radix column passes whose threads' points round past their
   // aim look for the fewest more threads up to a thread a butterfly of the
-  // busiest stage, not of the widest (launch_model.cpp; issue 39's
-  // measurement knob: `BFLY_LIMITS=column_busiest=1`).
-  int column_busiest = 0;
+  // busiest stage, not of the widest (launch_model.cpp, which says what the
+  // H200 measured): 1, where that cuts a thread's points by a quarter or
+  // its values fill more than 64 registers; 2, always; 0, never.
+  int column_busiest = 1;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):

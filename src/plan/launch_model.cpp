@@ -434,7 +434,8 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     // before, but 12582912 0.94x).
     // (DeviceLimits::column_busiest: up to a thread a butterfly of the
     // busiest stage, so every stage's butterflies can spread one a thread:
-    // fp64 1215 = 15 x 9 x 9 at 76 threads holds 30 points, at 135 15.)
+    // fp64 1215 = 15 x 9 x 9 at 76 threads holds 30 points, at 135 15;
+    // column_points.cpp complete_model keeps it where it pays.)
     std::int64_t busiest = (length + widest - 1) / widest;
     if (limits.column_busiest)
       for (int r : spec.radices) busiest = std::max<std::int64_t>(busiest, length / r);

@@ -147,9 +147,10 @@ namespace {
 
 // A thread a butterfly of the stage with the most butterflies, where the
 // group allows (at most `cap` threads) and (unless `always`) that cuts the
-// busiest thread's points by a quarter or more; else `threads`.
+// busiest thread's points by a quarter or more, from at least `min_points`;
+// else `threads`.
 std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
-                                   bool always, std::int64_t cap) {
+                                   bool always, std::int64_t cap, std::int64_t min_points = 0) {
   const std::int64_t length = spec.length;
   std::int64_t most = threads;
   for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
@@ -159,6 +160,7 @@ std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& l
     for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
     return points;
   };
+  if (busiest(threads) < min_points) return threads;
   return most <= limits.max_group_size && (always || 4 * busiest(most) <= 3 * busiest(threads)) ? most : threads;
 }
 
@@ -170,12 +172,21 @@ std::int64_t convolution_threads(const KernelSpec& spec, const DeviceLimits& lim
   return threads;
 }
 
+// Only from row_busiest_points (20) a thread: H200, 2^26 points, 20 random
+// lengths 1024-9000 the rule changes, knob against model in one run
+// (docs/perf/2026-11-27-h200-issue39-ab2): where the model's thread held 20
+// or more points, fp32 1.054x geomean (2940 = 15 x 14 x 14, 28 -> 15 points:
+// 1.29x; 2688 1.13x; 9000 and 6860 0.94x and 0.98x), fp64 1.07x (2940 1.29x,
+// 2688 1.17x; 2250 0.98x); where it held 12-18 the idle threads of the
+// stages with fewer butterflies cost more than the points saved (3888 = 12 x
+// 9 x 6 x 6 at 648 threads, 18 -> 12: 0.85x fp32; 2205 = 9 x 7 x 7 x 5,
+// 14 -> 9: 0.89x and 0.94x; 5376 0.96x both).
 std::int64_t row_busiest_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads) {
   if (limits.row_busiest && limits.is_gpu && !spec.convolve && spec.stride_product == 1 && spec.radices.size() > 1 &&
       spec.length >= limits.row_busiest_length)
     // (At most twice the threads: 3675 = 15 x 7 x 7 x 5 would take 735 for
     // 245, one group a multiprocessor for four.)
-    return busiest_stage_threads(spec, limits, threads, false, 2 * threads);
+    return busiest_stage_threads(spec, limits, threads, false, 2 * threads, limits.row_busiest_points);
   return threads;
 }
 

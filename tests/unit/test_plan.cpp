@@ -468,6 +468,28 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
   for (const Pass& pass : make_plan(real, bfly::plan::cpu_limits()).passes) EXPECT_FALSE(pass.spec.rader());
 }
 
+// Bluestein past 4096 points on a GPU in fp32 C2C: one kernel up to 8192
+// where M's widest radix is at most 12 (3229 at 6912 = 12 x 9 x 8 x 8,
+// 3533 at 7200), two passes where it is wider (3931 at 8192 = 16 x 8^3) or
+// in fp64, and under BFLY_LIMITS=convolution=L just as that says.
+TEST(Plan, BluesteinOneKernelPastItsLimitWhereItsRadicesAreNarrow) {
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  auto passes = [&](std::int64_t n, bfly::Precision precision, const DeviceLimits& limits) {
+    Problem p = problem(n, 1);
+    p.precision = precision;
+    const PlanTree tree = make_plan(p, limits);
+    for (const Pass& pass : tree.passes) EXPECT_TRUE(pass.spec.bluestein()) << tree.print();
+    return tree.passes.size();
+  };
+  EXPECT_EQ(passes(3229, bfly::Precision::Single, hopper), 1u);
+  EXPECT_EQ(passes(3533, bfly::Precision::Single, hopper), 1u);
+  EXPECT_EQ(passes(3931, bfly::Precision::Single, hopper), 2u);
+  EXPECT_EQ(passes(3229, bfly::Precision::Double, hopper), 2u);
+  DeviceLimits forced = hopper;
+  forced.convolution_length = 4096;
+  EXPECT_EQ(passes(3229, bfly::Precision::Single, forced), 2u);
+}
+
 // One Bluestein kernel serves every N of one M: N and the batch strides are
 // run-time arguments.
 TEST(Plan, BluesteinKernelsAreSharedAcrossLengths) {
@@ -808,7 +830,12 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
       EXPECT_TRUE(bfly::plan::column_points_fit_registers(pass.spec, hopper.registers_per_unit)) << tree.print();
     }
   }
-  const auto kept = passes(1572864);
+  // (The widest butterfly a thread: column_busiest takes 128 of 16.)
+  DeviceLimits widest = hopper;
+  widest.column_busiest = 0;
+  Problem p1572864;
+  p1572864.shape = {1572864};
+  const auto kept = make_plan(p1572864, widest);
   ASSERT_EQ(kept.passes.size(), 2u) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.length, 1536) << kept.print();
   EXPECT_EQ(kept.passes[1].spec.threads_per_transform, 96) << kept.print();
@@ -839,11 +866,11 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
     EXPECT_GE(pass.spec.points_per_thread(), 40) << pass.spec.name();
 }
 
-// The first pass's threads and points a thread of an H100's plan (no
-// tuning table) of `n` points, batch `batch`, with `knob` setting the
-// limits; `passes` the passes the plan must take.
-std::pair<int, int> first_launch(std::int64_t n, std::int64_t batch, Precision precision, std::size_t passes,
-                                 const std::function<void(DeviceLimits&)>& knob) {
+// Pass `pass`'s threads and points a thread of an H100's plan (no tuning
+// table) of `n` points, batch `batch`, with `knob` setting the limits;
+// `passes` the passes the plan must take.
+std::pair<int, int> launch_of(std::int64_t n, std::int64_t batch, Precision precision, std::size_t passes,
+                              const std::function<void(DeviceLimits&)>& knob, std::size_t pass = 0) {
   DeviceLimits limits = bfly::plan::gpu_limits(232448, 1024);
   limits.tuning = nullptr;
   knob(limits);
@@ -853,36 +880,47 @@ std::pair<int, int> first_launch(std::int64_t n, std::int64_t batch, Precision p
   p.precision = precision;
   const auto tree = make_plan(p, limits);
   EXPECT_EQ(tree.passes.size(), passes) << tree.print();
-  return std::make_pair(tree.passes[0].spec.threads_per_transform, tree.passes[0].spec.points_per_thread());
+  const auto& spec = tree.passes.at(pass).spec;
+  return std::make_pair(spec.threads_per_transform, spec.points_per_thread());
 }
 
-// row_busiest (issue 39's knob): a one-pass row whose model launch leaves
-// threads two slots of a stage takes a thread a butterfly of its busiest
-// stage (3360 = 16 x 15 x 14: 240 threads of 16 points, not 210 of 30),
-// where that cuts the busiest thread's points by a quarter and at most
-// doubles the threads (3675 would take 735 for 245: kept).
+// row_busiest (the default; 0 off): a one-pass row whose model launch
+// leaves threads two slots of a stage takes a thread a butterfly of its
+// busiest stage (3360 = 16 x 15 x 14: 240 threads of 16 points, not 210 of
+// 30), where the model's threads hold 20 points or more, that cuts them by
+// a quarter and at most doubles the threads (3675 would take 735 for 245,
+// 3888 = 12 x 9 x 6 x 6 648 of 12 for 324 of 18: both kept).
 TEST(Plan, RowBusiestStageThreadsKnob) {
   auto launch = [](std::int64_t n, int on) {
-    return first_launch(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
+    return launch_of(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
   };
   EXPECT_EQ(launch(3360, 0), std::make_pair(210, 30));
   EXPECT_EQ(launch(3360, 1), std::make_pair(240, 16));
   EXPECT_EQ(launch(2100, 1).second, 15);
   EXPECT_EQ(launch(3675, 1), launch(3675, 0));
+  EXPECT_EQ(launch(3888, 1), std::make_pair(324, 18));
+  EXPECT_EQ(launch(2940, 1), std::make_pair(210, 15));
 }
 
-// column_busiest (issue 39's knob): long mixed column passes look for
-// their threads up to a thread a butterfly of the busiest stage (fp64
-// 885735's 1215 = 15 x 9 x 9 columns: 135 threads of 15 points, not 76 of
-// 30), unless those leave their group too few registers (fp64 3111696's
-// 1764-point columns keep 111 threads of 28).
+// column_busiest (1, the default: where it pays; 2 always; 0 never): long
+// mixed column passes look for their threads up to a thread a butterfly of
+// the busiest stage (fp64 885735's 1215 = 15 x 9 x 9 columns: 135 threads
+// of 15 points, not 76 of 30), unless those leave their group too few
+// registers (fp64 3111696's 1764-point columns keep 111 threads of 28);
+// at 1 only where that cuts the points by a quarter or the widest launch's
+// values pass 64 registers (fp32 1960000's 1400-point columns: 8 x 70 of
+// 28 at 2, 8 x 50 of 30 at 1; fp32 1524096's second pass 98 of 14).
 TEST(Plan, ColumnBusiestStageThreadsKnob) {
-  auto first_pass = [](std::int64_t n, int on) {
-    return first_launch(n, 1, Precision::Double, 2, [on](DeviceLimits& l) { l.column_busiest = on; });
+  auto first_pass = [](std::int64_t n, int on, Precision precision = Precision::Double, std::size_t pass = 0) {
+    return launch_of(
+        n, 1, precision, 2, [on](DeviceLimits& l) { l.column_busiest = on; }, pass);
   };
   EXPECT_EQ(first_pass(885735, 0), std::make_pair(76, 30));
   EXPECT_EQ(first_pass(885735, 1), std::make_pair(135, 15));
   EXPECT_EQ(first_pass(3111696, 1), first_pass(3111696, 0));
+  EXPECT_EQ(first_pass(1960000, 2, Precision::Single), std::make_pair(70, 28));
+  EXPECT_EQ(first_pass(1960000, 1, Precision::Single), std::make_pair(50, 30));
+  EXPECT_EQ(first_pass(1524096, 1, Precision::Single, 1), std::make_pair(98, 14));
 }
 
 // Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);

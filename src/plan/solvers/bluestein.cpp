@@ -79,6 +79,25 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
   return pairs ? fused : std::min<std::int64_t>(fused, 4096);
 }
 
+// Past one_kernel_convolution, fp32 C2C convolutions of up to 8192 points
+// whose widest radix is at most 12 still take one kernel: a thread a
+// butterfly of their busiest stage (row_threads.cpp) holds at most 12
+// points, where the two passes' threads hold 18. H200, 2^26 points, 12
+// primes of 2049-4096 that Rader cannot take, one kernel against two
+// passes (docs/perf/2026-11-27-h200-issue39-ab2): M = 6912 = 12 x 9 x 8 x 8
+// and 7200 = 10 x 10 x 9 x 8 1.21-1.32x (3863 0.66x -> 0.87x cuFFT); 4608
+// = 9 x 8 x 8 x 8 level; 7680 = 15 x 8 x 8 x 8 and 8192 = 16 x 8 x 8 x 8,
+// whose one kernel holds 16 points at one group a multiprocessor where the
+// passes run two, 0.92-0.96x: those stay in passes.
+bool bluestein_one_kernel(const Problem& problem, std::int64_t m, const DeviceLimits& limits) {
+  if (m <= one_kernel_convolution(problem, limits)) return true;
+  if (!limits.is_gpu || limits.convolution_length > 0 || problem.precision != Precision::Single || problem.is_real() ||
+      m > std::min<std::int64_t>(8192, limits.max_single_pass_length))
+    return false;
+  const std::vector<int> radices = choose_radices(m);
+  return !radices.empty() && *std::max_element(radices.begin(), radices.end()) <= 12;
+}
+
 namespace {
 
 // Bluestein in one kernel: an M-point convolution per N-point axis.
@@ -136,7 +155,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
   const std::int64_t m = bluestein_length(n);
   const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
                            std::to_string(m) + "-point convolution";
-  if (m <= one_kernel_convolution(problem, limits)) {
+  if (bluestein_one_kernel(problem, m, limits)) {
     Step step;
     step.dim = dim;
     step.length = m;

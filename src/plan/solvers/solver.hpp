@@ -188,6 +188,9 @@ std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):
 // Bluestein's M, Rader's N - 1.
 std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits);
+// Whether Bluestein's M-point convolution runs in one kernel: up to
+// one_kernel_convolution, and past it where the launch stays light.
+bool bluestein_one_kernel(const Problem& problem, std::int64_t m, const DeviceLimits& limits);
 // Rader's step for a prime dim whose N - 1 points fit one kernel's
 // convolution and factor over the codelets; empty where it does not apply.
 std::vector<Step> rader_steps(const Problem& problem, int dim, const DeviceLimits& limits,

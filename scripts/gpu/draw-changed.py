@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Lengths drawn at random among those a BFLY_LIMITS override changes.
+
+Here, not on the GPU: `bfly plan --limits hopper` with and without the
+override; a length counts where the planned launches differ. For an A/B of
+a planner rule on lengths nobody chose (issue 39: the rule against its
+knob off, on lengths drawn after the rule was final).
+
+  python3 scripts/gpu/draw-changed.py --seed 27112027 --override row_busiest=0 \\
+      --kind smooth --low 1024 --high 16384 --count 12 [--precision double]
+
+--kind smooth: 7-smooth lengths, log-uniform (every one in range, shuffled);
+--kind prime: primes, log-uniform.
+"""
+import argparse
+import math
+import os
+import random
+import subprocess
+import sys
+
+
+def launches(bfly, n, precision, override=None):
+    env = dict(os.environ)
+    env.pop("BFLY_LIMITS", None)
+    if override:
+        env["BFLY_LIMITS"] = override
+    run = subprocess.run([bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision],
+                         capture_output=True, text=True, env=env, check=True)
+    return [line for line in run.stdout.splitlines() if "groups of" in line or "solver" in line]
+
+
+def smooth_lengths(low, high):
+    out = set()
+    p2 = 1
+    while p2 <= high:
+        p3 = p2
+        while p3 <= high:
+            p5 = p3
+            while p5 <= high:
+                p7 = p5
+                while p7 <= high:
+                    if p7 >= low:
+                        out.add(p7)
+                    p7 *= 7
+                p5 *= 5
+            p3 *= 3
+        p2 *= 2
+    return sorted(out)
+
+
+def is_prime(n):
+    return n > 1 and all(n % d for d in range(2, math.isqrt(n) + 1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--override", required=True, help="the BFLY_LIMITS value that restores the old rule")
+    ap.add_argument("--kind", choices=["smooth", "prime"], default="smooth")
+    ap.add_argument("--low", type=int, required=True)
+    ap.add_argument("--high", type=int, required=True)
+    ap.add_argument("--count", type=int, default=12)
+    ap.add_argument("--precision", choices=["single", "double"], default="single")
+    ap.add_argument("--bfly", default="build/apps/bfly/bfly")
+    a = ap.parse_args()
+    if a.low < 2 or a.high < a.low:
+        sys.exit(f"draw-changed: bad range {a.low}..{a.high}")
+    rng = random.Random(a.seed)
+    if a.kind == "smooth":
+        pool = smooth_lengths(a.low, a.high)
+        rng.shuffle(pool)
+    else:
+        pool = []
+        for _ in range(200 * a.count):
+            n = int(math.exp(rng.uniform(math.log(a.low), math.log(a.high))))
+            if is_prime(n) and n not in pool:
+                pool.append(n)
+    found = []
+    for n in pool:
+        if launches(a.bfly, n, a.precision) != launches(a.bfly, n, a.precision, a.override):
+            found.append(n)
+            if len(found) == a.count:
+                break
+    print(",".join(str(n) for n in sorted(found)))
+
+
+if __name__ == "__main__":
+    main()
