@@ -38,6 +38,15 @@
 #     against the old on lengths drawn afresh among those they change
 #     (scripts/gpu/draw-changed.py --seed 27112027: smooth rows 1024-16384,
 #     smooth columns 2^18-2^24, primes 2049-4096 for Bluestein's one kernel).
+#  6. One-kernel convolutions by VkFFT's values rule (BFLY_LIMITS=
+#     convolution_values=V; launch_model.cpp row_values_threads): small
+#     Bluestein primes hold 15-18 points a thread at 128-148 registers (223:
+#     M = 450 = 15 x 6 x 5 at 4 x 30 threads, 0.71x cuFFT and 20% of the
+#     copy floor in seed 61925403's suite); at V = 10 450 = 10 x 9 x 5 at 50
+#     threads, 76 registers (NVRTC, sm_90). V = 10 and 14 against the
+#     model on primes 67-4096 the knob changes (draw-changed.py --seed
+#     28112026 --kind prime; Rader's and Bluestein's), PRECISION=single
+#     (16 of them) and double (10, 67-2048).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -73,6 +82,15 @@ case "${STEP:-1}" in
       BFLY_AB_SHAPES=1344,1500,1512,1680,1920,1960,3584,3600,984150,1296000,1512630,1580544,1666980,1866240,2100000,2654208 \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-double.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-new-defaults-double.txt"
+    ;;
+  6)
+    p=${PRECISION:-single}
+    shapes=73,89,97,109,151,167,181,197,269,383,503,547,887,1019,1511,1609
+    [ "$p" = double ] && shapes=71,73,97,107,131,149,179,263,631,1409
+    BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_values=10;BFLY_LIMITS=convolution_values=14" \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-values-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -57,6 +57,14 @@ struct DeviceLimits {
   // model's one widest butterfly a thread. A measurement knob until the
   // GPU has timed it (`BFLY_LIMITS=row_values=12`).
   int row_values = 0;
+  // The same rule for one-kernel convolutions (Rader's and Bluestein's,
+  // both FFTs through local memory) when > 0: small Bluestein convolutions
+  // hold 15-18 points a thread at 128-148 registers (NVRTC, sm_90: 223's M
+  // = 450 = 15 x 6 x 5 at 4 x 30 threads, 148; 20% of the copy floor and
+  // 0.71x cuFFT on the H200), where VkFFT's radices of at most 16 and m
+  // values a thread hold 10 (450 = 10 x 9 x 5 at 50 threads). A
+  // measurement knob (`BFLY_LIMITS=convolution_values=10`).
+  int convolution_values = 0;
   // Those passes whose points take at most 32 registers a thread (fp32), or
   // this many (fp64), keep their columns whatever the register estimate
   // says (complete_model's compact rule).

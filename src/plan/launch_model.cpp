@@ -275,13 +275,14 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
 std::int64_t stage_values(std::int64_t m, int r) { return (m + r - 1) / r * r; }
 
 // The radices of at most 16 whose product is n that leave a thread the
-// fewest values at m (then the fewest stages), largest first; empty where
-// n does not factor over them.
-std::vector<int> row_radices(std::int64_t n, std::int64_t m, const std::vector<int>& small) {
+// fewest values at m, counting any up to `floor` as `floor` (then the fewest
+// stages), largest first; empty where n does not factor over them.
+std::vector<int> row_radices(std::int64_t n, std::int64_t m, const std::vector<int>& small, std::int64_t floor) {
   std::vector<int> best, now;
   std::int64_t best_values = 0;
   std::function<void(std::int64_t, std::size_t, std::int64_t)> search = [&](std::int64_t rest, std::size_t from,
                                                                             std::int64_t values) {
+    values = std::max(values, floor);
     if (rest == 1) {
       if (best.empty() || values < best_values || (values == best_values && now.size() < best.size()))
         best = now, best_values = values;
@@ -300,25 +301,28 @@ std::vector<int> row_radices(std::int64_t n, std::int64_t m, const std::vector<i
   return best;
 }
 
-// VkFFT's rule for a one-pass row (DeviceLimits::row_values): m values a
-// thread for m a divisor of N from 2/3 to twice row_values (N / m threads
-// within a group), with the radices that leave a thread the fewest values
-// at that m; of the m, the one with the fewest values a thread, then the
-// fewest stages, then m nearest row_values. Sets spec.radices; returns the
-// threads, or 0 where no m applies.
-std::int64_t row_values_threads(KernelSpec& spec, const DeviceLimits& limits) {
+// VkFFT's rule for a one-pass row (DeviceLimits::row_values, `target`): m
+// values a thread for m a divisor of N from 2/3 to twice the target (N / m
+// threads within a group), with the radices that leave a thread the fewest
+// values at that m; of the m, the one with the fewest values a thread, then
+// the fewest stages, then m nearest the target. With `floor`, values up to
+// the target count as the target: a one-kernel convolution (DeviceLimits::
+// convolution_values) takes the fewest stages within it, not seven of
+// radix 2 and 6 for six values (1152 = 6 x 6 x 2^5; 8 x 8 x 9 x 2 at 8).
+// Sets spec.radices; returns the threads, or 0 where no m applies.
+std::int64_t row_values_threads(KernelSpec& spec, const DeviceLimits& limits, std::int64_t target, bool floor) {
   std::vector<int> small;
   for (int r : available_radices())
     if (r <= 16) small.push_back(r);
   std::sort(small.begin(), small.end(), std::greater<int>());
-  const std::int64_t n = spec.length, target = limits.row_values;
+  const std::int64_t n = spec.length;
   std::vector<int> best;
   std::int64_t best_m = 0, best_values = 0;
   for (std::int64_t m = std::max<std::int64_t>(2, 2 * target / 3); m <= 2 * target; ++m) {
     if (n % m != 0 || n / m > limits.max_group_size) continue;
-    const std::vector<int> radices = row_radices(n, m, small);
+    const std::vector<int> radices = row_radices(n, m, small, floor ? target : 0);
     if (radices.empty()) continue;
-    std::int64_t values = 0;
+    std::int64_t values = floor ? target : 0;
     for (int r : radices) values = std::max(values, stage_values(m, r));
     const bool better =
         best.empty() || values < best_values || (values == best_values && radices.size() < best.size()) ||
@@ -360,10 +364,12 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
+  // (DeviceLimits::convolution_values: the same rule for a one-kernel
+  // convolution, whose two FFTs keep their points live.)
+  const bool one_pass_row = !columns && spec.stride_product == 1 && !spec.clustered();
+  const std::int64_t values = spec.convolve ? limits.convolution_values : limits.row_values;
   const std::int64_t rule_threads =
-      limits.row_values > 0 && !columns && spec.stride_product == 1 && !spec.convolve && !spec.clustered()
-          ? row_values_threads(spec, limits)
-          : 0;
+      values > 0 && one_pass_row ? row_values_threads(spec, limits, values, spec.convolve) : 0;
   const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
   // Padding pays where the first stage writes its outputs a power of two
   // (8 or 16) points apart, which lands whole warps in one bank, and the
@@ -384,7 +390,7 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   std::int64_t threads = rule_threads > 0 ? rule_threads : (length + widest - 1) / widest;
   // A one-kernel convolution: a thread a butterfly of its busiest stage
   // where that pays (row_threads.cpp).
-  threads = convolution_threads(spec, limits, threads);
+  if (rule_threads == 0) threads = convolution_threads(spec, limits, threads);
   if (!columns && rule_threads == 0) threads = row_busiest_threads(spec, limits, threads);
   std::int64_t per_group = columns ? limits.min_columns : std::max<std::int64_t>(1, limits.target_group_size / threads);
   // On a GPU, short strided transforms take more columns, up to a full

@@ -82,6 +82,8 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.wide_fit = static_cast<int>(v); }},
       {"row_values", "row_values (0: one widest butterfly a thread)", 0, 64,
        [](DeviceLimits& l, long long v) { l.row_values = static_cast<int>(v); }},
+      {"convolution_values", "convolution_values (0: a one-kernel convolution's threads by the model)", 0, 64,
+       [](DeviceLimits& l, long long v) { l.convolution_values = static_cast<int>(v); }},
       {"strided_compact_double", "strided_compact_words_double", 0, 4096,
        [](DeviceLimits& l, long long v) { l.strided_compact_words_double = static_cast<int>(v); }},
       {"strided_occ", "strided_groups_per_unit", 0, 64,

@@ -368,6 +368,29 @@ TEST_P(Accuracy, RowValuesRule) {
     }
 }
 
+// The same rule for one-kernel convolutions (DeviceLimits::
+// convolution_values, issue 39's knob): Bluestein's and Rader's two FFTs at
+// m values a thread, radices of at most 16, the fewest stages within it.
+// Primes by Bluestein (223, 557, 1109, 2221) and Rader (97, 1031's M is
+// Bluestein's: 1030 has 103), both precisions, directions and placements.
+TEST_P(Accuracy, ConvolutionValuesRule) {
+  PrecisionDraw draw("Accuracy.ConvolutionValuesRule");
+  PlanOptions rule = test_options();
+  rule.limits = "convolution_values=10";
+  rule.tuning = "off";
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {std::int64_t{97}, std::int64_t{223}, std::int64_t{557}, std::int64_t{1031},
+                           std::int64_t{1109}, std::int64_t{2221}}) {
+      if (!draw.take(precision)) continue;
+      Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      expect_accurate(p, rule);
+      ++i;
+    }
+}
+
 // Short rows as one block through local memory (KernelSpec::block_rows; a
 // GPU's choice for rows of few threads, forced here on every device):
 // every row length from 2 to 24 and a few longer, batches that leave the

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "bfly/bfly.hpp"
 #include "codegen/chain_kernel.hpp"
@@ -125,5 +126,33 @@ TEST(LimitsOverride, RowValuesGiveAThreadAboutThatManyValues) {
     EXPECT_LE(s.points_per_thread(), 16) << n << ": " << s.name();
     EXPECT_EQ(n % s.threads_per_transform, 0) << n << ": " << s.name();
     EXPECT_NE(s.name(), model.passes[0].spec.name()) << n;
+  }
+}
+
+// convolution_values (issue 39's knob, off by default): a one-kernel
+// convolution takes the row rule's m values a thread, counting any up to
+// the target as the target, so the fewest stages within it (223's M = 450
+// as 10 x 9 x 5 at 50 threads, where the model runs 15 x 6 x 5 at 30 of 18
+// points; 557's 1152 in four stages, not 6 x 6 x 2^5).
+TEST(LimitsOverride, ConvolutionValuesTakeTheFewestStagesWithinThem) {
+  bfly::PlanOptions off;
+  off.tuning = "off";
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  for (std::int64_t n : {223, 557, 1109, 97}) {
+    bfly::Problem p;
+    p.shape = {n};
+    p.batch = 64;
+    const bfly::plan::PlanTree model = bfly::plan::make_plan(p, hopper, off);
+    const bfly::plan::PlanTree rule = bfly::plan::make_plan(p, with_override(hopper, "convolution_values=10"), off);
+    ASSERT_EQ(rule.passes.size(), 1u) << rule.print();
+    const bfly::plan::KernelSpec& s = rule.passes[0].spec;
+    EXPECT_TRUE(s.convolve) << s.name();
+    EXPECT_LE(s.points_per_thread(), 10) << n << ": " << s.name();
+    EXPECT_LE(s.radices.size(), 4u) << n << ": " << s.name();
+    EXPECT_NE(s.name(), model.passes[0].spec.name()) << n;
+    if (n == 223) {
+      EXPECT_EQ(s.radices, (std::vector<int>{10, 9, 5}));
+      EXPECT_EQ(s.threads_per_transform, 50);
+    }
   }
 }
