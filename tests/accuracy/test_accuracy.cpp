@@ -4,9 +4,11 @@
 // backend has no device.
 #include <atomic>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "accuracy/fixture.hpp"
 #include "plan/factorize.hpp"
@@ -343,52 +345,58 @@ TEST_P(Accuracy, StageTwiddlePowers) {
   }
 }
 
+namespace {
+
+// A limits override's rule under test (tuning off) and its problems: each
+// length in one precision (the quick tier's draw `name`), batch 3,
+// directions and placements alternating.
+PlanOptions rule_options(const char* limits) {
+  PlanOptions rule = test_options();
+  rule.limits = limits;
+  rule.tuning = "off";
+  return rule;
+}
+
+std::vector<Problem> rule_problems(const char* name, std::initializer_list<std::int64_t> lengths) {
+  PrecisionDraw draw(name);
+  std::vector<Problem> problems;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : lengths) {
+      if (!draw.take(precision)) continue;
+      const int i = static_cast<int>(problems.size());
+      Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
+                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+      p.precision = precision;
+      problems.push_back(p);
+    }
+  return problems;
+}
+
+}  // namespace
+
 // VkFFT's rule for one-pass rows (DeviceLimits::row_values, issue 39's
 // knob): N / m threads, radices of at most 16, stages of radix above m run
 // on part of the threads; one pass forced up to 16384 points so the long
 // rows take it on a CPU too. Both precisions, directions and placements
 // (the quick tier: each length in one precision).
 TEST_P(Accuracy, RowValuesRule) {
-  PrecisionDraw draw("Accuracy.RowValuesRule");
-  PlanOptions rule = test_options();
-  rule.limits = "row_values=12,single_pass=16384";
-  rule.tuning = "off";
-  int i = 0;
-  for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {std::int64_t{120}, std::int64_t{200}, std::int64_t{1536}, std::int64_t{3000},
-                           std::int64_t{7056}, std::int64_t{11025}, std::int64_t{16200}}) {
-      if (!draw.take(precision)) continue;
-      Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
-                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
-      p.precision = precision;
-      // (Long doubles may take two passes: local memory holds half as many.)
-      if (precision == Precision::Single) EXPECT_EQ(Plan(device(), p, rule).passes(), 1) << p.token();
-      expect_accurate(p, rule);
-      ++i;
-    }
+  const PlanOptions rule = rule_options("row_values=12,single_pass=16384");
+  for (const Problem& p : rule_problems("Accuracy.RowValuesRule", {120, 200, 1536, 3000, 7056, 11025, 16200})) {
+    // (Long doubles may take two passes: local memory holds half as many.)
+    if (p.precision == Precision::Single) EXPECT_EQ(Plan(device(), p, rule).passes(), 1) << p.token();
+    expect_accurate(p, rule);
+  }
 }
 
 // The same rule for one-kernel convolutions (DeviceLimits::
 // convolution_values, issue 39's knob): Bluestein's and Rader's two FFTs at
 // m values a thread, radices of at most 16, the fewest stages within it.
-// Primes by Bluestein (223, 557, 1109, 2221) and Rader (97, 1031's M is
-// Bluestein's: 1030 has 103), both precisions, directions and placements.
+// Primes by Bluestein (223, 557, 1031, 1109, 2221: 1030 has 103) and
+// Rader (97), both precisions, directions and placements.
 TEST_P(Accuracy, ConvolutionValuesRule) {
-  PrecisionDraw draw("Accuracy.ConvolutionValuesRule");
-  PlanOptions rule = test_options();
-  rule.limits = "convolution_values=10";
-  rule.tuning = "off";
-  int i = 0;
-  for (Precision precision : {Precision::Single, Precision::Double})
-    for (std::int64_t n : {std::int64_t{97}, std::int64_t{223}, std::int64_t{557}, std::int64_t{1031},
-                           std::int64_t{1109}, std::int64_t{2221}}) {
-      if (!draw.take(precision)) continue;
-      Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
-                       (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
-      p.precision = precision;
-      expect_accurate(p, rule);
-      ++i;
-    }
+  const PlanOptions rule = rule_options("convolution_values=10");
+  for (const Problem& p : rule_problems("Accuracy.ConvolutionValuesRule", {97, 223, 557, 1031, 1109, 2221}))
+    expect_accurate(p, rule);
 }
 
 // Short rows as one block through local memory (KernelSpec::block_rows; a

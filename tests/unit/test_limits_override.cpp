@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bfly/bfly.hpp"
@@ -17,6 +18,18 @@ namespace {
 
 using bfly::plan::DeviceLimits;
 using bfly::plan::with_override;
+
+// An H100's plans (tuning off) of `n` points, batch 64: the model's, and
+// with the override `text`.
+std::pair<bfly::plan::PlanTree, bfly::plan::PlanTree> model_and_rule(std::int64_t n, const std::string& text) {
+  bfly::PlanOptions off;
+  off.tuning = "off";
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  bfly::Problem p;
+  p.shape = {n};
+  p.batch = 64;
+  return {bfly::plan::make_plan(p, hopper, off), bfly::plan::make_plan(p, with_override(hopper, text), off)};
+}
 
 std::string refusal(const std::string& text) {
   try {
@@ -111,15 +124,8 @@ TEST(LimitsOverride, ChainOccupancyNamesTheChain) {
 // held up to 25 and more (3000 = 25 x 12 x 10 at 120 threads: 195 registers
 // in NVRTC, against 55 at 10 x 10 x 10 x 3 over 375).
 TEST(LimitsOverride, RowValuesGiveAThreadAboutThatManyValues) {
-  bfly::PlanOptions off;
-  off.tuning = "off";
-  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
   for (std::int64_t n : {200, 1536, 3000, 4000, 5184, 10000}) {
-    bfly::Problem p;
-    p.shape = {n};
-    p.batch = 64;
-    const bfly::plan::PlanTree model = bfly::plan::make_plan(p, hopper, off);
-    const bfly::plan::PlanTree rule = bfly::plan::make_plan(p, with_override(hopper, "row_values=12"), off);
+    const auto [model, rule] = model_and_rule(n, "row_values=12");
     ASSERT_EQ(rule.passes.size(), 1u) << rule.print();
     const bfly::plan::KernelSpec& s = rule.passes[0].spec;
     for (int r : s.radices) EXPECT_LE(r, 16) << n << ": " << s.name();
@@ -135,15 +141,8 @@ TEST(LimitsOverride, RowValuesGiveAThreadAboutThatManyValues) {
 // as 10 x 9 x 5 at 50 threads, where the model runs 15 x 6 x 5 at 30 of 18
 // points; 557's 1152 in four stages, not 6 x 6 x 2^5).
 TEST(LimitsOverride, ConvolutionValuesTakeTheFewestStagesWithinThem) {
-  bfly::PlanOptions off;
-  off.tuning = "off";
-  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
   for (std::int64_t n : {223, 557, 1109, 97}) {
-    bfly::Problem p;
-    p.shape = {n};
-    p.batch = 64;
-    const bfly::plan::PlanTree model = bfly::plan::make_plan(p, hopper, off);
-    const bfly::plan::PlanTree rule = bfly::plan::make_plan(p, with_override(hopper, "convolution_values=10"), off);
+    const auto [model, rule] = model_and_rule(n, "convolution_values=10");
     ASSERT_EQ(rule.passes.size(), 1u) << rule.print();
     const bfly::plan::KernelSpec& s = rule.passes[0].spec;
     EXPECT_TRUE(s.convolve) << s.name();
