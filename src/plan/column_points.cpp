@@ -87,8 +87,10 @@ void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
 // 1.41x, 1400000 1.32x, none below 1.03x); fp32 1.06x on the 6 cut by a
 // quarter (1524096 and 2304960 1.09x) and 0.93-0.99x on the 6 cut by less
 // (1960000's 1400-point columns at 8 x 70 threads of 28 points, not 8 x 50
-// of 30: 0.93x), which keep the widest. (Not a convolution's columns,
-// Rader's or Bluestein's, which nothing has timed with it.)
+// of 30: 0.93x), which keep the widest. (Not a one-kernel convolution's
+// columns, Rader's, which hold two FFTs' values and which nothing has
+// timed with it; Bluestein's passes past one kernel are plain FFT columns
+// with a chirp piece, and take it.)
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_once(spec, limits);
