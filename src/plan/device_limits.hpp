@@ -183,9 +183,10 @@ struct DeviceLimits {
   std::int64_t row_busiest_points = 20;
   // Long mixed-radix column passes whose threads' points round past their
   // aim look for the fewest more threads up to a thread a butterfly of the
-  // busiest stage, not of the widest (launch_model.cpp, which says what the
-  // H200 measured): 1, where that cuts a thread's points by a quarter or
-  // its values fill more than 64 registers; 2, always; 0, never.
+  // busiest stage, not of the widest (launch_model.cpp): 1, where that
+  // cuts a thread's points by a quarter or the widest launch's values fill
+  // more than 64 registers (column_points.cpp complete_model, which says
+  // what the H200 measured); 2, always; 0, never.
   int column_busiest = 1;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
