@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Issue 39's next device session, prepared on 2026-11-27 (the wide-columns
-# A/B this file held ran that day and is the default now; PERF.md).
+# Issue 39's device sessions of 2026-11-27. Steps 1, 3, 4 and 5 ran that
+# day (docs/PERF.md, "issue 39, eleventh step"; their rules are the
+# defaults now and their knobs restore the old launches). Next: STEP=6
+# (PRECISION=single, then double), then STEP=2 on seeds drawn then.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
