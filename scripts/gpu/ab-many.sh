@@ -9,7 +9,8 @@
 # runs each ';'-separated set of assignments ("-": none, the defaults).
 # BFLY_AB_SPECS="VAR=v1,v2 ..." runs each variable at each value (for a
 # variable other than BFLY_LIMITS, whose own commas it would split).
-# BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh;
+# BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh,
+# BFLY_BENCH_KIND the transform (c2c; r2c, c2r);
 # $BFLY, where set, is the CLI run (gpu/prebuilt.sh).
 source "$(dirname "$0")/device-env.sh"
 log="$out/ab-many-$precision.txt"
@@ -17,7 +18,7 @@ status=0
 # One bench run with the given VAR=value assignments (none: defaults).
 run_one() {
   echo "== ${*:-defaults} ($precision)" >> "$log"
-  env "$@" "${BFLY:-build-gpu/apps/bfly/bfly}" bench --shape "${BFLY_AB_SHAPES:-65536}" --precision "$precision" \
+  env "$@" "${BFLY:-build-gpu/apps/bfly/bfly}" bench --shape "${BFLY_AB_SHAPES:-65536}" --kind "${BFLY_BENCH_KIND:-c2c}" --precision "$precision" \
     --device cuda:0 --quiet --repetitions 11 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ab-one.txt" 2>&1 || status=1
   grep -E "^[0-9]|rror" "$out/ab-one.txt" >> "$log"
 }

@@ -9,8 +9,10 @@ knob off, on lengths drawn after the rule was final).
   python3 scripts/gpu/draw-changed.py --seed 27112027 --override row_busiest=0 \\
       --kind smooth --low 1024 --high 16384 --count 12 [--precision double]
 
---kind smooth: 7-smooth lengths, log-uniform (every one in range, shuffled);
---kind prime: primes, log-uniform.
+--kind smooth: 7-smooth lengths (every one in range, shuffled); --kind prime:
+primes, log-uniform; --kind odd: odd lengths with a prime factor above 31
+(Rader's and Bluestein's), log-uniform. --transform r2c or c2r plans real
+transforms (batch 2, so that rows pair).
 """
 import argparse
 import math
@@ -20,13 +22,14 @@ import subprocess
 import sys
 
 
-def launches(bfly, n, precision, override=None):
+def launches(bfly, n, precision, transform, override=None):
     env = dict(os.environ)
     env.pop("BFLY_LIMITS", None)
     if override:
         env["BFLY_LIMITS"] = override
-    run = subprocess.run([bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision],
-                         capture_output=True, text=True, env=env, check=True)
+    # (A batch of 2: real rows pair only where there are two.)
+    run = subprocess.run([bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision,
+                          "--kind", transform, "--batch", "2"], capture_output=True, text=True, env=env, check=True)
     return [line for line in run.stdout.splitlines() if "groups of" in line or "solver" in line]
 
 
@@ -49,6 +52,15 @@ def smooth_lengths(low, high):
     return sorted(out)
 
 
+def largest_prime_factor(n):
+    largest, d = 1, 2
+    while d * d <= n:
+        while n % d == 0:
+            largest, n = d, n // d
+        d += 1
+    return max(largest, n) if n > 1 else largest
+
+
 def is_prime(n):
     return n > 1 and all(n % d for d in range(2, math.isqrt(n) + 1))
 
@@ -57,11 +69,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--override", required=True, help="the BFLY_LIMITS value that restores the old rule")
-    ap.add_argument("--kind", choices=["smooth", "prime"], default="smooth")
+    ap.add_argument("--kind", choices=["smooth", "prime", "odd"], default="smooth")
     ap.add_argument("--low", type=int, required=True)
     ap.add_argument("--high", type=int, required=True)
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--precision", choices=["single", "double"], default="single")
+    ap.add_argument("--transform", choices=["c2c", "r2c", "c2r"], default="c2c")
     ap.add_argument("--bfly", default="build/apps/bfly/bfly")
     a = ap.parse_args()
     if a.low < 2 or a.high < a.low:
@@ -71,14 +84,15 @@ def main():
         pool = smooth_lengths(a.low, a.high)
         rng.shuffle(pool)
     else:
+        wanted = is_prime if a.kind == "prime" else lambda n: n % 2 == 1 and largest_prime_factor(n) > 31
         pool = []
         for _ in range(200 * a.count):
             n = int(math.exp(rng.uniform(math.log(a.low), math.log(a.high))))
-            if is_prime(n) and n not in pool:
+            if wanted(n) and n not in pool:
                 pool.append(n)
     found = []
     for n in pool:
-        if launches(a.bfly, n, a.precision) != launches(a.bfly, n, a.precision, a.override):
+        if launches(a.bfly, n, a.precision, a.transform) != launches(a.bfly, n, a.precision, a.transform, a.override):
             found.append(n)
             if len(found) == a.count:
                 break

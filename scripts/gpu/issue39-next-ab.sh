@@ -48,7 +48,11 @@
 #     threads, 76 registers (NVRTC, sm_90). V = 10 and 14 against the
 #     model on primes 67-4096 the knob changes (draw-changed.py --seed
 #     28112026 --kind prime; Rader's and Bluestein's), PRECISION=single
-#     (16 of them) and double (10, 67-2048).
+#     (16 of them) and double (10, 67-2048); KIND=r2c: odd real lengths
+#     67-8192 with a prime factor past 31 (--kind odd --transform r2c, seed
+#     30112026; 2321 = 11 x 211's pairs at M = 4800 = 25 x 16 x 12 hold 25
+#     points a thread at 126 registers, 0.63x cuFFT in seed 90417263's
+#     suite, 1.6x the time of its C2C).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -87,12 +91,14 @@ case "${STEP:-1}" in
     ;;
   6)
     p=${PRECISION:-single}
+    k=${KIND:-c2c}
     shapes=73,89,97,109,151,167,181,197,269,383,503,547,887,1019,1511,1609
     [ "$p" = double ] && shapes=71,73,97,107,131,149,179,263,631,1409
-    BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
+    [ "$k" = r2c ] && shapes=131,163,451,591,921,1081,1159,1551,3387,3899,6629,7455
+    BFLY_BENCH_PRECISION=$p BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_values=10;BFLY_LIMITS=convolution_values=14" \
       bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-values-$p.txt"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-values-$k-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
