@@ -94,7 +94,10 @@ void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
 void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_once(spec, limits);
-  if (limits.column_busiest != 1 || spec.mapping != Mapping::ColumnMajor) return;
+  // (Only long mixed columns search past the widest: launch_model.cpp.)
+  const bool searched = limits.is_gpu && (spec.length & (spec.length - 1)) != 0 &&
+                        spec.length >= limits.long_strided_length && spec.mapping == Mapping::ColumnMajor;
+  if (limits.column_busiest != 1 || !searched) return;
   KernelSpec widest = given;
   DeviceLimits off = limits;
   off.column_busiest = 0;
