@@ -99,19 +99,25 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch, const
       out += line;
       continue;
     }
-    std::string relaunch =
-        "    no other launch compiles within the spills tolerated (the runtime keeps the one that spills least)\n";
+    // The first candidate within the tolerated spill, else (as the runtime
+    // does) the one that spills least, where that is less.
+    std::string relaunch = "    no other launch spills less (the runtime keeps this one)\n";
+    int least = std::max(result.kernels[0].spill_store_bytes, result.kernels[0].stack_bytes);
     for (const plan::KernelSpec& other : plan::relaunch_candidates(model_rows[i]->spec, limits)) {
       const inspect::NvrtcResult r =
           nvrtc.compile(inspect::pass_source(other, inspect::DialectKind::Cuda), other.name(), arch);
-      if (r.kernels.size() != 1 || too_many(r.kernels[0])) continue;
+      if (r.kernels.size() != 1) continue;
+      const int bytes = std::max(r.kernels[0].spill_store_bytes, r.kernels[0].stack_bytes);
+      if (bytes >= least && too_many(r.kernels[0])) continue;
+      least = bytes;
       std::snprintf(line, sizeof line,
                     "    relaunched as %s: %d registers, spills %d bytes (%d threads, %d points each, %d groups a "
-                    "unit)\n",
+                    "unit)%s\n",
                     other.name().c_str(), r.kernels[0].registers, r.kernels[0].spill_store_bytes,
-                    other.threads_per_transform, other.points_per_thread(), other.min_groups_per_unit);
+                    other.threads_per_transform, other.points_per_thread(), other.min_groups_per_unit,
+                    too_many(r.kernels[0]) ? ", the least spill of the launches tried" : "");
       relaunch = line;
-      break;
+      if (!too_many(r.kernels[0])) break;
     }
     out += relaunch;
   }

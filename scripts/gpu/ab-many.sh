@@ -11,15 +11,20 @@
 # variable other than BFLY_LIMITS, whose own commas it would split).
 # BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh,
 # BFLY_BENCH_KIND the transform (c2c; r2c, c2r);
-# $BFLY, where set, is the CLI run (gpu/prebuilt.sh).
+# $BFLY, where set, is the CLI run (gpu/prebuilt.sh). BFLY_AB_PEERS=0
+# times bfly alone: a knob against the defaults needs no peers, and VkFFT
+# takes seconds a transform at some primes (97, 109, 197 in fp32: 4.4 s,
+# 11 repetitions a config).
 source "$(dirname "$0")/device-env.sh"
 log="$out/ab-many-$precision.txt"
 status=0
+peers=
+[ "${BFLY_AB_PEERS:-1}" = 0 ] && peers=--no-peers
 # One bench run with the given VAR=value assignments (none: defaults).
 run_one() {
   echo "== ${*:-defaults} ($precision)" >> "$log"
   env "$@" "${BFLY:-build-gpu/apps/bfly/bfly}" bench --shape "${BFLY_AB_SHAPES:-65536}" --kind "${BFLY_BENCH_KIND:-c2c}" --precision "$precision" \
-    --device cuda:0 --quiet --repetitions 11 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ab-one.txt" 2>&1 || status=1
+    --device cuda:0 --quiet --repetitions 11 --points "${BFLY_BENCH_POINTS:-67108864}" ${peers:+"$peers"} > "$out/ab-one.txt" 2>&1 || status=1
   grep -E "^[0-9]|rror" "$out/ab-one.txt" >> "$log"
 }
 if [ -n "${BFLY_AB_CONFIGS:-}" ]; then

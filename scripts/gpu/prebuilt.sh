@@ -13,6 +13,9 @@ dest=.deps/onebin
 mkdir -p "$dest/lib"
 cp "$build/apps/bfly/bfly" "$dest/bfly"
 [ -f "$build/apps/bfly/libbfly_cuda_peers.so" ] && cp "$build/apps/bfly/libbfly_cuda_peers.so" "$dest/"
+# The accuracy suite too (11 MB; the libraries it loads are among the CLI's):
+# BFLY_TEST_DEVICE=cuda:0 .deps/onebin/bfly_accuracy_tests runs it on the GPU.
+[ -f "$build/tests/bfly_accuracy_tests" ] && cp "$build/tests/bfly_accuracy_tests" "$dest/"
 # Every library ldd resolves outside glibc's own and the CUDA toolkit's.
 ldd "$dest/bfly" | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libdl|libpthread|librt)\.so' |
   grep -v '/cuda' | while read -r lib; do cp -L "$lib" "$dest/lib/"; done

@@ -65,6 +65,15 @@ struct DeviceLimits {
   // values a thread hold 10 (450 = 10 x 9 x 5 at 50 threads). A
   // measurement knob (`BFLY_LIMITS=convolution_values=10`).
   int convolution_values = 0;
+  // A one-kernel convolution whose kernel spills is relaunched by that rule
+  // at this many values a thread, then at 10 (launch_alternatives.cpp
+  // relaunch_candidates): the spill came from the points a thread, which
+  // fewer groups keep (H200, fp32: 1609's M = 3456 at 216 threads of 18
+  // points spilled 124 bytes and ran at one group of 218 registers, 10% of
+  // the copy floor; at 14, 288 threads of 12, no spill, 1.55x; odd real
+  // 7455's pairs at 30 points spilling 728 bytes, at 16 188 bytes, 1.40x).
+  // 0: never.
+  int convolution_relaunch_values = 14;
   // Those passes whose points take at most 32 registers a thread (fp32), or
   // this many (fp64), keep their columns whatever the register estimate
   // says (complete_model's compact rule).
@@ -177,8 +186,12 @@ struct DeviceLimits {
   // holds row_busiest_points or more a thread take a thread a butterfly of
   // their busiest stage where that cuts the busiest thread's points by a
   // quarter (row_threads.cpp row_busiest_threads, which says what the H200
-  // measured; 0: the model's launch).
-  int row_busiest = 1;
+  // measured; 0: the model's launch). 2 (the default): where a butterfly a
+  // thread of the busiest stage passes twice the model's threads, the
+  // fewest threads up to that at which the busiest thread holds the fewest
+  // points (a narrow stage's thread runs two butterflies: 1470 = 15 x 14 x
+  // 7 at 105 threads of 15, where 1 keeps the model's 98 of 28).
+  int row_busiest = 2;
   std::int64_t row_busiest_length = 1024;
   std::int64_t row_busiest_points = 20;
   // Long mixed-radix column passes whose threads' points round past their

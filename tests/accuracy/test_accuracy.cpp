@@ -338,7 +338,11 @@ TEST_P(Accuracy, StageTwiddlePowers) {
                          (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace);
         p.precision = precision;
         const std::string text = Plan(device(), p, forced).describe();
-        EXPECT_NE(text.find("_pw"), std::string::npos) << p.token() << "\n" << text;
+        // (Not where every pass is a long column pass of 32 words a thread:
+        // launch_model.cpp leaves powers out there, even when forced, as on
+        // a GPU's fp64 2^20, 16 points a thread in both 1024-point passes.)
+        const bool full_columns = n > 65536 && precision == Precision::Double && text.find("_cm") != std::string::npos;
+        if (!full_columns) EXPECT_NE(text.find("_pw"), std::string::npos) << p.token() << "\n" << text;
         expect_accurate(p, forced);
         ++i;
       }

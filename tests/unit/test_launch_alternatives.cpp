@@ -227,4 +227,46 @@ TEST(LaunchAlternatives, BluesteinConvolutionsTakeTheirBusiestStagesThreadsAndTh
   EXPECT_EQ(convolution_spec(1109, cpu).threads_per_transform, 144);
 }
 
+// A one-kernel convolution that spills (DeviceLimits::
+// convolution_relaunch_values): relaunched by VkFFT's values rule at 14,
+// then 10 values a thread, the launches convolution_values plans, those
+// with fewer points a thread than the model's; at 1-2 groups before a
+// group fewer (1609's M = 3456 = 16 x 6^3 at 216 threads of 18, 2 groups:
+// 12 x 12 x 12 x 2 at 288 threads of 12, then 9 x 8 x 8 x 6 at 576 of 9),
+// at more after (1109's 2304 at 3 groups).
+TEST(LaunchAlternatives, SpillingConvolutionsRelaunchAtFewerValuesAThread) {
+  const bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  auto by_rule = [&](std::int64_t n, int values) {
+    bfly::plan::DeviceLimits rule = limits;
+    rule.convolution_values = values;
+    return convolution_spec(n, rule);
+  };
+  const KernelSpec k3456 = convolution_spec(1609, limits);
+  ASSERT_EQ(k3456.length, 3456);
+  ASSERT_EQ(k3456.min_groups_per_unit, 2);
+  std::vector<KernelSpec> candidates = bfly::plan::relaunch_candidates(k3456, limits);
+  ASSERT_GE(candidates.size(), 3u);
+  EXPECT_EQ(candidates[0].name(), by_rule(1609, 14).name());
+  EXPECT_EQ(candidates[1].name(), by_rule(1609, 10).name());
+  EXPECT_EQ(candidates[0].radices, (std::vector<int>{12, 12, 12, 2}));
+  EXPECT_EQ(candidates[0].threads_per_transform, 288);
+  for (int i = 0; i < 2; ++i) EXPECT_LT(candidates[i].points_per_thread(), k3456.points_per_thread());
+  EXPECT_EQ(candidates[2].threads_per_transform, k3456.threads_per_transform);
+  EXPECT_EQ(candidates[2].min_groups_per_unit, 1);
+
+  const KernelSpec k2304 = convolution_spec(1109, limits);
+  ASSERT_EQ(k2304.min_groups_per_unit, 3);
+  candidates = bfly::plan::relaunch_candidates(k2304, limits);
+  ASSERT_GE(candidates.size(), 3u);
+  EXPECT_EQ(candidates[0].min_groups_per_unit, 2);
+  EXPECT_EQ(candidates[1].min_groups_per_unit, 1);
+  EXPECT_EQ(candidates[2].name(), by_rule(1109, 14).name());
+
+  bfly::plan::DeviceLimits never = limits;
+  never.convolution_relaunch_values = 0;
+  candidates = bfly::plan::relaunch_candidates(k3456, never);
+  ASSERT_EQ(candidates.size(), 1u);
+  EXPECT_EQ(candidates[0].min_groups_per_unit, 1);
+}
+
 }  // namespace
