@@ -148,18 +148,29 @@ namespace {
 // A thread a butterfly of the stage with the most butterflies, where the
 // group allows (at most `cap` threads) and (unless `always`) that cuts the
 // busiest thread's points by a quarter or more, from at least `min_points`;
-// else `threads`.
+// else `threads`. With `fewest`, where that stage's butterflies pass `cap`:
+// the fewest threads up to `cap` at which the busiest thread holds the
+// fewest points, a narrow stage's thread running two butterflies where
+// they hold no more points than the widest's one (1470 = 15 x 14 x 7: 105
+// threads of 15 points, where a butterfly a thread of the radix-7 stage
+// takes 210, past twice the model's 98 of 28).
 std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
-                                   bool always, std::int64_t cap, std::int64_t min_points = 0) {
+                                   bool always, std::int64_t cap, std::int64_t min_points = 0, bool fewest = false) {
   const std::int64_t length = spec.length;
-  std::int64_t most = threads;
-  for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
-  if (most > cap) return threads;
   auto busiest = [&](std::int64_t t) {
     std::int64_t points = 0;
     for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
     return points;
   };
+  std::int64_t most = threads;
+  for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
+  if (most > cap) {
+    if (!fewest) return threads;
+    most = threads;
+    std::int64_t least = busiest(threads);
+    for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t)
+      if (const std::int64_t points = busiest(t); points < least) least = points, most = t;
+  }
   if (busiest(threads) < min_points) return threads;
   return most <= limits.max_group_size && (always || 4 * busiest(most) <= 3 * busiest(threads)) ? most : threads;
 }
@@ -186,7 +197,8 @@ std::int64_t row_busiest_threads(const KernelSpec& spec, const DeviceLimits& lim
       spec.length >= limits.row_busiest_length)
     // (At most twice the threads: 3675 = 15 x 7 x 7 x 5 would take 735 for
     // 245, one group a multiprocessor for four.)
-    return busiest_stage_threads(spec, limits, threads, false, 2 * threads, limits.row_busiest_points);
+    return busiest_stage_threads(spec, limits, threads, false, 2 * threads, limits.row_busiest_points,
+                                 limits.row_busiest == 2);
   return threads;
 }
 

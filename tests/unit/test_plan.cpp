@@ -889,7 +889,13 @@ std::pair<int, int> launch_of(std::int64_t n, std::int64_t batch, Precision prec
 // busiest stage (3360 = 16 x 15 x 14: 240 threads of 16 points, not 210 of
 // 30), where the model's threads hold 20 points or more, that cuts them by
 // a quarter and at most doubles the threads (3675 would take 735 for 245,
-// 3888 = 12 x 9 x 6 x 6 648 of 12 for 324 of 18: both kept).
+// 3888 = 12 x 9 x 6 x 6 648 of 12 for 324 of 18: both kept). At 2 (the
+// default), where the busiest stage's butterflies pass twice the model's
+// threads, the fewest threads up to that at which the busiest thread holds
+// the fewest points: 1470 = 15 x 14 x 7 at 105 of 15 (two radix-7
+// butterflies a thread), not the model's 98 of 28; 8775 = 15 x 13 x 9 x 5
+// at 975 of 15 for 585; 3675 at 263 of 15 for 245 of 21; where it is
+// within twice, as at 1.
 TEST(Plan, RowBusiestStageThreadsKnob) {
   auto launch = [](std::int64_t n, int on) {
     return launch_of(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
@@ -900,6 +906,11 @@ TEST(Plan, RowBusiestStageThreadsKnob) {
   EXPECT_EQ(launch(3675, 1), launch(3675, 0));
   EXPECT_EQ(launch(3888, 1), std::make_pair(324, 18));
   EXPECT_EQ(launch(2940, 1), std::make_pair(210, 15));
+  EXPECT_EQ(launch(1470, 1), launch(1470, 0));
+  EXPECT_EQ(launch(1470, 2), std::make_pair(105, 15));
+  EXPECT_EQ(launch(8775, 2), std::make_pair(975, 15));
+  EXPECT_EQ(launch(3675, 2), std::make_pair(263, 15));
+  for (std::int64_t n : {3360, 2100, 3888, 2940, 1792, 6860}) EXPECT_EQ(launch(n, 2), launch(n, 1)) << n;
 }
 
 // column_busiest (1, the default: where it pays; 2 always; 0 never): long
