@@ -53,6 +53,21 @@
 #     30112026; 2321 = 11 x 211's pairs at M = 4800 = 25 x 16 x 12 hold 25
 #     points a thread at 126 registers, 0.63x cuFFT in seed 90417263's
 #     suite, 1.6x the time of its C2C).
+#  (STEP=6 ran on 2026-11-27, docs/perf/2026-11-27-h200-issue39-
+#     convolution-values: the values rule as a default lost, 0.91-1.03x;
+#     where the model's convolution spills it won, so a spilling
+#     convolution now relaunches by it: convolution_relaunch_values.)
+#  7. row_busiest=2 (the default since then) against 1: where a butterfly
+#     a thread of the busiest stage passes twice the model's threads, the
+#     fewest threads up to twice at which the busiest thread holds the
+#     fewest points (1470 = 15 x 14 x 7: 105 threads of 15 for 98 of 28,
+#     0.82x cuFFT in seed 71153229's suite). Lengths drawn among those it
+#     changes (draw-changed.py --override row_busiest=1 --kind smooth --low
+#     1024 --high 16384, seed 28112028 fp32, 28112029 fp64), peers beside.
+#  8. The spilling convolutions' relaunch by the values rule against none
+#     (BFLY_LIMITS=convolution_relaunch_values=0), on the lengths an NVRTC
+#     survey (seed 27112028, 200 primes and odd real lengths) found it
+#     changes: fp32 C2C 1609 1627, R2C 1647 6339 6507 7029 7455 7563.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -99,6 +114,24 @@ case "${STEP:-1}" in
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_values=10;BFLY_LIMITS=convolution_values=14" \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-values-$k-$p.txt"
+    ;;
+  7)
+    p=${PRECISION:-single}
+    shapes=1050,1470,3675,3780,4725,5880,6615,6720,7350,8820,9408,10290,10976,11760
+    [ "$p" = double ] && shapes=1050,1470,3675,3780,4200,4500,4725,4800,5145
+    BFLY_BENCH_PRECISION=$p BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=1" BFLY_AB_SHAPES=$shapes \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-fewest-$p.txt"
+    ;;
+  8)
+    # (No peers: VkFFT takes seconds a transform at some primes.)
+    for k in c2c r2c; do
+      shapes=1609,1627
+      [ $k = r2c ] && shapes=1647,6339,6507,7029,7455,7563
+      BFLY_AB_PEERS=0 BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
+        BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_relaunch_values=0" bash "$here/ab-many.sh"
+      mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-relaunch-$k.txt"
+    done
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -153,7 +153,10 @@ namespace {
 // fewest points, a narrow stage's thread running two butterflies where
 // they hold no more points than the widest's one (1470 = 15 x 14 x 7: 105
 // threads of 15 points, where a butterfly a thread of the radix-7 stage
-// takes 210, past twice the model's 98 of 28).
+// takes 210, past twice the model's 98 of 28), among those whose points
+// fit the registers their threads leave (points_fit_registers: NVRTC,
+// sm_90, fp64 launches of 13-16 points at 715-975 threads spilled 16-336
+// bytes; those it keeps, 188-650 threads, none).
 std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
                                    bool always, std::int64_t cap, std::int64_t min_points = 0, bool fewest = false) {
   const std::int64_t length = spec.length;
@@ -168,8 +171,13 @@ std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& l
     if (!fewest) return threads;
     most = threads;
     std::int64_t least = busiest(threads);
-    for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t)
-      if (const std::int64_t points = busiest(t); points < least) least = points, most = t;
+    KernelSpec probe = spec;
+    for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t) {
+      probe.threads_per_transform = static_cast<int>(t);
+      const std::int64_t points = busiest(t);
+      if (points < least && (limits.registers_per_unit <= 0 || points_fit_registers(probe, limits.registers_per_unit)))
+        least = points, most = t;
+    }
   }
   if (busiest(threads) < min_points) return threads;
   return most <= limits.max_group_size && (always || 4 * busiest(most) <= 3 * busiest(threads)) ? most : threads;

@@ -71,6 +71,11 @@ TEST_P(Accuracy, TunedLaunchChoices) {
       {1024, R"("radices": [32, 32])"},  // radix 32: only a table asks for it
       {4096, R"("radices": [16, 32, 8], "halves": 1, "threads": 128)"},
       {96, R"("radices": [3, 32], "threads": 3)"},
+      // row_busiest=2's launches: a narrow stage two butterflies a thread,
+      // the others one or none (1470 = 15 x 14 x 7 at 105 threads: 98, 105
+      // and 210 butterflies; 3675 = 15 x 7 x 7 x 5 at 263, not a divisor).
+      {1470, R"("radices": [15, 14, 7], "threads": 105)"},
+      {3675, R"("radices": [15, 7, 7, 5], "threads": 263)"},
   };
   expect_tuned(
       "Accuracy.TunedLaunchChoices", [this](const Problem& p, const PlanOptions& o) { expect_accurate(p, o); }, cases,
