@@ -68,6 +68,14 @@
 #     (BFLY_LIMITS=convolution_relaunch_values=0), on the lengths an NVRTC
 #     survey (seed 27112028, 200 primes and odd real lengths) found it
 #     changes: fp32 C2C 1609 1627, R2C 1647 6339 6507 7029 7455 7563.
+#  9. Real axes by Rader on a prime factor where a complex axis takes it
+#     (real_rader_factor, the default since 2026-11-27; solvers/rader.cpp)
+#     against Bluestein's paired rows (BFLY_LIMITS=real_rader_factor=0):
+#     2321 = 11 x 211's R2C took 1.6x its C2C's time paired at M = 4800.
+#     Odd real lengths it changes (draw-changed.py --override
+#     real_rader_factor=0 --kind odd --transform r2c, seed 27112029 fp32
+#     1000-30000, 27112030 fp64 300-30000), R2C then C2R, bfly alone (its
+#     C2C of the same shape beside).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -131,6 +139,16 @@ case "${STEP:-1}" in
       BFLY_AB_PEERS=0 BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
         BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_relaunch_values=0" bash "$here/ab-many.sh"
       mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-relaunch-$k.txt"
+    done
+    ;;
+  9)
+    p=${PRECISION:-single}
+    shapes=2321,2781,3051,3065,3197,3621,4961,5585,7061,8749,11629,16885,27549
+    [ "$p" = double ] && shapes=591,671,795,1081,1095,1905,2085,2403,3647,9449
+    for k in r2c c2r; do
+      BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
+        BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=0" bash "$here/ab-many.sh"
+      mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-real-rader-factor-$k-$p.txt"
     done
     ;;
   2)

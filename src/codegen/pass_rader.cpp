@@ -10,10 +10,23 @@ namespace bfly::codegen {
 void PassWriter::emit_rader_zero() {
   e_.line("cpx x_zero = cmake(0, 0);");
   e_.open("if (valid)");
-  e_.line("const " + idx() + " j = 0;  (void)j;");
-  emit_read("x_zero", "j");
+  emit_rader_index("0");
+  emit_read("x_zero", "jp");
   e_.line("x_zero.y *= in_sign;");
   e_.close();
+}
+
+// jp, the point of the p-point transform a Rader load reads, and j, its
+// index along the axis: jp itself, or (a C2R's first pass on a prime
+// factor, whose half spectrum is extended by X[n - j]) the sub-transform's
+// point ci + jp * m.
+void PassWriter::emit_rader_index(const std::string& point) {
+  e_.line("const " + idx() + " jp = " + point + ";");
+  if (s_.real_load == RealLoad::Hermitian && s_.axis_dim >= 0)
+    emit_axis_index("jp");
+  else
+    e_.line("const " + idx() + " j = jp;");
+  e_.line("(void)j;");
 }
 
 // Rader's loads: x[1..p-1] into local memory as they lie
@@ -26,9 +39,9 @@ void PassWriter::emit_rader_load() {
     e_.open("");
     e_.line("const " + u32() + " i = t + " + str(q * T) + ";");
     e_.open("if (valid" + std::string((q + 1) * T > L ? " && i < " + str(L) : "") + ")");
-    e_.line("const " + idx() + " j = (" + idx() + ")i + 1;");
+    emit_rader_index("(" + idx() + ")i + 1");
     e_.line("cpx v;");
-    emit_read("v", "j");
+    emit_read("v", "jp");
     e_.line("v.y *= in_sign;");
     e_.line(local("m", "i") + " = v;");
     e_.close();

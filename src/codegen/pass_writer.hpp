@@ -58,6 +58,7 @@ class PassWriter {
   // or where a piece places the point (an output split's blocks).
   std::string out_at(const std::string& n, const std::string& plain) const;
   void emit_axis_index(const std::string& n);
+  void emit_rader_index(const std::string& point);
   // v times the pass twiddle of point n (a pass with P > 1).
   void emit_pass_twiddle(const std::string& v, const std::string& n);
   void emit_read(const std::string& v, const std::string& n);

@@ -171,6 +171,10 @@ struct DeviceLimits {
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
+  // Real axes take Rader on a prime factor where a complex one does
+  // (solvers/rader.cpp rader_factor_steps); false: Bluestein's, their rows
+  // two a convolution (the plan before 2026-11-27's twelfth step).
+  bool real_rader_factor = true;
   // The longest convolution Rader's one kernel takes (below its own
   // register and local-memory limits): a testing knob, so the passes past
   // one kernel run on any device (BFLY_LIMITS=rader_kernel=L).

@@ -193,6 +193,45 @@ TEST_P(Rader, OnAPrimeFactor) {
   }
 }
 
+// Real transforms on a prime factor: the first pass's Rader kernel reads
+// the reals (R2C) or extends the half spectrum, point ci + jp m of
+// sub-transform ci (C2R), and the last pass writes the half spectrum or
+// the reals, where a complex axis takes this path (2321 = 11 x 211, 3700
+// = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with Bluestein's one kernel
+// held to 64 points); one row a transform, batched with padded rows, in
+// and out of place, and a real axis of arrays. The quick tier: each
+// problem in one precision.
+TEST_P(Rader, RealOnAPrimeFactor) {
+  PrecisionDraw draw("Rader.RealOnAPrimeFactor");
+  PlanOptions small = test_options();
+  small.limits = "convolution=64";
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (Kind kind : {Kind::R2C, Kind::C2R})
+      for (std::int64_t n : {2321, 3700, 4884, 444}) {
+        if (!draw.take(precision)) continue;
+        const Placement placement = i % 2 ? Placement::InPlace : Placement::OutOfPlace;
+        Problem p = make({n}, precision, 3, Direction::Forward, placement, kind);
+        if (placement == Placement::OutOfPlace) {
+          const std::int64_t half = n / 2 + 1, real = n + 6, complex = half + 10;
+          p.input.distance = kind == Kind::R2C ? real : complex;
+          p.output.distance = kind == Kind::R2C ? complex : real;
+        }
+        const PlanOptions options = n == 444 ? small : test_options();
+        EXPECT_NE(Plan(device(), p, options).describe().find("sub-transforms by Rader"), std::string::npos)
+            << p.token();
+        expect_accurate(p, options);
+        ++i;
+      }
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (Kind kind : {Kind::R2C, Kind::C2R}) {
+      if (draw.take(precision))
+        expect_accurate(make({5, 3700}, precision, 2, Direction::Forward, Placement::OutOfPlace, kind));
+      if (draw.take(precision))
+        expect_accurate(make({2321, 3}, precision, 1, Direction::Forward, Placement::InPlace, kind));
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Rader, ::testing::Values("cuda", "opencl"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 

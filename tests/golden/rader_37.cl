@@ -29,9 +29,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 0;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -39,9 +41,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 6;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -49,9 +53,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 12;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -59,9 +65,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 18;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -69,9 +77,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 24;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -79,9 +89,11 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
   {
     const uint i = t + 30;
     if (valid) {
-      const uint j = (uint)i + 1;
+      const uint jp = (uint)i + 1;
+      const uint j = jp;
+      (void)j;
       cpx v;
-      v = src[(uint)j * 1];
+      v = src[(uint)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -217,8 +229,10 @@ __kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6
     if (b == 0) {
       cpx x_zero = cmake(0, 0);
       if (valid) {
-        const uint j = 0;  (void)j;
-        x_zero = src[(uint)j * 1];
+        const uint jp = 0;
+        const uint j = jp;
+        (void)j;
+        x_zero = src[(uint)jp * 1];
         x_zero.y *= in_sign;
       }
       const cpx dc = cadd(sum, x_zero);

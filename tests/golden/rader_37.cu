@@ -29,9 +29,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 0;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -39,9 +41,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 6;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -49,9 +53,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 12;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -59,9 +65,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 18;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -69,9 +77,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 24;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -79,9 +89,11 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
   {
     const unsigned int i = t + 30;
     if (valid) {
-      const unsigned int j = (unsigned int)i + 1;
+      const unsigned int jp = (unsigned int)i + 1;
+      const unsigned int j = jp;
+      (void)j;
       cpx v;
-      v = src[(unsigned int)j * 1];
+      v = src[(unsigned int)jp * 1];
       v.y *= in_sign;
       lds[m * 36 + i] = v;
     }
@@ -217,8 +229,10 @@ extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g65
     if (b == 0) {
       cpx x_zero = cmake(0, 0);
       if (valid) {
-        const unsigned int j = 0;  (void)j;
-        x_zero = src[(unsigned int)j * 1];
+        const unsigned int jp = 0;
+        const unsigned int j = jp;
+        (void)j;
+        x_zero = src[(unsigned int)jp * 1];
         x_zero.y *= in_sign;
       }
       const cpx dc = cadd(sum, x_zero);

@@ -936,6 +936,37 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
   EXPECT_EQ(first_pass(1524096, 1, Precision::Single, 1), std::make_pair(98, 14));
 }
 
+// A real axis with one large prime factor whose p - 1 factors over the
+// codelets takes Rader on that factor where a complex one does (2321 = 11
+// x 211 on a GPU: M = 4800 passes Bluestein's fp32 C2C kernel), not
+// Bluestein's paired rows; one row a transform. Where Bluestein's one
+// kernel takes the C2C (1159 = 19 x 61, M = 2400) the real rows still
+// pair; real_rader_factor=0 restores the pairs everywhere.
+TEST(Plan, RealAxesTakeRaderOnAPrimeFactorWhereComplexOnesDo) {
+  DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto plan_of = [&](std::int64_t n, bfly::Kind kind, const DeviceLimits& limits) {
+    Problem p = problem(n, 8);
+    p.kind = kind;
+    if (kind == bfly::Kind::C2R) p.direction = bfly::Direction::Inverse;
+    return make_plan(p, limits);
+  };
+  for (bfly::Kind kind : {bfly::Kind::R2C, bfly::Kind::C2R}) {
+    const auto tree = plan_of(2321, kind, hopper);
+    ASSERT_EQ(tree.passes.size(), 2u) << tree.print();
+    EXPECT_EQ(tree.passes[0].spec.rader_prime, 211) << tree.print();
+    EXPECT_FALSE(tree.passes[0].spec.row_pairs()) << tree.print();
+    EXPECT_EQ(plan_of(2321, bfly::Kind::C2C, hopper).passes[0].spec.rader_prime, 211);
+    const auto small = plan_of(1159, kind, hopper);
+    ASSERT_EQ(small.passes.size(), 1u) << small.print();
+    EXPECT_TRUE(small.passes[0].spec.bluestein() && small.passes[0].spec.row_pairs()) << small.print();
+    DeviceLimits old = hopper;
+    old.real_rader_factor = false;
+    const auto paired = plan_of(2321, kind, old);
+    ASSERT_EQ(paired.passes.size(), 1u) << paired.print();
+    EXPECT_TRUE(paired.passes[0].spec.bluestein() && paired.passes[0].spec.row_pairs()) << paired.print();
+  }
+}
+
 // Radices 29 and 31: codelets of their own in fp32 (one pass, no Rader);
 // in fp64 on a GPU no block rows or planes, the pass that holds them first
 // (no pass twiddles beside their 31 points), and a prime axis of 29 or 31

@@ -85,6 +85,12 @@ void real_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
     spec.axis_dim = 1;
     spec.axis_stride = f.stockham_stride;
   }
+  // (Rader on a prime factor p of n = p m: sub-transform ci's point jp lies
+  // at ci + jp m along the axis, ci its first dim: solvers/rader.cpp.)
+  if (step.prime > 0 && step.real_first && !forward) {
+    spec.axis_dim = 0;
+    spec.axis_stride = f.n / step.prime;
+  }
   if (step.packed) {
     if (step.real_first && !forward) spec.real_load = K::RealLoad::Mirror;
     if (step.real_last && forward) spec.real_store = K::RealStore::SplitPaired;
