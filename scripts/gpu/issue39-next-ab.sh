@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Issue 39's device sessions of 2026-11-27. Steps 1, 3, 4 and 5 ran that
 # day (docs/PERF.md, "issue 39, eleventh step"; their rules are the
-# defaults now and their knobs restore the old launches). Next: STEP=6
-# (PRECISION=single, then double), then STEP=2 on seeds drawn then.
+# defaults now and their knobs restore the old launches), then 6 and one
+# seed of 2 ("twelfth step"). Next: STEP=7 and STEP=9 (PRECISION=single,
+# then double; about 2 and 3 minutes each), STEP=8 (1 minute), then STEP=2
+# on seeds drawn then; adopt or drop each rule by what they show.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
