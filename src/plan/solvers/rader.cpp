@@ -151,15 +151,15 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
     p = f;
   }
   if (p == 0) return {};
-  const std::int64_t m = n / p;
-  if (m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(problem, limits)) return {};
-  // (A real axis as a complex one: Bluestein's one kernel where a C2C's
-  // is. Its real rows pair there up to the one-pass limit, two rows a
-  // convolution, but this path's two passes of n points ran faster than
-  // the pairs' one of M: H200, fp32, 2321 = 11 x 211's R2C at M = 4800
-  // took 1.6x its C2C's time here, 7455's at 15360 1.8x.)
+  // (A real axis as a complex one, both limits a C2C's: Bluestein's one
+  // kernel where a C2C's is. Its real rows pair there up to the one-pass
+  // limit, two rows a convolution, but this path's two passes of n points
+  // ran faster than the pairs' one of M: H200, fp32, 2321 = 11 x 211's R2C
+  // at M = 4800 took 1.6x its C2C's time here, 7455's at 15360 1.8x.)
   Problem complex = problem;
   complex.kind = Kind::C2C;
+  const std::int64_t m = n / p;
+  if (m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(complex, limits)) return {};
   if (bluestein_length(n) <= one_kernel_convolution(complex, limits)) return {};  // Bluestein in one pass
   // m's passes: one where its sub-transforms fit a strided pass, else the
   // fewest of at most max_pass_length points.
