@@ -3,7 +3,7 @@
 # day (docs/PERF.md, "issue 39, eleventh step"; their rules are the
 # defaults now and their knobs restore the old launches), then 6 and one
 # seed of 2 ("twelfth step"). Next: STEP=7 and STEP=9 (PRECISION=single,
-# then double; about 2 and 3 minutes each), STEP=8 (1 minute), then STEP=2
+# then double; about 2 and 4 minutes each), STEP=8 (1 minute), then STEP=2
 # on seeds drawn then; adopt or drop each rule by what they show.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
@@ -70,14 +70,15 @@
 #     (BFLY_LIMITS=convolution_relaunch_values=0), on the lengths an NVRTC
 #     survey (seed 27112028, 200 primes and odd real lengths) found it
 #     changes: fp32 C2C 1609 1627, R2C 1647 6339 6507 7029 7455 7563.
-#  9. Real axes by Rader on a prime factor where a complex axis takes it
-#     (real_rader_factor, the default since 2026-11-27; solvers/rader.cpp)
-#     against Bluestein's paired rows (BFLY_LIMITS=real_rader_factor=0):
-#     2321 = 11 x 211's R2C took 1.6x its C2C's time paired at M = 4800.
-#     Odd real lengths it changes (draw-changed.py --override
-#     real_rader_factor=0 --kind odd --transform r2c, seed 27112029 fp32
-#     1000-30000, 27112030 fp64 300-30000), R2C then C2R, bfly alone (its
-#     C2C of the same shape beside).
+#  9. Real axes by Rader on a prime factor (real_rader_factor;
+#     solvers/rader.cpp): 1 (the default since 2026-11-27) past the paired
+#     rows' Bluestein kernel, 2 also within it (as a C2C: 2321 = 11 x 211's
+#     R2C took 1.6x its C2C's time paired at M = 4800), 0 never (the pairs
+#     and Bluestein's passes). Odd real lengths 2 changes against 0
+#     (draw-changed.py --override real_rader_factor=0 with 2 the default
+#     then --kind odd --transform r2c, seed 27112029 fp32 1000-30000,
+#     27112030 fp64 300-30000), R2C then C2R, bfly alone (its C2C of the
+#     same shape beside): keep 1, move to 2, or back to 0.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -149,7 +150,7 @@ case "${STEP:-1}" in
     [ "$p" = double ] && shapes=591,671,795,1081,1095,1905,2085,2403,3647,9449
     for k in r2c c2r; do
       BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
-        BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=0" bash "$here/ab-many.sh"
+        BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=2;BFLY_LIMITS=real_rader_factor=0" bash "$here/ab-many.sh"
       mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-real-rader-factor-$k-$p.txt"
     done
     ;;

@@ -171,10 +171,13 @@ struct DeviceLimits {
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
-  // Real axes take Rader on a prime factor where a complex one does
-  // (solvers/rader.cpp rader_factor_steps); false: Bluestein's, their rows
-  // two a convolution (the plan before 2026-11-27's twelfth step).
-  bool real_rader_factor = true;
+  // Real axes take Rader on a prime factor past Bluestein's one kernel, as
+  // a complex axis does (solvers/rader.cpp rader_factor_steps): 1, past the
+  // paired rows' one kernel (their Bluestein passes took three of M points
+  // where these take two of N); 2, past a C2C's, also where real rows pair
+  // in one kernel (not yet timed: issue39-next-ab.sh STEP=9); 0, never
+  // (the plan before 2026-11-27).
+  int real_rader_factor = 1;
   // The longest convolution Rader's one kernel takes (below its own
   // register and local-memory limits): a testing knob, so the passes past
   // one kernel run on any device (BFLY_LIMITS=rader_kernel=L).

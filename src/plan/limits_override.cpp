@@ -96,8 +96,10 @@ const std::vector<Key>& keys() {
       {"real_block", "real_block_bytes (0: never)", 0, kAny,
        [](DeviceLimits& l, long long v) { l.real_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},
       {"rader", "rader (0: Bluestein for every prime)", 0, 1, [](DeviceLimits& l, long long v) { l.rader = v != 0; }},
-      {"real_rader_factor", "real_rader_factor (0: real axes with a large prime factor by Bluestein)", 0, 1,
-       [](DeviceLimits& l, long long v) { l.real_rader_factor = v != 0; }},
+      {"real_rader_factor",
+       "real_rader_factor: real axes by Rader on a prime factor past the paired rows' Bluestein kernel (1), past a "
+       "C2C's (2), never (0)",
+       0, 2, [](DeviceLimits& l, long long v) { l.real_rader_factor = static_cast<int>(v); }},
       {"rader_kernel", "rader_one_kernel", 0, kAny, [](DeviceLimits& l, long long v) { l.rader_one_kernel = v; }},
       {"convolution", "convolution_length: the longest one-kernel convolution (0: the GPUs' rule)", 0, kAny,
        [](DeviceLimits& l, long long v) { l.convolution_length = v; }},

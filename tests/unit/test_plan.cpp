@@ -937,33 +937,36 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
 }
 
 // A real axis with one large prime factor whose p - 1 factors over the
-// codelets takes Rader on that factor where a complex one does (2321 = 11
-// x 211 on a GPU: M = 4800 passes Bluestein's fp32 C2C kernel), not
-// Bluestein's paired rows; one row a transform. Where Bluestein's one
-// kernel takes the C2C (1159 = 19 x 61, M = 2400) the real rows still
-// pair; real_rader_factor=0 restores the pairs everywhere.
-TEST(Plan, RealAxesTakeRaderOnAPrimeFactorWhereComplexOnesDo) {
-  DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
-  auto plan_of = [&](std::int64_t n, bfly::Kind kind, const DeviceLimits& limits) {
+// codelets takes Rader on that factor past the paired rows' Bluestein
+// kernel (8749 = 13 x 673 on a GPU: M = 17496 > 16384, where Bluestein's
+// passes took three of M points), one row a transform; within it the rows
+// stay paired (2321 = 11 x 211, M = 4800), unless real_rader_factor=2
+// (Rader where a C2C takes it); 0 restores Bluestein everywhere.
+TEST(Plan, RealAxesTakeRaderOnAPrimeFactorPastTheirBluesteinKernel) {
+  const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
+  auto plan_of = [&](std::int64_t n, bfly::Kind kind, int rule) {
+    DeviceLimits limits = hopper;
+    limits.real_rader_factor = rule;
     Problem p = problem(n, 8);
     p.kind = kind;
     if (kind == bfly::Kind::C2R) p.direction = bfly::Direction::Inverse;
     return make_plan(p, limits);
   };
+  auto rader = [](const bfly::plan::PlanTree& tree) {
+    return tree.passes.size() == 2 && tree.passes[0].spec.rader_prime > 0 && !tree.passes[0].spec.row_pairs();
+  };
+  auto paired = [](const bfly::plan::PlanTree& tree) {
+    return tree.passes.size() == 1 && tree.passes[0].spec.bluestein() && tree.passes[0].spec.row_pairs();
+  };
   for (bfly::Kind kind : {bfly::Kind::R2C, bfly::Kind::C2R}) {
-    const auto tree = plan_of(2321, kind, hopper);
-    ASSERT_EQ(tree.passes.size(), 2u) << tree.print();
-    EXPECT_EQ(tree.passes[0].spec.rader_prime, 211) << tree.print();
-    EXPECT_FALSE(tree.passes[0].spec.row_pairs()) << tree.print();
-    EXPECT_EQ(plan_of(2321, bfly::Kind::C2C, hopper).passes[0].spec.rader_prime, 211);
-    const auto small = plan_of(1159, kind, hopper);
-    ASSERT_EQ(small.passes.size(), 1u) << small.print();
-    EXPECT_TRUE(small.passes[0].spec.bluestein() && small.passes[0].spec.row_pairs()) << small.print();
-    DeviceLimits old = hopper;
-    old.real_rader_factor = false;
-    const auto paired = plan_of(2321, kind, old);
-    ASSERT_EQ(paired.passes.size(), 1u) << paired.print();
-    EXPECT_TRUE(paired.passes[0].spec.bluestein() && paired.passes[0].spec.row_pairs()) << paired.print();
+    EXPECT_TRUE(rader(plan_of(8749, kind, 1))) << plan_of(8749, kind, 1).print();
+    EXPECT_EQ(plan_of(8749, kind, 1).passes[0].spec.rader_prime, 673);
+    EXPECT_FALSE(rader(plan_of(8749, kind, 0))) << plan_of(8749, kind, 0).print();
+    EXPECT_TRUE(paired(plan_of(2321, kind, 1))) << plan_of(2321, kind, 1).print();
+    EXPECT_TRUE(rader(plan_of(2321, kind, 2))) << plan_of(2321, kind, 2).print();
+    EXPECT_EQ(plan_of(2321, kind, 2).passes[0].spec.rader_prime, 211);
+    EXPECT_TRUE(paired(plan_of(2321, kind, 0)));
+    EXPECT_TRUE(paired(plan_of(1159, kind, 2))) << "M = 2400: a C2C's Bluestein kernel takes it too";
   }
 }
 

@@ -143,7 +143,7 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
                                      const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
   const bool real = problem.kind == Kind::R2C || problem.kind == Kind::C2R;
-  if (!limits.rader || (problem.kind != Kind::C2C && !real) || (real && !limits.real_rader_factor)) return {};
+  if (!limits.rader || (problem.kind != Kind::C2C && !real) || (real && limits.real_rader_factor == 0)) return {};
   std::int64_t p = 0;
   for (std::int64_t f : prime_factors(n)) {
     if (f <= largest_codelet()) continue;
@@ -151,16 +151,18 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
     p = f;
   }
   if (p == 0) return {};
-  // (A real axis as a complex one, both limits a C2C's: Bluestein's one
-  // kernel where a C2C's is. Its real rows pair there up to the one-pass
-  // limit, two rows a convolution, but this path's two passes of n points
-  // ran faster than the pairs' one of M: H200, fp32, 2321 = 11 x 211's R2C
-  // at M = 4800 took 1.6x its C2C's time here, 7455's at 15360 1.8x.)
+  // A real axis: Rader's kernel within a C2C's limit, and Bluestein's one
+  // kernel where its paired rows fit one (DeviceLimits::real_rader_factor
+  // 1), or only where a C2C's does (2: 2321 = 11 x 211's R2C paired at M =
+  // 4800, 25 points a thread, took 1.6x its C2C's time on the H200, 7455's
+  // at 15360 1.8x; light pairs, 10-12 points a thread, ran R2C at 0.6x
+  // their C2C's).
   Problem complex = problem;
   complex.kind = Kind::C2C;
   const std::int64_t m = n / p;
   if (m < 2 || !is_supported_length(p - 1) || p - 1 > rader_one_kernel(complex, limits)) return {};
-  if (bluestein_length(n) <= one_kernel_convolution(complex, limits)) return {};  // Bluestein in one pass
+  const Problem& fused = real && limits.real_rader_factor == 1 ? problem : complex;
+  if (bluestein_length(n) <= one_kernel_convolution(fused, limits)) return {};  // Bluestein in one pass
   // m's passes: one where its sub-transforms fit a strided pass, else the
   // fewest of at most max_pass_length points.
   std::vector<std::int64_t> lengths{p};
