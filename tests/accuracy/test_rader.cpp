@@ -196,19 +196,21 @@ TEST_P(Rader, OnAPrimeFactor) {
 // Real transforms on a prime factor: the first pass's Rader kernel reads
 // the reals (R2C) or extends the half spectrum, point ci + jp m of
 // sub-transform ci (C2R), and the last pass writes the half spectrum or
-// the reals, where a complex axis takes this path (2321 = 11 x 211, 3700
-// = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with Bluestein's one kernel
-// held to 64 points); one row a transform, batched with padded rows, in
-// and out of place, and a real axis of arrays. The quick tier: each
-// problem in one precision.
+// the reals: past the paired rows' Bluestein kernel (8749 = 13 x 673), and
+// forced where a complex axis takes it (real_rader_factor=2: 2321 = 11 x
+// 211, 3700 = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with Bluestein's
+// one kernel held to 64 points); one row a transform, batched with padded
+// rows, in and out of place, and a real axis of arrays. The quick tier:
+// each problem in one precision.
 TEST_P(Rader, RealOnAPrimeFactor) {
   PrecisionDraw draw("Rader.RealOnAPrimeFactor");
-  PlanOptions small = test_options();
-  small.limits = "convolution=64";
+  PlanOptions forced = test_options(), small = test_options();
+  forced.limits = "real_rader_factor=2";
+  small.limits = "real_rader_factor=2,convolution=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R})
-      for (std::int64_t n : {2321, 3700, 4884, 444}) {
+      for (std::int64_t n : {2321, 3700, 4884, 444, 8749}) {
         if (!draw.take(precision)) continue;
         const Placement placement = i % 2 ? Placement::InPlace : Placement::OutOfPlace;
         Problem p = make({n}, precision, 3, Direction::Forward, placement, kind);
@@ -217,7 +219,7 @@ TEST_P(Rader, RealOnAPrimeFactor) {
           p.input.distance = kind == Kind::R2C ? real : complex;
           p.output.distance = kind == Kind::R2C ? complex : real;
         }
-        const PlanOptions options = n == 444 ? small : test_options();
+        const PlanOptions options = n == 444 ? small : n == 8749 ? test_options() : forced;
         EXPECT_NE(Plan(device(), p, options).describe().find("sub-transforms by Rader"), std::string::npos)
             << p.token();
         expect_accurate(p, options);
@@ -226,9 +228,9 @@ TEST_P(Rader, RealOnAPrimeFactor) {
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R}) {
       if (draw.take(precision))
-        expect_accurate(make({5, 3700}, precision, 2, Direction::Forward, Placement::OutOfPlace, kind));
+        expect_accurate(make({5, 3700}, precision, 2, Direction::Forward, Placement::OutOfPlace, kind), forced);
       if (draw.take(precision))
-        expect_accurate(make({2321, 3}, precision, 1, Direction::Forward, Placement::InPlace, kind));
+        expect_accurate(make({2321, 3}, precision, 1, Direction::Forward, Placement::InPlace, kind), forced);
     }
 }
 
