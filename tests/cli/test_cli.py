@@ -1131,6 +1131,14 @@ def check_other_verbs(bfly, work):
                       result.returncode == 0 and re.search(r"relaunched as bfly_f32_n3600\S+_occ[1-4]\S*: \d+ "
                                                            r"registers, spills \d+ bytes", result.stdout) is not None,
                       short(result.stdout))
+        # A spilling one-kernel convolution relaunches at fewer values a
+        # thread (1609's M = 3456 = 16 x 6^3 at 216 threads of 18: 12 x 12
+        # x 12 x 2 at 288 of 12), not at one group fewer.
+        result = bfly.run(["plan", "--shape", "1609", "--limits", "hopper", "--tuning", "off", "--nvrtc", "sm_90"],
+                          device=False)
+        relaunch = r"relaunched as bfly_f32_n3456_r12x12x12x2_bluestein\S*: \d+ registers, spills 0 bytes \(288 threads"
+        checks.record("plan --nvrtc shows a spilling convolution's relaunch at fewer values a thread",
+                      result.returncode == 0 and re.search(relaunch, result.stdout) is not None, short(result.stdout))
     else:
         checks.record("plan --nvrtc sm_90 without NVRTC fails in one line",
                       len(result.stderr.strip().splitlines()) == 1 and mentions(result.stderr, "nvrtc"),
