@@ -159,25 +159,22 @@ namespace {
 // bytes; those it keeps, 188-650 threads, none).
 std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
                                    bool always, std::int64_t cap, std::int64_t min_points = 0, bool fewest = false) {
-  const std::int64_t length = spec.length;
+  // (The busiest thread's points at t threads: the spec's own count.)
+  KernelSpec probe = spec;
   auto busiest = [&](std::int64_t t) {
-    std::int64_t points = 0;
-    for (int r : spec.radices) points = std::max<std::int64_t>(points, (length / r + t - 1) / t * r);
-    return points;
+    probe.threads_per_transform = static_cast<int>(t);
+    return std::int64_t{probe.points_per_thread()};
   };
   std::int64_t most = threads;
-  for (int r : spec.radices) most = std::max<std::int64_t>(most, length / r);
+  for (int r : spec.radices) most = std::max<std::int64_t>(most, spec.length / r);
   if (most > cap) {
     if (!fewest) return threads;
     most = threads;
     std::int64_t least = busiest(threads);
-    KernelSpec probe = spec;
-    for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t) {
-      probe.threads_per_transform = static_cast<int>(t);
-      const std::int64_t points = busiest(t);
-      if (points < least && (limits.registers_per_unit <= 0 || points_fit_registers(probe, limits.registers_per_unit)))
+    for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t)
+      if (const std::int64_t points = busiest(t);
+          points < least && (limits.registers_per_unit <= 0 || points_fit_registers(probe, limits.registers_per_unit)))
         least = points, most = t;
-    }
   }
   if (busiest(threads) < min_points) return threads;
   return most <= limits.max_group_size && (always || 4 * busiest(most) <= 3 * busiest(threads)) ? most : threads;
