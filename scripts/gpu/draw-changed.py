@@ -9,7 +9,9 @@ knob off, on lengths drawn after the rule was final).
   python3 scripts/gpu/draw-changed.py --seed 27112027 --override row_busiest=0 \\
       --kind smooth --low 1024 --high 16384 --count 12 [--precision double]
 
---kind smooth: 7-smooth lengths (every one in range, shuffled); --kind prime:
+--kind smooth: 7-smooth lengths (every one in range, shuffled); --kind
+smooth13: 13-smooth lengths with a factor 11 or 13 (the codelets past 7);
+--kind prime:
 primes, log-uniform; --kind odd: odd lengths with a prime factor above 31
 (Rader's and Bluestein's), log-uniform. --transform r2c or c2r plans real
 transforms (batch 2, so that rows pair).
@@ -33,23 +35,17 @@ def launches(bfly, n, precision, transform, override=None):
     return [line for line in run.stdout.splitlines() if "groups of" in line or "solver" in line]
 
 
-def smooth_lengths(low, high):
-    out = set()
-    p2 = 1
-    while p2 <= high:
-        p3 = p2
-        while p3 <= high:
-            p5 = p3
-            while p5 <= high:
-                p7 = p5
-                while p7 <= high:
-                    if p7 >= low:
-                        out.add(p7)
-                    p7 *= 7
-                p5 *= 5
-            p3 *= 3
-        p2 *= 2
-    return sorted(out)
+def smooth_lengths(low, high, primes=(2, 3, 5, 7)):
+    out = {1}
+    for p in primes:
+        grown = set(out)
+        for n in out:
+            m = n * p
+            while m <= high:
+                grown.add(m)
+                m *= p
+        out = grown
+    return sorted(n for n in out if n >= low)
 
 
 def largest_prime_factor(n):
@@ -69,7 +65,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--override", required=True, help="the BFLY_LIMITS value that restores the old rule")
-    ap.add_argument("--kind", choices=["smooth", "prime", "odd"], default="smooth")
+    ap.add_argument("--kind", choices=["smooth", "smooth13", "prime", "odd"], default="smooth")
     ap.add_argument("--low", type=int, required=True)
     ap.add_argument("--high", type=int, required=True)
     ap.add_argument("--count", type=int, default=12)
@@ -82,6 +78,9 @@ def main():
     rng = random.Random(a.seed)
     if a.kind == "smooth":
         pool = smooth_lengths(a.low, a.high)
+        rng.shuffle(pool)
+    elif a.kind == "smooth13":
+        pool = [n for n in smooth_lengths(a.low, a.high, (2, 3, 5, 7, 11, 13)) if n % 11 == 0 or n % 13 == 0]
         rng.shuffle(pool)
     else:
         wanted = is_prime if a.kind == "prime" else lambda n: n % 2 == 1 and largest_prime_factor(n) > 31

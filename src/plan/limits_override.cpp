@@ -107,7 +107,7 @@ const std::vector<Key>& keys() {
        [](DeviceLimits& l, long long v) { l.convolution_threads = v != 0; }},
       {"row_busiest",
        "row_busiest (0, 1 or 2): one-pass rows a thread a butterfly of their busiest stage (1), or the fewest threads "
-       "at the fewest points a thread (2)",
+       "at the fewest points a thread that keep the groups a multiprocessor (2)",
        0, 2, [](DeviceLimits& l, long long v) { l.row_busiest = static_cast<int>(v); }},
       {"row_busiest_points", "row_busiest_points: the fewest points a thread row_busiest starts from", 1, 1024,
        [](DeviceLimits& l, long long v) { l.row_busiest_points = v; }},

@@ -148,32 +148,57 @@ namespace {
 // A thread a butterfly of the stage with the most butterflies, where the
 // group allows (at most `cap` threads) and (unless `always`) that cuts the
 // busiest thread's points by a quarter or more, from at least `min_points`;
-// else `threads`. With `fewest`, where that stage's butterflies pass `cap`:
-// the fewest threads up to `cap` at which the busiest thread holds the
-// fewest points, a narrow stage's thread running two butterflies where
-// they hold no more points than the widest's one (1470 = 15 x 14 x 7: 105
-// threads of 15 points, where a butterfly a thread of the radix-7 stage
-// takes 210, past twice the model's 98 of 28), among those whose points
-// fit the registers their threads leave (points_fit_registers: NVRTC,
-// sm_90, fp64 launches of 13-16 points at 715-975 threads spilled 16-336
-// bytes; those it keeps, 188-650 threads, none).
+// else `threads`. With `fewest`, where that stage's butterflies pass `cap`
+// (or, with `keep_groups`, cost groups; below): the fewest threads up to
+// `cap` at which the busiest thread holds the fewest points, a narrow
+// stage's thread running two butterflies where they hold no more points
+// than the widest's one (1470 = 15 x 14 x 7: 105 threads of 15 points,
+// where a butterfly a thread of the radix-7 stage takes 210, past twice the
+// model's 98 of 28), among those whose points fit the registers their
+// threads leave (points_fit_registers: NVRTC, sm_90, fp64 launches of 13-16
+// points at 715-975 threads spilled 16-336 bytes; those it keeps, 188-650
+// threads, none).
+// With `keep_groups` (DeviceLimits::row_occupancy on), only launches that
+// keep the groups a multiprocessor the model's threads have, or 4 (as the
+// launch then takes them: row_groups_per_unit, after choose_long_row_
+// threads). H200, 2^26 points, row_busiest 2 against 1 (docs/perf/
+// 2026-11-27-h200-issue39-rules): where the groups held, fp32 1.02-1.12x at
+// 7 of 7 lengths (1470 1.12x, 10976 1.08x), fp64 0.96-1.11x; where they
+// fell (3 -> 2, 2 -> 1, then staged) 0.88-0.94x at 6 of 9 (6615 fp32 0.88x,
+// fp64 4800 0.90x), 1.02-1.11x only where the model's launch spilled
+// (10290 fp32: 24 bytes). Among 2-3 groups one fewer is a third of the
+// warps or more; from 4 the points saved paid (row_busiest 1 against 0,
+// docs/perf/2026-11-27-h200-issue39-ab2: 1260 fp32 12 -> 8 groups 1.02x,
+// 1792 7 -> 5 1.08x; 6860 2 -> 1 0.98x, fp64 2250 4 -> 3 0.98x).
 std::int64_t busiest_stage_threads(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t threads,
-                                   bool always, std::int64_t cap, std::int64_t min_points = 0, bool fewest = false) {
+                                   bool always, std::int64_t cap, std::int64_t min_points = 0, bool fewest = false,
+                                   bool keep_groups = false) {
   // (The busiest thread's points at t threads: the spec's own count.)
   KernelSpec probe = spec;
   auto busiest = [&](std::int64_t t) {
     probe.threads_per_transform = static_cast<int>(t);
     return std::int64_t{probe.points_per_thread()};
   };
+  const bool occupancy = keep_groups && limits.row_occupancy && limits.registers_per_unit > 0;
+  auto groups = [&](std::int64_t t) {
+    KernelSpec g = spec;
+    g.threads_per_transform = static_cast<int>(t);
+    g.transforms_per_group = 1;
+    choose_long_row_threads(g, limits);
+    return row_groups_per_unit(g, limits);
+  };
+  const int floor_groups = occupancy ? std::min(groups(threads), 4) : 0;
+  auto holds = [&](std::int64_t t) { return !occupancy || groups(t) >= floor_groups; };
   std::int64_t most = threads;
   for (int r : spec.radices) most = std::max<std::int64_t>(most, spec.length / r);
-  if (most > cap) {
+  if (most > cap || (most <= limits.max_group_size && !holds(most))) {
     if (!fewest) return threads;
     most = threads;
     std::int64_t least = busiest(threads);
     for (std::int64_t t = threads + 1; t <= std::min<std::int64_t>(cap, limits.max_group_size); ++t)
       if (const std::int64_t points = busiest(t);
-          points < least && (limits.registers_per_unit <= 0 || points_fit_registers(probe, limits.registers_per_unit)))
+          points < least &&
+          (limits.registers_per_unit <= 0 || points_fit_registers(probe, limits.registers_per_unit)) && holds(t))
         least = points, most = t;
   }
   if (busiest(threads) < min_points) return threads;
@@ -203,7 +228,7 @@ std::int64_t row_busiest_threads(const KernelSpec& spec, const DeviceLimits& lim
     // (At most twice the threads: 3675 = 15 x 7 x 7 x 5 would take 735 for
     // 245, one group a multiprocessor for four.)
     return busiest_stage_threads(spec, limits, threads, false, 2 * threads, limits.row_busiest_points,
-                                 limits.row_busiest == 2);
+                                 limits.row_busiest == 2, limits.row_busiest == 2);
   return threads;
 }
 

@@ -893,10 +893,14 @@ std::pair<int, int> launch_of(std::int64_t n, std::int64_t batch, Precision prec
 // default), where the busiest stage's butterflies pass twice the model's
 // threads, the fewest threads up to that at which the busiest thread holds
 // the fewest points: 1470 = 15 x 14 x 7 at 105 of 15 (two radix-7
-// butterflies a thread), not the model's 98 of 28; 9555 = 15 x 13 x 7 x 7
-// at 735 of 15 for 368 of 30; 3675 at 263 of 15 for 245 of 21; not where those
-// points leave too few registers (8775 = 15 x 13 x 9 x 5 at 975 of 15);
-// where the busiest stage's threads are within twice, as at 1.
+// butterflies a thread), not the model's 98 of 28; 10976 = 14 x 14 x 8 x 7
+// at 784 of 16 for 392 of 32; 3675 at 263 of 15 for 245 of 21; not where
+// those points leave too few registers (8775 = 15 x 13 x 9 x 5 at 975 of
+// 15), nor where they cost groups a multiprocessor below the model's (or
+// 4): 9555 = 15 x 13 x 7 x 7 keeps 368 of 30 at two groups, not 735 of 15
+// at one; 6860 = 14 x 14 x 7 x 5 490 of 20, not 1's 980 of 14; 5280 = 11 x
+// 10 x 8 x 6 takes 660 of 12 at two, not 1's 880 of 11 at one. Where the
+// busiest stage's threads are within twice and keep the groups, as at 1.
 TEST(Plan, RowBusiestStageThreadsKnob) {
   auto launch = [](std::int64_t n, int on) {
     return launch_of(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
@@ -909,10 +913,15 @@ TEST(Plan, RowBusiestStageThreadsKnob) {
   EXPECT_EQ(launch(2940, 1), std::make_pair(210, 15));
   EXPECT_EQ(launch(1470, 1), launch(1470, 0));
   EXPECT_EQ(launch(1470, 2), std::make_pair(105, 15));
-  EXPECT_EQ(launch(9555, 2), std::make_pair(735, 15));
+  EXPECT_EQ(launch(10976, 2), std::make_pair(784, 16)) << "one group a multiprocessor either way";
+  EXPECT_EQ(launch(9555, 2), launch(9555, 1)) << "735 threads of 15: one group a multiprocessor for two";
+  EXPECT_EQ(launch(5280, 1), std::make_pair(880, 11));
+  EXPECT_EQ(launch(5280, 2), std::make_pair(660, 12)) << "880 threads: one group for two; 660 keep two";
   EXPECT_EQ(launch(8775, 2), launch(8775, 1)) << "975 threads of 15 leave too few registers";
   EXPECT_EQ(launch(3675, 2), std::make_pair(263, 15));
-  for (std::int64_t n : {3360, 2100, 3888, 2940, 1792, 6860}) EXPECT_EQ(launch(n, 2), launch(n, 1)) << n;
+  for (std::int64_t n : {3360, 2100, 3888, 2940, 1792}) EXPECT_EQ(launch(n, 2), launch(n, 1)) << n;
+  EXPECT_EQ(launch(6860, 1), std::make_pair(980, 14));
+  EXPECT_EQ(launch(6860, 2), std::make_pair(490, 20)) << "980 threads: one group a multiprocessor for two";
 }
 
 // column_busiest (1, the default: where it pays; 2 always; 0 never): long
