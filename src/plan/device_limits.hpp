@@ -172,12 +172,13 @@ struct DeviceLimits {
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.
   bool rader = true;
   // Real axes take Rader on a prime factor past Bluestein's one kernel, as
-  // a complex axis does (solvers/rader.cpp rader_factor_steps): 1, past the
-  // paired rows' one kernel (their Bluestein passes took three of M points
-  // where these take two of N); 2, past a C2C's, also where real rows pair
-  // in one kernel (not yet timed: issue39-next-ab.sh STEP=9); 0, never
-  // (the plan before 2026-11-27).
-  int real_rader_factor = 1;
+  // a complex axis does (solvers/rader.cpp rader_factor_steps): 2 (the
+  // default), past a C2C's, also where real rows would pair in one kernel;
+  // 1, past the paired rows' one kernel only (their Bluestein passes took
+  // three of M points where these take two of N); 0, never (the plan
+  // before 2026-11-27). H200, fp32, 2 against 1: R2C 1.16x geomean over 13
+  // odd lengths, C2R 1.08x over 7 (rader.cpp says more).
+  int real_rader_factor = 2;
   // The longest convolution Rader's one kernel takes (below its own
   // register and local-memory limits): a testing knob, so the passes past
   // one kernel run on any device (BFLY_LIMITS=rader_kernel=L).
@@ -197,7 +198,8 @@ struct DeviceLimits {
   // thread of the busiest stage passes twice the model's threads, the
   // fewest threads up to that at which the busiest thread holds the fewest
   // points (a narrow stage's thread runs two butterflies: 1470 = 15 x 14 x
-  // 7 at 105 threads of 15, where 1 keeps the model's 98 of 28).
+  // 7 at 105 threads of 15, where 1 keeps the model's 98 of 28); at 2 only
+  // launches that keep the model's groups a multiprocessor (or 4).
   int row_busiest = 2;
   std::int64_t row_busiest_length = 1024;
   std::int64_t row_busiest_points = 20;

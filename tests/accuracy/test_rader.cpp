@@ -197,16 +197,15 @@ TEST_P(Rader, OnAPrimeFactor) {
 // the reals (R2C) or extends the half spectrum, point ci + jp m of
 // sub-transform ci (C2R), and the last pass writes the half spectrum or
 // the reals: past the paired rows' Bluestein kernel (8749 = 13 x 673), and
-// forced where a complex axis takes it (real_rader_factor=2: 2321 = 11 x
-// 211, 3700 = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with Bluestein's
-// one kernel held to 64 points); one row a transform, batched with padded
+// where a complex axis takes it (real_rader_factor=2, the default: 2321 =
+// 11 x 211, 3700 = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with
+// Bluestein's one kernel held to 64 points); one row a transform, batched with padded
 // rows, in and out of place, and a real axis of arrays. The quick tier:
 // each problem in one precision.
 TEST_P(Rader, RealOnAPrimeFactor) {
   PrecisionDraw draw("Rader.RealOnAPrimeFactor");
-  PlanOptions forced = test_options(), small = test_options();
-  forced.limits = "real_rader_factor=2";
-  small.limits = "real_rader_factor=2,convolution=64";
+  PlanOptions small = test_options();
+  small.limits = "convolution=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R})
@@ -219,7 +218,7 @@ TEST_P(Rader, RealOnAPrimeFactor) {
           p.input.distance = kind == Kind::R2C ? real : complex;
           p.output.distance = kind == Kind::R2C ? complex : real;
         }
-        const PlanOptions options = n == 444 ? small : n == 8749 ? test_options() : forced;
+        const PlanOptions options = n == 444 ? small : test_options();
         EXPECT_NE(Plan(device(), p, options).describe().find("sub-transforms by Rader"), std::string::npos)
             << p.token();
         expect_accurate(p, options);
@@ -228,9 +227,9 @@ TEST_P(Rader, RealOnAPrimeFactor) {
   for (Precision precision : {Precision::Single, Precision::Double})
     for (Kind kind : {Kind::R2C, Kind::C2R}) {
       if (draw.take(precision))
-        expect_accurate(make({5, 3700}, precision, 2, Direction::Forward, Placement::OutOfPlace, kind), forced);
+        expect_accurate(make({5, 3700}, precision, 2, Direction::Forward, Placement::OutOfPlace, kind), test_options());
       if (draw.take(precision))
-        expect_accurate(make({2321, 3}, precision, 1, Direction::Forward, Placement::InPlace, kind), forced);
+        expect_accurate(make({2321, 3}, precision, 1, Direction::Forward, Placement::InPlace, kind), test_options());
     }
 }
 

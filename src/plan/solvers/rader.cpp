@@ -152,11 +152,15 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
   }
   if (p == 0) return {};
   // A real axis: Rader's kernel within a C2C's limit, and Bluestein's one
-  // kernel where its paired rows fit one (DeviceLimits::real_rader_factor
-  // 1), or only where a C2C's does (2: 2321 = 11 x 211's R2C paired at M =
-  // 4800, 25 points a thread, took 1.6x its C2C's time on the H200, 7455's
-  // at 15360 1.8x; light pairs, 10-12 points a thread, ran R2C at 0.6x
-  // their C2C's).
+  // kernel only where a C2C's takes it (DeviceLimits::real_rader_factor 2),
+  // or where its paired rows fit one (1). Paired, 2321 = 11 x 211's R2C at
+  // M = 4800, 25 points a thread, took 1.6x its C2C's time on the H200.
+  // H200, fp32, 2^26 points, 2 against 1 (docs/perf/2026-11-27-h200-
+  // issue39-rules): R2C 1.16x geomean over 13 odd lengths (2321 1.83x, 7061
+  // 1.43x, 3197 1.35x; 3065 = 5 x 613 0.93x, 5585 = 5 x 1117 0.95x), C2R
+  // 1.08x over 7 (5585 0.79x: its 1116-point Rader columns run 36 points a
+  // thread at 255 registers, one group a multiprocessor); fp64 alike (the
+  // paired kernel's limit is lower there), and 0 against 1 1.19x slower.
   Problem complex = problem;
   complex.kind = Kind::C2C;
   const std::int64_t m = n / p;
