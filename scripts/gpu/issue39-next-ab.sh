@@ -79,6 +79,19 @@
 #     then --kind odd --transform r2c, seed 27112029 fp32 1000-30000,
 #     27112030 fp64 300-30000), R2C then C2R, bfly alone (its C2C of the
 #     same shape beside): keep 1, move to 2, or back to 0.
+#  (STEP=7, 8 and 9 ran on 2026-11-27, docs/perf/2026-11-27-h200-issue39-
+#     rules: row_busiest 2 won where the groups held and lost where they
+#     fell, so it now keeps them (row_threads.cpp); the relaunch held;
+#     real_rader_factor 2 won 1.16x R2C and became the default.)
+# 10. row_busiest's groups-keeping rule (the default) against 1 on lengths
+#     drawn among those it changes: draw-changed.py --override row_busiest=1
+#     --low 1024 --high 16384, fp32 --kind smooth13 seed 29112029 (with
+#     6860, the one 7-smooth length not timed before), fp64 --kind smooth
+#     seed 29112027 (those not timed before) and smooth13 seed 29112030,
+#     peers beside.
+# 11. real_rader_factor 2 (the default) against 1 on odd real lengths
+#     drawn among those it changes (--kind odd --transform r2c --low 1000
+#     --high 30000, seed 29112028), R2C and C2R (KIND=), bfly alone.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -153,6 +166,20 @@ case "${STEP:-1}" in
         BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=2;BFLY_LIMITS=real_rader_factor=0" bash "$here/ab-many.sh"
       mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-real-rader-factor-$k-$p.txt"
     done
+    ;;
+  10)
+    p=${PRECISION:-single}
+    shapes=3003,3146,4620,5280,5775,6370,6860,6930,7007,7040,10920
+    [ "$p" = double ] && shapes=1155,1792,1890,2250,3960,6050,6825,7020,7436
+    BFLY_BENCH_PRECISION=$p BFLY_AB_CONFIGS="-;BFLY_LIMITS=row_busiest=1" BFLY_AB_SHAPES=$shapes \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-row-busiest-groups-$p.txt"
+    ;;
+  11)
+    k=${KIND:-r2c}
+    BFLY_AB_PEERS=0 BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=2553,3055,3615,3781,4009,4053,4155,4465,4929,6721,7091,7929 \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=1" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-real-rader-factor-drawn-$k.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
