@@ -14,7 +14,8 @@ smooth13: 13-smooth lengths with a factor 11 or 13 (the codelets past 7);
 --kind prime:
 primes, log-uniform; --kind odd: odd lengths with a prime factor above 31
 (Rader's and Bluestein's), log-uniform. --transform r2c or c2r plans real
-transforms (batch 2, so that rows pair).
+transforms (batch 2, so that rows pair). --nvrtc compares what the runtime
+relaunches as well (slower: NVRTC compiles each kernel twice).
 """
 import argparse
 import math
@@ -24,15 +25,18 @@ import subprocess
 import sys
 
 
-def launches(bfly, n, precision, transform, override=None):
+def launches(bfly, n, precision, transform, override=None, nvrtc=False):
     env = dict(os.environ)
     env.pop("BFLY_LIMITS", None)
     if override:
         env["BFLY_LIMITS"] = override
-    # (A batch of 2: real rows pair only where there are two.)
-    run = subprocess.run([bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision,
-                          "--kind", transform, "--batch", "2"], capture_output=True, text=True, env=env, check=True)
-    return [line for line in run.stdout.splitlines() if "groups of" in line or "solver" in line]
+    # (A batch of 2: real rows pair only where there are two. With --nvrtc,
+    # the runtime's relaunch of a spilling kernel, which only NVRTC shows.)
+    args = [bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision, "--kind", transform,
+            "--batch", "2"] + (["--nvrtc", "sm_90"] if nvrtc else [])
+    run = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
+    keys = ("groups of", "solver", "relaunched as", "kept:", "no other launch")
+    return [line for line in run.stdout.splitlines() if any(k in line for k in keys)]
 
 
 def smooth_lengths(low, high, primes=(2, 3, 5, 7)):
@@ -72,6 +76,7 @@ def main():
     ap.add_argument("--precision", choices=["single", "double"], default="single")
     ap.add_argument("--transform", choices=["c2c", "r2c", "c2r"], default="c2c")
     ap.add_argument("--bfly", default="build/apps/bfly/bfly")
+    ap.add_argument("--nvrtc", action="store_true", help="compare the runtime's relaunches too (NVRTC, sm_90)")
     a = ap.parse_args()
     if a.low < 2 or a.high < a.low:
         sys.exit(f"draw-changed: bad range {a.low}..{a.high}")
@@ -91,7 +96,8 @@ def main():
                 pool.append(n)
     found = []
     for n in pool:
-        if launches(a.bfly, n, a.precision, a.transform) != launches(a.bfly, n, a.precision, a.transform, a.override):
+        before = launches(a.bfly, n, a.precision, a.transform, a.override, a.nvrtc)
+        if launches(a.bfly, n, a.precision, a.transform, nvrtc=a.nvrtc) != before:
             found.append(n)
             if len(found) == a.count:
                 break

@@ -92,6 +92,15 @@
 # 11. real_rader_factor 2 (the default) against 1 on odd real lengths
 #     drawn among those it changes (--kind odd --transform r2c --low 1000
 #     --high 30000, seed 29112028), R2C and C2R (KIND=), bfly alone.
+# 12. Convolutions and Bluestein's chirp passes keeping a spill of up to 32
+#     bytes at 2 groups or more (BFLY_LIMITS=convolution_spill=32) against
+#     the default, which relaunches them a group fewer at any spill (1087's
+#     2304-point convolution: 8 bytes at 3 groups, 96 registers, relaunched
+#     at 2 with 146). Lengths drawn among those it changes (draw-changed.py
+#     --override convolution_spill=32 --nvrtc: --kind prime 67-4096 seed
+#     29112032 fp32, 67-2048 seed 29112033 fp64; --kind odd --transform r2c
+#     67-8192 seed 29112034), bfly alone (PRECISION=single|double; KIND=r2c
+#     with single). Adopt as the default if it wins.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -180,6 +189,16 @@ case "${STEP:-1}" in
     BFLY_AB_PEERS=0 BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=2553,3055,3615,3781,4009,4053,4155,4465,4929,6721,7091,7929 \
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=real_rader_factor=1" bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-real-rader-factor-drawn-$k.txt"
+    ;;
+  12)
+    p=${PRECISION:-single}
+    k=${KIND:-c2c}
+    shapes=607,619,1087,1213,1223,1229,1237,2137,2141
+    [ "$p" = double ] && shapes=587,593,607,659,1493,1811,1831,1913
+    [ "$k" = r2c ] && shapes=815,821,839,843,857
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_spill=32" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-spill-$k-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -111,6 +111,15 @@ struct DeviceLimits {
   // before the runtime relaunches it at fewer (launch_alternatives.cpp
   // tolerated_spill_bytes says why; rows of more groups keep 32 bytes).
   int tolerated_spill_bytes = 200;
+  // The spill a one-kernel convolution or a Bluestein chirp pass asking 2
+  // groups a multiprocessor or more keeps before the runtime relaunches it
+  // (0, the default: none). NVRTC, sm_90: 1087's 2304-point convolution
+  // spills 8 bytes at 3 groups, 96 registers, and relaunches at 2 with 146;
+  // 2083's 4320-point chirp passes spill 4 at 4 groups. A few words, as
+  // rows keep (tolerated_spill_bytes), not 1627's 124 bytes at 2 groups,
+  // whose relaunch by the values rule ran 1.54x. Not yet timed:
+  // scripts/gpu/issue39-next-ab.sh STEP=12 at 32.
+  int convolution_spill_bytes = 0;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a
@@ -176,8 +185,8 @@ struct DeviceLimits {
   // default), past a C2C's, also where real rows would pair in one kernel;
   // 1, past the paired rows' one kernel only (their Bluestein passes took
   // three of M points where these take two of N); 0, never (the plan
-  // before 2026-11-27). H200, fp32, 2 against 1: R2C 1.16x geomean over 13
-  // odd lengths, C2R 1.08x over 7 (rader.cpp says more).
+  // before 2026-11-27). H200, fp32, 2 against 1: R2C 1.13x geomean over 21
+  // odd lengths, 15 faster, C2R 1.0-1.08x (rader.cpp says more).
   int real_rader_factor = 2;
   // The longest convolution Rader's one kernel takes (below its own
   // register and local-memory limits): a testing knob, so the passes past

@@ -64,7 +64,11 @@ bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& l
 // 10125 1.19x, 3360 1.16x); at 4-12 groups it does not (17 such rows kept
 // at up to 64 bytes: 0.95x, 1080 0.93x, 2592 0.90x). docs/PERF.md, issue
 // 39, eighth step.
+// (Convolutions and the chirp passes around them: DeviceLimits::
+// convolution_spill_bytes.)
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {
+  if (convolution_occupancy_applies(spec, limits) && spec.min_groups_per_unit >= 2)
+    return static_cast<std::size_t>(limits.convolution_spill_bytes);
   if (!row_occupancy_applies(spec, limits) || spec.min_groups_per_unit < 2) return 0;
   return spec.min_groups_per_unit <= 3 ? static_cast<std::size_t>(limits.tolerated_spill_bytes) : 32;
 }

@@ -196,12 +196,12 @@ TEST_P(Rader, OnAPrimeFactor) {
 // Real transforms on a prime factor: the first pass's Rader kernel reads
 // the reals (R2C) or extends the half spectrum, point ci + jp m of
 // sub-transform ci (C2R), and the last pass writes the half spectrum or
-// the reals: past the paired rows' Bluestein kernel (8749 = 13 x 673), and
-// where a complex axis takes it (real_rader_factor=2, the default: 2321 =
-// 11 x 211, 3700 = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with
-// Bluestein's one kernel held to 64 points); one row a transform, batched with padded
-// rows, in and out of place, and a real axis of arrays. The quick tier:
-// each problem in one precision.
+// the reals: past the paired rows' Bluestein kernel (8749 = 13 x 673),
+// and where a complex axis takes it (real_rader_factor=2, the default:
+// 2321 = 11 x 211, 3700 = 37 x 100, 4884 = 37 x 132; 444 = 37 x 12 with
+// Bluestein's one kernel held to 64 points); one row a transform, batched
+// with padded rows, in and out of place, and a real axis of arrays. The
+// quick tier: each problem in one precision.
 TEST_P(Rader, RealOnAPrimeFactor) {
   PrecisionDraw draw("Rader.RealOnAPrimeFactor");
   PlanOptions small = test_options();

@@ -949,8 +949,8 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
 // codelets takes Rader on that factor past the paired rows' Bluestein
 // kernel (8749 = 13 x 673 on a GPU: M = 17496 > 16384, where Bluestein's
 // passes took three of M points), one row a transform; within it the rows
-// stay paired (2321 = 11 x 211, M = 4800), unless real_rader_factor=2
-// (Rader where a C2C takes it); 0 restores Bluestein everywhere.
+// stay paired (2321 = 11 x 211, M = 4800) at real_rader_factor=1, and take
+// Rader where a C2C does at 2 (the default); 0 restores Bluestein everywhere.
 TEST(Plan, RealAxesTakeRaderOnAPrimeFactorPastTheirBluesteinKernel) {
   const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
   auto plan_of = [&](std::int64_t n, bfly::Kind kind, int rule) {

@@ -161,6 +161,10 @@ std::vector<Step> rader_factor_steps(const Problem& problem, int dim, const Devi
   // 1.08x over 7 (5585 0.79x: its 1116-point Rader columns run 36 points a
   // thread at 255 registers, one group a multiprocessor); fp64 alike (the
   // paired kernel's limit is lower there), and 0 against 1 1.19x slower.
+  // On 12 lengths drawn afresh among those 2 changes, R2C 1.058x, C2R
+  // 1.001x: where p = 47 or 53 (3055 = 5 x 13 x 47 0.70x, 4929 0.83x),
+  // Rader's columns run on 2-4 threads (46 = 23 x 2: 2 threads of 24
+  // points at 192 registers), their C2C as slow; those lost.)
   Problem complex = problem;
   complex.kind = Kind::C2C;
   const std::int64_t m = n / p;
