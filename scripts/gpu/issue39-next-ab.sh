@@ -2,9 +2,9 @@
 # Issue 39's device sessions of 2026-11-27. Steps 1, 3, 4 and 5 ran that
 # day (docs/PERF.md, "issue 39, eleventh step"; their rules are the
 # defaults now and their knobs restore the old launches), then 6 and one
-# seed of 2 ("twelfth step"). Next: STEP=7 and STEP=9 (PRECISION=single,
-# then double; about 2 and 4 minutes each), STEP=8 (1 minute), then STEP=2
-# on seeds drawn then; adopt or drop each rule by what they show.
+# seed of 2 ("twelfth step"), then 7-11 and three seeds ("thirteenth
+# step"). Next: STEP=12 (PRECISION=single, double, and KIND=r2c; about 1-2
+# minutes each, bfly alone), then STEP=2 on seeds drawn then.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
