@@ -120,6 +120,14 @@ struct DeviceLimits {
   // whose relaunch by the values rule ran 1.54x. Not yet timed:
   // scripts/gpu/issue39-next-ab.sh STEP=12 at 32.
   int convolution_spill_bytes = 0;
+  // A column pass whose kernel spills relaunches at half its columns, then
+  // a quarter (launch_alternatives.cpp relaunch_candidates), where 0 (the
+  // default) keeps it: Rader's columns on a prime factor keep 4 by the
+  // compact rule (27549's 3060-point convolution, 4 x 180 threads of 30
+  // points, spills 140 bytes at 80 registers; 2 columns leave 168). Fewer
+  // columns read shorter rows (2 fp32 columns fill half a 32-byte
+  // sector). Not yet timed: issue39-next-ab.sh STEP=13.
+  bool column_relaunch = false;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

@@ -107,6 +107,16 @@ std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const Device
     }
   if (spec.min_groups_per_unit > 2) out.insert(out.end(), values.begin(), values.end());
   for (const KernelSpec& other : launch_alternatives(spec, limits)) out.push_back(other);
+  // (DeviceLimits::column_relaunch: a spilling pass of several columns a
+  // group at half of them, then a quarter, each thread's register share
+  // twice and four times as large.)
+  if (limits.column_relaunch && limits.is_gpu && spec.mapping == Mapping::ColumnMajor && !spec.clustered())
+    for (int columns = spec.transforms_per_group / 2; columns >= std::max(1, spec.transforms_per_group / 4);
+         columns /= 2) {
+      KernelSpec fewer = spec;
+      fewer.transforms_per_group = columns;
+      out.push_back(fewer);
+    }
   return out;
 }
 

@@ -270,3 +270,40 @@ TEST(LaunchAlternatives, SpillingConvolutionsRelaunchAtFewerValuesAThread) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two knobs for the next device session, off by default (issue 39): a
+// convolution or chirp pass of 2 groups or more keeps a spill of up to
+// convolution_spill_bytes (0: none, as rows' rule does not cover them), and
+// with column_relaunch a spilling column pass (Rader's columns on a prime
+// factor: 27549 = 9 x 3061, 4 columns of 3060 points) relaunches at half
+// its columns, then a quarter, after the other candidates.
+TEST(LaunchAlternatives, ConvolutionSpillAndColumnRelaunchKnobs) {
+  bfly::plan::DeviceLimits limits = hopper(Precision::Single);
+  const KernelSpec conv = convolution_spec(1109, limits);
+  ASSERT_GE(conv.min_groups_per_unit, 2);
+  EXPECT_EQ(bfly::plan::tolerated_spill_bytes(conv, limits), 0u);
+  bfly::plan::DeviceLimits keep = limits;
+  keep.convolution_spill_bytes = 32;
+  EXPECT_EQ(bfly::plan::tolerated_spill_bytes(conv, keep), 32u);
+
+  bfly::Problem p;
+  p.shape = {27549};
+  p.batch = 4;
+  const KernelSpec columns = bfly::plan::make_plan(p, limits).passes.at(0).spec;
+  ASSERT_GT(columns.rader_prime, 0);
+  ASSERT_EQ(columns.mapping, bfly::plan::Mapping::ColumnMajor);
+  ASSERT_EQ(columns.transforms_per_group, 4);
+  const std::size_t before = bfly::plan::relaunch_candidates(columns, limits).size();
+  bfly::plan::DeviceLimits relaunch = limits;
+  relaunch.column_relaunch = true;
+  const std::vector<KernelSpec> candidates = bfly::plan::relaunch_candidates(columns, relaunch);
+  ASSERT_EQ(candidates.size(), before + 2);
+  EXPECT_EQ(candidates[before].transforms_per_group, 2);
+  EXPECT_EQ(candidates[before + 1].transforms_per_group, 1);
+  EXPECT_EQ(candidates[before].threads_per_transform, columns.threads_per_transform);
+  EXPECT_NE(candidates[before].name(), columns.name());
+}
+
+}  // namespace
