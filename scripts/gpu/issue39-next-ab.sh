@@ -4,7 +4,7 @@
 # defaults now and their knobs restore the old launches), then 6 and one
 # seed of 2 ("twelfth step"), then 7-11 and three seeds ("thirteenth
 # step"). Next: STEP=12 (PRECISION=single, double, and KIND=r2c; about 1-2
-# minutes each, bfly alone), then STEP=2 on seeds drawn then.
+# minutes each, bfly alone) and STEP=13, then STEP=2 on seeds drawn then.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -101,6 +101,12 @@
 #     29112032 fp32, 67-2048 seed 29112033 fp64; --kind odd --transform r2c
 #     67-8192 seed 29112034), bfly alone (PRECISION=single|double; KIND=r2c
 #     with single). Adopt as the default if it wins.
+# 13. Spilling column passes relaunched at half their columns, then a
+#     quarter (BFLY_LIMITS=column_relaunch=1; Rader's columns on a prime
+#     factor keep 4 by the compact rule: 27549's spill 140 bytes) against
+#     the default, on odd lengths drawn among those it changes
+#     (draw-changed.py --override column_relaunch=1 --nvrtc --kind odd
+#     --low 8000 --high 2000000, seed 29112035), fp32 C2C, bfly alone.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -199,6 +205,12 @@ case "${STEP:-1}" in
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_BENCH_KIND=$k BFLY_AB_SHAPES=$shapes \
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_spill=32" bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-spill-$k-$p.txt"
+    ;;
+  13)
+    BFLY_AB_PEERS=0 BFLY_AB_CONFIGS="-;BFLY_LIMITS=column_relaunch=1" \
+      BFLY_AB_SHAPES=739515,1093795,1131729,1167719,1420855,1433801,1593291,1602261,1777721,1851129 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-column-relaunch-single.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
