@@ -4,7 +4,8 @@
 # defaults now and their knobs restore the old launches), then 6 and one
 # seed of 2 ("twelfth step"), then 7-11 and three seeds ("thirteenth
 # step"). Next: STEP=12 (PRECISION=single, double, and KIND=r2c; about 1-2
-# minutes each, bfly alone) and STEP=13, then STEP=2 on seeds drawn then.
+# minutes each, bfly alone), STEP=13 and STEP=14 (PRECISION=single, double),
+# then STEP=2 on seeds drawn then.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -107,6 +108,13 @@
 #     the default, on odd lengths drawn among those it changes
 #     (draw-changed.py --override column_relaunch=1 --nvrtc --kind odd
 #     --low 8000 --high 2000000, seed 29112035), fp32 C2C, bfly alone.
+# 14. One-kernel convolutions of several transforms a group asking the
+#     groups their points leave registers for (BFLY_LIMITS=
+#     convolution_group_occupancy=1; 167: 79 registers at 6 groups, not 101
+#     at 3) against the default, on primes drawn among those it changes
+#     (draw-changed.py --override convolution_group_occupancy=1 --kind prime:
+#     67-4096 seed 29112036 fp32, 37-2048 seed 29112037 fp64 (37 ran 0.51x
+#     cuFFT in seed 58310428), PRECISION=single|double, bfly alone.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -211,6 +219,14 @@ case "${STEP:-1}" in
       BFLY_AB_SHAPES=739515,1093795,1131729,1167719,1420855,1433801,1593291,1602261,1777721,1851129 \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-column-relaunch-single.txt"
+    ;;
+  14)
+    p=${PRECISION:-single}
+    shapes=79,97,139,151,179,197,269,419,433,467,479,673
+    [ "$p" = double ] && shapes=41,43,53,67,71,73,101,113,271,601
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_group_occupancy=1" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-group-occupancy-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -128,6 +128,15 @@ struct DeviceLimits {
   // columns read shorter rows (2 fp32 columns fill half a 32-byte
   // sector). Not yet timed: issue39-next-ab.sh STEP=13.
   bool column_relaunch = false;
+  // One-kernel convolutions of several transforms a group (short Rader and
+  // Bluestein primes) ask for the groups their points leave registers for,
+  // as those of one do (row_threads.cpp convolution_groups_per_unit), where
+  // false (the default) keeps the estimate's: NVRTC, sm_90, 167's 360-point
+  // convolution, 3 x 36 threads of 12 points, takes 101 registers at the
+  // estimate's 3 groups (4 fit, 16 warps) and 79 at 6 (24 warps); 503's
+  // 1024, 2 x 64 of 16, 168 at 3, 128 at 4 after a relaunch. Not yet
+  // timed: issue39-next-ab.sh STEP=14.
+  bool convolution_group_occupancy = false;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

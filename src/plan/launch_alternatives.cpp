@@ -48,11 +48,14 @@ bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
 }
 
 // (Both the one-kernel convolutions and the rows of Bluestein's passes
-// around the spectrum, whose chirp pieces keep them out of the tuner's rows.)
+// around the spectrum, whose chirp pieces keep them out of the tuner's rows;
+// with DeviceLimits::convolution_group_occupancy, convolutions of several
+// transforms a group too.)
 bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits) {
+  const bool one = spec.transforms_per_group == 1 || (limits.convolution_group_occupancy && spec.convolve);
   return limits.is_gpu && limits.row_occupancy && limits.registers_per_unit > 0 &&
          (spec.convolve || spec.bluestein()) && spec.mapping == Mapping::TransformMajor && spec.stride_product == 1 &&
-         spec.transforms_per_group == 1 && !spec.clustered() && !spec.staged;
+         one && !spec.clustered() && !spec.staged;
 }
 
 // A few spilled words cost less than a group: 4704 at 48 registers

@@ -273,13 +273,16 @@ TEST(LaunchAlternatives, SpillingConvolutionsRelaunchAtFewerValuesAThread) {
 
 namespace {
 
-// Two knobs for the next device session, off by default (issue 39): a
+// Three knobs for the next device session, off by default (issue 39): a
 // convolution or chirp pass of 2 groups or more keeps a spill of up to
-// convolution_spill_bytes (0: none, as rows' rule does not cover them), and
+// convolution_spill_bytes (0: none, as rows' rule does not cover them);
 // with column_relaunch a spilling column pass (Rader's columns on a prime
 // factor: 27549 = 9 x 3061, 4 columns of 3060 points) relaunches at half
-// its columns, then a quarter, after the other candidates.
-TEST(LaunchAlternatives, ConvolutionSpillAndColumnRelaunchKnobs) {
+// its columns, then a quarter, after the other candidates; with
+// convolution_group_occupancy a convolution of several transforms a group
+// (167's 360 points, 3 x 36 threads of 12) asks the groups its points leave
+// registers for (6, where the estimate asks 3).
+TEST(LaunchAlternatives, ConvolutionSpillColumnRelaunchAndGroupOccupancyKnobs) {
   bfly::plan::DeviceLimits limits = hopper(Precision::Single);
   const KernelSpec conv = convolution_spec(1109, limits);
   ASSERT_GE(conv.min_groups_per_unit, 2);
@@ -304,6 +307,18 @@ TEST(LaunchAlternatives, ConvolutionSpillAndColumnRelaunchKnobs) {
   EXPECT_EQ(candidates[before + 1].transforms_per_group, 1);
   EXPECT_EQ(candidates[before].threads_per_transform, columns.threads_per_transform);
   EXPECT_NE(candidates[before].name(), columns.name());
+
+  const KernelSpec short_conv = convolution_spec(167, limits);
+  ASSERT_EQ(short_conv.length, 360);
+  ASSERT_GT(short_conv.transforms_per_group, 1);
+  EXPECT_FALSE(bfly::plan::convolution_occupancy_applies(short_conv, limits));
+  bfly::plan::DeviceLimits groups = limits;
+  groups.convolution_group_occupancy = true;
+  const KernelSpec asked = convolution_spec(167, groups);
+  EXPECT_TRUE(bfly::plan::convolution_occupancy_applies(asked, groups));
+  EXPECT_EQ(asked.transforms_per_group, short_conv.transforms_per_group);
+  EXPECT_EQ(short_conv.min_groups_per_unit, 3);
+  EXPECT_EQ(asked.min_groups_per_unit, 6);
 }
 
 }  // namespace
