@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
+#include <map>
+#include <optional>
 #include <regex>
 #include <string>
 
@@ -99,27 +102,35 @@ std::string resources(const plan::PlanTree& tree, const std::string& arch, const
       out += line;
       continue;
     }
-    // The first candidate within the tolerated spill, else (as the runtime
-    // does) the one that spills least, where that is less.
-    std::string relaunch = "    no other launch spills less (the runtime keeps this one)\n";
-    int least = std::max(result.kernels[0].spill_store_bytes, result.kernels[0].stack_bytes);
-    for (const plan::KernelSpec& other : plan::relaunch_candidates(model_rows[i]->spec, limits)) {
-      const inspect::NvrtcResult r =
-          nvrtc.compile(inspect::pass_source(other, inspect::DialectKind::Cuda), other.name(), arch);
-      if (r.kernels.size() != 1) continue;
-      const int bytes = std::max(r.kernels[0].spill_store_bytes, r.kernels[0].stack_bytes);
-      if (bytes >= least && too_many(r.kernels[0])) continue;
-      least = bytes;
-      std::snprintf(line, sizeof line,
-                    "    relaunched as %s: %d registers, spills %d bytes (%d threads, %d points each, %d groups a "
-                    "unit)%s\n",
-                    other.name().c_str(), r.kernels[0].registers, r.kernels[0].spill_store_bytes,
-                    other.threads_per_transform, other.points_per_thread(), other.min_groups_per_unit,
-                    too_many(r.kernels[0]) ? ", the least spill of the launches tried" : "");
-      relaunch = line;
-      if (!too_many(r.kernels[0])) break;
+    // The runtime's choice (plan::choose_relaunch), each candidate compiled
+    // as it asks.
+    auto bytes_of = [](const inspect::KernelResources& k) {
+      return static_cast<std::size_t>(std::max(k.spill_store_bytes, k.stack_bytes));
+    };
+    const std::vector<plan::KernelSpec> candidates = plan::relaunch_candidates(model_rows[i]->spec, limits);
+    std::map<std::size_t, inspect::KernelResources> compiled;
+    const std::optional<std::size_t> chosen =
+        plan::choose_relaunch(candidates, bytes_of(result.kernels[0]), tolerated, [&](std::size_t c) {
+          const plan::KernelSpec& other = candidates[c];
+          const inspect::NvrtcResult r =
+              nvrtc.compile(inspect::pass_source(other, inspect::DialectKind::Cuda), other.name(), arch);
+          if (r.kernels.size() != 1) return std::numeric_limits<std::size_t>::max();
+          compiled[c] = r.kernels[0];
+          return bytes_of(r.kernels[0]);
+        });
+    if (!chosen) {
+      out += "    no other launch spills less (the runtime keeps this one)\n";
+      continue;
     }
-    out += relaunch;
+    const plan::KernelSpec& other = candidates[*chosen];
+    const inspect::KernelResources& k = compiled.at(*chosen);
+    std::snprintf(line, sizeof line,
+                  "    relaunched as %s: %d registers, spills %d bytes (%d threads, %d points each, %d groups a "
+                  "unit)%s\n",
+                  other.name().c_str(), k.registers, k.spill_store_bytes, other.threads_per_transform,
+                  other.points_per_thread(), other.min_groups_per_unit,
+                  too_many(k) ? ", the least spill of the launches tried" : "");
+    out += line;
   }
   return out;
 }

@@ -123,6 +123,19 @@ std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const Device
   return out;
 }
 
+std::optional<std::size_t> choose_relaunch(const std::vector<KernelSpec>& candidates, std::size_t spilled,
+                                           std::size_t tolerated,
+                                           const std::function<std::size_t(std::size_t)>& spill_of) {
+  std::optional<std::size_t> best;
+  std::size_t least = spilled;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::size_t bytes = spill_of(i);
+    if (bytes < least) least = bytes, best = i;
+    if (bytes <= tolerated) break;
+  }
+  return best;
+}
+
 std::int64_t busiest_thread_points(const KernelSpec& spec) {
   const std::int64_t T = std::max(1, spec.threads_per_transform);
   std::int64_t points = 0;

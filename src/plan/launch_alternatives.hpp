@@ -10,6 +10,8 @@
 // (runtime/plan_impl.cpp).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "plan/device_limits.hpp"
@@ -46,6 +48,16 @@ std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& li
 // fewer first (the spill came from the register share), then
 // launch_alternatives.
 std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const DeviceLimits& limits);
+
+// Which of `candidates` a model launch that spilled `spilled` bytes a
+// thread, more than `tolerated`, relaunches as: the first whose spill
+// (`spill_of`, asked in order, so each is compiled only as needed) is at
+// most `tolerated`, else the one that spills least, where that is less
+// than `spilled`; none where no candidate spills less. The runtime
+// (runtime/plan_impl.cpp) and `bfly plan --nvrtc` both choose by it.
+std::optional<std::size_t> choose_relaunch(const std::vector<KernelSpec>& candidates, std::size_t spilled,
+                                           std::size_t tolerated,
+                                           const std::function<std::size_t(std::size_t)>& spill_of);
 
 // The points the busiest thread of a one-pass row runs through its stages'
 // butterflies, the sum over stages of ceil((N / r) / T) r: N times the stage

@@ -306,22 +306,19 @@ class PlanImpl {
   // whose kernel spills no more than that, else the one that spills least,
   // if less; nothing where none spills less.
   std::optional<plan::Pass> relaunched(const plan::Pass& pass, std::size_t spilled) {
-    std::optional<plan::Pass> best;
-    std::size_t least = spilled;
-    const std::size_t tolerated = plan::tolerated_spill_bytes(pass.spec, limits_);
-    for (const plan::KernelSpec& spec : plan::relaunch_candidates(pass.spec, limits_)) {
-      auto kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
-      const std::size_t bytes = device_->spill_bytes(*kernel);
-      if (bytes < least) {
-        least = bytes;
-        best = pass;
-        best->spec = spec;
-        best->launch_from = "model, relaunched (" + std::to_string(pass.spec.threads_per_transform) + " threads, " +
-                            std::to_string(pass.spec.min_groups_per_unit) + " groups a unit, spilled " +
-                            std::to_string(spilled) + " bytes a thread)";
-      }
-      if (bytes <= tolerated) break;
-    }
+    const std::vector<plan::KernelSpec> candidates = plan::relaunch_candidates(pass.spec, limits_);
+    const std::optional<std::size_t> chosen =
+        plan::choose_relaunch(candidates, spilled, plan::tolerated_spill_bytes(pass.spec, limits_), [&](std::size_t i) {
+          const plan::KernelSpec& spec = candidates[i];
+          auto kernel = make_kernel(spec.name(), [&] { return codegen::generate(spec, device_->dialect()); });
+          return device_->spill_bytes(*kernel);
+        });
+    if (!chosen) return std::nullopt;
+    plan::Pass best = pass;
+    best.spec = candidates[*chosen];
+    best.launch_from = "model, relaunched (" + std::to_string(pass.spec.threads_per_transform) + " threads, " +
+                       std::to_string(pass.spec.min_groups_per_unit) + " groups a unit, spilled " +
+                       std::to_string(spilled) + " bytes a thread)";
     return best;
   }
 

@@ -322,3 +322,28 @@ TEST(LaunchAlternatives, ConvolutionSpillColumnRelaunchAndGroupOccupancyKnobs) {
 }
 
 }  // namespace
+
+namespace {
+
+// The runtime's and `bfly plan --nvrtc`'s one choice among the candidates:
+// the first within the tolerated spill (those after it never compiled),
+// else the least, where less than the model's.
+TEST(LaunchAlternatives, ChooseRelaunchTakesTheFirstWithinToleranceElseTheLeast) {
+  const std::vector<KernelSpec> four(4);
+  auto choose = [&](std::vector<std::size_t> spills, std::size_t tolerated, std::size_t* asked) {
+    return bfly::plan::choose_relaunch(four, 100, tolerated, [&](std::size_t i) {
+      ++*asked;
+      return spills[i];
+    });
+  };
+  std::size_t asked = 0;
+  EXPECT_EQ(choose({80, 20, 0, 0}, 32, &asked), std::optional<std::size_t>(1));
+  EXPECT_EQ(asked, 2u);
+  asked = 0;
+  EXPECT_EQ(choose({80, 60, 90, 70}, 32, &asked), std::optional<std::size_t>(1));
+  EXPECT_EQ(asked, 4u);
+  asked = 0;
+  EXPECT_EQ(choose({100, 120, 300, 100}, 0, &asked), std::nullopt);
+}
+
+}  // namespace
