@@ -5,7 +5,10 @@
 # seed of 2 ("twelfth step"), then 7-11 and three seeds ("thirteenth
 # step"). Next: STEP=12 (PRECISION=single, double, and KIND=r2c; about 1-2
 # minutes each, bfly alone), STEP=13 and STEP=14 (PRECISION=single, double),
-# then STEP=2 on seeds drawn then.
+# then STEP=2 on seeds drawn then. (12-14 ran on 2026-11-27, docs/perf/
+# 2026-11-27-h200-issue39-knobs: convolution_spill 32 (fp32) and
+# convolution_group_occupancy are the defaults; column_relaunch lost and
+# is gone, so STEP=13 no longer runs.)
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -215,10 +218,8 @@ case "${STEP:-1}" in
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-spill-$k-$p.txt"
     ;;
   13)
-    BFLY_AB_PEERS=0 BFLY_AB_CONFIGS="-;BFLY_LIMITS=column_relaunch=1" \
-      BFLY_AB_SHAPES=739515,1093795,1131729,1167719,1420855,1433801,1593291,1602261,1777721,1851129 \
-      bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-column-relaunch-single.txt"
+    echo "STEP=13: column_relaunch lost (1.044x slower over 10) and its knob is gone" >&2
+    exit 1
     ;;
   14)
     p=${PRECISION:-single}

@@ -8,7 +8,8 @@
 # BFLY_NCU_SECTIONS="WarpStateStats MemoryWorkloadAnalysis" adds those
 # sections (stall reasons, shared-memory and cache traffic) to the raw
 # output, $OUT/ncu-peers-raw-<precision>-<shape>.txt.
-# BFLY_BENCH_PRECISION (single) and BFLY_BENCH_POINTS (2^26) as in run.sh.
+# BFLY_BENCH_PRECISION (single), BFLY_BENCH_KIND (c2c) and BFLY_BENCH_POINTS
+# (2^26) as in ab-many.sh; $BFLY, where set, is the CLI run (gpu/prebuilt.sh).
 source "$(dirname "$0")/device-env.sh"
 log="$out/ncu-peers-$precision.txt"
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size
@@ -21,7 +22,8 @@ status=0
 for shape in ${BFLY_NCU_SHAPES:-1048576}; do
   echo "== $shape ($precision)" >> "$log"
   timeout "${BFLY_NCU_SECONDS:-150}" ncu --metrics "$metrics" "${sections[@]}" --launch-count "${BFLY_NCU_LAUNCHES:-40}" \
-    build-gpu/apps/bfly/bfly bench --shape "$shape" --precision "$precision" --device cuda:0 --quiet \
+    "${BFLY:-build-gpu/apps/bfly/bfly}" bench --shape "$shape" --kind "${BFLY_BENCH_KIND:-c2c}" --precision "$precision" \
+    --device cuda:0 --quiet \
     --repetitions 1 --points "${BFLY_BENCH_POINTS:-67108864}" > "$out/ncu-one.txt" 2>&1 || status=1
   cp "$out/ncu-one.txt" "$out/ncu-peers-raw-$precision-$shape.txt"
   # One line a kernel: its header (name, grid x block), then its metrics.

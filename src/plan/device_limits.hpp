@@ -111,32 +111,29 @@ struct DeviceLimits {
   // before the runtime relaunches it at fewer (launch_alternatives.cpp
   // tolerated_spill_bytes says why; rows of more groups keep 32 bytes).
   int tolerated_spill_bytes = 200;
-  // The spill a one-kernel convolution or a Bluestein chirp pass asking 2
-  // groups a multiprocessor or more keeps before the runtime relaunches it
-  // (0, the default: none). NVRTC, sm_90: 1087's 2304-point convolution
-  // spills 8 bytes at 3 groups, 96 registers, and relaunches at 2 with 146;
-  // 2083's 4320-point chirp passes spill 4 at 4 groups. A few words, as
-  // rows keep (tolerated_spill_bytes), not 1627's 124 bytes at 2 groups,
-  // whose relaunch by the values rule ran 1.54x. Not yet timed:
-  // scripts/gpu/issue39-next-ab.sh STEP=12 at 32.
-  int convolution_spill_bytes = 0;
-  // A column pass whose kernel spills relaunches at half its columns, then
-  // a quarter (launch_alternatives.cpp relaunch_candidates), where 0 (the
-  // default) keeps it: Rader's columns on a prime factor keep 4 by the
-  // compact rule (27549's 3060-point convolution, 4 x 180 threads of 30
-  // points, spills 140 bytes at 80 registers; 2 columns leave 168). Fewer
-  // columns read shorter rows (2 fp32 columns fill half a 32-byte
-  // sector). Not yet timed: issue39-next-ab.sh STEP=13.
-  bool column_relaunch = false;
+  // The spill a one-kernel convolution or a Bluestein chirp pass of 4-byte
+  // words asking 2 groups a multiprocessor or more keeps before the runtime
+  // relaunches it (launch_alternatives.cpp tolerated_spill_bytes; 0: none).
+  // NVRTC, sm_90: 1087's 2304-point convolution spills 8 bytes at 3
+  // groups, 96 registers, and relaunched at 2 with 146. Kept at 32 against
+  // relaunched (H200, 2^26 points, bfly alone, lengths drawn among those it
+  // changes): fp32 C2C 1.13x over 9 primes, none slower (1087-1237
+  // 1.18-1.20x); odd R2C 1.16x over 5. fp64's chirp passes (8 -> 7 groups,
+  // 3 -> 2) ran 0.99x over 8 with it, 0.96x at the worst, so a double
+  // kernel keeps none. A few words, as rows keep (tolerated_spill_bytes),
+  // not 1627's 124 bytes at 2 groups, whose relaunch by the values rule
+  // ran 1.54x. docs/PERF.md, issue 39, fourteenth step.
+  int convolution_spill_bytes = 32;
   // One-kernel convolutions of several transforms a group (short Rader and
   // Bluestein primes) ask for the groups their points leave registers for,
-  // as those of one do (row_threads.cpp convolution_groups_per_unit), where
-  // false (the default) keeps the estimate's: NVRTC, sm_90, 167's 360-point
-  // convolution, 3 x 36 threads of 12 points, takes 101 registers at the
-  // estimate's 3 groups (4 fit, 16 warps) and 79 at 6 (24 warps); 503's
-  // 1024, 2 x 64 of 16, 168 at 3, 128 at 4 after a relaunch. Not yet
-  // timed: issue39-next-ab.sh STEP=14.
-  bool convolution_group_occupancy = false;
+  // as those of one do (row_threads.cpp convolution_groups_per_unit); false
+  // keeps the estimate's. NVRTC, sm_90: 167's 360-point convolution, 3 x 36
+  // threads of 12 points, takes 101 registers at the estimate's 3 groups
+  // and 79 at 6. H200, fp32 on 12 primes drawn among those it changes:
+  // 1.036x (179 1.18x, 467 and 479 1.09x, none slower than 0.99x); fp64 on
+  // 10: 1.00x (none faster or slower than 1%). docs/PERF.md, issue 39,
+  // fourteenth step.
+  bool convolution_group_occupancy = true;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

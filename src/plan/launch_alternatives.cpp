@@ -68,10 +68,13 @@ bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& l
 // at up to 64 bytes: 0.95x, 1080 0.93x, 2592 0.90x). docs/PERF.md, issue
 // 39, eighth step.
 // (Convolutions and the chirp passes around them: DeviceLimits::
-// convolution_spill_bytes.)
+// convolution_spill_bytes, in fp32 only, where a group fewer cost more
+// than a few spilled words: 1.13x kept; in fp64 0.99x.)
 std::size_t tolerated_spill_bytes(const KernelSpec& spec, const DeviceLimits& limits) {
-  if (convolution_occupancy_applies(spec, limits) && spec.min_groups_per_unit >= 2)
-    return static_cast<std::size_t>(limits.convolution_spill_bytes);
+  if (convolution_occupancy_applies(spec, limits))
+    return spec.min_groups_per_unit >= 2 && spec.precision != Precision::Double
+               ? static_cast<std::size_t>(limits.convolution_spill_bytes)
+               : 0;
   if (!row_occupancy_applies(spec, limits) || spec.min_groups_per_unit < 2) return 0;
   return spec.min_groups_per_unit <= 3 ? static_cast<std::size_t>(limits.tolerated_spill_bytes) : 32;
 }
@@ -110,16 +113,6 @@ std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const Device
     }
   if (spec.min_groups_per_unit > 2) out.insert(out.end(), values.begin(), values.end());
   for (const KernelSpec& other : launch_alternatives(spec, limits)) out.push_back(other);
-  // (DeviceLimits::column_relaunch: a spilling pass of several columns a
-  // group at half of them, then a quarter, each thread's register share
-  // twice and four times as large.)
-  if (limits.column_relaunch && limits.is_gpu && spec.mapping == Mapping::ColumnMajor && !spec.clustered())
-    for (int columns = spec.transforms_per_group / 2; columns >= std::max(1, spec.transforms_per_group / 4);
-         columns /= 2) {
-      KernelSpec fewer = spec;
-      fewer.transforms_per_group = columns;
-      out.push_back(fewer);
-    }
   return out;
 }
 

@@ -77,16 +77,13 @@ const std::vector<Key>& keys() {
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
       {"spill", "tolerated_spill_bytes: the spill a one-pass row of 2-3 groups keeps", 0, 4096,
        [](DeviceLimits& l, long long v) { l.tolerated_spill_bytes = static_cast<int>(v); }},
-      {"column_relaunch",
-       "column_relaunch (0 or 1): a spilling column pass relaunches at half its columns, then a quarter", 0, 1,
-       [](DeviceLimits& l, long long v) { l.column_relaunch = v != 0; }},
       {"convolution_group_occupancy",
        "convolution_group_occupancy (0 or 1): one-kernel convolutions of several transforms a group ask the groups "
        "their points leave registers for",
        0, 1, [](DeviceLimits& l, long long v) { l.convolution_group_occupancy = v != 0; }},
       {"convolution_spill",
-       "convolution_spill_bytes: the spill a one-kernel convolution or a Bluestein chirp pass of 2 groups or more "
-       "keeps (0: none)",
+       "convolution_spill_bytes: the spill a one-kernel fp32 convolution or a Bluestein chirp pass of 2 groups or "
+       "more keeps (0: none)",
        0, 4096, [](DeviceLimits& l, long long v) { l.convolution_spill_bytes = static_cast<int>(v); }},
       {"wide_fit",
        "wide_fit: long fp32 columns kept at 64 points a thread take 32 where they fit (1, the default; 0: off)", 0, 1,

@@ -10,7 +10,7 @@ inline cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y * s); }
 inline cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 36-point pass, stride product 1
-__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_pw_occ4(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im, __global const cpx* tables) {
+__kernel __attribute__((reqd_work_group_size(126, 1, 1))) void bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_pw_occ7(__global const cpx* in, __global cpx* out, __global const cpx* twiddles, __global const cpx* pass_twiddles, ulong transforms, real in_sign, real out_re, real out_im, __global const cpx* tables) {
   // points 1/1, dims *:37/37, rader 37
   __local cpx lds[756];
   const uint lid = (uint)get_local_id(0);

@@ -10,7 +10,7 @@ __device__ __forceinline__ cpx cscale(cpx a, real s) { return cmake(a.x * s, a.y
 __device__ __forceinline__ cpx crot_mi(cpx a) { return cmake(a.y, -a.x); }  // -i * a
 
 // 36-point pass, stride product 1
-extern "C" __global__ void __launch_bounds__(126, 4) bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_pw_occ4(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im, const cpx* tables) {
+extern "C" __global__ void __launch_bounds__(126, 7) bfly_f32_n36_r6x6_rader_g651728ad33_p1_T6_M21_tm_pw_occ7(const cpx* in, cpx* out, const cpx* twiddles, const cpx* pass_twiddles, unsigned long long transforms, real in_sign, real out_re, real out_im, const cpx* tables) {
   // points 1/1, dims *:37/37, rader 37
   __shared__ __align__(16) cpx lds[756];
   const unsigned int lid = threadIdx.x;
