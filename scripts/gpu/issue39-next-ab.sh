@@ -118,6 +118,14 @@
 #     (draw-changed.py --override convolution_group_occupancy=1 --kind prime:
 #     67-4096 seed 29112036 fp32, 37-2048 seed 29112037 fp64 (37 ran 0.51x
 #     cuFFT in seed 58310428), PRECISION=single|double, bfly alone.
+# 15. Bluestein's three passes batch-innermost (BFLY_LIMITS=batch_inner=1;
+#     plan/group_order.cpp): Nsight Compute on fp32 1955533 x 34 found each
+#     pass reading its table (chirp 15.6 MB, spectrum 31 MB) once a batch
+#     member, 2.1 of the 8.5 GB the three moved (1955533 0.60x VkFFT in seed
+#     84270113). Against 0 on large primes Bluestein takes, bfly alone,
+#     PRECISION=single and double. (Ran on 2026-11-27, docs/perf/2026-11-
+#     27-h200-issue39-knobs: 1.28x slower in fp32, 1.10x in fp64; the knob
+#     and its code are gone.)
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -228,6 +236,10 @@ case "${STEP:-1}" in
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_group_occupancy=1" bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-group-occupancy-$p.txt"
+    ;;
+  15)
+    echo "STEP=15: batch_inner lost (1.28x slower in fp32, 1.10x in fp64) and its knob is gone" >&2
+    exit 1
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
