@@ -126,6 +126,15 @@
 #     PRECISION=single and double. (Ran on 2026-11-27, docs/perf/2026-11-
 #     27-h200-issue39-knobs: 1.28x slower in fp32, 1.10x in fp64; the knob
 #     and its code are gone.)
+# 16. One-pass fp32 rows by composite radices 18-28 where they save a stage
+#     (BFLY_LIMITS=composite_radices=1; plan/composite_radices.cpp): 4536 =
+#     18 x 18 x 14 at 324 threads, not 9 x 9 x 8 x 7 at 504 (cuFFT ran 252
+#     threads of 18 in 316 us, bfly 488 under Nsight Compute; 0.66x cuFFT in
+#     seed 84270113). Against the default on lengths drawn among those it
+#     changes (draw-changed.py --override composite_radices=1 --kind smooth
+#     --low 1000 --high 30000 --count 16 --seed 29112040) with 4536 and 3969,
+#     peers beside; NVRTC, sm_90: 56-80 registers below 6000 points, spills
+#     in 5103 (16 bytes) and 8232 (44; 9800 160 -> 36).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -240,6 +249,12 @@ case "${STEP:-1}" in
   15)
     echo "STEP=15: batch_inner lost (1.28x slower in fp32, 1.10x in fp64) and its knob is gone" >&2
     exit 1
+    ;;
+  16)
+    BFLY_AB_CONFIGS="-;BFLY_LIMITS=composite_radices=1" \
+      BFLY_AB_SHAPES=1458,3675,3969,4536,5040,5103,5292,5376,8232,8505,8960,9800,13440,14175,14400,15876,18144,19683 \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-composite-radices-single.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

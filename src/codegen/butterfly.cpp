@@ -20,6 +20,14 @@ const std::map<int, std::pair<int, int>>& compositions() {
       {14, {2, 7}},
       {15, {3, 5}},
       {25, {5, 5}},
+      // Past 16 only where DeviceLimits::composite_radices asks (plan/
+      // composite_radices.cpp): a stage fewer for one-pass rows.
+      {18, {2, 9}},
+      {20, {4, 5}},
+      {21, {3, 7}},
+      {24, {8, 3}},
+      {27, {3, 9}},
+      {28, {4, 7}},
       // Only where a tuning table asks for it (plan/factorize.hpp,
       // tunable_radices): 32 points a thread for long powers of two, one
       // exchange fewer (16384 = 32 x 32 x 16).

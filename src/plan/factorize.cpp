@@ -34,7 +34,7 @@ int largest_codelet() { return 31; }
 
 const std::vector<int>& tunable_radices() {
   static const std::vector<int> radices = [] {
-    std::vector<int> r{32};
+    std::vector<int> r{32, 28, 27, 24, 21, 20, 18};
     r.insert(r.end(), available_radices().begin(), available_radices().end());
     return r;
   }();

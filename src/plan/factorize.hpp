@@ -39,8 +39,9 @@ std::vector<std::int64_t> split_length(std::int64_t n, int passes, std::int64_t 
 
 // The butterfly radices the model plans with, largest first.
 const std::vector<int>& available_radices();
-// Those and the radices only a tuning table may ask for (32: more registers
-// a thread than the model gives, measured by bfly tune).
+// Those and the radices only a tuning table or a knob may ask for (32: more
+// registers a thread than the model gives, measured by bfly tune; 18-28:
+// DeviceLimits::composite_radices).
 const std::vector<int>& tunable_radices();
 // The fewest stages for n from `radices` (as choose_radices), largest first;
 // empty when n does not factor over them.

@@ -1,5 +1,6 @@
 #include "plan/launch_model.hpp"
 #include "plan/column_points.hpp"
+#include "plan/composite_radices.hpp"
 #include "plan/row_threads.hpp"
 
 #include <algorithm>
@@ -364,6 +365,7 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   const bool columns = point_stride != 1 || length == 1;
   spec.mapping = columns ? Mapping::ColumnMajor : Mapping::TransformMajor;
   normalise_dims(spec, columns);
+  apply_composite_radices(spec, limits);
   // (DeviceLimits::convolution_values: the same rule for a one-kernel
   // convolution, whose two FFTs keep their points live.)
   const bool one_pass_row = !columns && spec.stride_product == 1 && !spec.clustered();

@@ -392,6 +392,26 @@ TEST_P(Accuracy, RowValuesRule) {
   }
 }
 
+// Composite radices 18-28 where they save a one-pass row a stage
+// (DeviceLimits::composite_radices, issue 39's knob; fp32 only): each of
+// them in a kernel of its own, forced to one pass so a CPU takes it too,
+// directions and placements alternating.
+TEST_P(Accuracy, CompositeRadices) {
+  const PlanOptions rule = rule_options("composite_radices=1,single_pass=16384");
+  const std::vector<std::pair<std::int64_t, const char*>> cases = {
+      {1458, "_r18x9x9_"},  {3969, "_r21x21x9_"},  {4536, "_r18x18x14_"}, {5040, "_r20x18x14_"},
+      {5103, "_r27x21x9_"}, {9072, "_r24x21x18_"}, {8232, "_r28x21x14_"}};
+  int i = 0;
+  for (const auto& [n, radices] : cases) {
+    Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
+                     (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
+    ++i;
+    const std::string text = Plan(device(), p, rule).describe();
+    EXPECT_NE(text.find(radices), std::string::npos) << p.token() << "\n" << text;
+    expect_accurate(p, rule);
+  }
+}
+
 // The same rule for one-kernel convolutions (DeviceLimits::
 // convolution_values, issue 39's knob): Bluestein's and Rader's two FFTs at
 // m values a thread, radices of at most 16, the fewest stages within it.

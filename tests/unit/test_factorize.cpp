@@ -11,7 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "bfly/bfly.hpp"
+#include "plan/composite_radices.hpp"
+#include "plan/device_limits.hpp"
 #include "plan/factorize.hpp"
+#include "plan/plan.hpp"
 
 namespace {
 
@@ -301,4 +305,36 @@ TEST(NextFastLength, LeastSevenSmoothAtOrPastTheTarget) {
   EXPECT_TRUE(smooth7(got));
   EXPECT_THROW(bfly::next_fast_length(-1), bfly::Error);
   EXPECT_THROW(bfly::next_fast_length((std::int64_t{1} << 58) + 1), bfly::Error);
+}
+
+// Composite radices 18-28 (plan/composite_radices.cpp): only where they save
+// a stage, the smallest widest radix among the fewest stages, and only for
+// fp32 one-pass complex rows with the knob on.
+TEST(CompositeRadices, SaveAStageWithTheSmallestWidestRadix) {
+  using bfly::plan::fewer_stage_radices;
+  EXPECT_EQ(fewer_stage_radices(4536, {9, 9, 8, 7}), (std::vector<int>{18, 18, 14}));
+  EXPECT_EQ(fewer_stage_radices(3969, {9, 9, 7, 7}), (std::vector<int>{21, 21, 9}));
+  EXPECT_EQ(fewer_stage_radices(8000, {10, 10, 10, 8}), (std::vector<int>{20, 20, 20}));
+  EXPECT_TRUE(fewer_stage_radices(4096, {16, 16, 16}).empty());
+  EXPECT_TRUE(fewer_stage_radices(1008, {14, 9, 8}).empty());
+  EXPECT_TRUE(fewer_stage_radices(7, {7}).empty());
+
+  bfly::plan::DeviceLimits limits =
+      bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), bfly::Precision::Single);
+  bfly::Problem p;
+  p.shape = {4536};
+  p.batch = 64;
+  EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{9, 9, 8, 7}));
+  limits.composite_radices = 1;
+  EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{18, 18, 14}));
+  p.precision = bfly::Precision::Double;
+  const bfly::plan::DeviceLimits fp64 = [] {
+    bfly::plan::DeviceLimits l =
+        bfly::plan::for_precision(bfly::plan::gpu_limits(232448, 1024), bfly::Precision::Double);
+    l.composite_radices = 1;
+    return l;
+  }();
+  const std::vector<int> radices64 = bfly::plan::make_plan(p, fp64).passes.at(0).spec.radices;
+  ASSERT_FALSE(radices64.empty());
+  for (int r : radices64) EXPECT_LE(r, 16);
 }

@@ -1,0 +1,72 @@
+#include "plan/composite_radices.hpp"
+
+#include <algorithm>
+
+#include "plan/factorize.hpp"
+
+namespace bfly::plan {
+
+const std::vector<int>& composite_radices() {
+  static const std::vector<int> radices{28, 27, 24, 21, 20, 18};
+  return radices;
+}
+
+namespace {
+
+// Depth-first over radices in non-increasing order: every factorisation of
+// n into at most `stages` factors from `radices`, keeping the best by
+// (stages, widest, -smallest).
+void search(std::int64_t n, const std::vector<int>& radices, std::size_t from, int stages, std::vector<int>& path,
+            std::vector<int>& best) {
+  if (n == 1) {
+    auto key = [](const std::vector<int>& r) {
+      return std::make_tuple(r.size(), *std::max_element(r.begin(), r.end()), -*std::min_element(r.begin(), r.end()));
+    };
+    if (!path.empty() && (best.empty() || key(path) < key(best))) best = path;
+    return;
+  }
+  if (static_cast<int>(path.size()) >= stages) return;
+  for (std::size_t i = from; i < radices.size(); ++i) {
+    if (n % radices[i] != 0) continue;
+    path.push_back(radices[i]);
+    search(n / radices[i], radices, i, stages, path, best);
+    path.pop_back();
+  }
+}
+
+}  // namespace
+
+std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& model) {
+  if (model.size() < 2) return {};
+  std::vector<int> radices = available_radices();
+  radices.insert(radices.end(), composite_radices().begin(), composite_radices().end());
+  std::sort(radices.begin(), radices.end(), std::greater<int>());
+  radices.erase(std::unique(radices.begin(), radices.end()), radices.end());
+  std::vector<int> path, best;
+  search(n, radices, 0, static_cast<int>(model.size()) - 1, path, best);
+  return best;  // largest first, as choose_radices
+}
+
+// One-pass rows whose factors past 16 cost a stage: 4536 = 2^3 3^4 7 takes
+// four (9 x 9 x 8 x 7, three exchanges through local memory) where 18 x 18
+// x 14 takes three. Nsight Compute, H200, fp32, 2^26 points: cuFFT ran
+// 4536 as 252 threads of 18 points (70 registers, 3 groups) in 316 us,
+// bfly's 504 threads of 9 (60 registers, 2 groups) in 488 us, the copy in
+// 249 (docs/PERF.md, issue 39, fourteenth step). A thread then holds a
+// composite butterfly of up to 28 points; only contiguous complex rows of
+// one pass (no convolution, chirp, Rader or real pieces), where the
+// measurement was, and in fp32: NVRTC, sm_90, fp64 5040 = 20 x 18 x 14
+// took 242 registers at one group, 8232 = 28 x 21 x 14 spilled 148 bytes,
+// 4536 104 (fp32: 56-80 registers below 6000 points, no spill but 5103's
+// 16 and 8232's 44). Off by default until timed (scripts/gpu/issue39-next-
+// ab.sh STEP=16).
+void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits) {
+  if (!limits.composite_radices || spec.precision == Precision::Double || spec.stride_product != 1 || spec.mapping != Mapping::TransformMajor ||
+      spec.clustered() || spec.plane() || spec.convolve || spec.bluestein() || spec.rader() || spec.real() ||
+      spec.identity)
+    return;
+  const std::vector<int> fewer = fewer_stage_radices(spec.length, spec.radices);
+  if (!fewer.empty()) spec.radices = fewer;
+}
+
+}  // namespace bfly::plan

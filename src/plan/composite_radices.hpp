@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plan/device_limits.hpp"
+#include "plan/kernel_spec.hpp"
+
+namespace bfly::plan {
+
+// The radices 18-28 (composite butterflies, codegen/butterfly.cpp).
+const std::vector<int>& composite_radices();
+
+// The fewest stages for n over the model's radices and composite_radices(),
+// where that is fewer than `model` has; among those, the smallest widest
+// radix (the fewest points a thread), then the largest smallest. Empty where
+// no factorisation saves a stage.
+std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& model);
+
+// Where DeviceLimits::composite_radices asks, a one-pass complex row takes
+// fewer_stage_radices (composite_radices.cpp says why).
+void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits);
+
+}  // namespace bfly::plan
