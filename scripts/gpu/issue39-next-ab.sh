@@ -134,7 +134,8 @@
 #     changes (draw-changed.py --override composite_radices=1 --kind smooth
 #     --low 1000 --high 30000 --count 16 --seed 29112040) with 4536 and 3969,
 #     peers beside; NVRTC, sm_90: 56-80 registers below 6000 points, spills
-#     in 5103 (16 bytes) and 8232 (44; 9800 160 -> 36).
+#     in 5103 (16 bytes) and 8232 (44; 9800 160 -> 36). KIND=r2c and c2r:
+#     real rows drawn the same way (--transform r2c, seed 29112041).
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -251,10 +252,12 @@ case "${STEP:-1}" in
     exit 1
     ;;
   16)
-    BFLY_AB_CONFIGS="-;BFLY_LIMITS=composite_radices=1" \
-      BFLY_AB_SHAPES=1458,3675,3969,4536,5040,5103,5292,5376,8232,8505,8960,9800,13440,14175,14400,15876,18144,19683 \
+    k=${KIND:-c2c}
+    shapes=1458,3675,3969,4536,5040,5103,5292,5376,8232,8505,8960,9800,13440,14175,14400,15876,18144,19683
+    [ "$k" != c2c ] && shapes=2916,3675,5832,8505,11664,15360,17280,20412,21000,24192
+    BFLY_BENCH_KIND=$k BFLY_AB_CONFIGS="-;BFLY_LIMITS=composite_radices=1" BFLY_AB_SHAPES=$shapes \
       bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-composite-radices-single.txt"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-composite-radices-$k.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -53,17 +53,16 @@ std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& mod
 // 4536 as 252 threads of 18 points (70 registers, 3 groups) in 316 us,
 // bfly's 504 threads of 9 (60 registers, 2 groups) in 488 us, the copy in
 // 249 (docs/PERF.md, issue 39, fourteenth step). A thread then holds a
-// composite butterfly of up to 28 points; only contiguous complex rows of
-// one pass (no convolution, chirp, Rader or real pieces), where the
-// measurement was, and in fp32: NVRTC, sm_90, fp64 5040 = 20 x 18 x 14
-// took 242 registers at one group, 8232 = 28 x 21 x 14 spilled 148 bytes,
-// 4536 104 (fp32: 56-80 registers below 6000 points, no spill but 5103's
-// 16 and 8232's 44). Off by default until timed (scripts/gpu/issue39-next-
-// ab.sh STEP=16).
+// composite butterfly of up to 28 points. Only contiguous rows of one pass
+// (a real row's packed half too; no convolution, chirp or Rader), and only
+// in fp32: NVRTC, sm_90, fp64 5040 = 20 x 18 x 14 took 242 registers at one
+// group, 8232 = 28 x 21 x 14 spilled 148 bytes, 4536 104 (fp32: 56-80
+// registers below 6000 points, no spill but 5103's 16 bytes and 8232's
+// 44). Off by default until timed (scripts/gpu/issue39-next-ab.sh STEP=16).
 void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits) {
-  if (!limits.composite_radices || spec.precision == Precision::Double || spec.stride_product != 1 || spec.mapping != Mapping::TransformMajor ||
-      spec.clustered() || spec.plane() || spec.convolve || spec.bluestein() || spec.rader() || spec.real() ||
-      spec.identity)
+  if (!limits.composite_radices || spec.precision == Precision::Double || spec.stride_product != 1 ||
+      spec.mapping != Mapping::TransformMajor || spec.clustered() || spec.plane() || spec.convolve ||
+      spec.bluestein() || spec.rader() || spec.identity)
     return;
   const std::vector<int> fewer = fewer_stage_radices(spec.length, spec.radices);
   if (!fewer.empty()) spec.radices = fewer;

@@ -17,7 +17,7 @@ const std::vector<int>& composite_radices();
 // no factorisation saves a stage.
 std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& model);
 
-// Where DeviceLimits::composite_radices asks, a one-pass complex row takes
+// Where DeviceLimits::composite_radices asks, a one-pass fp32 row takes
 // fewer_stage_radices (composite_radices.cpp says why).
 void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits);
 

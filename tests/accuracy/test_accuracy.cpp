@@ -394,7 +394,7 @@ TEST_P(Accuracy, RowValuesRule) {
 
 // Composite radices 18-28 where they save a one-pass row a stage
 // (DeviceLimits::composite_radices, issue 39's knob; fp32 only): each of
-// them in a kernel of its own, forced to one pass so a CPU takes it too,
+// them in a kernel of its own, and two real rows, forced to one pass so a CPU takes it too,
 // directions and placements alternating.
 TEST_P(Accuracy, CompositeRadices) {
   const PlanOptions rule = rule_options("composite_radices=1,single_pass=16384");
@@ -406,6 +406,17 @@ TEST_P(Accuracy, CompositeRadices) {
     Problem p = make(n, 3, i % 2 ? Direction::Inverse : Direction::Forward,
                      (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
     ++i;
+    const std::string text = Plan(device(), p, rule).describe();
+    EXPECT_NE(text.find(radices), std::string::npos) << p.token() << "\n" << text;
+    expect_accurate(p, rule);
+  }
+  // Real rows: the packed half-length transform (7938 -> 3969, 4536 ->
+  // 2268 = 18 x 14 x 9), R2C then C2R.
+  for (const auto& [n, kind, radices] :
+       {std::make_tuple(7938, Kind::R2C, "_r21x21x9_packed_"), std::make_tuple(4536, Kind::C2R, "_r18x14x9_packed_")}) {
+    Problem p =
+        make(n, 2, kind == Kind::R2C ? Direction::Forward : Direction::Inverse, Placement::OutOfPlace, Norm::Backward);
+    p.kind = kind;
     const std::string text = Plan(device(), p, rule).describe();
     EXPECT_NE(text.find(radices), std::string::npos) << p.token() << "\n" << text;
     expect_accurate(p, rule);
