@@ -1,15 +1,11 @@
 #include "plan/composite_radices.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "plan/factorize.hpp"
 
 namespace bfly::plan {
-
-const std::vector<int>& composite_radices() {
-  static const std::vector<int> radices{28, 27, 24, 21, 20, 18};
-  return radices;
-}
 
 namespace {
 

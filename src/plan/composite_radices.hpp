@@ -8,13 +8,10 @@
 
 namespace bfly::plan {
 
-// The radices 18-28 (composite butterflies, codegen/butterfly.cpp).
-const std::vector<int>& composite_radices();
-
-// The fewest stages for n over the model's radices and composite_radices(),
-// where that is fewer than `model` has; among those, the smallest widest
-// radix (the fewest points a thread), then the largest smallest. Empty where
-// no factorisation saves a stage.
+// The fewest stages for n over the model's radices and composite_radices()
+// (factorize.hpp), where that is fewer than `model` has; among those, the
+// smallest widest radix (the fewest points a thread), then the largest
+// smallest. Empty where no factorisation saves a stage.
 std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& model);
 
 // Where DeviceLimits::composite_radices asks, a one-pass fp32 row takes

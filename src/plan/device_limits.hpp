@@ -57,9 +57,9 @@ struct DeviceLimits {
   // model's one widest butterfly a thread. A measurement knob until the
   // GPU has timed it (`BFLY_LIMITS=row_values=12`).
   int row_values = 0;
-  // One-pass complex rows take composite radices 18-28 where they save a
-  // stage (plan/composite_radices.cpp; 0, the default: radices up to 16,
-  // 25, 29 and 31).
+  // One-pass fp32 rows (complex, and real rows' halves) take composite
+  // radices 18-28 where they save a stage (plan/composite_radices.cpp; 0,
+  // the default: radices up to 16, 25, 29 and 31).
   int composite_radices = 0;
   // The same rule for one-kernel convolutions (Rader's and Bluestein's,
   // both FFTs through local memory) when > 0: small Bluestein convolutions

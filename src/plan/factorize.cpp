@@ -32,9 +32,15 @@ const std::vector<int>& available_radices() {
 
 int largest_codelet() { return 31; }
 
+const std::vector<int>& composite_radices() {
+  static const std::vector<int> radices{28, 27, 24, 21, 20, 18};
+  return radices;
+}
+
 const std::vector<int>& tunable_radices() {
   static const std::vector<int> radices = [] {
-    std::vector<int> r{32, 28, 27, 24, 21, 20, 18};
+    std::vector<int> r{32};
+    r.insert(r.end(), composite_radices().begin(), composite_radices().end());
     r.insert(r.end(), available_radices().begin(), available_radices().end());
     return r;
   }();

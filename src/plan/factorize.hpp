@@ -39,7 +39,11 @@ std::vector<std::int64_t> split_length(std::int64_t n, int passes, std::int64_t 
 
 // The butterfly radices the model plans with, largest first.
 const std::vector<int>& available_radices();
-// Those and the radices only a tuning table or a knob may ask for (32: more
+// The composite butterflies past 16 but 25 and 32 (codegen/butterfly.cpp),
+// largest first: only DeviceLimits::composite_radices plans with them
+// (plan/composite_radices.cpp).
+const std::vector<int>& composite_radices();
+// Those, the model's and the radices only a tuning table or a knob may ask for (32: more
 // registers a thread than the model gives, measured by bfly tune; 18-28:
 // DeviceLimits::composite_radices).
 const std::vector<int>& tunable_radices();
