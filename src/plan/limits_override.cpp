@@ -85,9 +85,8 @@ const std::vector<Key>& keys() {
        "convolution_spill_bytes: the spill a one-kernel fp32 convolution or a Bluestein chirp pass of 2 groups or "
        "more keeps (0: none)",
        0, 4096, [](DeviceLimits& l, long long v) { l.convolution_spill_bytes = static_cast<int>(v); }},
-      {"composite_radices",
-       "composite_radices (0 or 1): one-pass fp32 rows take radices 18-28 where they save a stage", 0, 1,
-       [](DeviceLimits& l, long long v) { l.composite_radices = static_cast<int>(v); }},
+      {"composite_radices", "composite_radices (0 or 1): one-pass fp32 rows take radices 18-28 where they save a stage",
+       0, 1, [](DeviceLimits& l, long long v) { l.composite_radices = static_cast<int>(v); }},
       {"wide_fit",
        "wide_fit: long fp32 columns kept at 64 points a thread take 32 where they fit (1, the default; 0: off)", 0, 1,
        [](DeviceLimits& l, long long v) { l.wide_fit = static_cast<int>(v); }},
