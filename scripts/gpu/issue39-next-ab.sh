@@ -136,6 +136,16 @@
 #     peers beside; NVRTC, sm_90: 56-80 registers below 6000 points, spills
 #     in 5103 (16 bytes) and 8232 (44; 9800 160 -> 36). KIND=r2c and c2r:
 #     real rows drawn the same way (--transform r2c, seed 29112041).
+# 17. Bluestein's middle pass relaunched at half its columns where it
+#     spills (BFLY_LIMITS=convolution_columns_relaunch=1; launch_
+#     alternatives.cpp): fp32 1955533's 1920-point pass spills 172 bytes at
+#     8 columns x 120 threads (64 registers) and took 2.43 of the three
+#     passes' 5.1 ms under Nsight Compute; at 4 columns 126 registers, none.
+#     fp64's spill 196-236 bytes (377011, 1493423) and take 254 registers
+#     at half. Primes drawn among those it changes (draw-changed.py
+#     --override convolution_columns_relaunch=1 --nvrtc --kind prime --low
+#     20000 --high 2097152: seed 29112042 fp32 with 1955533, 29112043
+#     fp64), bfly alone, PRECISION=single and double.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -258,6 +268,14 @@ case "${STEP:-1}" in
     BFLY_BENCH_KIND=$k BFLY_AB_CONFIGS="-;BFLY_LIMITS=composite_radices=1" BFLY_AB_SHAPES=$shapes \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-composite-radices-$k.txt"
+    ;;
+  17)
+    p=${PRECISION:-single}
+    shapes=763579,1082527,1220657,1318841,1665877,1807027,1824727,1899757,1955533
+    [ "$p" = double ] && shapes=377011,502613,551063,611483,614101,1493423
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_columns_relaunch=1" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-columns-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
