@@ -145,7 +145,10 @@
 #     at half. Primes drawn among those it changes (draw-changed.py
 #     --override convolution_columns_relaunch=1 --nvrtc --kind prime --low
 #     20000 --high 2097152: seed 29112042 fp32 with 1955533, 29112043
-#     fp64), bfly alone, PRECISION=single and double.
+#     fp64), bfly alone, PRECISION=single and double. Beside it
+#     strided_points=16: the first pass's 2048-point columns at 16 points a
+#     thread, not 32 (1955533: 8 x 128 threads at 64 registers, 50% of the
+#     warps, where 8 x 64 at 128 ran at 24%), and both.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -274,7 +277,8 @@ case "${STEP:-1}" in
     shapes=763579,1082527,1220657,1318841,1665877,1807027,1824727,1899757,1955533
     [ "$p" = double ] && shapes=377011,502613,551063,611483,614101,1493423
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
-      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_columns_relaunch=1" bash "$here/ab-many.sh"
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_columns_relaunch=1;BFLY_LIMITS=strided_points=16;BFLY_LIMITS=convolution_columns_relaunch=1,strided_points=16" \
+      bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-columns-$p.txt"
     ;;
   2)
