@@ -34,10 +34,14 @@ void search(std::int64_t n, const std::vector<int>& radices, std::size_t from, i
 
 std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& model) {
   if (model.size() < 2) return {};
-  std::vector<int> radices = available_radices();
-  radices.insert(radices.end(), composite_radices().begin(), composite_radices().end());
-  std::sort(radices.begin(), radices.end(), std::greater<int>());
-  radices.erase(std::unique(radices.begin(), radices.end()), radices.end());
+  // The model's radices and the composite ones, largest first (once).
+  static const std::vector<int> radices = [] {
+    std::vector<int> r = available_radices();
+    r.insert(r.end(), composite_radices().begin(), composite_radices().end());
+    std::sort(r.begin(), r.end(), std::greater<int>());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    return r;
+  }();
   std::vector<int> path, best;
   search(n, radices, 0, static_cast<int>(model.size()) - 1, path, best);
   return best;  // largest first, as choose_radices

@@ -119,15 +119,16 @@ std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const Device
   // sector of a row, 4 fp32 columns or 2 fp64: fp64 763579's 1536-point
   // pass at 2 columns spills 8 bytes at 254 registers, and at 1 reads half
   // sectors.)
-  const int sector = spec.precision == Precision::Double ? 2 : 4;
   if (limits.convolution_columns_relaunch && limits.is_gpu && spec.convolve && spec.bluestein() &&
-      spec.mapping == Mapping::ColumnMajor && !spec.clustered())
+      spec.mapping == Mapping::ColumnMajor && !spec.clustered()) {
+    const int sector = spec.precision == Precision::Double ? 2 : 4;
     for (int columns = spec.transforms_per_group / 2; columns >= std::max(sector, spec.transforms_per_group / 4);
          columns /= 2) {
       KernelSpec fewer = spec;
       fewer.transforms_per_group = columns;
       out.push_back(fewer);
     }
+  }
   return out;
 }
 
