@@ -58,7 +58,8 @@ std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& mod
 // in fp32: NVRTC, sm_90, fp64 5040 = 20 x 18 x 14 took 242 registers at one
 // group, 8232 = 28 x 21 x 14 spilled 148 bytes, 4536 104 (fp32: 56-80
 // registers below 6000 points, no spill but 5103's 16 bytes and 8232's
-// 44). Off by default until timed (scripts/gpu/issue39-next-ab.sh STEP=16).
+// 44). On for GPUs (device_limits.cpp gpu_limits: 0.84x the time over 18
+// C2C lengths on the H200).
 void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits) {
   if (!limits.composite_radices || spec.precision == Precision::Double || spec.stride_product != 1 ||
       spec.mapping != Mapping::TransformMajor || spec.clustered() || spec.plane() || spec.convolve ||

@@ -109,6 +109,13 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // registers, 7500 145 -> 89; fp64 15 lengths 1.12x; the large suite
   // 1.02x, 2d 1.03x. Error unchanged to within 0.2e-7 (4096: 1.2 -> 1.4e-7).
   limits.twiddle_powers = 2;
+  // Composite radices 18-28 where they save a one-pass fp32 row a stage
+  // (plan/composite_radices.cpp): H200, 2^26 points, bfly alone, 11
+  // repetitions (docs/perf/2026-11-27b-h200-issue39): C2C 0.841x the time
+  // over 18 smooth lengths 1458-19683 (19683 0.70x, 3969 0.74x; 8505
+  // 1.03x the only loss), R2C 0.861x and C2R 0.934x over 10 (8505 and
+  // 20412 C2R 1.02x). fp64 stays at radices to 16 (composite_radices.cpp).
+  limits.composite_radices = 1;
   // One-pass rows' occupancy from their points (launch_model.cpp
   // row_groups_per_unit).
   limits.row_occupancy = 1;

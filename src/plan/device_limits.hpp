@@ -58,8 +58,8 @@ struct DeviceLimits {
   // GPU has timed it (`BFLY_LIMITS=row_values=12`).
   int row_values = 0;
   // One-pass fp32 rows (complex, and real rows' halves) take composite
-  // radices 18-28 where they save a stage (plan/composite_radices.cpp; 0,
-  // the default: radices up to 16, 25, 29 and 31).
+  // radices 18-28 where they save a stage (plan/composite_radices.cpp;
+  // gpu_limits turns it on; 0: radices up to 16, 25, 29 and 31).
   int composite_radices = 0;
   // The same rule for one-kernel convolutions (Rader's and Bluestein's,
   // both FFTs through local memory) when > 0: small Bluestein convolutions
@@ -138,16 +138,6 @@ struct DeviceLimits {
   // 10: 1.00x (none faster or slower than 1%). docs/PERF.md, issue 39,
   // fourteenth step.
   bool convolution_group_occupancy = true;
-  // Bluestein's middle pass (a column pass that convolves: FFT, spectrum,
-  // inverse FFT) relaunches at half its columns, then a quarter (not below
-  // a 32-byte sector of a row), where its kernel spills (launch_alternatives.cpp relaunch_candidates); false (the
-  // default) keeps it. NVRTC, sm_90: fp32 1955533's 1920-point pass, 8
-  // columns x 120 threads of 24 points, spills 172 bytes at the 64
-  // registers 960 threads leave; at 4 columns 126 registers, none. It took
-  // 2.43 of the three passes' 5.1 ms under Nsight Compute (H200). The same
-  // relaunch for Rader's column passes lost (0.96x, docs/PERF.md, issue 39,
-  // fourteenth step). Not yet timed: issue39-next-ab.sh STEP=17.
-  bool convolution_columns_relaunch = false;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

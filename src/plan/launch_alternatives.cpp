@@ -113,22 +113,6 @@ std::vector<KernelSpec> relaunch_candidates(const KernelSpec& spec, const Device
     }
   if (spec.min_groups_per_unit > 2) out.insert(out.end(), values.begin(), values.end());
   for (const KernelSpec& other : launch_alternatives(spec, limits)) out.push_back(other);
-  // (DeviceLimits::convolution_columns_relaunch: Bluestein's middle pass of
-  // several columns a group at half of them, then a quarter, each thread's
-  // register share twice and four times as large; never below a 32-byte
-  // sector of a row, 4 fp32 columns or 2 fp64: fp64 763579's 1536-point
-  // pass at 2 columns spills 8 bytes at 254 registers, and at 1 reads half
-  // sectors.)
-  if (limits.convolution_columns_relaunch && limits.is_gpu && spec.convolve && spec.bluestein() &&
-      spec.mapping == Mapping::ColumnMajor && !spec.clustered()) {
-    const int sector = spec.precision == Precision::Double ? 2 : 4;
-    for (int columns = spec.transforms_per_group / 2; columns >= std::max(sector, spec.transforms_per_group / 4);
-         columns /= 2) {
-      KernelSpec fewer = spec;
-      fewer.transforms_per_group = columns;
-      out.push_back(fewer);
-    }
-  }
   return out;
 }
 

@@ -81,10 +81,6 @@ const std::vector<Key>& keys() {
        "convolution_group_occupancy (0 or 1): one-kernel convolutions of several transforms a group ask the groups "
        "their points leave registers for",
        0, 1, [](DeviceLimits& l, long long v) { l.convolution_group_occupancy = v != 0; }},
-      {"convolution_columns_relaunch",
-       "convolution_columns_relaunch (0 or 1): a spilling Bluestein middle pass relaunches at half its columns, then "
-       "a quarter",
-       0, 1, [](DeviceLimits& l, long long v) { l.convolution_columns_relaunch = v != 0; }},
       {"convolution_spill",
        "convolution_spill_bytes: the spill a one-kernel fp32 convolution or a Bluestein chirp pass of 2 groups or "
        "more keeps (0: none)",

@@ -324,6 +324,8 @@ TEST(CompositeRadices, SaveAStageWithTheSmallestWidestRadix) {
   bfly::Problem p;
   p.shape = {4536};
   p.batch = 64;
+  EXPECT_EQ(limits.composite_radices, 1);  // gpu_limits' default
+  limits.composite_radices = 0;
   EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{9, 9, 8, 7}));
   limits.composite_radices = 1;
   EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{18, 18, 14}));

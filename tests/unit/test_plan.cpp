@@ -901,9 +901,13 @@ std::pair<int, int> launch_of(std::int64_t n, std::int64_t batch, Precision prec
 // at one; 6860 = 14 x 14 x 7 x 5 490 of 20, not 1's 980 of 14; 5280 = 11 x
 // 10 x 8 x 6 takes 660 of 12 at two, not 1's 880 of 11 at one. Where the
 // busiest stage's threads are within twice and keep the groups, as at 1.
+// (Over radices to 16: composite radices save some of these a stage.)
 TEST(Plan, RowBusiestStageThreadsKnob) {
   auto launch = [](std::int64_t n, int on) {
-    return launch_of(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) { l.row_busiest = on; });
+    return launch_of(n, 1000, Precision::Single, 1, [on](DeviceLimits& l) {
+      l.row_busiest = on;
+      l.composite_radices = 0;
+    });
   };
   EXPECT_EQ(launch(3360, 0), std::make_pair(210, 30));
   EXPECT_EQ(launch(3360, 1), std::make_pair(240, 16));
