@@ -149,6 +149,25 @@
 #     strided_points=16: the first pass's 2048-point columns at 16 points a
 #     thread, not 32 (1955533: 8 x 128 threads at 64 registers, 50% of the
 #     warps, where 8 x 64 at 128 ran at 24%), and both.
+#     (16 and 17 ran on 2026-11-27, docs/perf/2026-11-27b-h200-issue39:
+#     composite_radices won, C2C 0.841x the time, R2C 0.861x, C2R 0.934x,
+#     and is the GPUs' default; the columns relaunch lost, 1.048x, and is
+#     gone, so STEP=17 now runs strided_points=16 alone, fp32 only. Mind
+#     the time: a bench of 18 shapes with peers took about 90 s a config,
+#     bfly alone about 50, fp64 twice that (the long-double check).)
+# 18. Bluestein's three passes along rows (BFLY_LIMITS=bluestein_rows=1;
+#     plan/solvers/bluestein_rows.cpp): the first and last passes over
+#     columns, each point back where it was read, the middle pass over
+#     contiguous rows (VkFFT's order), not the Stockham order whose middle
+#     pass reads 8 columns of rows L1 apart and whose last pass writes 2
+#     transforms' 8-byte points L2 apart. Large primes 0.59-0.74x VkFFT in
+#     seeds 84270113 and 11271415 (1955533, 910799, 1585547). NVRTC, sm_90:
+#     the middle pass's 2048-point rows at 128 threads take 182-184
+#     registers (2 groups a multiprocessor), 1440 at 144 95; the column
+#     passes 64-83. Primes drawn among those it changes (draw-changed.py
+#     --override bluestein_rows=1 --kind prime --low 20000 --high 2097152:
+#     seed 29112050 fp32, 29112051 fp64; --kind odd seed 29112052 fp32)
+#     with 1955533 and 910799, bfly alone, PRECISION=single and double.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -273,13 +292,18 @@ case "${STEP:-1}" in
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-composite-radices-$k.txt"
     ;;
   17)
+    BFLY_AB_PEERS=0 BFLY_AB_SHAPES=763579,1082527,1220657,1318841,1665877,1807027,1824727,1899757,1955533 \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=strided_points=16" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-single.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-strided-points-single.txt"
+    ;;
+  18)
     p=${PRECISION:-single}
-    shapes=763579,1082527,1220657,1318841,1665877,1807027,1824727,1899757,1955533
-    [ "$p" = double ] && shapes=377011,502613,551063,611483,614101,1493423
+    shapes=25703,28229,29297,115153,341701,349967,411641,908909,1080281,1516987,910799,1955533
+    [ "$p" = double ] && shapes=22697,39043,48883,53087,202381,463339,589273,768101
+    [ "${KIND:-c2c}" = odd ] && shapes=33261,91937,772319,931883,1100929,1481909
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
-      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_columns_relaunch=1;BFLY_LIMITS=strided_points=16;BFLY_LIMITS=convolution_columns_relaunch=1,strided_points=16" \
-      bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-columns-$p.txt"
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=bluestein_rows=1" bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-rows-$p${KIND:+-$KIND}.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -195,6 +195,42 @@ TEST_P(Bluestein, ThreePasses) {
     }
 }
 
+// The three passes along rows (DeviceLimits::bluestein_rows, issue 39's
+// knob; solvers/bluestein_rows.cpp): the first and last passes over
+// columns, each point back where it was read, the middle pass over
+// contiguous rows; M forced into two passes of at most 32 points, both
+// precisions, directions and placements, a strided axis, a 2D array with
+// a Bluestein axis each way, and the complex axis of a real 2D array (its
+// real axis keeps the Stockham order).
+TEST_P(Bluestein, ThreePassesAlongRows) {
+  PrecisionDraw draw("Bluestein.ThreePassesAlongRows");
+  PlanOptions rows = test_options();
+  rows.limits = "bluestein_three=2,rader=0,max_pass_length=32,bluestein_rows=1";
+  int i = 0;
+  for (Precision precision : {Precision::Single, Precision::Double})
+    for (std::int64_t n : {37, 101, 331, 509}) {
+      ++i;
+      if (!draw.take(precision)) continue;
+      const Problem p = make({n}, precision, 1 + i % 3, i % 2 ? Direction::Forward : Direction::Inverse,
+                             (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace);
+      const std::string text = Plan(device(), p, rows).describe();
+      // (The middle pass reads its rows' points side by side.)
+      EXPECT_NE(text.find("convolved in one kernel)\n    length"), std::string::npos) << p.token() << "\n" << text;
+      EXPECT_NE(text.find("points 1/1, dims"), std::string::npos) << p.token() << "\n" << text;
+      expect_accurate(p, rows);
+    }
+  Problem columns = make({37, 12}, Precision::Single, 2);
+  columns.axes = {0};
+  expect_accurate(columns, rows);
+  expect_accurate(make({41, 43}, Precision::Double, 2), rows);
+  Problem real = make({331, 6}, Precision::Single, 2);
+  real.kind = Kind::R2C;
+  expect_accurate(real, rows);
+  real.kind = Kind::C2R;
+  real.direction = Direction::Inverse;
+  expect_accurate(real, rows);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Bluestein, ::testing::Values("cuda", "opencl"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 

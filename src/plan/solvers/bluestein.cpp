@@ -136,7 +136,7 @@ void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
   if (step.loads_convolution()) {
     spec.chirp_load = true;
     spec.axis_dim = 1;
-    spec.axis_stride = f.stockham_stride;
+    spec.axis_stride = f.span / step.length;  // (a Stockham pass's stride; bluestein_rows.cpp's first pass)
   }
   if (step.stores_kernel()) spec.chirp_store = KernelSpec::ChirpStore::Kernel;
   if (step.chirp == Step::Chirp::ChirpStore || step.chirp == Step::Chirp::Unload)
@@ -198,6 +198,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     steps[0].what = axis + ", the first pass)";
     steps.push_back(turn);
     steps.push_back(unload);
+    if (bluestein_rows_apply(problem, dim, limits)) bluestein_rows(steps);
   }
   return steps;
 }

@@ -183,6 +183,11 @@ std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengt
 // Bluestein's steps for a dim whose length has a prime factor above 31.
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                                   const std::vector<int>& order);
+// Bluestein's three passes (first, middle, last) with the middle one along
+// rows (solvers/bluestein_rows.cpp), where DeviceLimits::bluestein_rows
+// asks and the axis is complex.
+bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits);
+void bluestein_rows(std::vector<Step>& three);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):

@@ -1,0 +1,88 @@
+// Bluestein's three passes with the middle one along rows
+// (DeviceLimits::bluestein_rows; solvers/bluestein.cpp has the three
+// passes). M = L1 L2 as an L1 x L2 matrix, point a' + k' L2 (a' < L2,
+// k' < L1), four-step order with no transposes (VkFFT's, ../shared/reviews/
+// vkfft-planning-2026-11-25.md):
+// - the first pass runs L2 columns of L1 points, a' + n L2 (times the chirp
+//   as they load), and writes its point k' back where it read point n = k';
+// - the middle pass runs row k' (L2 contiguous points), the pass twiddles
+//   w_M^{a' k'}, FFT_L2, the kernel K[k' + k'' L1], the inverse, and puts
+//   the row back where it was;
+// - the last pass runs the columns again (the first's inverse) and stores
+//   output e = a' + j L2 where e < N.
+// Where the Stockham order has the first pass write each column's L1 points
+// together and the middle pass read its rows L1 apart (a column pass of a
+// few transforms a group: fp32 1955533's 1920-point middle pass at 8 x 120
+// threads spilled 172 bytes and took 2.43 of the three passes' 5.1 ms under
+// Nsight Compute, H200) and the last pass write 2 transforms' 8-byte points
+// L2 apart, here every pass reads and writes whole sectors of its columns
+// or rows, and the middle pass is a one-kernel convolution of contiguous
+// rows, as Bluestein's fused kernel is. The longer of the two lengths takes
+// the rows. Complex axes only: a real axis's pieces (pairs of rows, the
+// Hermitian loads) take the Stockham geometry.
+#include <algorithm>
+
+#include "plan/solvers/solver.hpp"
+
+namespace bfly::plan {
+namespace {
+
+// The first pass: column a' (of S = M / L), points a' + n S, its point k'
+// written back at a' + k' S.
+PassCore rows_load_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t L = step.length, S = f.span / L;
+  spec.length = L;
+  spec.in_point_stride = S * f.src[f.dim];
+  spec.out_point_stride = S * f.dst[f.dim];
+  // (dims[1] is a', the chirp load's axis dim, as in a Stockham first pass.)
+  spec.dims.push_back({1, f.src[f.dim], f.dst[f.dim]});
+  spec.dims.push_back({S, f.src[f.dim], f.dst[f.dim]});
+  return {L, false};
+}
+
+// The middle pass: row k' (of P = L1), its L contiguous points, the pass
+// twiddles w_M^{n k'}.
+PassCore rows_turn_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t L = step.length, P = step.stride_product;
+  spec.length = L;
+  spec.stride_product = P;
+  spec.in_point_stride = f.src[f.dim];
+  spec.out_point_stride = f.dst[f.dim];
+  spec.dims.push_back({P, L * f.src[f.dim], L * f.dst[f.dim]});
+  spec.twiddle_dim = 0;
+  return {L, false};
+}
+
+// The last pass: column a' again, its output j at a' + j S along the axis.
+PassCore rows_unload_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
+  const std::int64_t L = step.length, S = f.span / L;
+  spec.length = L;
+  spec.in_point_stride = S * f.src[f.dim];
+  spec.out_point_stride = S * f.dst[f.dim];
+  spec.dims.push_back({S, f.src[f.dim], f.dst[f.dim]});
+  spec.axis_dim = 0;
+  spec.axis_stride = S;
+  return {L, false};
+}
+
+}  // namespace
+
+bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits) {
+  return limits.bluestein_rows > 0 && (problem.kind == Kind::C2C || dim - 1 != problem.real_axis());
+}
+
+void bluestein_rows(std::vector<Step>& three) {
+  Step& load = three.at(0);
+  Step& turn = three.at(1);
+  Step& unload = three.at(2);
+  const std::int64_t m = load.length * turn.length;
+  const std::int64_t rows = std::max(load.length, turn.length), columns = m / rows;
+  load.length = unload.length = columns;
+  turn.length = rows;
+  turn.stride_product = columns;
+  load.core = rows_load_core;
+  turn.core = rows_turn_core;
+  unload.core = rows_unload_core;
+}
+
+}  // namespace bfly::plan
