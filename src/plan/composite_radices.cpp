@@ -60,10 +60,15 @@ std::vector<int> fewer_stage_radices(std::int64_t n, const std::vector<int>& mod
 // registers below 6000 points, no spill but 5103's 16 bytes and 8232's
 // 44). On for GPUs (device_limits.cpp gpu_limits: 0.84x the time over 18
 // C2C lengths on the H200).
+//
+// Only from four stages of the model's on: every length timed went from
+// four or five stages to three; 600 = 10 x 10 x 6 as 25 x 24 (two stages,
+// 24 threads of 48 points, 157 registers where the model's 60 threads of
+// 12 take 50; NVRTC, sm_90) ran at 0.76x VkFFT in seed 11271415.
 void apply_composite_radices(KernelSpec& spec, const DeviceLimits& limits) {
-  if (!limits.composite_radices || spec.precision == Precision::Double || spec.stride_product != 1 ||
-      spec.mapping != Mapping::TransformMajor || spec.clustered() || spec.plane() || spec.convolve ||
-      spec.bluestein() || spec.rader() || spec.identity)
+  if (!limits.composite_radices || spec.radices.size() < 4 || spec.precision == Precision::Double ||
+      spec.stride_product != 1 || spec.mapping != Mapping::TransformMajor || spec.clustered() || spec.plane() ||
+      spec.convolve || spec.bluestein() || spec.rader() || spec.identity)
     return;
   const std::vector<int> fewer = fewer_stage_radices(spec.length, spec.radices);
   if (!fewer.empty()) spec.radices = fewer;

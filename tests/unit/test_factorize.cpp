@@ -329,6 +329,10 @@ TEST(CompositeRadices, SaveAStageWithTheSmallestWidestRadix) {
   EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{9, 9, 8, 7}));
   limits.composite_radices = 1;
   EXPECT_EQ(bfly::plan::make_plan(p, limits).passes.at(0).spec.radices, (std::vector<int>{18, 18, 14}));
+  // Three stages of the model's keep them (600 = 10 x 10 x 6, not 25 x 24).
+  bfly::Problem short_row = p;
+  short_row.shape = {600};
+  EXPECT_EQ(bfly::plan::make_plan(short_row, limits).passes.at(0).spec.radices, (std::vector<int>{10, 10, 6}));
   p.precision = bfly::Precision::Double;
   const bfly::plan::DeviceLimits fp64 = [] {
     bfly::plan::DeviceLimits l =
