@@ -167,7 +167,12 @@
 #     passes 64-83. Primes drawn among those it changes (draw-changed.py
 #     --override bluestein_rows=1 --kind prime --low 20000 --high 2097152:
 #     seed 29112050 fp32, 29112051 fp64; --kind odd seed 29112052 fp32)
-#     with 1955533 and 910799, bfly alone, PRECISION=single and double.
+#     with 1955533 and 910799, bfly alone, PRECISION=single and double
+#     (and KIND=odd). Beside it bluestein_rows=2: the rows as long as one
+#     kernel goes, 4096 fp32 points, the columns short (1955533: 960-point
+#     columns, 4 x 64 threads, 72-80 registers; 4096-point rows at 256
+#     threads, 174, one group a multiprocessor). About 60 s a config in
+#     fp32, twice that in fp64: one step a precision a call.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -302,7 +307,7 @@ case "${STEP:-1}" in
     [ "$p" = double ] && shapes=22697,39043,48883,53087,202381,463339,589273,768101
     [ "${KIND:-c2c}" = odd ] && shapes=33261,91937,772319,931883,1100929,1481909
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
-      BFLY_AB_CONFIGS="-;BFLY_LIMITS=bluestein_rows=1" bash "$here/ab-many.sh"
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=bluestein_rows=1;BFLY_LIMITS=bluestein_rows=2" bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-rows-$p${KIND:+-$KIND}.txt"
     ;;
   2)

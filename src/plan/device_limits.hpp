@@ -251,8 +251,9 @@ struct DeviceLimits {
   // Bluestein's three passes with the middle one along contiguous rows and
   // the first and last along columns, each point written back where it was
   // read (solvers/bluestein_rows.cpp), when > 0; 0: the Stockham order (the
-  // middle pass's rows L1 apart). Complex axes only. A measurement knob
-  // until the GPU has timed it (`BFLY_LIMITS=bluestein_rows=1`).
+  // middle pass's rows L1 apart); 2: the rows as long as one kernel goes.
+  // Complex axes only. A measurement knob until the GPU has timed it
+  // (`BFLY_LIMITS=bluestein_rows=1`).
   int bluestein_rows = 0;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,

@@ -131,8 +131,9 @@ const std::vector<Key>& keys() {
        "bluestein_three: Bluestein past one kernel in three passes (0 never, 1 but a C2R's real axis, 2 always)", 0, 2,
        [](DeviceLimits& l, long long v) { l.bluestein_three = static_cast<int>(v); }},
       {"bluestein_rows",
-       "bluestein_rows (0 or 1): Bluestein's three passes with the middle one along contiguous rows (complex axes)", 0,
-       1, [](DeviceLimits& l, long long v) { l.bluestein_rows = static_cast<int>(v); }},
+       "bluestein_rows (0, 1 or 2): Bluestein's three passes with the middle one along contiguous rows (complex "
+       "axes; 2: rows as long as one kernel goes)",
+       0, 2, [](DeviceLimits& l, long long v) { l.bluestein_rows = static_cast<int>(v); }},
       {"plane", "plane_points (0: never)", 0, kAny, [](DeviceLimits& l, long long v) { l.plane_points = v; }},
       {"plane_block", "plane_block_bytes", 0, kAny,
        [](DeviceLimits& l, long long v) { l.plane_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},

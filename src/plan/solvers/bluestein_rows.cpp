@@ -17,11 +17,15 @@
 // Nsight Compute, H200) and the last pass write 2 transforms' 8-byte points
 // L2 apart, here every pass reads and writes whole sectors of its columns
 // or rows, and the middle pass is a one-kernel convolution of contiguous
-// rows, as Bluestein's fused kernel is. The longer of the two lengths takes
-// the rows. Complex axes only: a real axis's pieces (pairs of rows, the
+// rows, as Bluestein's fused kernel is. At 1 the longer of the two lengths
+// takes the rows; at 2 the rows are as long as Bluestein's one kernel goes
+// (one_kernel_convolution: 4096 fp32 points, 1024 fp64), the columns as
+// short, as VkFFT's are (1000003's M = 2^21 as 4096-point rows and
+// 512-point columns of 16 a group). Complex axes only: a real axis's pieces (pairs of rows, the
 // Hermitian loads) take the Stockham geometry.
 #include <algorithm>
 
+#include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
 namespace bfly::plan {
@@ -71,12 +75,19 @@ bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& l
   return limits.bluestein_rows > 0 && (problem.kind == Kind::C2C || dim - 1 != problem.real_axis());
 }
 
-void bluestein_rows(std::vector<Step>& three) {
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits) {
   Step& load = three.at(0);
   Step& turn = three.at(1);
   Step& unload = three.at(2);
   const std::int64_t m = load.length * turn.length;
-  const std::int64_t rows = std::max(load.length, turn.length), columns = m / rows;
+  std::int64_t rows = std::max(load.length, turn.length);
+  if (limits.bluestein_rows >= 2)
+    for (std::int64_t d = std::min(m / 2, one_kernel_convolution(problem, limits)); d > rows; --d)
+      if (m % d == 0 && is_supported_length(d) && is_supported_length(m / d) && m / d <= limits.max_pass_length) {
+        rows = d;
+        break;
+      }
+  const std::int64_t columns = m / rows;
   load.length = unload.length = columns;
   turn.length = rows;
   turn.stride_product = columns;

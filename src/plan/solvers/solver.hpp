@@ -187,7 +187,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
 // rows (solvers/bluestein_rows.cpp), where DeviceLimits::bluestein_rows
 // asks and the axis is complex.
 bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits);
-void bluestein_rows(std::vector<Step>& three);
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):
