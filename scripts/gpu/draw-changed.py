@@ -13,7 +13,8 @@ knob off, on lengths drawn after the rule was final).
 smooth13: 13-smooth lengths with a factor 11 or 13 (the codelets past 7);
 --kind prime:
 primes, log-uniform; --kind odd: odd lengths with a prime factor above 31
-(Rader's and Bluestein's), log-uniform. --transform r2c or c2r plans real
+(Rader's and Bluestein's), log-uniform; --kind smooth2d: R x C arrays of
+7-smooth axes with low..high points. --transform r2c or c2r plans real
 transforms (batch 2, so that rows pair). --nvrtc compares what the runtime
 relaunches as well (slower: NVRTC compiles each kernel twice).
 """
@@ -69,7 +70,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--override", required=True, help="the BFLY_LIMITS value that restores the old rule")
-    ap.add_argument("--kind", choices=["smooth", "smooth13", "prime", "odd"], default="smooth")
+    ap.add_argument("--kind", choices=["smooth", "smooth13", "prime", "odd", "smooth2d"], default="smooth")
     ap.add_argument("--low", type=int, required=True)
     ap.add_argument("--high", type=int, required=True)
     ap.add_argument("--count", type=int, default=12)
@@ -83,6 +84,12 @@ def main():
     rng = random.Random(a.seed)
     if a.kind == "smooth":
         pool = smooth_lengths(a.low, a.high)
+        rng.shuffle(pool)
+    elif a.kind == "smooth2d":
+        # R x C arrays of 7-smooth axes (2..high each) whose points lie in
+        # low..high, as the random suite's images are.
+        axes = smooth_lengths(2, a.high)
+        pool = [f"{r}x{c}" for r in axes for c in axes if a.low <= r * c <= a.high]
         rng.shuffle(pool)
     elif a.kind == "smooth13":
         pool = [n for n in smooth_lengths(a.low, a.high, (2, 3, 5, 7, 11, 13)) if n % 11 == 0 or n % 13 == 0]

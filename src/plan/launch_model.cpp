@@ -208,12 +208,15 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
   };
   std::int64_t columns_threads = (R + widest(spec.radices) - 1) / widest(spec.radices);
   std::int64_t rows_threads = (C + widest(spec.plane_radices) - 1) / widest(spec.plane_radices);
-  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size &&
-         (columns_threads > 1 || rows_threads > 1)) {
-    if (columns_threads * C >= rows_threads * R)
+  // (A phase at one thread a transform that still passes the group, C or R
+  // above max_group_size, cannot shrink: plane.cpp never asks for one.)
+  while (std::max(columns_threads * C, rows_threads * R) > limits.max_group_size) {
+    if (columns_threads * C >= rows_threads * R && columns_threads > 1)
       columns_threads = (columns_threads + 1) / 2;
-    else
+    else if (rows_threads * R >= columns_threads * C && rows_threads > 1)
       rows_threads = (rows_threads + 1) / 2;
+    else
+      break;
   }
   // The phase with more threads takes fewer (more points each) while it
   // then holds no more points a thread than the other: the group has the

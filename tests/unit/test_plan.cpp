@@ -735,6 +735,13 @@ TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
   // transform, strided rows, planes not innermost: a pass an axis.
   EXPECT_EQ(plan({256, 256}).passes.size(), 2u);
   EXPECT_EQ(plan({4, 4096}).passes.size(), 2u);
+  // An axis of more points than a group has threads (a thread a column,
+  // then a row): a pass an axis. (Planning one never ended before.)
+  for (const auto& shape : std::vector<std::vector<std::int64_t>>{{6, 1500}, {1500, 6}, {2, 2688}, {3, 2500}}) {
+    const auto tree = plan(shape);
+    EXPECT_EQ(tree.passes.size(), 2u) << tree.print();
+    for (const Pass& pass : tree.passes) EXPECT_FALSE(pass.spec.plane());
+  }
   EXPECT_EQ(plan({128, 128}, bfly::Precision::Double).passes.size(), 2u);
   EXPECT_EQ(plan({64, 64}, bfly::Precision::Double).passes.size(), 1u);
   Problem real;

@@ -65,6 +65,9 @@ std::vector<Step> plane_steps(const Problem& problem, const DeviceLimits& limits
   if (!transformed(rank - 1) || !transformed(rank - 2)) return {};
   const std::int64_t rows = problem.shape[rank - 2], columns = problem.shape[rank - 1];
   if (!plane_axis(rows, limits) || !plane_axis(columns, limits) || rows * columns > limits.plane_points) return {};
+  // A thread at least a column in the first phase and a row in the second
+  // (6 x 1500 has no plane in a group of 1024 threads).
+  if (rows > limits.max_group_size || columns > limits.max_group_size) return {};
   if (limits.is_gpu && problem.precision == Precision::Double && (wide_codelet(rows) || wide_codelet(columns)))
     return {};
   // Rows contiguous where the plane is read and written (workspace, when a
