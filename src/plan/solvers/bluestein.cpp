@@ -198,7 +198,8 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     steps[0].what = axis + ", the first pass)";
     steps.push_back(turn);
     steps.push_back(unload);
-    if (bluestein_rows_apply(problem, dim, limits)) bluestein_rows(steps, problem, limits);
+    if (bluestein_rows_apply(problem, dim, limits))
+      bluestein_rows(steps, problem, limits, convolution_stride(problem, dim, order, m) == 1);
   }
   return steps;
 }
@@ -207,10 +208,9 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
 // forward FFT whose first pass loads (Load) and last stores the kernel
 // product (KernelStore; both: LoadKernelStore), then a forward FFT of the
 // conjugated product whose last pass stores the result (ChirpStore).
-std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits,
-                                    const std::vector<int>& order, std::int64_t m, const std::string& axis) {
-  // The padded data lives in workspace, row-major over `order` (natural
-  // when empty): the dim's stride there decides the CPU's aliasing split.
+// The padded data lives in workspace, row-major over `order` (natural when
+// empty): the dim's stride there.
+std::int64_t convolution_stride(const Problem& problem, int dim, const std::vector<int>& order, std::int64_t m) {
   std::int64_t stride = 1;
   const int dims = problem.rank() + 1;
   auto extent = [&](int d) { return d == 0 ? problem.batch : d == dim ? m : problem.shape[d - 1]; };
@@ -219,6 +219,13 @@ std::vector<Step> convolution_steps(const Problem& problem, int dim, const Devic
   } else {
     for (auto d = order.rbegin(); *d != dim; ++d) stride *= extent(*d);
   }
+  return stride;
+}
+
+std::vector<Step> convolution_steps(const Problem& problem, int dim, const DeviceLimits& limits,
+                                    const std::vector<int>& order, std::int64_t m, const std::string& axis) {
+  // (The dim's stride in workspace decides the CPU's aliasing split.)
+  const std::int64_t stride = convolution_stride(problem, dim, order, m);
   const std::vector<std::int64_t> lengths = axis_pass_lengths(m, limits, cache_aliased(problem, stride, limits));
   std::vector<Step> steps;
   for (int fft = 0; fft < 2; ++fft) {

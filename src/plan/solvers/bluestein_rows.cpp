@@ -21,8 +21,9 @@
 // takes the rows; at 2 the rows are as long as Bluestein's one kernel goes
 // (one_kernel_convolution: 4096 fp32 points, 1024 fp64), the columns as
 // short, as VkFFT's are (1000003's M = 2^21 as 4096-point rows and
-// 512-point columns of 16 a group). Complex axes only: a real axis's pieces (pairs of rows, the
-// Hermitian loads) take the Stockham geometry.
+// 512-point columns of 16 a group), where the axis is innermost. Complex
+// axes only: a real axis's pieces (pairs of rows, the Hermitian loads)
+// take the Stockham geometry.
 #include <algorithm>
 
 #include "plan/factorize.hpp"
@@ -75,13 +76,16 @@ bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& l
   return limits.bluestein_rows > 0 && (problem.kind == Kind::C2C || dim - 1 != problem.real_axis());
 }
 
-void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits) {
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits, bool contiguous) {
   Step& load = three.at(0);
   Step& turn = three.at(1);
   Step& unload = three.at(2);
   const std::int64_t m = load.length * turn.length;
   std::int64_t rows = std::max(load.length, turn.length);
-  if (limits.bluestein_rows >= 2)
+  // (Where the axis is not innermost the rows are columns too: NVRTC, sm_90,
+  // fp32 30011 x 8's 4096-point middle pass at 4 x 256 threads spilled 200
+  // bytes at 64 registers.)
+  if (limits.bluestein_rows >= 2 && contiguous)
     for (std::int64_t d = std::min(m / 2, one_kernel_convolution(problem, limits)); d > rows; --d)
       if (m % d == 0 && is_supported_length(d) && is_supported_length(m / d) && m / d <= limits.max_pass_length) {
         rows = d;

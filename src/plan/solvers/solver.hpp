@@ -187,7 +187,12 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
 // rows (solvers/bluestein_rows.cpp), where DeviceLimits::bluestein_rows
 // asks and the axis is complex.
 bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits);
-void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits);
+// (`contiguous`: the axis is innermost in workspace, where the middle
+// pass's rows are contiguous.)
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits, bool contiguous);
+// The stride of Bluestein's padded dim in workspace (row-major over
+// `order`, natural when empty).
+std::int64_t convolution_stride(const Problem& problem, int dim, const std::vector<int>& order, std::int64_t m);
 // The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):
