@@ -173,6 +173,18 @@
 #     columns, 4 x 64 threads, 72-80 registers; 4096-point rows at 256
 #     threads, 174, one group a multiprocessor). About 60 s a config in
 #     fp32, twice that in fp64: one step a precision a call.
+# 19. Planes in one pass against a pass an axis (BFLY_LIMITS=plane=0):
+#     70 x 175 fp32 ran its one pass at 34% of the copy floor (700 threads
+#     of 28 points, one group a multiprocessor) and 0.77x VkFFT in seed
+#     11271415. 2D arrays drawn among those it changes (draw-changed.py
+#     --override plane=0 --kind smooth2d --low 4096 --high 16384: seed
+#     29112053 fp32, 29112054 fp64) with 70x175, bfly alone,
+#     PRECISION=single and double.
+# 20. Long rows in clusters against two passes (BFLY_LIMITS=cluster=1):
+#     fp64 20736 in clusters of 8 blocks ran at 38% of the copy floor and
+#     0.81x VkFFT in seed 11271416. Lengths drawn among those it changes
+#     (--override cluster=1 --kind smooth: seed 29112055 fp64 12800-100000,
+#     29112056 fp32 24576-200000), bfly alone, PRECISION=single and double.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -309,6 +321,22 @@ case "${STEP:-1}" in
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
       BFLY_AB_CONFIGS="-;BFLY_LIMITS=bluestein_rows=1;BFLY_LIMITS=bluestein_rows=2" bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-rows-$p${KIND:+-$KIND}.txt"
+    ;;
+  19)
+    p=${PRECISION:-single}
+    shapes=140x63,147x81,160x70,28x360,32x486,336x21,343x28,40x150,81x105,84x150,70x175
+    [ "$p" = double ] && shapes=125x45,12x525,21x280,21x300,45x120,45x147,64x80,80x54
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS="-;BFLY_LIMITS=plane=0" \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-plane-$p.txt"
+    ;;
+  20)
+    p=${PRECISION:-single}
+    shapes=27216,27648,28224,31104,38400,46656,54432,55296
+    [ "$p" = double ] && shapes=14000,14400,15120,15680,20736,25200,31104,32768
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS="-;BFLY_LIMITS=cluster=1" \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-cluster-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
