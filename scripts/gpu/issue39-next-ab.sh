@@ -8,7 +8,10 @@
 # then STEP=2 on seeds drawn then. (12-14 ran on 2026-11-27, docs/perf/
 # 2026-11-27-h200-issue39-knobs: convolution_spill 32 (fp32) and
 # convolution_group_occupancy are the defaults; column_relaunch lost and
-# is gone, so STEP=13 no longer runs.)
+# is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
+# Next: STEP=18 (PRECISION=single, double, KIND=odd), 19 and 20
+# (PRECISION=single, double), each bfly alone and well inside a call's
+# 600 s with `timeout`, then STEP=2 on fresh seeds.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
