@@ -1102,12 +1102,13 @@ def check_other_verbs(bfly, work):
         name, bfly, ["plan", "--shape", "1000", "--batch", "3"]))
     checks.run("gen --shape 1000", lambda name: check_runs(name, bfly, ["gen", "--shape", "1000"]))
     # A GPU row's launch beside the others the runtime may take, with the
-    # points its busiest thread runs through the stages (5120 = 10 x 8 x 8 x
-    # 8: 16 + 2 x 3 x 8 at 512 threads, 10 + 3 x 8 at 640).
+    # points its busiest thread runs through the stages (5120 = 20 x 16 x
+    # 16, composite radices: 20 + 2 x 16 at 320 threads, 20 + 2 x 32 at
+    # 256).
     result = bfly.run(["plan", "--shape", "5120", "--limits", "hopper", "--tuning", "off"], device=False)
     checks.record("plan lists a row's launches and their busiest thread's points",
-                  result.returncode == 0 and "the model's 512 threads: 16 points a thread, 58 through its stages"
-                  in result.stdout and "640 threads: 10 points a thread, 34 through its stages" in result.stdout,
+                  result.returncode == 0 and "the model's 320 threads: 20 points a thread, 52 through its stages"
+                  in result.stdout and "256 threads: 32 points a thread, 84 through its stages" in result.stdout,
                   short(result.stdout))
     # A long column pass's registers: what its group leaves against what its
     # points need (2222640's 1512-point columns: 8 of 63 threads, 28 points).
