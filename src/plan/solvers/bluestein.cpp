@@ -198,8 +198,7 @@ std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceL
     steps[0].what = axis + ", the first pass)";
     steps.push_back(turn);
     steps.push_back(unload);
-    if (bluestein_rows_apply(problem, dim, limits))
-      bluestein_rows(steps, problem, limits, convolution_stride(problem, dim, order, m) == 1);
+    bluestein_rows(steps, problem, dim, order, limits);
   }
   return steps;
 }

@@ -72,11 +72,9 @@ PassCore rows_unload_core(KernelSpec& spec, const Step& step, const PassFrame& f
 
 }  // namespace
 
-bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits) {
-  return limits.bluestein_rows > 0 && (problem.kind == Kind::C2C || dim - 1 != problem.real_axis());
-}
-
-void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits, bool contiguous) {
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, const std::vector<int>& order,
+                    const DeviceLimits& limits) {
+  if (limits.bluestein_rows <= 0 || (problem.kind != Kind::C2C && dim - 1 == problem.real_axis())) return;
   Step& load = three.at(0);
   Step& turn = three.at(1);
   Step& unload = three.at(2);
@@ -85,7 +83,7 @@ void bluestein_rows(std::vector<Step>& three, const Problem& problem, const Devi
   // (Where the axis is not innermost the rows are columns too: NVRTC, sm_90,
   // fp32 30011 x 8's 4096-point middle pass at 4 x 256 threads spilled 200
   // bytes at 64 registers.)
-  if (limits.bluestein_rows >= 2 && contiguous)
+  if (limits.bluestein_rows >= 2 && convolution_stride(problem, dim, order, m) == 1)
     for (std::int64_t d = std::min(m / 2, one_kernel_convolution(problem, limits)); d > rows; --d)
       if (m % d == 0 && is_supported_length(d) && is_supported_length(m / d) && m / d <= limits.max_pass_length) {
         rows = d;

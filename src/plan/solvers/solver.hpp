@@ -183,13 +183,11 @@ std::vector<Step> stockham_steps(int dim, const std::vector<std::int64_t>& lengt
 // Bluestein's steps for a dim whose length has a prime factor above 31.
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                                   const std::vector<int>& order);
-// Bluestein's three passes (first, middle, last) with the middle one along
-// rows (solvers/bluestein_rows.cpp), where DeviceLimits::bluestein_rows
-// asks and the axis is complex.
-bool bluestein_rows_apply(const Problem& problem, int dim, const DeviceLimits& limits);
-// (`contiguous`: the axis is innermost in workspace, where the middle
-// pass's rows are contiguous.)
-void bluestein_rows(std::vector<Step>& three, const Problem& problem, const DeviceLimits& limits, bool contiguous);
+// Bluestein's three passes (first, middle, last) of `dim` laid out with the
+// middle one along rows (solvers/bluestein_rows.cpp), where
+// DeviceLimits::bluestein_rows asks and the axis is complex; else as they are.
+void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, const std::vector<int>& order,
+                    const DeviceLimits& limits);
 // The stride of Bluestein's padded dim in workspace (row-major over
 // `order`, natural when empty).
 std::int64_t convolution_stride(const Problem& problem, int dim, const std::vector<int>& order, std::int64_t m);
