@@ -116,6 +116,11 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 1.03x the only loss), R2C 0.861x and C2R 0.934x over 10 (8505 and
   // 20412 C2R 1.02x). fp64 stays at radices to 16 (composite_radices.cpp).
   limits.composite_radices = 1;
+  // Bluestein's three passes along rows past 64-point columns (solvers/
+  // bluestein_rows.cpp): H200, 2^26 points, bfly alone (docs/perf/
+  // 2026-11-27c-issue39): fp32 primes 341701-1955533 0.92x the time over
+  // 8, odd lengths past 700000 0.94x over 4; fp64 39043-768101 0.92x over 7.
+  limits.bluestein_rows = 2;
   // One-pass rows' occupancy from their points (launch_model.cpp
   // row_groups_per_unit).
   limits.row_occupancy = 1;

@@ -165,6 +165,9 @@ struct DeviceLimits {
   // rows past max_row_length whose columns fit two blocks a multiprocessor
   // then take one pass (solvers/axis_passes.cpp cluster_size).
   int max_cluster = 1;
+  // Whether fp64 rows take clusters too (Hopper: not; the policy in
+  // device_policy.cpp, the measurement there; BFLY_LIMITS=cluster_double=1).
+  bool cluster_double = true;
   // Points a cluster's block should hold (64 KiB), where a row splits so.
   std::int64_t cluster_chunk_points = 8192;
   // Points a thread of a cluster's block should hold (KernelSpec::cluster;
@@ -251,9 +254,9 @@ struct DeviceLimits {
   // Bluestein's three passes with the middle one along contiguous rows and
   // the first and last along columns, each point written back where it was
   // read (solvers/bluestein_rows.cpp), when > 0; 0: the Stockham order (the
-  // middle pass's rows L1 apart); 2: the rows as long as one kernel goes.
-  // Complex axes only. A measurement knob until the GPU has timed it
-  // (`BFLY_LIMITS=bluestein_rows=1`).
+  // middle pass's rows L1 apart); 1: the longer length takes the rows; 2
+  // (GPUs): the rows as long as one kernel goes where the columns are 64
+  // points or more; 3: at any columns. Complex axes only.
   int bluestein_rows = 0;
   // Two passes of a batched transform run as one chained launch whose second
   // pass reads the first's output from L2 (Pass::chain_elements,

@@ -17,6 +17,13 @@ DeviceLimits limits_for(const DeviceInfo& device) {
     // Thread-block clusters from compute capability 9.0 (8 blocks portably).
     if (std::atoi(device.compute_capability.c_str()) >= 9) {
       limits.max_cluster = 8;
+      // fp64 rows in two passes, not clusters: 2^26 points, bfly alone, 8
+      // lengths 14000-32768 drawn among those clusters take (docs/perf/
+      // 2026-11-27c-issue39): two passes 0.82x the time on an H200, every
+      // one faster (14400 0.72x, 20736 0.79x), 0.92x on an H100 (14400
+      // 0.68x; 25200 1.05x). fp32 keeps them: two passes 1.06x the time on
+      // the H100 over 8 lengths 27216-55296 (27216 1.35x), 0.92x on the H200.
+      limits.cluster_double = false;
       limits.l2_chain_bytes = kHopperL2ChainBytes;
     }
   } else {

@@ -56,6 +56,8 @@ const std::vector<Key>& keys() {
       {"strided_length", "max_strided_length", 2, kAny, [](DeviceLimits& l, long long v) { l.max_strided_length = v; }},
       {"cluster", "max_cluster, at most the device's (1: none)", 1, 64,
        [](DeviceLimits& l, long long v) { l.max_cluster = static_cast<int>(std::min<long long>(v, l.max_cluster)); }},
+      {"cluster_double", "cluster_double (0 or 1): fp64 rows take clusters too", 0, 1,
+       [](DeviceLimits& l, long long v) { l.cluster_double = v != 0; }},
       {"cluster_occ", "cluster_groups_per_unit", 0, 64,
        [](DeviceLimits& l, long long v) { l.cluster_groups_per_unit = static_cast<int>(v); }},
       {"cluster_chunk", "cluster_chunk_points (0: no preference)", 0, kAny,
@@ -131,9 +133,9 @@ const std::vector<Key>& keys() {
        "bluestein_three: Bluestein past one kernel in three passes (0 never, 1 but a C2R's real axis, 2 always)", 0, 2,
        [](DeviceLimits& l, long long v) { l.bluestein_three = static_cast<int>(v); }},
       {"bluestein_rows",
-       "bluestein_rows (0, 1 or 2): Bluestein's three passes with the middle one along contiguous rows (complex "
-       "axes; 2: rows as long as one kernel goes)",
-       0, 2, [](DeviceLimits& l, long long v) { l.bluestein_rows = static_cast<int>(v); }},
+       "bluestein_rows (0-3): Bluestein's three passes with the middle one along contiguous rows (complex "
+       "axes; 1: the longer length, 2: as long as one kernel goes where the columns are 64 points or more, 3: any)",
+       0, 3, [](DeviceLimits& l, long long v) { l.bluestein_rows = static_cast<int>(v); }},
       {"plane", "plane_points (0: never)", 0, kAny, [](DeviceLimits& l, long long v) { l.plane_points = v; }},
       {"plane_block", "plane_block_bytes", 0, kAny,
        [](DeviceLimits& l, long long v) { l.plane_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},

@@ -371,11 +371,14 @@ TEST(Plan, BluesteinLengthsConvolveASmoothLength) {
 // and writes its points a row apart, so it stores by columns through local
 // memory, at least a 32-byte sector of adjacent transforms a group (its
 // 8-byte stores were scattered a row apart: H200, nine lengths 16411-2097143,
-// fp32 1.09x with them in sectors).
+// fp32 1.09x with them in sectors). (The Stockham order's: bluestein_rows
+// 0; BluesteinRowsPastShortColumns has the rows'.)
 TEST(Plan, BluesteinsLastOfThreePassesStoresSectorsByColumns) {
-  const std::vector<std::pair<DeviceLimits, bool>> gpus = {
-      {bfly::plan::limits_for(bfly::plan::named_device("hopper")), true},  // (every n in three passes)
-      {bfly::plan::gpu_limits(49152, 1024), false}};
+  DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  DeviceLimits small = bfly::plan::gpu_limits(49152, 1024);
+  hopper.bluestein_rows = small.bluestein_rows = 0;
+  const std::vector<std::pair<DeviceLimits, bool>> gpus = {{hopper, true},  // (every n in three passes)
+                                                           {small, false}};
   for (const auto& [gpu, three] : gpus)
     for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
       for (std::int64_t n : {30011, 100003, 300007, 1000003}) {
@@ -391,6 +394,42 @@ TEST(Plan, BluesteinsLastOfThreePassesStoresSectorsByColumns) {
         EXPECT_TRUE(last.store_columns_via_local());
         EXPECT_GE(last.transforms_per_group, 2);
       }
+}
+
+// Bluestein's three passes along rows on a GPU (bluestein_rows 2, the
+// default): the middle pass's rows as long as one kernel goes (4096 fp32
+// points, 1024 fp64) and contiguous, where that leaves columns of 64
+// points or more; shorter columns keep the Stockham order (fp32 25703's
+// 13.5-point columns ran 1.57x the time as rows, H200).
+TEST(Plan, BluesteinRowsPastShortColumns) {
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  ASSERT_EQ(hopper.bluestein_rows, 2);
+  for (bfly::Precision precision : {bfly::Precision::Single, bfly::Precision::Double})
+    for (std::int64_t n : {25703, 30011, 100003, 300007, 1000003}) {
+      Problem p = problem(n, 4);
+      p.precision = precision;
+      const PlanTree tree = make_plan(p, hopper);
+      SCOPED_TRACE(tree.print());
+      ASSERT_EQ(tree.passes.size(), 3u);
+      const KernelSpec& first = tree.passes[0].spec;
+      const KernelSpec& middle = tree.passes[1].spec;
+      const std::int64_t rows = precision == bfly::Precision::Single ? 4096 : 1024;
+      const std::int64_t m = first.length * middle.length;
+      if (m / rows >= 64) {
+        // (fp64 1000003's M = 2^21 as 2048 x 1024 keeps the longer rows.)
+        EXPECT_GE(middle.length, rows);
+        EXPECT_GE(middle.length, first.length);
+        EXPECT_EQ(middle.in_point_stride, 1);
+        EXPECT_EQ(first.in_point_stride, middle.length);
+      } else {
+        EXPECT_NE(middle.in_point_stride, 1);
+      }
+      // (Which n take which: fp32 from 300007 on, fp64 from 100003.)
+      EXPECT_EQ(middle.in_point_stride == 1, n >= (precision == bfly::Precision::Single ? 300007 : 100003));
+    }
+  DeviceLimits any = hopper;
+  any.bluestein_rows = 3;
+  EXPECT_EQ(make_plan(problem(25703, 4), any).passes[1].spec.length, 3456);  // (55296 = 16 x 3456)
 }
 
 // Primes whose N - 1 factors over the codelets take Rader: in one pass (an

@@ -94,6 +94,7 @@ std::vector<std::int64_t> axis_pass_lengths(std::int64_t n, const DeviceLimits& 
 // 98304: 0.59-0.94x; fp64 20480-65536: 0.71-0.92x; docs/PERF.md).
 int cluster_size(std::int64_t n, Precision precision, const DeviceLimits& limits) {
   if (limits.max_cluster < 2 || n <= limits.max_row_length) return 1;
+  if (precision == Precision::Double && !limits.cluster_double) return 1;
   const std::int64_t point = precision == Precision::Single ? 8 : 16, sector = 32 / point;
   for (int c = 2; c <= limits.max_cluster; c *= 2) {
     const std::int64_t width = c * sector, length = n / width;

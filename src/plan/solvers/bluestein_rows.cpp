@@ -18,10 +18,11 @@
 // L2 apart, here every pass reads and writes whole sectors of its columns
 // or rows, and the middle pass is a one-kernel convolution of contiguous
 // rows, as Bluestein's fused kernel is. At 1 the longer of the two lengths
-// takes the rows; at 2 the rows are as long as Bluestein's one kernel goes
-// (one_kernel_convolution: 4096 fp32 points, 1024 fp64), the columns as
-// short, as VkFFT's are (1000003's M = 2^21 as 4096-point rows and
-// 512-point columns of 16 a group), where the axis is innermost. Complex
+// takes the rows; at 2 (the GPUs' default) the rows are as long as
+// Bluestein's one kernel goes (one_kernel_convolution: 4096 fp32 points,
+// 1024 fp64), the columns as short, as VkFFT's are (1000003's M = 2^21 as
+// 4096-point rows and 512-point columns of 16 a group), where the axis is
+// innermost and the columns are at least 64 points; 3 as 2 at any columns. Complex
 // axes only: a real axis's pieces (pairs of rows, the Hermitian loads)
 // take the Stockham geometry.
 #include <algorithm>
@@ -80,15 +81,27 @@ void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, c
   Step& unload = three.at(2);
   const std::int64_t m = load.length * turn.length;
   std::int64_t rows = std::max(load.length, turn.length);
-  // (Where the axis is not innermost the rows are columns too: NVRTC, sm_90,
-  // fp32 30011 x 8's 4096-point middle pass at 4 x 256 threads spilled 200
-  // bytes at 64 registers.)
-  if (limits.bluestein_rows >= 2 && convolution_stride(problem, dim, order, m) == 1)
+  if (limits.bluestein_rows >= 2) {
+    // (Where the axis is not innermost the rows are columns too: NVRTC,
+    // sm_90, fp32 30011 x 8's 4096-point middle pass at 4 x 256 threads
+    // spilled 200 bytes at 64 registers.)
+    if (convolution_stride(problem, dim, order, m) != 1) return;
     for (std::int64_t d = std::min(m / 2, one_kernel_convolution(problem, limits)); d > rows; --d)
       if (m % d == 0 && is_supported_length(d) && is_supported_length(m / d) && m / d <= limits.max_pass_length) {
         rows = d;
         break;
       }
+    // Columns of fewer than 64 points keep the Stockham order at 2: the
+    // middle pass's long rows hold one group a multiprocessor (fp32
+    // 4096-point rows at 176 registers), which the short columns' passes
+    // do not pay back (H200, 2^26 points: fp32 25703's 13.5-point columns
+    // 1.57x the time, 29297's 15 1.20x, 115153's 56 1.03x; fp32 341701's
+    // 168 and up 0.74-1.01x, 0.92x over 8; fp64's 1024-point rows: 22697's
+    // 44-point columns 1.02x, 39043's 76 and up 0.75-1.01x). 3: any.
+    // (Where the longer of the two lengths passes one kernel it keeps the
+    // rows: fp64 463339-768101's 960-1536 0.95-1.01x.)
+    if (limits.bluestein_rows == 2 && m / rows < 64) return;
+  }
   const std::int64_t columns = m / rows;
   load.length = unload.length = columns;
   turn.length = rows;
