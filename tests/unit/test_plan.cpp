@@ -509,8 +509,10 @@ TEST(Plan, PrimesWithSmoothPredecessorsTakeRader) {
 
 // Bluestein past 4096 points on a GPU in fp32 C2C: one kernel up to 8192
 // where M's widest radix is at most 12 (3229 at 6912 = 12 x 9 x 8 x 8,
-// 3533 at 7200), two passes where it is wider (3931 at 8192 = 16 x 8^3) or
-// in fp64, and under BFLY_LIMITS=convolution=L just as that says.
+// 3533 at 7200), two passes where it is wider (3931 at 8192 = 16 x 8^3);
+// in fp64 one kernel from 3072 points to 8192 at any radices (3229, 3931),
+// two passes between 1024 and 3072 (557 at 1152); under
+// BFLY_LIMITS=convolution=L just as that says.
 TEST(Plan, BluesteinOneKernelPastItsLimitWhereItsRadicesAreNarrow) {
   const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
   auto passes = [&](std::int64_t n, bfly::Precision precision, const DeviceLimits& limits) {
@@ -523,10 +525,14 @@ TEST(Plan, BluesteinOneKernelPastItsLimitWhereItsRadicesAreNarrow) {
   EXPECT_EQ(passes(3229, bfly::Precision::Single, hopper), 1u);
   EXPECT_EQ(passes(3533, bfly::Precision::Single, hopper), 1u);
   EXPECT_EQ(passes(3931, bfly::Precision::Single, hopper), 2u);
-  EXPECT_EQ(passes(3229, bfly::Precision::Double, hopper), 2u);
+  EXPECT_EQ(passes(3229, bfly::Precision::Double, hopper), 1u);
+  EXPECT_EQ(passes(3931, bfly::Precision::Double, hopper), 1u);
+  EXPECT_EQ(passes(557, bfly::Precision::Double, hopper), 2u);
   DeviceLimits forced = hopper;
   forced.convolution_length = 4096;
   EXPECT_EQ(passes(3229, bfly::Precision::Single, forced), 2u);
+  forced.convolution_length = 1024;
+  EXPECT_EQ(passes(3229, bfly::Precision::Double, forced), 2u);
 }
 
 // One Bluestein kernel serves every N of one M: N and the batch strides are

@@ -88,12 +88,18 @@ std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& 
 // and 7200 = 10 x 10 x 9 x 8 1.21-1.32x (3863 0.66x -> 0.87x cuFFT); 4608
 // = 9 x 8 x 8 x 8 level; 7680 = 15 x 8 x 8 x 8 and 8192 = 16 x 8 x 8 x 8,
 // whose one kernel holds 16 points at one group a multiprocessor where the
-// passes run two, 0.92-0.96x: those stay in passes.
+// passes run two, 0.92-0.96x: those stay in passes. fp64 C2C convolutions
+// of 3072-8192 points take one kernel too (H100, 2^26 points, against
+// their two FFTs' passes, docs/perf/2026-11-27c-issue39: M = 3840-7680
+// 0.73-0.92x the time, 3456 0.99x, 6912 1.01x; 0.86x over 10), not those
+// past 1024 below 3072: their one kernel holds 18 points a thread at 254
+// registers and a group of 72-216 threads (557's M = 1152 1.09x).
 bool bluestein_one_kernel(const Problem& problem, std::int64_t m, const DeviceLimits& limits) {
   if (m <= one_kernel_convolution(problem, limits)) return true;
-  if (!limits.is_gpu || limits.convolution_length > 0 || problem.precision != Precision::Single || problem.is_real() ||
+  if (!limits.is_gpu || limits.convolution_length > 0 || problem.is_real() ||
       m > std::min<std::int64_t>(8192, limits.max_single_pass_length))
     return false;
+  if (problem.precision == Precision::Double) return m >= 3072;
   const std::vector<int> radices = choose_radices(m);
   return !radices.empty() && *std::max_element(radices.begin(), radices.end()) <= 12;
 }
