@@ -9,9 +9,9 @@
 # 2026-11-27-h200-issue39-knobs: convolution_spill 32 (fp32) and
 # convolution_group_occupancy are the defaults; column_relaunch lost and
 # is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
-# Next: STEP=18 (PRECISION=single, double, KIND=odd), 19 and 20
-# (PRECISION=single, double), each bfly alone and well inside a call's
-# 600 s with `timeout`, then STEP=2 on fresh seeds.
+# 18-20 ran later that day; next: STEP=21 (PRECISION=single, double), each
+# bfly alone and well inside a call's 600 s with `timeout`, then STEP=2 on
+# fresh seeds on the H100 (kind nvidia-h100-x1).
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -188,6 +188,21 @@
 #     0.81x VkFFT in seed 11271416. Lengths drawn among those it changes
 #     (--override cluster=1 --kind smooth: seed 29112055 fp64 12800-100000,
 #     29112056 fp32 24576-200000), bfly alone, PRECISION=single and double.
+#  (18-20 ran on 2026-11-27, docs/perf/2026-11-27c-issue39: bluestein_rows
+#     2 won past 64-point columns and is the GPUs' default there; planes
+#     stay (fp32 mixed, fp64 1.14x); fp64 rows left clusters for two
+#     passes, fp32 kept them (the H100: clusters 1.06x). Then, on an H100,
+#     fp64 Bluestein convolutions of 3072-8192 points in one kernel won
+#     (0.895x the time over 9 primes) and are the default.)
+# 21. Bluestein's middle pass of three at 2 and 3 groups a multiprocessor
+#     (BFLY_LIMITS=convolution_pass_groups=2|3; launch_alternatives.cpp):
+#     fp32's 4096-point rows at 256 threads take 174-176 registers at the
+#     estimate's one group, 128 with no spill at 2, 80 spilling 148-180
+#     bytes at 3; fp64's 1024-point rows 238 at 2, 168 at 3 (NVRTC,
+#     sm_90). The large primes the random suites missed (1004779 0.72x,
+#     1415611 0.82x, 910799 0.59x VkFFT) and four more, fp64 six past
+#     50000, bfly alone, PRECISION=single and double. Next after it: the
+#     seeds again (STEP=2) on seeds drawn then, on the H100.
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
@@ -340,6 +355,15 @@ case "${STEP:-1}" in
     BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS="-;BFLY_LIMITS=cluster=1" \
       bash "$here/ab-many.sh"
     mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-cluster-$p.txt"
+    ;;
+  21)
+    p=${PRECISION:-single}
+    shapes=1004779,1415611,910799,1955533,341701,411641,908909,1516987
+    [ "$p" = double ] && shapes=53087,202381,463339,589273,768101,1000003
+    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
+      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_pass_groups=2;BFLY_LIMITS=convolution_pass_groups=3" \
+      bash "$here/ab-many.sh"
+    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-pass-groups-$p.txt"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

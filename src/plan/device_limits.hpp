@@ -138,6 +138,16 @@ struct DeviceLimits {
   // 10: 1.00x (none faster or slower than 1%). docs/PERF.md, issue 39,
   // fourteenth step.
   bool convolution_group_occupancy = true;
+  // Bluestein's middle pass of three (a convolution over sub-transforms
+  // with the pass twiddles) asks at least this many groups a multiprocessor
+  // where its threads and local memory let them (launch_alternatives.cpp
+  // convolution_pass_groups); 0: the estimate's. NVRTC, sm_90: fp32
+  // 4096-point rows at 256 threads take 174-176 registers at the
+  // estimate's one group (144 registers estimated), 128 with no spill at
+  // 2 (1004779: 4 bytes), 80 with 148-180 bytes spilled at 3. A
+  // measurement knob until the GPU times it (BFLY_LIMITS=
+  // convolution_pass_groups=2).
+  int convolution_pass_groups = 0;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for
   // a new size); 2 tiered (generic until the specialised plan, made on a

@@ -58,6 +58,18 @@ bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& l
          one && !spec.clustered() && !spec.staged;
 }
 
+int convolution_pass_groups(const KernelSpec& spec, const DeviceLimits& limits) {
+  if (limits.convolution_pass_groups <= 0 || !limits.is_gpu || limits.registers_per_unit <= 0 || !spec.convolve ||
+      spec.stride_product <= 1 || spec.clustered())
+    return 0;
+  const std::int64_t threads = std::max<std::int64_t>(1, spec.group_size());
+  const std::int64_t by_threads = limits.threads_per_unit / threads;
+  const std::int64_t by_local =
+      static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+  return static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>({limits.convolution_pass_groups, by_threads, by_local})));
+}
+
 // A few spilled words cost less than a group: 4704 at 48 registers
 // spilling 28 bytes ran 1.07x faster than at 64 registers without. Where a
 // group fewer loses a third or more of the warps (2-3 groups asked), more

@@ -34,6 +34,11 @@ bool row_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
 // way (row_threads.cpp convolution_groups_per_unit), or a Bluestein chirp
 // row's as a row's: then a spill relaunches at one and two groups fewer.
 bool convolution_occupancy_applies(const KernelSpec& spec, const DeviceLimits& limits);
+// The groups a multiprocessor Bluestein's middle pass of three (a
+// convolution of sub-transforms, stride_product > 1) asks by
+// DeviceLimits::convolution_pass_groups, as its threads and local memory
+// let them; 0 where that does not apply.
+int convolution_pass_groups(const KernelSpec& spec, const DeviceLimits& limits);
 
 // Spilled bytes a thread the runtime keeps a model launch with rather than
 // relaunch it, at row_occupancy's groups: DeviceLimits::tolerated_spill_bytes

@@ -626,6 +626,8 @@ std::string complete_launch(KernelSpec& spec, const DeviceLimits& limits) {
     spec.min_groups_per_unit =
         std::max(spec.min_groups_per_unit,
                  spec.convolve ? convolution_groups_per_unit(spec, limits) : row_groups_per_unit(spec, limits));
+  // (Bluestein's middle pass of three: DeviceLimits::convolution_pass_groups.)
+  spec.min_groups_per_unit = std::max(spec.min_groups_per_unit, convolution_pass_groups(spec, limits));
   if (!tunable(spec)) return "model";
   // Long rows: the thread count that keeps their points in registers
   // (plan/row_threads.cpp).

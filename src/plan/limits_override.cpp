@@ -79,6 +79,10 @@ const std::vector<Key>& keys() {
        1, [](DeviceLimits& l, long long v) { l.row_occupancy = static_cast<int>(v); }},
       {"spill", "tolerated_spill_bytes: the spill a one-pass row of 2-3 groups keeps", 0, 4096,
        [](DeviceLimits& l, long long v) { l.tolerated_spill_bytes = static_cast<int>(v); }},
+      {"convolution_pass_groups",
+       "convolution_pass_groups: the least groups a multiprocessor Bluestein's middle pass of three asks (0: the "
+       "estimate's)",
+       0, 64, [](DeviceLimits& l, long long v) { l.convolution_pass_groups = static_cast<int>(v); }},
       {"convolution_group_occupancy",
        "convolution_group_occupancy (0 or 1): one-kernel convolutions of several transforms a group ask the groups "
        "their points leave registers for",

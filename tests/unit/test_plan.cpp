@@ -400,7 +400,7 @@ TEST(Plan, BluesteinsLastOfThreePassesStoresSectorsByColumns) {
 // default): the middle pass's rows as long as one kernel goes (4096 fp32
 // points, 1024 fp64) and contiguous, where that leaves columns of 64
 // points or more; shorter columns keep the Stockham order (fp32 25703's
-// 13.5-point columns ran 1.57x the time as rows, H200).
+// 16-point columns ran 1.57x the time as rows, H200).
 TEST(Plan, BluesteinRowsPastShortColumns) {
   const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
   ASSERT_EQ(hopper.bluestein_rows, 2);
@@ -430,6 +430,32 @@ TEST(Plan, BluesteinRowsPastShortColumns) {
   DeviceLimits any = hopper;
   any.bluestein_rows = 3;
   EXPECT_EQ(make_plan(problem(25703, 4), any).passes[1].spec.length, 3456);  // (55296 = 16 x 3456)
+}
+
+// Bluestein's middle pass of three asks the groups convolution_pass_groups
+// names, as its threads and local memory let it (fp32 1004779's 4096-point
+// rows at 256 threads: 174 registers at the estimate's one group, 128 at
+// two, NVRTC sm_90); the passes around it and the one-kernel convolutions
+// keep theirs.
+TEST(Plan, BluesteinMiddlePassGroupsKnob) {
+  DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  ASSERT_EQ(hopper.convolution_pass_groups, 0);
+  const PlanTree before = make_plan(problem(1004779, 2), hopper);
+  ASSERT_EQ(before.passes.size(), 3u);
+  ASSERT_TRUE(before.passes[1].spec.convolve);
+  EXPECT_EQ(before.passes[1].spec.min_groups_per_unit, 1);
+  for (int groups : {2, 3, 64}) {
+    hopper.convolution_pass_groups = groups;
+    const PlanTree after = make_plan(problem(1004779, 2), hopper);
+    ASSERT_EQ(after.passes.size(), 3u);
+    // (256 threads of 34816 bytes: 6 groups' local memory, 8 groups' threads.)
+    EXPECT_EQ(after.passes[1].spec.min_groups_per_unit, std::min(groups, 6));
+    EXPECT_EQ(after.passes[0].spec.min_groups_per_unit, before.passes[0].spec.min_groups_per_unit);
+    EXPECT_EQ(after.passes[2].spec.min_groups_per_unit, before.passes[2].spec.min_groups_per_unit);
+    const PlanTree one = make_plan(problem(2777, 2), hopper);
+    ASSERT_EQ(one.passes.size(), 1u);
+    EXPECT_EQ(one.passes[0].spec.min_groups_per_unit, 1) << one.print();
+  }
 }
 
 // Primes whose N - 1 factors over the codelets take Rader: in one pass (an

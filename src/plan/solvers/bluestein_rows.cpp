@@ -94,10 +94,10 @@ void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, c
     // Columns of fewer than 64 points keep the Stockham order at 2: the
     // middle pass's long rows hold one group a multiprocessor (fp32
     // 4096-point rows at 176 registers), which the short columns' passes
-    // do not pay back (H200, 2^26 points: fp32 25703's 13.5-point columns
-    // 1.57x the time, 29297's 15 1.20x, 115153's 56 1.03x; fp32 341701's
-    // 168 and up 0.74-1.01x, 0.92x over 8; fp64's 1024-point rows: 22697's
-    // 44-point columns 1.02x, 39043's 76 and up 0.75-1.01x). 3: any.
+    // do not pay back (H200, 2^26 points: fp32 25703's 16-point columns
+    // 1.57x the time, 29297's 15 1.20x, 115153's 60 1.03x; fp32 341701's
+    // 180 and up 0.74-1.01x, 0.92x over 8; fp64's 1024-point rows: 22697's
+    // 45-point columns 1.02x, 39043's 80 and up 0.75-1.01x). 3: any.
     // (Where the longer of the two lengths passes one kernel it keeps the
     // rows: fp64 463339-768101's 960-1536 0.95-1.01x.)
     if (limits.bluestein_rows == 2 && m / rows < 64) return;
