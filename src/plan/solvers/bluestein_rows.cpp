@@ -22,9 +22,9 @@
 // Bluestein's one kernel goes (one_kernel_convolution: 4096 fp32 points,
 // 1024 fp64), the columns as short, as VkFFT's are (1000003's M = 2^21 as
 // 4096-point rows and 512-point columns of 16 a group), where the axis is
-// innermost and the columns are at least 64 points; 3 as 2 at any columns. Complex
-// axes only: a real axis's pieces (pairs of rows, the Hermitian loads)
-// take the Stockham geometry.
+// innermost and the columns are at least 64 points; 3 as 2 at any
+// columns. Complex axes only: a real axis's pieces (pairs of rows, the
+// Hermitian loads) take the Stockham geometry.
 #include <algorithm>
 
 #include "plan/factorize.hpp"
