@@ -206,6 +206,13 @@
 set -e
 here=$(dirname "$0")
 [ -x .deps/onebin/bfly ] && export BFLY=${BFLY:-$PWD/.deps/onebin/bfly}
+# bfly alone at PRECISION over SHAPES (commas), each of CONFIGS (ab-many.sh's
+# ';'-separated sets; "-" the defaults), the table to $OUT/ab-NAME.txt.
+alone_ab() {
+  local name=$1 shapes=$2 configs=$3 p=${PRECISION:-single}
+  BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS=$configs bash "$here/ab-many.sh"
+  mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-$name.txt"
+}
 case "${STEP:-1}" in
   1)
     BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution=8192" \
@@ -336,34 +343,26 @@ case "${STEP:-1}" in
     shapes=25703,28229,29297,115153,341701,349967,411641,908909,1080281,1516987,910799,1955533
     [ "$p" = double ] && shapes=22697,39043,48883,53087,202381,463339,589273,768101
     [ "${KIND:-c2c}" = odd ] && shapes=33261,91937,772319,931883,1100929,1481909
-    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
-      BFLY_AB_CONFIGS="-;BFLY_LIMITS=bluestein_rows=1;BFLY_LIMITS=bluestein_rows=2" bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-bluestein-rows-$p${KIND:+-$KIND}.txt"
+    alone_ab "bluestein-rows-$p${KIND:+-$KIND}" "$shapes" "-;BFLY_LIMITS=bluestein_rows=1;BFLY_LIMITS=bluestein_rows=2"
     ;;
   19)
     p=${PRECISION:-single}
     shapes=140x63,147x81,160x70,28x360,32x486,336x21,343x28,40x150,81x105,84x150,70x175
     [ "$p" = double ] && shapes=125x45,12x525,21x280,21x300,45x120,45x147,64x80,80x54
-    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS="-;BFLY_LIMITS=plane=0" \
-      bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-plane-$p.txt"
+    alone_ab "plane-$p" "$shapes" "-;BFLY_LIMITS=plane=0"
     ;;
   20)
     p=${PRECISION:-single}
     shapes=27216,27648,28224,31104,38400,46656,54432,55296
     [ "$p" = double ] && shapes=14000,14400,15120,15680,20736,25200,31104,32768
-    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes BFLY_AB_CONFIGS="-;BFLY_LIMITS=cluster=1" \
-      bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-cluster-$p.txt"
+    alone_ab "cluster-$p" "$shapes" "-;BFLY_LIMITS=cluster=1"
     ;;
   21)
     p=${PRECISION:-single}
     shapes=1004779,1415611,910799,1955533,341701,411641,908909,1516987
     [ "$p" = double ] && shapes=53087,202381,463339,589273,768101,1000003
-    BFLY_AB_PEERS=0 BFLY_BENCH_PRECISION=$p BFLY_AB_SHAPES=$shapes \
-      BFLY_AB_CONFIGS="-;BFLY_LIMITS=convolution_pass_groups=2;BFLY_LIMITS=convolution_pass_groups=3" \
-      bash "$here/ab-many.sh"
-    mv "${OUT:-/tmp/bfly-gpu-out}/ab-many-$p.txt" "${OUT:-/tmp/bfly-gpu-out}/ab-convolution-pass-groups-$p.txt"
+    alone_ab "convolution-pass-groups-$p" "$shapes" \
+      "-;BFLY_LIMITS=convolution_pass_groups=2;BFLY_LIMITS=convolution_pass_groups=3"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

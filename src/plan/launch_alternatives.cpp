@@ -64,10 +64,8 @@ int convolution_pass_groups(const KernelSpec& spec, const DeviceLimits& limits) 
     return 0;
   const std::int64_t threads = std::max<std::int64_t>(1, spec.group_size());
   const std::int64_t by_threads = limits.threads_per_unit / threads;
-  const std::int64_t by_local =
-      static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
-  return static_cast<int>(
-      std::max<std::int64_t>(1, std::min<std::int64_t>({limits.convolution_pass_groups, by_threads, by_local})));
+  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>({limits.convolution_pass_groups, by_threads,
+                                                                            groups_local_memory_holds(spec, limits)})));
 }
 
 // A few spilled words cost less than a group: 4704 at 48 registers

@@ -148,8 +148,7 @@ void set_staged(KernelSpec& s, int mode, const DeviceLimits& limits) {
   s.staged = s.staged_allowed() ? std::clamp(mode, 0, 2) : 0;
   if (s.staged && s.local_bytes() > limits.local_memory_bytes) s.staged = 0;
   if (!s.staged || s.min_groups_per_unit <= 0) return;
-  const std::size_t fit = (limits.local_memory_bytes + 1024) / (s.local_bytes() + 1024);
-  s.min_groups_per_unit = std::max(1, std::min(s.min_groups_per_unit, static_cast<int>(fit)));
+  s.min_groups_per_unit = std::max(1, std::min(s.min_groups_per_unit, groups_local_memory_holds(s, limits)));
 }
 
 // The table's entry for this length over the model's spec; false (spec
@@ -266,7 +265,7 @@ void complete_plane(KernelSpec& spec, const DeviceLimits& limits) {
     const int words = spec.precision == Precision::Double ? 2 : 1;
     if (spec.points_per_thread() * words <= 16) {
       const int group = static_cast<int>(warps_of(spec.group_size()));
-      const int fit = static_cast<int>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+      const int fit = groups_local_memory_holds(spec, limits);
       const int registers = limits.registers_per_unit / (group * 64);
       spec.min_groups_per_unit =
           std::max(spec.min_groups_per_unit, std::min({fit, registers, limits.threads_per_unit / group}));
@@ -534,17 +533,16 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     if (compact && limits.strided_groups_per_unit > 0) {
       const int group = static_cast<int>(warps_of(threads * per_group));
-      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
-      spec.min_groups_per_unit = std::max(
-          1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group, static_cast<int>(fit)}));
+      spec.min_groups_per_unit = std::max(1, std::min({limits.strided_groups_per_unit, limits.threads_per_unit / group,
+                                                       groups_local_memory_holds(spec, limits)}));
     }
     // Clusters: as many blocks as asked where their local memory fits (a
     // multiprocessor has 1 KiB a block more) and their points leave the
     // registers room (NVRTC, sm_90, two blocks: 32 fp32 points a thread of
     // 256 spill 12-16 bytes, 50 of 392 (radix 25) 1.7 KB, 30 fp64 276 bytes).
     if (spec.clustered() && limits.cluster_groups_per_unit > 0 && spec.points_per_thread() * words <= 36) {
-      const std::size_t fit = (limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024);
-      spec.min_groups_per_unit = std::max(1, std::min(limits.cluster_groups_per_unit, static_cast<int>(fit)));
+      spec.min_groups_per_unit =
+          std::max(1, std::min(limits.cluster_groups_per_unit, groups_local_memory_holds(spec, limits)));
     }
   }
   if (spec.real_store == KernelSpec::RealStore::SplitPaired) {
@@ -668,6 +666,10 @@ bool apply_choice(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
 }
 
 bool tunable_row(const KernelSpec& spec) { return tunable(spec); }
+
+int groups_local_memory_holds(const KernelSpec& spec, const DeviceLimits& limits) {
+  return static_cast<int>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+}
 
 std::string complete_spec(KernelSpec& spec, const DeviceLimits& limits) {
   const std::string from = complete_launch(spec, limits);

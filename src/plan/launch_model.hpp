@@ -32,4 +32,8 @@ bool apply_choice(KernelSpec& spec, const LaunchChoice& choice, const DeviceLimi
 // points of a complex transform (what `bfly tune` times).
 bool tunable_row(const KernelSpec& spec);
 
+// The groups a multiprocessor's local memory holds: each group's own and
+// 1 KiB more (what CUDA reserves a block).
+int groups_local_memory_holds(const KernelSpec& spec, const DeviceLimits& limits);
+
 }  // namespace bfly::plan

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "plan/launch_model.hpp"
+
 namespace bfly::plan {
 
 bool points_fit_registers(const KernelSpec& spec, int registers_per_unit) {
@@ -83,7 +85,7 @@ namespace {
 
 int groups_leaving(const KernelSpec& spec, const DeviceLimits& limits, std::int64_t need) {
   const std::int64_t warps = (spec.group_size() + 31) / 32;
-  const std::int64_t fit = static_cast<std::int64_t>((limits.local_memory_bytes + 1024) / (spec.local_bytes() + 1024));
+  const std::int64_t fit = groups_local_memory_holds(spec, limits);
   const std::int64_t most = std::min<std::int64_t>({limits.threads_per_unit / (32 * warps), fit, 32});
   const std::int64_t bank = limits.registers_per_unit / 4;
   int groups = 1;
