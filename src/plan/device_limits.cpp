@@ -121,6 +121,13 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 2026-11-27c-issue39): fp32 primes 341701-1955533 0.92x the time over
   // 8, odd lengths past 700000 0.94x over 4; fp64 39043-768101 0.92x over 7.
   limits.bluestein_rows = 2;
+  // Bluestein's middle pass of three at two groups a multiprocessor
+  // (launch_alternatives.cpp convolution_pass_groups): H100, 2^26 points,
+  // bfly alone, 11 repetitions (docs/perf/2026-11-27d-issue39): fp32 primes
+  // and odd lengths 341701-1955533 0.940x the time over 8 (none slower;
+  // 4096-point rows 174 -> 128 registers, NVRTC sm_90), fp64 0.983x over 6
+  // (768101 0.89x, 202381 1.016x); three groups spill and lose (1.046x fp32).
+  limits.convolution_pass_groups = 2;
   // One-pass rows' occupancy from their points (launch_model.cpp
   // row_groups_per_unit).
   limits.row_occupancy = 1;

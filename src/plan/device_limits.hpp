@@ -144,9 +144,8 @@ struct DeviceLimits {
   // convolution_pass_groups); 0: the estimate's. NVRTC, sm_90: fp32
   // 4096-point rows at 256 threads take 174-176 registers at the
   // estimate's one group (144 registers estimated), 128 with no spill at
-  // 2 (1004779: 4 bytes), 80 with 148-180 bytes spilled at 3. A
-  // measurement knob until the GPU times it (BFLY_LIMITS=
-  // convolution_pass_groups=2).
+  // 2 (1004779: 4 bytes), 80 with 148-180 bytes spilled at 3. GPUs take
+  // 2 (device_limits.cpp gpu_limits).
   int convolution_pass_groups = 0;
   // The generic tier (runtime/generic_plan.hpp): 1 runs every problem by
   // fixed kernels that take the length as an argument (nothing compiled for

@@ -435,11 +435,13 @@ TEST(Plan, BluesteinRowsPastShortColumns) {
 // Bluestein's middle pass of three asks the groups convolution_pass_groups
 // names, as its threads and local memory let it (fp32 1004779's 4096-point
 // rows at 256 threads: 174 registers at the estimate's one group, 128 at
-// two, NVRTC sm_90); the passes around it and the one-kernel convolutions
-// keep theirs.
+// two, NVRTC sm_90; GPUs ask two); the passes around it and the one-kernel
+// convolutions keep theirs.
 TEST(Plan, BluesteinMiddlePassGroupsKnob) {
   DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
-  ASSERT_EQ(hopper.convolution_pass_groups, 0);
+  EXPECT_EQ(hopper.convolution_pass_groups, 2);
+  EXPECT_EQ(make_plan(problem(1004779, 2), hopper).passes[1].spec.min_groups_per_unit, 2);
+  hopper.convolution_pass_groups = 0;
   const PlanTree before = make_plan(problem(1004779, 2), hopper);
   ASSERT_EQ(before.passes.size(), 3u);
   ASSERT_TRUE(before.passes[1].spec.convolve);
