@@ -9,9 +9,9 @@
 # 2026-11-27-h200-issue39-knobs: convolution_spill 32 (fp32) and
 # convolution_group_occupancy are the defaults; column_relaunch lost and
 # is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
-# 18-20 ran later that day; next: STEP=21 (PRECISION=single, double), each
-# bfly alone and well inside a call's 600 s with `timeout`, then STEP=2 on
-# fresh seeds on the H100 (kind nvidia-h100-x1).
+# 18-20 ran later that day, then 21 (its knob is the default now) and two
+# seeds on the H100; next: STEP=22 (PRECISION=double, SHAPES=... to split
+# it over calls; then single), bfly alone, with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -363,6 +363,20 @@ case "${STEP:-1}" in
     [ "$p" = double ] && shapes=53087,202381,463339,589273,768101,1000003
     alone_ab "convolution-pass-groups-$p" "$shapes" \
       "-;BFLY_LIMITS=convolution_pass_groups=2;BFLY_LIMITS=convolution_pass_groups=3"
+    ;;
+  22)
+    # Long mixed columns whose busiest launch leaves too few registers at
+    # the model's columns: half the columns first (column_halving=1 keeps a
+    # 32-byte sector a row, 2 goes to one column). Lengths drawn among those
+    # it changes (draw-changed.py --override column_halving=1: seed
+    # 27112041 fp64 smooth 2^18-2^24, 27112042 fp64 smooth2d 2^14-2^22,
+    # 27112043 fp32 smooth 2^18-2^24), and the three seed 13865768 found
+    # below 0.9x of a peer (fp64 2916000 0.73x VkFFT, 2288x24 0.76x, 4032x63
+    # 0.86x).
+    p=${PRECISION:-double}
+    shapes=2916000,2288x24,4032x63,2204496,2361960,2488320,2688000,2881200,3161088,3361400,3483648,3732480,3888000,1296x1536,1620x25,1680x768,2058x768,2205x1512,2352x288,2700x1008,3375x9
+    [ "$p" = single ] && shapes=2593080,2765952,3402000,4665600,4822335,9604000,10804500,13171200
+    alone_ab "column-halving-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=1;BFLY_LIMITS=column_halving=2"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -19,6 +19,28 @@ constexpr int kStridedColumnsFit = 32;
 // columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
 // 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
 // 2026-11-26, issue 39 third step).
+// DeviceLimits::column_halving: the model's launch at half the columns
+// it aims at, and half again, where its threads then hold their points
+// (its loads a row still a 32-byte sector at 1); `spec` becomes the first
+// that fits.
+bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLimits& limits) {
+  if (limits.column_halving <= 0) return false;
+  const int point = spec.precision == Precision::Double ? 16 : 8;
+  const int least = limits.column_halving == 1 ? (32 + point - 1) / point : 1;
+  DeviceLimits fewer = limits;
+  for (int columns = limits.min_columns / 2; columns >= 1; columns /= 2) {
+    fewer.min_columns = columns;
+    KernelSpec s = given;
+    complete_model_at(s, fewer);
+    if (s.transforms_per_group < least) return false;
+    if (column_points_fit_registers(s, limits.registers_per_unit)) {
+      spec = s;
+      return true;
+    }
+  }
+  return false;
+}
+
 void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_at(spec, limits);
@@ -26,6 +48,9 @@ void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
   // few registers for their points, the launch without it (NVRTC, sm_90:
   // fp32 4480000's 2240-point columns at 8 x 112 threads spilled 264 bytes;
   // fp64 3111696's 1764-point ones at 4 x 196, 128).
+  if (spec.mapping == Mapping::ColumnMajor && limits.registers_per_unit > 0 &&
+      !column_points_fit_registers(spec, limits.registers_per_unit) && fewer_columns_fit(spec, given, limits))
+    return;
   if (limits.column_busiest && spec.mapping == Mapping::ColumnMajor && limits.registers_per_unit > 0 &&
       !column_points_fit_registers(spec, limits.registers_per_unit)) {
     DeviceLimits off = limits;

@@ -249,6 +249,15 @@ struct DeviceLimits {
   // more than 64 registers (column_points.cpp complete_model, which says
   // what the H200 measured); 2, always; 0, never.
   int column_busiest = 1;
+  // Where the busiest launch's threads at the model's columns leave too few
+  // registers for their points (column_busiest's fallback to the widest),
+  // halve the columns first (column_points.cpp): 1, while a row of the
+  // group's loads still fills a 32-byte sector; 2, down to one column;
+  // 0, never. NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102
+  // threads of 30 points take 192 registers, at 2 x 180 of 15, 100;
+  // 2288x24's 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 11, 92;
+  // 4032x63's at 2 x 448 of 16 spill 216 bytes, at 1 x 448 none.
+  int column_halving = 0;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):

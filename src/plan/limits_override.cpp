@@ -127,6 +127,10 @@ const std::vector<Key>& keys() {
        0, 2, [](DeviceLimits& l, long long v) { l.row_busiest = static_cast<int>(v); }},
       {"row_busiest_points", "row_busiest_points: the fewest points a thread row_busiest starts from", 1, 1024,
        [](DeviceLimits& l, long long v) { l.row_busiest_points = v; }},
+      {"column_halving",
+       "column_halving (0, 1 or 2): long mixed columns whose busiest launch leaves too few registers halve their "
+       "columns first (1: while a row fills a 32-byte sector, 2: to one)",
+       0, 2, [](DeviceLimits& l, long long v) { l.column_halving = static_cast<int>(v); }},
       {"column_busiest",
        "column_busiest (0, 1 or 2): long mixed columns up to a thread a butterfly of their busiest stage "
        "(1: where that pays, 2: always)",
