@@ -10,8 +10,8 @@
 # convolution_group_occupancy are the defaults; column_relaunch lost and
 # is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
 # 18-20 ran later that day, then 21 (its knob is the default now) and two
-# seeds on the H100; next: STEP=22 (PRECISION=double, SHAPES=... to split
-# it over calls; then single), bfly alone, with `timeout`.
+# seeds on the H100, then 22 (whose knob changed after it); next: STEP=23
+# (PRECISION=double, then single), bfly alone, with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -376,7 +376,19 @@ case "${STEP:-1}" in
     p=${PRECISION:-double}
     shapes=2916000,2288x24,4032x63,2204496,2361960,2488320,2688000,2881200,3161088,3361400,3483648,3732480,3888000,1296x1536,1620x25,1680x768,2058x768,2205x1512,2352x288,2700x1008,3375x9
     [ "$p" = single ] && shapes=2593080,2765952,3402000,4665600,4822335,9604000,10804500,13171200
-    alone_ab "column-halving-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=1;BFLY_LIMITS=column_halving=2"
+    # (Mode 2 is gone since: it lost 4032x63 1.13x and fp32 13171200 1.44x.)
+    alone_ab "column-halving-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=1"
+    ;;
+  23)
+    # column_halving as it became after 22 (only where the halved launch
+    # keeps the widest launch's columns; no mode 2), on lengths drawn
+    # afresh among those it changes: draw-changed.py --override
+    # column_halving=1, seeds 27112051 (fp64 smooth 2^18-2^24), 27112052
+    # (fp64 smooth2d 2^14-2^22), 27112053 and 27112054 (the same in fp32).
+    p=${PRECISION:-double}
+    shapes=1574640,1749600,1990656,2074464,2540160,3175200,3240000,3499200,3528000,3628800,1764x1440,1800x50,1920x675,2250x210,2304x486,2352x960,2520x21,2940x350
+    [ "$p" = single ] && shapes=4445280,4838400,4898880,5832000,7024640,8297856,9800000,10716300,2160x945,2250x750,2304x80,2352x15,2940x15,3600x8
+    alone_ab "column-halving-fresh-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=1"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

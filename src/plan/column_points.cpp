@@ -12,21 +12,14 @@ constexpr int kStridedPointsWide = 64;
 // ... and where the group's registers cannot hold its points at 16.
 constexpr int kStridedColumnsFit = 32;
 
-// Long strided fp32 columns of a length not a power of two take
-// strided_points_mixed points a thread (16), where the group keeps the
-// columns it has at the old 64 (a 64-byte run a row and point): H200,
-// 2^26 points, fp32, 21 lengths that change, 16 against 64 where the
-// columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
-// 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
-// 2026-11-26, issue 39 third step).
 // DeviceLimits::column_halving: the model's launch at half the columns
-// it aims at, and half again, where its threads then hold their points
-// (its loads a row still a 32-byte sector at 1); `spec` becomes the first
-// that fits.
+// it aims at, and half again while a row of its loads fills a 32-byte
+// sector, where its threads then hold their points; `spec` becomes the
+// first that fits.
 bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLimits& limits) {
   if (limits.column_halving <= 0) return false;
   const int point = spec.precision == Precision::Double ? 16 : 8;
-  const int least = limits.column_halving == 1 ? (32 + point - 1) / point : 1;
+  const int least = (32 + point - 1) / point;
   DeviceLimits fewer = limits;
   for (int columns = limits.min_columns / 2; columns >= 1; columns /= 2) {
     fewer.min_columns = columns;
@@ -41,6 +34,13 @@ bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLi
   return false;
 }
 
+// Long strided fp32 columns of a length not a power of two take
+// strided_points_mixed points a thread (16), where the group keeps the
+// columns it has at the old 64 (a 64-byte run a row and point): H200,
+// 2^26 points, fp32, 21 lengths that change, 16 against 64 where the
+// columns stay: 1536000 1.30x, 5788125 1.33x, 6718464 1.23x, 1000000
+// 1.17x; where they halve: 3000x3000 0.80x, 12582912 0.96x (docs/PERF.md
+// 2026-11-26, issue 39 third step).
 void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
   const KernelSpec given = spec;
   complete_model_at(spec, limits);
@@ -48,15 +48,14 @@ void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
   // few registers for their points, the launch without it (NVRTC, sm_90:
   // fp32 4480000's 2240-point columns at 8 x 112 threads spilled 264 bytes;
   // fp64 3111696's 1764-point ones at 4 x 196, 128).
-  if (spec.mapping == Mapping::ColumnMajor && limits.registers_per_unit > 0 &&
-      !column_points_fit_registers(spec, limits.registers_per_unit) && fewer_columns_fit(spec, given, limits))
-    return;
   if (limits.column_busiest && spec.mapping == Mapping::ColumnMajor && limits.registers_per_unit > 0 &&
       !column_points_fit_registers(spec, limits.registers_per_unit)) {
+    KernelSpec busy = spec;
     DeviceLimits off = limits;
     off.column_busiest = 0;
     spec = given;
     complete_model(spec, off);
+    if (fewer_columns_fit(busy, given, limits) && busy.transforms_per_group >= spec.transforms_per_group) spec = busy;
     return;
   }
   // (Only there does strided_points_mixed decide anything: doubles take 16

@@ -251,12 +251,18 @@ struct DeviceLimits {
   int column_busiest = 1;
   // Where the busiest launch's threads at the model's columns leave too few
   // registers for their points (column_busiest's fallback to the widest),
-  // halve the columns first (column_points.cpp): 1, while a row of the
-  // group's loads still fills a 32-byte sector; 2, down to one column;
-  // 0, never. NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102
-  // threads of 30 points take 192 registers, at 2 x 180 of 15, 100;
-  // 2288x24's 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 11, 92;
-  // 4032x63's at 2 x 448 of 16 spill 216 bytes, at 1 x 448 none.
+  // that launch at half the columns, and half again while a row of its
+  // loads fills a 32-byte sector, if its threads then hold their points and
+  // it keeps the widest launch's columns (column_points.cpp): 1; 0, never.
+  // NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102 threads of
+  // 30 points take 192 registers, at 2 x 180 of 15, 100; 2288x24's
+  // 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 11, 92. H100,
+  // 2^26 points, bfly alone, on lengths drawn among those an earlier form
+  // changed: 2916000 0.81x, 2288x24 0.71x, 2352x288 and 2700x1008 0.66x;
+  // that form also halved where the widest launch kept more columns and
+  // lost there (3483648's 1944-point columns at 4 x 216 threads, 72
+  // registers and no spill, 1.12x at 2 x 216; 2058x768's, spilling 152
+  // bytes at 4, 1.17x at 2), so this one keeps them.
   int column_halving = 0;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
