@@ -262,8 +262,12 @@ struct DeviceLimits {
   // that form also halved where the widest launch kept more columns and
   // lost there (3483648's 1944-point columns at 4 x 216 threads, 72
   // registers and no spill, 1.12x at 2 x 216; 2058x768's, spilling 152
-  // bytes at 4, 1.17x at 2), so this one keeps them.
-  int column_halving = 0;
+  // bytes at 4, 1.17x at 2), so this one keeps them. On lengths drawn
+  // afresh among those it changes (docs/perf/2026-11-27d-issue39, STEP=23):
+  // fp64 0.823x the time over 18 (2250x210, 2352x960, 2520x21, 2940x350
+  // 0.65-0.66x; 1920x675 1.002x the slowest), fp32 0.943x over 14 (none
+  // slower).
+  int column_halving = 1;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):

@@ -921,9 +921,12 @@ TEST(Plan, GpuLongColumnsFitTheirGroupsRegisters) {
   EXPECT_EQ(kept.passes[1].spec.threads_per_transform, 96) << kept.print();
   // wide_fit (the default; 0 off): the wide launch's 4 columns of 60
   // points a thread become 4 of 30 in twice the threads, where those fit.
+  // (Without column_halving, which takes the busiest launch's 15 at those
+  // 4 columns: Plan.ColumnHalvingKeepsTheWidestColumns.)
   for (const int knob : {0, 1}) {
     DeviceLimits limits = hopper;
     limits.wide_fit = knob;
+    limits.column_halving = 0;
     Problem p;
     p.shape = {7290000};
     const auto tree = make_plan(p, limits);
@@ -1012,14 +1015,20 @@ TEST(Plan, RowBusiestStageThreadsKnob) {
 // mixed column passes look for their threads up to a thread a butterfly of
 // the busiest stage (fp64 885735's 1215 = 15 x 9 x 9 columns: 135 threads
 // of 15 points, not 76 of 30), unless those leave their group too few
-// registers (fp64 3111696's 1764-point columns keep 111 threads of 28);
-// at 1 only where that cuts the points by a quarter or the widest launch's
-// values pass 64 registers (fp32 1960000's 1400-point columns: 8 x 70 of
-// 28 at 2, 8 x 50 of 30 at 1; fp32 1524096's second pass 98 of 14).
+// registers (fp64 3111696's 1764-point columns keep 111 threads of 28,
+// without column_halving); at 1 only where that cuts the points by a
+// quarter or the widest launch's values pass 64 registers (fp32 1960000's
+// 1400-point columns: 8 x 70 of 28 at 2, 8 x 50 of 30 at 1; fp32
+// 1524096's second pass 98 of 14).
 TEST(Plan, ColumnBusiestStageThreadsKnob) {
   auto first_pass = [](std::int64_t n, int on, Precision precision = Precision::Double, std::size_t pass = 0) {
     return launch_of(
-        n, 1, precision, 2, [on](DeviceLimits& l) { l.column_busiest = on; }, pass);
+        n, 1, precision, 2,
+        [on](DeviceLimits& l) {
+          l.column_busiest = on;
+          l.column_halving = 0;
+        },
+        pass);
   };
   EXPECT_EQ(first_pass(885735, 0), std::make_pair(76, 30));
   EXPECT_EQ(first_pass(885735, 1), std::make_pair(135, 15));
@@ -1027,6 +1036,40 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
   EXPECT_EQ(first_pass(1960000, 2, Precision::Single), std::make_pair(70, 28));
   EXPECT_EQ(first_pass(1960000, 1, Precision::Single), std::make_pair(50, 30));
   EXPECT_EQ(first_pass(1524096, 1, Precision::Single, 1), std::make_pair(98, 14));
+}
+
+// column_halving (the default; 0 off): where the busiest launch leaves
+// too few registers at the model's columns, it takes half of them (and
+// half again, down to a 32-byte sector a row) if its threads then hold
+// their points and the widest launch would keep no more columns: fp64
+// 2916000's 1620-point columns 2 x 180 of 15, not 2 x 102 of 30; 2288x24's
+// 2 x 208 of 16, not 1 x 143 of 26; 3111696's 1764-point ones 196 of 14.
+// 3483648's 1944-point columns keep the widest launch's 4 (the busiest
+// fits only at 2), and an fp32 pass never goes below 4 columns.
+TEST(Plan, ColumnHalvingKeepsTheWidestColumns) {
+  const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  ASSERT_EQ(hopper.column_halving, 1);
+  auto column_pass = [&](std::vector<std::int64_t> shape, Precision precision, int halving, std::size_t pass) {
+    DeviceLimits limits = hopper;
+    limits.column_halving = halving;
+    Problem p;
+    p.shape = shape;
+    p.precision = precision;
+    const PlanTree tree = make_plan(p, limits);
+    const auto& spec = tree.passes.at(pass).spec;
+    EXPECT_EQ(spec.mapping, bfly::plan::Mapping::ColumnMajor) << tree.print();
+    return std::make_tuple(spec.transforms_per_group, spec.threads_per_transform, spec.points_per_thread());
+  };
+  const Precision d = Precision::Double;
+  EXPECT_EQ(column_pass({2916000}, d, 1, 0), std::make_tuple(2, 180, 15));
+  EXPECT_EQ(column_pass({2916000}, d, 0, 0), std::make_tuple(2, 102, 30));
+  EXPECT_EQ(column_pass({2288, 24}, d, 1, 1), std::make_tuple(2, 208, 16));
+  EXPECT_EQ(column_pass({2288, 24}, d, 0, 1), std::make_tuple(1, 143, 26));
+  EXPECT_EQ(std::get<1>(column_pass({3111696}, d, 1, 0)), 196);
+  EXPECT_EQ(std::get<0>(column_pass({3483648}, d, 1, 1)), 4);
+  EXPECT_EQ(column_pass({3483648}, d, 1, 1), column_pass({3483648}, d, 0, 1));
+  for (std::int64_t n : {2593080, 4665600, 7290000, 10804500, 13171200})
+    for (std::size_t pass : {0, 1}) EXPECT_GE(std::get<0>(column_pass({n}, Precision::Single, 1, pass)), 4) << n;
 }
 
 // A real axis with one large prime factor whose p - 1 factors over the
