@@ -10,8 +10,10 @@
 # convolution_group_occupancy are the defaults; column_relaunch lost and
 # is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
 # 18-20 ran later that day, then 21 (its knob is the default now) and two
-# seeds on the H100, then 22 (whose knob changed after it); next: STEP=23
-# (PRECISION=double, then single), bfly alone, with `timeout`.
+# seeds on the H100, then 22 (whose knob changed after it) and 23 (its
+# knob is the default now); next: STEP=24 (PRECISION=double, then single,
+# the latter split with SHAPES= if a call's 600 s is near), bfly alone,
+# with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -389,6 +391,19 @@ case "${STEP:-1}" in
     shapes=1574640,1749600,1990656,2074464,2540160,3175200,3240000,3499200,3528000,3628800,1764x1440,1800x50,1920x675,2250x210,2304x486,2352x960,2520x21,2940x350
     [ "$p" = single ] && shapes=4445280,4838400,4898880,5832000,7024640,8297856,9800000,10716300,2160x945,2250x750,2304x80,2352x15,2940x15,3600x8
     alone_ab "column-halving-fresh-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=1"
+    ;;
+  24)
+    # column_halving=2: also where the widest launch's points need more
+    # than 5/4 of the registers its threads leave (fp64 3375x9 spilled 552
+    # bytes at 4 columns, 1.75x slower than 2 in STEP=22; fp32 3375x336,
+    # 0.77x VkFFT in seed 32061298, spills 336 at 8). Drawn among those it
+    # changes: draw-changed.py --override column_halving=2, seeds 27112061
+    # (fp64 smooth2d 2^14-2^22), 27112062 (fp32 smooth2d), 27112063 (fp32
+    # smooth 2^18-2^24).
+    p=${PRECISION:-double}
+    shapes=2205x1029,2205x1568,2205x1764,2205x24,2205x480,2268x1568,3375x1215,3375x9
+    [ "$p" = single ] && shapes=2016x1750,2625x1080,2625x125,2625x1260,2800x245,2800x98,3200x252,3375x144,3375x336,4148928,4354560,4408992,5000000,5625000,7350000,12288000,12656250
+    alone_ab "column-halving2-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=2"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

@@ -34,6 +34,16 @@ bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLi
   return false;
 }
 
+// DeviceLimits::column_halving = 2: the widest launch's points need more
+// than 5/4 of the registers its threads leave (fp64 3375x9's 3375-point
+// columns at 4 x 225 threads: 94 for 72, 552 bytes spilled, 1.75x slower
+// than 2 columns of the busiest launch; 2058x768's 88 for 80 spilled 152
+// bytes and ran 1.17x faster than 2 columns; H100, STEP=22).
+bool widest_spills_far(const KernelSpec& widest, const DeviceLimits& limits) {
+  return limits.column_halving >= 2 &&
+         4 * column_registers_needed(widest) > 5 * column_registers_left(widest, limits.registers_per_unit);
+}
+
 // Long strided fp32 columns of a length not a power of two take
 // strided_points_mixed points a thread (16), where the group keeps the
 // columns it has at the old 64 (a 64-byte run a row and point): H200,
@@ -55,7 +65,9 @@ void complete_model_once(KernelSpec& spec, const DeviceLimits& limits) {
     off.column_busiest = 0;
     spec = given;
     complete_model(spec, off);
-    if (fewer_columns_fit(busy, given, limits) && busy.transforms_per_group >= spec.transforms_per_group) spec = busy;
+    if (fewer_columns_fit(busy, given, limits) &&
+        (busy.transforms_per_group >= spec.transforms_per_group || widest_spills_far(spec, limits)))
+      spec = busy;
     return;
   }
   // (Only there does strided_points_mixed decide anything: doubles take 16
@@ -128,6 +140,8 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model_once(widest, off);
   const int before = widest.points_per_thread(), after = spec.points_per_thread();
   const int words = spec.precision == Precision::Double ? 4 : 2;
+  // (Not where the widest launch would spill far: column_halving = 2.)
+  if (widest_spills_far(widest, limits) && column_points_fit_registers(spec, limits.registers_per_unit)) return;
   if (given.convolve || (4 * after > 3 * before && words * before <= 64)) spec = widest;
 }
 

@@ -253,7 +253,10 @@ struct DeviceLimits {
   // registers for their points (column_busiest's fallback to the widest),
   // that launch at half the columns, and half again while a row of its
   // loads fills a 32-byte sector, if its threads then hold their points and
-  // it keeps the widest launch's columns (column_points.cpp): 1; 0, never.
+  // it keeps the widest launch's columns (column_points.cpp): 1; 0, never;
+  // 2, also where the widest launch's points need more than 5/4 of the
+  // registers its threads leave (a measurement knob: fp64 3375x9, fp32
+  // 3375x336).
   // NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102 threads of
   // 30 points take 192 registers, at 2 x 180 of 15, 100; 2288x24's
   // 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 11, 92. H100,

@@ -1068,6 +1068,14 @@ TEST(Plan, ColumnHalvingKeepsTheWidestColumns) {
   EXPECT_EQ(std::get<1>(column_pass({3111696}, d, 1, 0)), 196);
   EXPECT_EQ(std::get<0>(column_pass({3483648}, d, 1, 1)), 4);
   EXPECT_EQ(column_pass({3483648}, d, 1, 1), column_pass({3483648}, d, 0, 1));
+  // At 2 (a measurement knob) also where the widest launch's points need
+  // more than 5/4 of the registers it leaves: fp64 3375x9's 3375-point
+  // columns (94 for 72) take 2 of 225 threads, not 4; 2058x768's (88 for
+  // 80) keep 4.
+  EXPECT_EQ(column_pass({3375, 9}, d, 1, 1), std::make_tuple(4, 225, 15));
+  EXPECT_EQ(column_pass({3375, 9}, d, 2, 1), std::make_tuple(2, 225, 15));
+  EXPECT_EQ(std::get<0>(column_pass({2058, 768}, d, 2, 1)), 4);
+  EXPECT_EQ(std::get<0>(column_pass({3375, 336}, Precision::Single, 2, 1)), 4);
   for (std::int64_t n : {2593080, 4665600, 7290000, 10804500, 13171200})
     for (std::size_t pass : {0, 1}) EXPECT_GE(std::get<0>(column_pass({n}, Precision::Single, 1, pass)), 4) << n;
 }
