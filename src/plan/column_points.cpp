@@ -140,8 +140,11 @@ void complete_model(KernelSpec& spec, const DeviceLimits& limits) {
   complete_model_once(widest, off);
   const int before = widest.points_per_thread(), after = spec.points_per_thread();
   const int words = spec.precision == Precision::Double ? 4 : 2;
-  // (Not where the widest launch would spill far: column_halving = 2.)
-  if (widest_spills_far(widest, limits) && column_points_fit_registers(spec, limits.registers_per_unit)) return;
+  // (Not where the widest launch would spill far, column_halving = 2, but
+  // for a convolution's columns, which always take the widest.)
+  if (!given.convolve && widest_spills_far(widest, limits) &&
+      column_points_fit_registers(spec, limits.registers_per_unit))
+    return;
   if (given.convolve || (4 * after > 3 * before && words * before <= 64)) spec = widest;
 }
 

@@ -259,7 +259,7 @@ struct DeviceLimits {
   // 3375x336).
   // NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102 threads of
   // 30 points take 192 registers, at 2 x 180 of 15, 100; 2288x24's
-  // 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 11, 92. H100,
+  // 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 16, 92. H100,
   // 2^26 points, bfly alone, on lengths drawn among those an earlier form
   // changed: 2916000 0.81x, 2288x24 0.71x, 2352x288 and 2700x1008 0.66x;
   // that form also halved where the widest launch kept more columns and
