@@ -12,8 +12,8 @@
 # 18-20 ran later that day, then 21 (its knob is the default now) and two
 # seeds on the H100, then 22 (whose knob changed after it) and 23 (its
 # knob is the default now); next: STEP=24 (PRECISION=double, then single,
-# the latter split with SHAPES= if a call's 600 s is near), bfly alone,
-# with `timeout`.
+# the latter split with SHAPES= if a call's 600 s is near) and STEP=25,
+# bfly alone, with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -404,6 +404,17 @@ case "${STEP:-1}" in
     shapes=2205x1029,2205x1568,2205x1764,2205x24,2205x480,2268x1568,3375x1215,3375x9
     [ "$p" = single ] && shapes=2016x1750,2625x1080,2625x125,2625x1260,2800x245,2800x98,3200x252,3375x144,3375x336,4148928,4354560,4408992,5000000,5625000,7350000,12288000,12656250
     alone_ab "column-halving2-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=2"
+    ;;
+  25)
+    # bluestein_light=25: an fp32 C2C axis whose M passes one kernel takes a
+    # longer M of the family, up to 25% longer, that runs in one (2371:
+    # 4800 in two passes, 0.65x cuFFT in seed 32061298; 5120 in one).
+    # Drawn among those it changes: draw-changed.py --override
+    # bluestein_light=25 --precision single, seeds 27112071 (primes
+    # 1500-4096) and 27112072 (odd lengths 1500-4096).
+    PRECISION=single alone_ab "bluestein-light" \
+      "${SHAPES:-2371,3181,3607,3613,3617,3659,3671,3677,3701,3709,3733,3797,2063,2083,2153,2389,3139}" \
+      "-;BFLY_LIMITS=bluestein_light=25"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

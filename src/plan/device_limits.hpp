@@ -282,6 +282,13 @@ struct DeviceLimits {
   // inverse: solvers/bluestein.cpp): 0 never (the two FFTs' passes), 1
   // where it wins (every axis but a C2R's real one: GPUs), 2 every axis.
   int bluestein_three = 0;
+  // Bluestein's M for fp32 C2C axes whose bluestein_length passes one
+  // kernel's convolution (solvers/bluestein_length.cpp): where > 0, the
+  // shortest M of bluestein_length's family up to this many percent longer
+  // that runs in one kernel (its widest radix 12 at most). A measurement
+  // knob (0: none): 2371's M = 4800 = 25 x 16 x 12 runs two passes through
+  // workspace (0.65x cuFFT in seed 32061298), M = 5120 one kernel.
+  int bluestein_light = 0;
   // Bluestein's three passes with the middle one along contiguous rows and
   // the first and last along columns, each point written back where it was
   // read (solvers/bluestein_rows.cpp), when > 0; 0: the Stockham order (the

@@ -1080,6 +1080,32 @@ TEST(Plan, ColumnHalvingKeepsTheWidestColumns) {
     for (std::size_t pass : {0, 1}) EXPECT_GE(std::get<0>(column_pass({n}, Precision::Single, 1, pass)), 4) << n;
 }
 
+// bluestein_light (a measurement knob, off): an fp32 C2C axis whose M
+// passes one kernel takes the shortest longer M of the family, up to the
+// percent it names, that runs in one (2371: 4800 = 25 x 16 x 12 in two
+// passes, 5120 in one kernel); its tables follow the spec's M. fp64, and
+// axes already in one kernel, keep theirs.
+TEST(Plan, BluesteinLightLengthKnob) {
+  DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
+  ASSERT_EQ(hopper.bluestein_light, 0);
+  const PlanTree before = make_plan(problem(2371, 2), hopper);
+  ASSERT_EQ(before.passes.size(), 2u) << before.print();
+  EXPECT_EQ(before.passes[0].spec.chirp_padded, 4800);
+  hopper.bluestein_light = 25;
+  const PlanTree after = make_plan(problem(2371, 2), hopper);
+  ASSERT_EQ(after.passes.size(), 1u) << after.print();
+  EXPECT_EQ(after.passes[0].spec.length, 5120);
+  EXPECT_EQ(after.passes[0].spec.chirp_padded, 5120);
+  EXPECT_TRUE(after.passes[0].spec.convolve);
+  hopper.bluestein_light = 5;  // (5120 is 6.7% past 4800)
+  EXPECT_EQ(make_plan(problem(2371, 2), hopper).passes.size(), 2u);
+  hopper.bluestein_light = 25;
+  Problem d = problem(2371, 2);
+  d.precision = bfly::Precision::Double;
+  EXPECT_EQ(make_plan(d, hopper).passes[0].spec.chirp_padded, bfly::plan::bluestein_length(2371));
+  EXPECT_EQ(make_plan(problem(2777, 2), hopper).passes[0].spec.length, 5760);
+}
+
 // A real axis with one large prime factor whose p - 1 factors over the
 // codelets takes Rader on that factor past the paired rows' Bluestein
 // kernel (8749 = 13 x 673 on a GPU: M = 17496 > 16384, where Bluestein's
