@@ -3,23 +3,27 @@
 // bluestein_light may take a longer M that runs in one kernel). The
 // tables (pieces/chirp.cpp) come from the spec's M (KernelSpec::
 // chirp_padded).
-#include <algorithm>
-#include <vector>
 
-#include "plan/factorize.hpp"
 #include "plan/solvers/solver.hpp"
 
 namespace bfly::plan {
 
 namespace {
 
-// c * 2^k, c odd, 5-smooth and below 256 but for the 125 family.
-bool in_family(std::int64_t m) {
-  while (m % 2 == 0) m /= 2;
-  const std::int64_t c = m;
-  for (std::int64_t p : {3, 5})
-    while (m % p == 0) m /= p;
-  return m == 1 && c < 256 && c % 125 != 0;
+// The smallest c * 2^k >= low, c odd, 5-smooth and below 256 but for the
+// 125 family (bluestein_length's family; below, why).
+std::int64_t family_at_least(std::int64_t low) {
+  std::int64_t best = 0;
+  for (std::int64_t c = 1; c < 256; c += 2) {
+    std::int64_t odd = c;
+    for (std::int64_t p : {3, 5})
+      while (odd % p == 0) odd /= p;
+    if (odd != 1 || c % 125 == 0) continue;
+    std::int64_t m = c;
+    while (m < low) m *= 2;
+    if (best == 0 || m < best) best = m;
+  }
+  return best;
 }
 
 }  // namespace
@@ -38,20 +42,7 @@ bool in_family(std::int64_t m) {
 // family's radix-25 launches of 32 points a thread slower still (997 at
 // 2000 = 125 x 2^4 0.62x, 1999 at 4000 0.82x): those c are left out. A pure
 // function of N: the host tables (pieces/chirp.cpp) find M from it.
-std::int64_t bluestein_length(std::int64_t n) {
-  const std::int64_t low = 2 * n - 1;
-  std::int64_t best = 0;
-  for (std::int64_t c = 1; c < 256; c += 2) {
-    std::int64_t odd = c;
-    for (std::int64_t p : {3, 5})
-      while (odd % p == 0) odd /= p;
-    if (odd != 1 || c % 125 == 0) continue;
-    std::int64_t m = c;
-    while (m < low) m *= 2;
-    if (best == 0 || m < best) best = m;
-  }
-  return best;
-}
+std::int64_t bluestein_length(std::int64_t n) { return family_at_least(2 * n - 1); }
 
 // DeviceLimits::bluestein_light: an fp32 C2C axis whose M passes one
 // kernel takes the shortest M of the same family, at most bluestein_light
@@ -66,8 +57,8 @@ std::int64_t bluestein_length_for(const Problem& problem, int dim, const DeviceL
       bluestein_one_kernel(problem, usual, limits))
     return usual;
   const std::int64_t most = usual + usual * limits.bluestein_light / 100;
-  for (std::int64_t m = usual + 1; m <= most; ++m)
-    if (in_family(m) && bluestein_one_kernel(problem, m, limits)) return m;
+  for (std::int64_t m = family_at_least(usual + 1); m <= most; m = family_at_least(m + 1))
+    if (bluestein_one_kernel(problem, m, limits)) return m;
   return usual;
 }
 
