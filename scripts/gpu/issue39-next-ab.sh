@@ -11,9 +11,9 @@
 # is gone, so STEP=13 no longer runs.) 16 and 17 ran later that day.
 # 18-20 ran later that day, then 21 (its knob is the default now) and two
 # seeds on the H100, then 22 (whose knob changed after it) and 23 (its
-# knob is the default now); next: STEP=24 (PRECISION=double, then single,
-# the latter split with SHAPES= if a call's 600 s is near) and STEP=25,
-# bfly alone, with `timeout`.
+# knob is the default now); then 24 (column_halving=2: the default since,
+# at 4/3 where it ran at 5/4) and 25 (lost; its knob is gone) on the H100
+# (docs/perf/2026-11-28-issue39).
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -406,15 +406,14 @@ case "${STEP:-1}" in
     alone_ab "column-halving2-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=column_halving=2"
     ;;
   25)
-    # bluestein_light=25: an fp32 C2C axis whose M passes one kernel takes a
-    # longer M of the family, up to 25% longer, that runs in one (2371:
-    # 4800 in two passes, 0.65x cuFFT in seed 32061298; 5120 in one).
-    # Drawn among those it changes: draw-changed.py --override
-    # bluestein_light=25 --precision single, seeds 27112071 (primes
-    # 1500-4096) and 27112072 (odd lengths 1500-4096).
-    PRECISION=single alone_ab "bluestein-light" \
-      "${SHAPES:-2371,3181,3607,3613,3617,3659,3671,3677,3701,3709,3733,3797,2063,2083,2153,2389,3139}" \
-      "-;BFLY_LIMITS=bluestein_light=25"
+    # bluestein_light=25 (an fp32 axis whose Bluestein M passes one kernel
+    # took a longer M of the family, up to 25% longer, that ran in one:
+    # 2371's 4800 in two passes -> 5120 in one at 640 threads, one group a
+    # multiprocessor) lost 1.113x over 17 primes and odd lengths 2063-3797
+    # (only 2371 and 2389 0.96x; docs/perf/2026-11-28-issue39), and its knob
+    # is gone.
+    echo "STEP=25: bluestein_light lost (1.113x slower over 17) and its knob is gone" >&2
+    exit 1
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

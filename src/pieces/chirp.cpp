@@ -37,7 +37,8 @@ std::string chirped(const std::string& v) { return "cmul(cmake(" + v + ".x, -" +
 // about 1e-16 x log2 M, is far below a float's 6e-8), which takes a
 // fraction of the long-double FFT's time.
 template <class T>
-std::vector<std::complex<T>> bluestein_tables(std::int64_t n, std::int64_t m) {
+std::vector<std::complex<T>> bluestein_tables(std::int64_t n) {
+  const std::int64_t m = plan::bluestein_length(n);
   std::vector<std::complex<T>> out;
   out.reserve(static_cast<std::size_t>(n + m));
   auto append = [&out](const auto& values) {
@@ -65,15 +66,12 @@ class Chirp final : public Piece {
 
   bool tables(const KernelSpec& s, TableSource& t) const override {
     const std::int64_t n = s.chirp_length;
-    // (A plan's M past bluestein_length's, DeviceLimits::bluestein_light,
-    // names its tables apart.)
-    const std::int64_t usual = plan::bluestein_length(n), m = s.chirp_padded > 0 ? s.chirp_padded : usual;
     t.kind = "bluestein";
-    t.size = m == usual ? std::to_string(n) : std::to_string(n) + "m" + std::to_string(m);
+    t.size = std::to_string(n);
     t.on_disk = true;
-    t.format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(m);
-    t.f32 = [n, m] { return bluestein_tables<float>(n, m); };
-    t.f64 = [n, m] { return bluestein_tables<double>(n, m); };
+    t.format = "chirp[N], FFT_M(conj chirp) / M, M = " + std::to_string(plan::bluestein_length(n));
+    t.f32 = [n] { return bluestein_tables<float>(n); };
+    t.f64 = [n] { return bluestein_tables<double>(n); };
     return true;
   }
 

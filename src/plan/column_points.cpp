@@ -35,13 +35,18 @@ bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLi
 }
 
 // DeviceLimits::column_halving = 2: the widest launch's points need more
-// than 5/4 of the registers its threads leave (fp64 3375x9's 3375-point
-// columns at 4 x 225 threads: 94 for 72, 552 bytes spilled, 1.75x slower
-// than 2 columns of the busiest launch; 2058x768's 88 for 80 spilled 152
-// bytes and ran 1.17x faster than 2 columns; H100, STEP=22).
+// than 4/3 of the registers its threads leave (fp64 3375x9's 3375-point
+// columns at 4 x 225 threads: 94 for 64, 552 bytes spilled, 1.75x slower
+// than 2 columns of the busiest launch). H100, 2^26 points, bfly alone, on
+// lengths drawn among those 5/4 changed (docs/perf/2026-11-28-issue39,
+// STEP=24): past 7/5 (3200, 3375: 296-568 bytes) 0.57-0.81x; at 11/8
+// (2016, 2205, 2268; fp32 2800's 100 for 72) 0.977x over 10, from 0.83x
+// to 1.08x; at 1.31 (fp32 2500 and 2625, 94 for 72, 52-76 bytes) 0.99x to
+// 1.04x, so those keep the widest; and 2058x768's 88 for 80 ran 1.17x
+// faster at 4 columns than at 2 (STEP=22).
 bool widest_spills_far(const KernelSpec& widest, const DeviceLimits& limits) {
   return limits.column_halving >= 2 &&
-         4 * column_registers_needed(widest) > 5 * column_registers_left(widest, limits.registers_per_unit);
+         3 * column_registers_needed(widest) > 4 * column_registers_left(widest, limits.registers_per_unit);
 }
 
 // Long strided fp32 columns of a length not a power of two take

@@ -253,10 +253,9 @@ struct DeviceLimits {
   // registers for their points (column_busiest's fallback to the widest),
   // that launch at half the columns, and half again while a row of its
   // loads fills a 32-byte sector, if its threads then hold their points and
-  // it keeps the widest launch's columns (column_points.cpp): 1; 0, never;
-  // 2, also where the widest launch's points need more than 5/4 of the
-  // registers its threads leave (a measurement knob: fp64 3375x9, fp32
-  // 3375x336).
+  // it keeps the widest launch's columns (column_points.cpp): 1; 2 (the
+  // default), also where the widest launch's points need more than 4/3 of
+  // the registers its threads leave; 0, never.
   // NVRTC, sm_90, fp64: 2916000's 1620-point columns at 2 x 102 threads of
   // 30 points take 192 registers, at 2 x 180 of 15, 100; 2288x24's
   // 2288-point ones at 1 x 143 of 26, 176, at 2 x 208 of 16, 92. H100,
@@ -269,8 +268,11 @@ struct DeviceLimits {
   // afresh among those it changes (docs/perf/2026-11-27d-issue39, STEP=23):
   // fp64 0.823x the time over 18 (2250x210, 2352x960, 2520x21, 2940x350
   // 0.65-0.66x; 1920x675 1.002x the slowest), fp32 0.943x over 14 (none
-  // slower).
-  int column_halving = 1;
+  // slower). 2 against 1 on lengths drawn among those 2 changed at 5/4
+  // (docs/perf/2026-11-28-issue39, STEP=24): fp64 0.892x over 8 (3375x9
+  // 0.57x, 3375x1215 0.65x; 2268x1568 1.08x), fp32 0.897x over 17
+  // (12288000 0.68x, 3375x336 0.76x; 5625000 1.04x, which 4/3 leaves out).
+  int column_halving = 2;
   // The most threads a group of a convolution's column pass (Bluestein's
   // middle kernel) where > 0: its columns halve past it, whatever the
   // compact rule in launch_model.cpp keeps. A measurement knob (0: none):
@@ -282,13 +284,6 @@ struct DeviceLimits {
   // inverse: solvers/bluestein.cpp): 0 never (the two FFTs' passes), 1
   // where it wins (every axis but a C2R's real one: GPUs), 2 every axis.
   int bluestein_three = 0;
-  // Bluestein's M for fp32 C2C axes whose bluestein_length passes one
-  // kernel's convolution (solvers/bluestein_length.cpp): where > 0, the
-  // shortest M of bluestein_length's family up to this many percent longer
-  // that runs in one kernel (its widest radix 12 at most). A measurement
-  // knob (0: none): 2371's M = 4800 = 25 x 16 x 12 runs two passes through
-  // workspace (0.65x cuFFT in seed 32061298), M = 5120 one kernel.
-  int bluestein_light = 0;
   // Bluestein's three passes with the middle one along contiguous rows and
   // the first and last along columns, each point written back where it was
   // read (solvers/bluestein_rows.cpp), when > 0; 0: the Stockham order (the

@@ -94,7 +94,6 @@ struct KernelSpec {
   // 2N - 1; plan/solvers/bluestein.cpp). The tables argument holds the chirp
   // c[j] (N entries) then the convolution kernel K = FFT_M(conj c) / M.
   std::int64_t chirp_length = 0;  // N; 0: not part of a Bluestein transform
-  std::int64_t chirp_padded = 0;  // Bluestein's M (its tables' kernel); 0: bluestein_length(N)
   // Loads: point j of the N-point axis is x[j] * c[j], zero for j >= N.
   bool chirp_load = false;
   // Where a load depends on the point's index j along the transformed axis

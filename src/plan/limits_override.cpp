@@ -127,14 +127,10 @@ const std::vector<Key>& keys() {
        0, 2, [](DeviceLimits& l, long long v) { l.row_busiest = static_cast<int>(v); }},
       {"row_busiest_points", "row_busiest_points: the fewest points a thread row_busiest starts from", 1, 1024,
        [](DeviceLimits& l, long long v) { l.row_busiest_points = v; }},
-      {"bluestein_light",
-       "bluestein_light: fp32 Bluestein axes past one kernel take an M up to this many percent longer that runs in "
-       "one kernel (0: none)",
-       0, 100, [](DeviceLimits& l, long long v) { l.bluestein_light = static_cast<int>(v); }},
       {"column_halving",
        "column_halving (0, 1 or 2): long mixed columns whose busiest launch leaves too few registers halve their "
        "columns first, while a row fills a 32-byte sector and they keep the widest launch's (2: or that one's "
-       "points need 5/4 of the registers it leaves)",
+       "points need 4/3 of the registers it leaves, the default)",
        0, 2, [](DeviceLimits& l, long long v) { l.column_halving = static_cast<int>(v); }},
       {"column_busiest",
        "column_busiest (0, 1 or 2): long mixed columns up to a thread a butterfly of their busiest stage "

@@ -1038,7 +1038,7 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
   EXPECT_EQ(first_pass(1524096, 1, Precision::Single, 1), std::make_pair(98, 14));
 }
 
-// column_halving (the default; 0 off): where the busiest launch leaves
+// column_halving (1; 0 off): where the busiest launch leaves
 // too few registers at the model's columns, it takes half of them (and
 // half again, down to a 32-byte sector a row) if its threads then hold
 // their points and the widest launch would keep no more columns: fp64
@@ -1048,7 +1048,7 @@ TEST(Plan, ColumnBusiestStageThreadsKnob) {
 // fits only at 2), and an fp32 pass never goes below 4 columns.
 TEST(Plan, ColumnHalvingKeepsTheWidestColumns) {
   const DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
-  ASSERT_EQ(hopper.column_halving, 1);
+  ASSERT_EQ(hopper.column_halving, 2);
   auto column_pass = [&](std::vector<std::int64_t> shape, Precision precision, int halving, std::size_t pass) {
     DeviceLimits limits = hopper;
     limits.column_halving = halving;
@@ -1068,42 +1068,18 @@ TEST(Plan, ColumnHalvingKeepsTheWidestColumns) {
   EXPECT_EQ(std::get<1>(column_pass({3111696}, d, 1, 0)), 196);
   EXPECT_EQ(std::get<0>(column_pass({3483648}, d, 1, 1)), 4);
   EXPECT_EQ(column_pass({3483648}, d, 1, 1), column_pass({3483648}, d, 0, 1));
-  // At 2 (a measurement knob) also where the widest launch's points need
-  // more than 5/4 of the registers it leaves: fp64 3375x9's 3375-point
-  // columns (94 for 72) take 2 of 225 threads, not 4; 2058x768's (88 for
-  // 80) keep 4.
+  // At 2 (the default) also where the widest launch's points need more
+  // than 4/3 of the registers it leaves: fp64 3375x9's 3375-point columns
+  // (94 for 64) take 2 of 225 threads, not 4; 2058x768's (88 for 80) keep
+  // 4, and fp32 2625x1080's 2625-point ones (94 for 72) 8.
   EXPECT_EQ(column_pass({3375, 9}, d, 1, 1), std::make_tuple(4, 225, 15));
   EXPECT_EQ(column_pass({3375, 9}, d, 2, 1), std::make_tuple(2, 225, 15));
   EXPECT_EQ(std::get<0>(column_pass({2058, 768}, d, 2, 1)), 4);
   EXPECT_EQ(std::get<0>(column_pass({3375, 336}, Precision::Single, 2, 1)), 4);
+  EXPECT_EQ(column_pass({2625, 1080}, Precision::Single, 2, 1), column_pass({2625, 1080}, Precision::Single, 1, 1));
+  EXPECT_EQ(std::get<0>(column_pass({2625, 1080}, Precision::Single, 2, 1)), 8);
   for (std::int64_t n : {2593080, 4665600, 7290000, 10804500, 13171200})
     for (std::size_t pass : {0, 1}) EXPECT_GE(std::get<0>(column_pass({n}, Precision::Single, 1, pass)), 4) << n;
-}
-
-// bluestein_light (a measurement knob, off): an fp32 C2C axis whose M
-// passes one kernel takes the shortest longer M of the family, up to the
-// percent it names, that runs in one (2371: 4800 = 25 x 16 x 12 in two
-// passes, 5120 in one kernel); its tables follow the spec's M. fp64, and
-// axes already in one kernel, keep theirs.
-TEST(Plan, BluesteinLightLengthKnob) {
-  DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
-  ASSERT_EQ(hopper.bluestein_light, 0);
-  const PlanTree before = make_plan(problem(2371, 2), hopper);
-  ASSERT_EQ(before.passes.size(), 2u) << before.print();
-  EXPECT_EQ(before.passes[0].spec.chirp_padded, 4800);
-  hopper.bluestein_light = 25;
-  const PlanTree after = make_plan(problem(2371, 2), hopper);
-  ASSERT_EQ(after.passes.size(), 1u) << after.print();
-  EXPECT_EQ(after.passes[0].spec.length, 5120);
-  EXPECT_EQ(after.passes[0].spec.chirp_padded, 5120);
-  EXPECT_TRUE(after.passes[0].spec.convolve);
-  hopper.bluestein_light = 5;  // (5120 is 6.7% past 4800)
-  EXPECT_EQ(make_plan(problem(2371, 2), hopper).passes.size(), 2u);
-  hopper.bluestein_light = 25;
-  Problem d = problem(2371, 2);
-  d.precision = bfly::Precision::Double;
-  EXPECT_EQ(make_plan(d, hopper).passes[0].spec.chirp_padded, bfly::plan::bluestein_length(2371));
-  EXPECT_EQ(make_plan(problem(2777, 2), hopper).passes[0].spec.length, 5760);
 }
 
 // A real axis with one large prime factor whose p - 1 factors over the

@@ -33,6 +33,35 @@
 
 namespace bfly::plan {
 
+// The smallest c * 2^k >= 2N - 1, c odd, 5-smooth and below 256 but for
+// 125: every pass of a long convolution is memory-bound, so its time goes
+// with M, as long as M's passes run as fast a point. c in {1, 3, 5, 7, 9,
+// 15} left M up to 1.2x above 2N - 1 (1.065x on average, N log-uniform in
+// 2^11..2^21); these leave at most 1.067x. H200, fp32, 2^26 points, against
+// that rule, with every odd 7-smooth c below 256 (docs/PERF.md, issue 39,
+// eighth step): 101599 at 25 x 2^13 for 7 x 2^15, 1.39x; 4099, 16411 and
+// 50021 1.04-1.06x; one-kernel 719, 1031 and 1033 (1440 = 45 x 2^5, 2160 =
+// 135 x 2^4 for 1536 and 2304) 1.25-1.30x. But M with a factor 7 ran 6-20%
+// slower a point (300007 at 147 x 2^12: 0.90x for 8% fewer points; 678533,
+// 1000003; 389 at 49 x 2^4 0.80x, 1511 at 189 x 2^4 0.72x) and the 125
+// family's radix-25 launches of 32 points a thread slower still (997 at
+// 2000 = 125 x 2^4 0.62x, 1999 at 4000 0.82x): those c are left out. A pure
+// function of N: the host tables (pieces/chirp.cpp) find M from it.
+std::int64_t bluestein_length(std::int64_t n) {
+  const std::int64_t low = 2 * n - 1;
+  std::int64_t best = 0;
+  for (std::int64_t c = 1; c < 256; c += 2) {
+    std::int64_t odd = c;
+    for (std::int64_t p : {3, 5})
+      while (odd % p == 0) odd /= p;
+    if (odd != 1 || c % 125 == 0) continue;
+    std::int64_t m = c;
+    while (m < low) m *= 2;
+    if (best == 0 || m < best) best = m;
+  }
+  return best;
+}
+
 // One kernel where the convolution fits a group, and on a GPU where its
 // registers do: the fused kernel holds 16 points a thread through two FFTs,
 // and past 4096 single (1024 double) points the NVRTC sweep saw it spill at
@@ -83,7 +112,6 @@ PassCore fused_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
   spec.in_point_stride = f.src[f.dim];
   spec.out_point_stride = f.dst[f.dim];
   spec.chirp_length = f.n;
-  spec.chirp_padded = step.padded;
   spec.chirp_load = true;
   spec.convolve = true;
   return {f.n, false};
@@ -111,7 +139,6 @@ PassCore unload_core(KernelSpec& spec, const Step& step, const PassFrame& f) {
 // lengths) and take no piece.
 void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
   spec.chirp_length = f.n;
-  spec.chirp_padded = f.span;
   if (step.loads_convolution()) {
     spec.chirp_load = true;
     spec.axis_dim = 1;
@@ -131,7 +158,7 @@ void chirp_piece(KernelSpec& spec, const Step& step, const PassFrame& f) {
 std::vector<Step> bluestein_steps(const Problem& problem, int dim, const DeviceLimits& limits,
                                   const std::vector<int>& order) {
   const std::int64_t n = problem.shape[dim - 1];
-  const std::int64_t m = bluestein_length_for(problem, dim, limits);
+  const std::int64_t m = bluestein_length(n);
   const std::string axis = "axis " + std::to_string(dim - 1) + ", " + std::to_string(n) + " points by Bluestein (" +
                            std::to_string(m) + "-point convolution";
   if (bluestein_one_kernel(problem, m, limits)) {

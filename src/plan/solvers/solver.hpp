@@ -191,13 +191,8 @@ void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, c
 // The stride of Bluestein's padded dim in workspace (row-major over
 // `order`, natural when empty).
 std::int64_t convolution_stride(const Problem& problem, int dim, const std::vector<int>& order, std::int64_t m);
-// The M >= 2N - 1 Bluestein convolves with by default (c 2^k, c odd and
-// 5-smooth: bluestein.cpp).
+// The power of two M >= 2N - 1 Bluestein convolves with.
 std::int64_t bluestein_length(std::int64_t n);
-// The M a plan of `problem` convolves its `dim` with: bluestein_length,
-// or where DeviceLimits::bluestein_light asks, a longer one that runs in
-// one kernel where that one would not (solvers/bluestein_length.cpp).
-std::int64_t bluestein_length_for(const Problem& problem, int dim, const DeviceLimits& limits);
 // The longest convolution one kernel runs (both FFTs through local memory):
 // Bluestein's M, Rader's N - 1.
 std::int64_t one_kernel_convolution(const Problem& problem, const DeviceLimits& limits);
