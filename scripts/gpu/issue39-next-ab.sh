@@ -415,6 +415,17 @@ case "${STEP:-1}" in
     echo "STEP=25: bluestein_light lost (1.113x slower over 17) and its knob is gone" >&2
     exit 1
     ;;
+  26)
+    # pass_sincos=2: pass twiddles computed where their count is a multiple
+    # of 8, not only a power of two (Bluestein's passes past one kernel:
+    # H100, ncu, fp32 66463's middle pass at 86% of L1 throughput and 35%
+    # of DRAM's, 0.72x VkFFT in seed 58495390; the two-level table's two
+    # lookups a point on load and store). Large primes of the seeds and
+    # mixed two-pass lengths, bfly alone.
+    p=${PRECISION:-single}
+    alone_ab "pass-sincos-$p" "${SHAPES:-66463,72859,753719,673667,1000003,300007,100000,1166400}" \
+      "-;BFLY_LIMITS=pass_sincos=2"
+    ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
     ;;

@@ -7,13 +7,14 @@
 namespace bfly::codegen {
 
 // v *= w_N^e, e = n k < N, computed: the angle -2 pi e / N as pi times a
-// ratio in [-1, 1) (e folded past N/2); N a power of two (the planner's
-// rule), so the ratio is exact: a multiply by 2^-log2(N/2).
+// ratio in [-1, 1) (e folded past N/2) through sincospi, where N is not a
+// multiple of 8 (the planner computes them where it is: a power of two,
+// or with DeviceLimits::pass_sincos = 2 any multiple of 8).
 void PassWriter::emit_pass_sincos(const std::string& v, const std::string& n) {
   const std::int64_t N = s_.pass_twiddle_points();
   const bool f64 = s_.precision == Precision::Double;
-  if (N >= 8 && N <= (std::int64_t{1} << 32)) {
-    emit_pass_sincos_pow2(v, n, N);
+  if (N >= 8 && N % 8 == 0 && N <= (std::int64_t{1} << 32)) {
+    emit_pass_sincos_folded(v, n, N);
     return;
   }
   e_.open("");
@@ -32,17 +33,20 @@ void PassWriter::emit_pass_sincos(const std::string& v, const std::string& n) {
   e_.close();
 }
 
-// Pass twiddle w_N^e, N a power of two, without sincospi's general range
+// Pass twiddle w_N^e, N a multiple of 8, without sincospi's general range
 // reduction (about 42 SASS instructions a twiddle in fp32 and 61 in fp64,
 // the second pass's largest cost beside the butterflies): the quadrant
-// and the octant fold are bits of e, the angle in [0, pi/4] is exact, and
-// two polynomials in x^2 give its sine and cosine; selects put them in the
-// quadrant. fp32: least-maximum-error fits (bench/experiments/fit_sincospi.py, about
+// and the octant fold are integers (bits of e where N is a power of two,
+// else a quotient by the constant N / 4, a multiply-high), the angle in
+// [0, pi/4] is exact for a power of two and within half an ulp of a
+// product else, and two polynomials in x^2 give its sine and cosine;
+// selects put them in the quadrant. fp32: least-maximum-error fits (bench/experiments/fit_sincospi.py, about
 // 1.5 ulp); fp64: Taylor series to x^17 and x^16, whose next terms are
 // below 1e-19 at pi/4.
-void PassWriter::emit_pass_sincos_pow2(const std::string& v, const std::string& n, std::int64_t N) {
+void PassWriter::emit_pass_sincos_folded(const std::string& v, const std::string& n, std::int64_t N) {
   const bool f64 = s_.precision == Precision::Double;
   const std::string quarter = str(N / 4), eighth = str(N / 8);
+  const bool power_of_two = (N & (N - 1)) == 0;
   int bits = 0;
   while ((std::int64_t{1} << bits) < N) ++bits;
   char scale[32];
@@ -52,8 +56,13 @@ void PassWriter::emit_pass_sincos_pow2(const std::string& v, const std::string& 
   const std::string word =
       N <= (std::int64_t{1} << 31) ? "unsigned int" : (d_.kind == DialectKind::Cuda ? "unsigned long long" : "ulong");
   e_.line("const " + word + " e = (" + word + ")" + n + " * (" + word + ")k;");
-  e_.line("const unsigned int q = (unsigned int)(e >> " + str(bits - 2) + ");");
-  e_.line("const " + word + " r = e & (" + quarter + " - 1);");
+  if (power_of_two) {
+    e_.line("const unsigned int q = (unsigned int)(e >> " + str(bits - 2) + ");");
+    e_.line("const " + word + " r = e & (" + quarter + " - 1);");
+  } else {
+    e_.line("const unsigned int q = (unsigned int)(e / " + quarter + ");");
+    e_.line("const " + word + " r = e - (" + word + ")q * " + quarter + ";");
+  }
   e_.line("const int fold = r > " + eighth + ";");
   e_.line("const real x = (real)(fold ? " + quarter + " - r : r) * (real)" + std::string(scale) + ";");
   e_.line("const real u = x * x;");

@@ -157,7 +157,7 @@ class PassWriter {
 
   // pass_twiddles.cpp: the twiddles between passes computed in the kernel.
   void emit_pass_sincos(const std::string& v, const std::string& n);
-  void emit_pass_sincos_pow2(const std::string& v, const std::string& n, std::int64_t N);
+  void emit_pass_sincos_folded(const std::string& v, const std::string& n, std::int64_t N);
   static std::vector<long double> taylor_sinpi_cospi(int odd, int terms);
   static std::string horner(const std::vector<long double>& c);
 

@@ -173,7 +173,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // 1.026, 2^23 1.087 -> 1.037, 2^24 1.163 -> 1.124; fp64 (16 points a
   // thread) 2^20 1.743 -> 1.706, 2^22 2.472 -> 2.419. Errors unchanged
   // (docs/PERF.md "two-pass kernels").
-  limits.pass_sincos = true;
+  limits.pass_sincos = 1;
   return limits;
 }
 

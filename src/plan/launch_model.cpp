@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "plan/launch_model.hpp"
 #include "plan/column_points.hpp"
 #include "plan/composite_radices.hpp"
@@ -530,6 +532,9 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
            threads * per_group > limits.convolution_group)
       per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
+    if (getenv("DBGM"))
+      fprintf(stderr, "DBG n=%lld thr=%lld pg=%lld reg=%d local=%zu\n", (long long)length, (long long)threads,
+              (long long)per_group, registers, (size_t)spec.local_bytes());
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     if (compact && limits.strided_groups_per_unit > 0) {
       const int group = static_cast<int>(warps_of(threads * per_group));
@@ -565,7 +570,8 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     // computing them with a division (H100, 2026-11-23).
     const std::int64_t points = spec.pass_twiddle_points();
     spec.pass_sincos =
-        limits.pass_sincos && spec.has_pass_twiddles() && !spec.clustered() && (points & (points - 1)) == 0;
+        spec.has_pass_twiddles() && !spec.clustered() &&
+        ((limits.pass_sincos >= 1 && (points & (points - 1)) == 0) || (limits.pass_sincos >= 2 && points % 8 == 0));
   }
 }
 

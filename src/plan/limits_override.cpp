@@ -148,8 +148,10 @@ const std::vector<Key>& keys() {
       {"plane", "plane_points (0: never)", 0, kAny, [](DeviceLimits& l, long long v) { l.plane_points = v; }},
       {"plane_block", "plane_block_bytes", 0, kAny,
        [](DeviceLimits& l, long long v) { l.plane_block_bytes = static_cast<int>(std::min<long long>(v, 1 << 30)); }},
-      {"pass_sincos", "pass_sincos (0 or 1): pass twiddles computed in the kernel", 0, 1,
-       [](DeviceLimits& l, long long v) { l.pass_sincos = v != 0; }},
+      {"pass_sincos",
+       "pass_sincos (0, 1 or 2): pass twiddles computed in the kernel where their count is a power of two (2: or a "
+       "multiple of 8)",
+       0, 2, [](DeviceLimits& l, long long v) { l.pass_sincos = static_cast<int>(v); }},
       {"l2_chain", "l2_chain_bytes in MiB, where the device chains (0: no chains)", 0, 1 << 20,
        [](DeviceLimits& l, long long v) {
          if (l.l2_chain_bytes > 0) l.l2_chain_bytes = v << 20;

@@ -294,19 +294,21 @@ TEST_P(Accuracy, ChainedPasses) {
 }
 
 // Pass twiddles computed (KernelSpec::pass_sincos: a GPU's choice where the
-// pass's twiddle count is a power of two, forced here on every device) in
-// both precisions, placements and directions, every pass position (passes
-// of at most 64 points), and lengths whose passes mix computed twiddles
-// and the table (1000, 3 x 4096). The quick tier: each length in one
-// precision (still both placements and directions).
+// pass's twiddle count is a power of two, forced here on every device, and
+// at 2 where it is a multiple of 8, the quadrant a quotient) in both
+// precisions, placements and directions, every pass position (passes of
+// at most 64 points), and lengths whose passes mix computed twiddles and
+// the table (1000 = 10^3: 100 twiddles, then 1000; 3 x 4096; 3^7 x 8).
+// The quick tier: each length in one precision (still both placements and
+// directions).
 TEST_P(Accuracy, ComputedPassTwiddles) {
   PrecisionDraw draw("Accuracy.ComputedPassTwiddles");
   PlanOptions forced = test_options();
-  forced.limits = "pass_sincos=1,max_pass_length=64";
+  forced.limits = "pass_sincos=2,max_pass_length=64";
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{12288},
-                           std::int64_t{65536}, std::int64_t{1} << 20}) {
+                           std::int64_t{17496}, std::int64_t{65536}, std::int64_t{1} << 20}) {
       if (!draw.take(precision)) continue;
       Problem p = make(n, n > 65536 ? 1 : 3, i % 2 ? Direction::Inverse : Direction::Forward,
                        (i / 2) % 2 ? Placement::InPlace : Placement::OutOfPlace, Norm::Backward);
