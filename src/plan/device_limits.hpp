@@ -206,11 +206,11 @@ struct DeviceLimits {
   int plane_block_bytes = 48;
   // Multi-pass passes compute their twiddles rather than read them from a
   // two-level table (GPUs: device_limits.cpp): 1 where the pass's twiddle
-  // count is a power of two, 2 also where it is a multiple of 8 (a
-  // measurement knob: Bluestein's passes past one kernel, whose M is
-  // rarely a power of two, ran L1-bound on their table lookups: H100,
-  // ncu, fp32 66463's middle pass 86% of L1 throughput, 35% of DRAM's);
-  // 0 never.
+  // count is a power of two, 2 (GPUs) also where it is a multiple of 8
+  // (Bluestein's passes past one kernel, whose M is rarely a power of two,
+  // ran L1-bound on their table's two lookups a point: H100, ncu, fp32
+  // 66463's middle pass at 86% of L1 throughput and 35% of DRAM's); 0
+  // never.
   int pass_sincos = 0;
   // Primes whose p - 1 factors over the codelets take Rader's algorithm in
   // one kernel where it fits (plan/solvers/rader.cpp); false: Bluestein.

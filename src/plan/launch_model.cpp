@@ -565,9 +565,12 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
     // two tables of ~sqrt(p*L) entries instead of one of p*L.
     const double bits = std::log2(static_cast<double>(spec.pass_twiddle_points()));
     spec.twiddle_fine_bits = static_cast<int>(std::ceil(bits / 2));
-    // Computed only for powers of two (the angle's ratio exact, a multiply):
-    // 100000's short passes (250 points after 400) ran 0.762 -> 0.968 ms
-    // computing them with a division (H100, 2026-11-23).
+    // Computed where the count is a multiple of 8 (DeviceLimits::
+    // pass_sincos), whose quadrant and octant fold are integers and whose
+    // angle in [0, pi/4] takes two short polynomials: through a division
+    // and sincospi's general range reduction, 100000's short passes (250
+    // points after 400) ran 0.762 -> 0.968 ms (H100, 2026-11-23); folded,
+    // 0.761 -> 0.758 (2026-11-28).
     const std::int64_t points = spec.pass_twiddle_points();
     spec.pass_sincos =
         spec.has_pass_twiddles() && !spec.clustered() &&

@@ -837,10 +837,11 @@ TEST(Plan, PlanesTakeOnePassWhereAGroupHoldsThem) {
 
 }  // namespace
 
-// GPUs compute the pass twiddles where a pass's twiddle count is a power
-// of two (the table elsewhere and on CPUs), and long power-of-two strided
-// passes keep their columns at 32 fp32 points a thread (plan.cpp).
-TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
+// GPUs compute the pass twiddles where a pass's twiddle count is a
+// multiple of 8 (the table elsewhere, at pass_sincos=1 where it is not a
+// power of two, and on CPUs), and long power-of-two strided passes keep
+// their columns at 32 fp32 points a thread (plan.cpp).
+TEST(Plan, GpuPassesComputeTheirTwiddlesAtMultiplesOfEight) {
   const DeviceLimits hopper = bfly::plan::gpu_limits(232448, 1024);
   auto plan = [](std::int64_t n, const DeviceLimits& limits) {
     Problem p;
@@ -855,8 +856,16 @@ TEST(Plan, GpuPassesComputePowerOfTwoTwiddles) {
     EXPECT_EQ(pass.spec.points_per_thread(), 32) << large.print();
     EXPECT_EQ(pass.spec.transforms_per_group, 8) << large.print();
   }
+  ASSERT_EQ(hopper.pass_sincos, 2);
   const auto mixed = plan(100000, hopper);
-  for (const auto& pass : mixed.passes) EXPECT_FALSE(pass.spec.pass_sincos) << mixed.print();
+  ASSERT_EQ(mixed.passes.size(), 2u) << mixed.print();
+  EXPECT_TRUE(mixed.passes[1].spec.pass_sincos) << mixed.print();
+  DeviceLimits powers = hopper;
+  powers.pass_sincos = 1;
+  for (const auto& pass : plan(100000, powers).passes) EXPECT_FALSE(pass.spec.pass_sincos);
+  const auto odd = plan(531441, hopper);  // 3^12: 531441 twiddles
+  ASSERT_GE(odd.passes.size(), 2u) << odd.print();
+  for (const auto& pass : odd.passes) EXPECT_FALSE(pass.spec.pass_sincos) << odd.print();
   const auto cpu = plan(std::int64_t{1} << 22, bfly::plan::cpu_limits());
   for (const auto& pass : cpu.passes) EXPECT_FALSE(pass.spec.pass_sincos) << cpu.print();
 }
