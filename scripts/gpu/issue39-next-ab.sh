@@ -12,8 +12,11 @@
 # 18-20 ran later that day, then 21 (its knob is the default now) and two
 # seeds on the H100, then 22 (whose knob changed after it) and 23 (its
 # knob is the default now); then 24 (column_halving=2: the default since,
-# at 4/3 where it ran at 5/4) and 25 (lost; its knob is gone) on the H100
-# (docs/perf/2026-11-28-issue39).
+# at 4/3 where it ran at 5/4), 25 (lost; its knob is gone) and 26
+# (pass_sincos=2, the default since) on the H100 (docs/perf/2026-11-27e-
+# issue39). Next: STEP=26 again on lengths drawn among those it changes
+# (draw-changed.py --override pass_sincos=1: two-pass smooth lengths and
+# large primes), then STEP=27 (PRECISION=double, then single), bfly alone.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -410,7 +413,7 @@ case "${STEP:-1}" in
     # took a longer M of the family, up to 25% longer, that ran in one:
     # 2371's 4800 in two passes -> 5120 in one at 640 threads, one group a
     # multiprocessor) lost 1.113x over 17 primes and odd lengths 2063-3797
-    # (only 2371 and 2389 0.96x; docs/perf/2026-11-28-issue39), and its knob
+    # (only 2371 and 2389 0.96x; docs/perf/2026-11-27e-issue39), and its knob
     # is gone.
     echo "STEP=25: bluestein_light lost (1.113x slower over 17) and its knob is gone" >&2
     exit 1
@@ -425,6 +428,20 @@ case "${STEP:-1}" in
     p=${PRECISION:-single}
     alone_ab "pass-sincos-$p" "${SHAPES:-66463,72859,753719,673667,1000003,300007,100000,1166400}" \
       "-;BFLY_LIMITS=pass_sincos=2"
+    ;;
+  27)
+    # convolution_pass_values=8: Bluestein's middle pass along rows by
+    # VkFFT's values rule (fp64 673667's 1280-point rows at 80 threads of
+    # 20 points took 252 registers, two groups a multiprocessor, 160
+    # threads, 5.6 of the transform's 11 ms under ncu, 0.77x VkFFT in seed
+    # 55531754; at 8, 256 threads of 8 at 110). Drawn among those it
+    # changes: draw-changed.py --override convolution_pass_values=8 --kind
+    # prime --low 40000 --high 2097152, seeds 27112086 (fp64) and 27112082
+    # (fp32). Then 10 and 12 where 8 wins.
+    p=${PRECISION:-double}
+    shapes=139831,224563,552731,654781,688733,1395187,1454807,1810337,1821167,1891711
+    [ "$p" = single ] && shapes=195697,274121,281927,328781,386413,432661,683719,882773,950617,1388819
+    alone_ab "convolution-pass-values-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=convolution_pass_values=8"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"

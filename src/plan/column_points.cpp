@@ -38,7 +38,7 @@ bool fewer_columns_fit(KernelSpec& spec, const KernelSpec& given, const DeviceLi
 // than 4/3 of the registers its threads leave (fp64 3375x9's 3375-point
 // columns at 4 x 225 threads: 94 for 64, 552 bytes spilled, 1.75x slower
 // than 2 columns of the busiest launch). H100, 2^26 points, bfly alone, on
-// lengths drawn among those 5/4 changed (docs/perf/2026-11-28-issue39,
+// lengths drawn among those 5/4 changed (docs/perf/2026-11-27e-issue39,
 // STEP=24): past 7/5 (3200, 3375: 296-568 bytes) 0.57-0.81x; at 11/8
 // (2016, 2205, 2268; fp32 2800's 100 for 72) 0.977x over 10, from 0.83x
 // to 1.08x; at 1.31 (fp32 2500 and 2625, 94 for 72, 52-76 bytes) 0.99x to

@@ -174,7 +174,7 @@ DeviceLimits gpu_limits(std::size_t local_memory_bytes, int max_group_size) {
   // thread) 2^20 1.743 -> 1.706, 2^22 2.472 -> 2.419. Errors unchanged
   // (docs/PERF.md "two-pass kernels"). Where their count is a multiple of
   // 8 as well (the quadrant a quotient; H100, 2^26 points, bfly alone,
-  // docs/perf/2026-11-28-issue39 STEP=26): fp32 0.955x the time over 8
+  // docs/perf/2026-11-27e-issue39 STEP=26): fp32 0.955x the time over 8
   // (Bluestein's three passes 66463 0.91x, 72859 0.89x; 1166400 0.92x;
   // 1000003 1.003x the slowest, 100000 0.996x), fp64 0.922x over 4
   // (300007 0.89x), errors unchanged.

@@ -69,6 +69,14 @@ struct DeviceLimits {
   // values a thread hold 10 (450 = 10 x 9 x 5 at 50 threads). A
   // measurement knob (`BFLY_LIMITS=convolution_values=10`).
   int convolution_values = 0;
+  // The same rule for Bluestein's middle pass of three along rows (a
+  // convolution over sub-transforms with the pass twiddles) when > 0: fp64
+  // 673667's 1280 = 16 x 10 x 8 at 80 threads of 20 points took 252
+  // registers at 2 groups a multiprocessor, 160 threads (NVRTC, sm_90),
+  // and ran 5.6 of the transform's 11 ms (H100, ncu), 0.77x VkFFT in seed
+  // 55531754; at 8, 160 threads of 8 points. A measurement knob
+  // (`BFLY_LIMITS=convolution_pass_values=8`; issue39-next-ab.sh STEP=27).
+  int convolution_pass_values = 0;
   // A one-kernel convolution whose kernel spills is relaunched by that rule
   // at this many values a thread, then at 10 (launch_alternatives.cpp
   // relaunch_candidates): the spill came from the points a thread, which
@@ -274,7 +282,7 @@ struct DeviceLimits {
   // fp64 0.823x the time over 18 (2250x210, 2352x960, 2520x21, 2940x350
   // 0.65-0.66x; 1920x675 1.002x the slowest), fp32 0.943x over 14 (none
   // slower). 2 against 1 on lengths drawn among those 2 changed at 5/4
-  // (docs/perf/2026-11-28-issue39, STEP=24): fp64 0.892x over 8 (3375x9
+  // (docs/perf/2026-11-27e-issue39, STEP=24): fp64 0.892x over 8 (3375x9
   // 0.57x, 3375x1215 0.65x; 2268x1568 1.08x), fp32 0.897x over 17
   // (12288000 0.68x, 3375x336 0.76x; 5625000 1.04x, which 4/3 leaves out).
   int column_halving = 2;
