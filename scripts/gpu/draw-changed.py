@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 
-def launches(bfly, n, precision, transform, override=None, nvrtc=False):
+def launches(bfly, n, precision, transform, override=None, nvrtc=False, names=False):
     env = dict(os.environ)
     env.pop("BFLY_LIMITS", None)
     if override:
@@ -36,7 +36,7 @@ def launches(bfly, n, precision, transform, override=None, nvrtc=False):
     args = [bfly, "plan", "--limits", "hopper", "--shape", str(n), "--precision", precision, "--kind", transform,
             "--batch", "2"] + (["--nvrtc", "sm_90"] if nvrtc else [])
     run = subprocess.run(args, capture_output=True, text=True, env=env, check=True)
-    keys = ("groups of", "solver", "relaunched as", "kept:", "no other launch")
+    keys = ("groups of", "solver", "relaunched as", "kept:", "no other launch") + (("    kernel ",) if names else ())
     return [line for line in run.stdout.splitlines() if any(k in line for k in keys)]
 
 
@@ -78,6 +78,8 @@ def main():
     ap.add_argument("--transform", choices=["c2c", "r2c", "c2r"], default="c2c")
     ap.add_argument("--bfly", default="build/apps/bfly/bfly")
     ap.add_argument("--nvrtc", action="store_true", help="compare the runtime's relaunches too (NVRTC, sm_90)")
+    ap.add_argument("--names", action="store_true",
+                    help="compare the kernels' names too (what changes no launch: computed twiddles, say)")
     a = ap.parse_args()
     if a.low < 2 or a.high < a.low:
         sys.exit(f"draw-changed: bad range {a.low}..{a.high}")
@@ -103,8 +105,8 @@ def main():
                 pool.append(n)
     found = []
     for n in pool:
-        before = launches(a.bfly, n, a.precision, a.transform, a.override, a.nvrtc)
-        if launches(a.bfly, n, a.precision, a.transform, nvrtc=a.nvrtc) != before:
+        before = launches(a.bfly, n, a.precision, a.transform, a.override, a.nvrtc, a.names)
+        if launches(a.bfly, n, a.precision, a.transform, nvrtc=a.nvrtc, names=a.names) != before:
             found.append(n)
             if len(found) == a.count:
                 break

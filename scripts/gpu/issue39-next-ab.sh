@@ -14,9 +14,9 @@
 # knob is the default now); then 24 (column_halving=2: the default since,
 # at 4/3 where it ran at 5/4), 25 (lost; its knob is gone) and 26
 # (pass_sincos=2, the default since) on the H100 (docs/perf/2026-11-27e-
-# issue39). Next: STEP=26 again on lengths drawn among those it changes
-# (draw-changed.py --override pass_sincos=1: two-pass smooth lengths and
-# large primes), then STEP=27 (PRECISION=double, then single), bfly alone.
+# issue39). Next: STEP=28 (pass_sincos on lengths drawn afresh; single
+# in two calls with SHAPES= if near 600 s, then double), then STEP=27
+# (PRECISION=double, then single), bfly alone, with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -442,6 +442,17 @@ case "${STEP:-1}" in
     shapes=139831,224563,552731,654781,688733,1395187,1454807,1810337,1821167,1891711
     [ "$p" = single ] && shapes=195697,274121,281927,328781,386413,432661,683719,882773,950617,1388819
     alone_ab "convolution-pass-values-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=convolution_pass_values=8"
+    ;;
+  28)
+    # pass_sincos=2 as adopted (STEP=26), against 1, on lengths drawn
+    # afresh among those it changes: draw-changed.py --override
+    # pass_sincos=1 --names, seeds 27112091 (fp32 smooth 2^17-2^24),
+    # 27112092 (fp32 primes 40000-2^21), 27112095 (fp32 smooth2d
+    # 2^14-2^22), 27112093 and 27112094 (the same in fp64, no 2D).
+    p=${PRECISION:-single}
+    shapes=192080,1296000,1749600,1959552,3429216,4032000,11113200,14002632,46601,168677,227789,420319,478207,565603,1226377,1803253,109760x12,22400x21,26880x42,28x100352,28x90000,38400x25,96768x28,98x36288
+    [ "$p" = double ] && shapes=294912,612360,1474560,3932160,4741632,6193152,6967296,15680000,54539,75133,84793,185467,389369,420919,470389,536399
+    alone_ab "pass-sincos-fresh-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=pass_sincos=1"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
