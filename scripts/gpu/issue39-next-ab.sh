@@ -16,7 +16,8 @@
 # (pass_sincos=2, the default since) on the H100 (docs/perf/2026-11-27e-
 # issue39). Next: STEP=28 (pass_sincos on lengths drawn afresh; single
 # in two calls with SHAPES= if near 600 s, then double), then STEP=27
-# (PRECISION=double, then single), bfly alone, with `timeout`.
+# (PRECISION=double, then single) and STEP=29 (then KIND=r2c), bfly
+# alone, with `timeout`.
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -453,6 +454,24 @@ case "${STEP:-1}" in
     shapes=192080,1296000,1749600,1959552,3429216,4032000,11113200,14002632,46601,168677,227789,420319,478207,565603,1226377,1803253,109760x12,22400x21,26880x42,28x100352,28x90000,38400x25,96768x28,98x36288
     [ "$p" = double ] && shapes=294912,612360,1474560,3932160,4741632,6193152,6967296,15680000,54539,75133,84793,185467,389369,420919,470389,536399
     alone_ab "pass-sincos-fresh-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=pass_sincos=1"
+    ;;
+  29)
+    # fp64 one-kernel convolutions by VkFFT's values rule
+    # (convolution_values=10), which ran 1.034x faster over 10 fp64 primes
+    # on the H200 (twelfth step) but lost in fp32, so it is no default:
+    # fp64 alone now, for a double's default (device_limits.cpp
+    # for_precision) if it wins. Seed 55531754's odd R2C 485 (0.86x VkFFT;
+    # 972-point convolution at 108 threads of 12 points, 128 registers)
+    # beside lengths drawn among those it changes: draw-changed.py
+    # --override convolution_values=10 --precision double, seeds 27112096
+    # (C2C primes 67-4096) and 27112097 (KIND=r2c: odd 101-8191).
+    if [ "${KIND:-c2c}" = r2c ]; then
+      BFLY_BENCH_KIND=r2c PRECISION=double alone_ab "convolution-values-double-r2c" \
+        "${SHAPES:-113,167,173,197,219,259,295,413,423,485,511}" "-;BFLY_LIMITS=convolution_values=10"
+    else
+      PRECISION=double alone_ab "convolution-values-double" \
+        "${SHAPES:-71,79,89,173,179,257,281,859,1301,1583}" "-;BFLY_LIMITS=convolution_values=10"
+    fi
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
