@@ -438,7 +438,12 @@ case "${STEP:-1}" in
     # 55531754; at 8, 256 threads of 8 at 110). Drawn among those it
     # changes: draw-changed.py --override convolution_pass_values=8 --kind
     # prime --low 40000 --high 2097152, seeds 27112086 (fp64) and 27112082
-    # (fp32). Then 10 and 12 where 8 wins.
+    # (fp32). Then 10 and 12 where 8 wins. NVRTC, sm_90, at 8: fp64's
+    # 1024-2048-point rows 240-252 -> 80-142 registers, no spill but
+    # 2048's 8 bytes; fp32's 4096-point rows (all ten) 512 threads at the
+    # two groups convolution_pass_groups asks, 64 registers, spilling
+    # 96-116 bytes (the model's 256 at 128, none): PRECISION=single only
+    # after double wins, and then with convolution_pass_groups=1 beside.
     p=${PRECISION:-double}
     shapes=139831,224563,552731,654781,688733,1395187,1454807,1810337,1821167,1891711
     [ "$p" = single ] && shapes=195697,274121,281927,328781,386413,432661,683719,882773,950617,1388819
