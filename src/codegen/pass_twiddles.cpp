@@ -7,9 +7,9 @@
 namespace bfly::codegen {
 
 // v *= w_N^e, e = n k < N, computed: the angle -2 pi e / N as pi times a
-// ratio in [-1, 1) (e folded past N/2) through sincospi, where N is not a
-// multiple of 8 (the planner computes them where it is: a power of two,
-// or with DeviceLimits::pass_sincos = 2 any multiple of 8).
+// ratio in [-1, 1) (e folded past N/2) through sincospi, where the fold
+// below does not apply: N below 8 or past 2^32 (the planner computes them
+// only at powers of two and, DeviceLimits::pass_sincos = 2, multiples of 8).
 void PassWriter::emit_pass_sincos(const std::string& v, const std::string& n) {
   const std::int64_t N = s_.pass_twiddle_points();
   const bool f64 = s_.precision == Precision::Double;

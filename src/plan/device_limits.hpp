@@ -74,7 +74,8 @@ struct DeviceLimits {
   // 673667's 1280 = 16 x 10 x 8 at 80 threads of 20 points took 252
   // registers at 2 groups a multiprocessor, 160 threads (NVRTC, sm_90),
   // and ran 5.6 of the transform's 11 ms (H100, ncu), 0.77x VkFFT in seed
-  // 55531754; at 8, 160 threads of 8 points. A measurement knob
+  // 55531754; at 8, 8 x 8 x 5 x 4 at 256 threads of 8 points, 110
+  // registers. A measurement knob
   // (`BFLY_LIMITS=convolution_pass_values=8`; issue39-next-ab.sh STEP=27).
   int convolution_pass_values = 0;
   // A one-kernel convolution whose kernel spills is relaunched by that rule
