@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "plan/launch_model.hpp"
 #include "plan/column_points.hpp"
 #include "plan/composite_radices.hpp"
@@ -537,9 +535,6 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
            threads * per_group > limits.convolution_group)
       per_group /= 2;
     spec.transforms_per_group = static_cast<int>(per_group);
-    if (getenv("DBGM"))
-      fprintf(stderr, "DBG n=%lld thr=%lld pg=%lld reg=%d local=%zu\n", (long long)length, (long long)threads,
-              (long long)per_group, registers, (size_t)spec.local_bytes());
     spec.min_groups_per_unit = groups_per_unit(spec, limits);
     if (compact && limits.strided_groups_per_unit > 0) {
       const int group = static_cast<int>(warps_of(threads * per_group));
