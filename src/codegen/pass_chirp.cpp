@@ -4,13 +4,27 @@
 
 namespace bfly::codegen {
 
+// Whether the second FFT reads the first's outputs from registers: its
+// stages run in reverse order (emit_second_fft), so that its first stage, of
+// the first FFT's last radix, takes in each thread the very points that
+// stage left in it, slot for slot, and the turn skips a round trip through
+// local memory (one of five in a three-stage pair, where such kernels are
+// bound by L1 throughput: H100, ncu, fp32 223's at 86% of it). Any order
+// of radices is an FFT: a stage's twiddles are powers of the same R-th
+// root (emit_butterflies). Not where local memory is exchanged in halves
+// (that exchange loads the next stage's registers itself) or where only
+// some of the group's threads run the stages (a plane's phases).
+bool PassWriter::turns_in_registers() const { return !s_.local_halves && thread_guard_.empty(); }
+
 // Between the two FFTs of a one-kernel convolution: the first FFT's
 // outputs times the kernel, conjugated, into local memory in natural
-// order, where the second FFT's first stage reads them. Rader's DC term
+// order, where the second FFT's first stage reads them (or, where it
+// reads what this thread holds, into its registers). Rader's DC term
 // is the sum of x[1..p-1]: X[0] is it plus x[0], and x[0] added to it
 // after the kernel multiply reaches every output of the inverse FFT.
 void PassWriter::emit_convolve_turn(int r) {
   const std::int64_t R = s_.length;
+  const bool registers = turns_in_registers();
   const std::string kernel = s_.rader() ? str(R) : "chirp_n";
   for_each_butterfly(R / r, "", [&](int j) {
     for (int t = 0; t < r; ++t) {
@@ -35,9 +49,17 @@ void PassWriter::emit_convolve_turn(int r) {
         e_.line(v + " = cadd(" + v + ", x_zero);");
         e_.close();
       }
-      e_.line(local("m", n) + " = cmake(" + v + ".x, -" + v + ".y);");
+      if (registers)
+        e_.line(v + " = cmake(" + v + ".x, -" + v + ".y);");
+      else
+        e_.line(local("m", n) + " = cmake(" + v + ".x, -" + v + ".y);");
     }
   });
+  if (registers) {
+    e_.line("// the second FFT, its radices reversed, starts from these registers");
+    turned_in_registers_ = true;
+    return;
+  }
   e_.line(d_.barrier);
 }
 

@@ -441,7 +441,7 @@ void PassWriter::emit_stages() {
     rader_gather_ = true;
     emit_fft(false, false);
     e_.line("// Rader: FFT of the conjugated product, then X[g^-q] through local memory");
-    emit_fft(false, true);
+    emit_second_fft();
     return;
   }
   if (!s_.convolve) {
@@ -451,7 +451,16 @@ void PassWriter::emit_stages() {
   e_.line("// Bluestein: FFT of the chirped input");
   emit_fft(true, false);
   e_.line("// Bluestein: FFT of the conjugated product, then the chirp");
+  emit_second_fft();
+}
+
+// A convolution's second FFT; where the turn left its points in registers,
+// with the radices in reverse order (pass_chirp.cpp turns_in_registers).
+void PassWriter::emit_second_fft() {
+  const bool reversed = turned_in_registers_;
+  if (reversed) std::reverse(radices_.begin(), radices_.end());
   emit_fft(false, true);
+  if (reversed) std::reverse(radices_.begin(), radices_.end());
 }
 
 // The stages of one FFT: its first stage reads the input (`from_global`)
@@ -463,8 +472,13 @@ void PassWriter::emit_fft(bool from_global, bool to_global) {
   for (int stage = 0; stage < stages; ++stage) {
     const int r = radices_[stage];
     e_.line("// stage " + std::to_string(stage) + ": radix " + std::to_string(r) + ", stride " + str(Ps));
-    const bool reads_local = stage > 0 || !from_global;
-    if (reads_local && s_.local_halves) {
+    // After a turn in registers (emit_convolve_turn), the first stage's
+    // points are in place and nothing of local memory is read.
+    const bool in_registers = stage == 0 && turned_in_registers_;
+    turned_in_registers_ = false;
+    const bool reads_local = (stage > 0 || !from_global) && !in_registers;
+    if (in_registers) {
+    } else if (reads_local && s_.local_halves) {
       // emit_exchange_halves loaded the registers already.
     } else if (reads_local) {
       emit_local_read(r);

@@ -132,6 +132,7 @@ class PassWriter {
   void barrier();
   void emit_stages();
   void emit_fft(bool from_global, bool to_global);
+  void emit_second_fft();
 
   // pass_io.cpp: loading a sub-transform's points and storing its results,
   // by the pass's pieces (pieces/piece.hpp) where one takes them, else by
@@ -164,6 +165,7 @@ class PassWriter {
   // pass_chirp.cpp: a one-kernel convolution's turn between its FFTs
   // (Bluestein's loads and stores: pieces/chirp.cpp).
   void emit_convolve_turn(int r);
+  bool turns_in_registers() const;
 
   // pass_rader.cpp: Rader's one kernel (its passes' pieces: pieces/rader_pass.cpp).
   void emit_rader_zero();
@@ -197,8 +199,9 @@ class PassWriter {
   bool plane_block_store_ = false;
   std::int64_t group_threads_ = 0;
   std::string plane_count_;
-  bool copy_pending_ = false;  // staged: the next transform's copy waits for a barrier
-  bool rader_gather_ = false;  // the next local read is Rader's gather
+  bool copy_pending_ = false;         // staged: the next transform's copy waits for a barrier
+  bool rader_gather_ = false;         // the next local read is Rader's gather
+  bool turned_in_registers_ = false;  // the next stage's points are in registers already
   std::vector<int> radices_;
 };
 

@@ -241,30 +241,21 @@ extern "C" __global__ void __launch_bounds__(126, 7) bfly_f32_n36_r6x6_rader_g65
       }
       x0 = cadd(x0, x_zero);
     }
-    lds[m * 36 + b + 0] = cmake(x0.x, -x0.y);
+    x0 = cmake(x0.x, -x0.y);
     x1 = cmul(x1, tables[36 + b + 6]);
-    lds[m * 36 + b + 6] = cmake(x1.x, -x1.y);
+    x1 = cmake(x1.x, -x1.y);
     x2 = cmul(x2, tables[36 + b + 12]);
-    lds[m * 36 + b + 12] = cmake(x2.x, -x2.y);
+    x2 = cmake(x2.x, -x2.y);
     x3 = cmul(x3, tables[36 + b + 18]);
-    lds[m * 36 + b + 18] = cmake(x3.x, -x3.y);
+    x3 = cmake(x3.x, -x3.y);
     x4 = cmul(x4, tables[36 + b + 24]);
-    lds[m * 36 + b + 24] = cmake(x4.x, -x4.y);
+    x4 = cmake(x4.x, -x4.y);
     x5 = cmul(x5, tables[36 + b + 30]);
-    lds[m * 36 + b + 30] = cmake(x5.x, -x5.y);
+    x5 = cmake(x5.x, -x5.y);
   }
-  __syncthreads();
+  // the second FFT, its radices reversed, starts from these registers
   // Rader: FFT of the conjugated product, then X[g^-q] through local memory
   // stage 0: radix 6, stride 1
-  {
-    const unsigned int b = t + 0;  (void)b;
-    x0 = lds[m * 36 + b + 0];
-    x1 = lds[m * 36 + b + 6];
-    x2 = lds[m * 36 + b + 12];
-    x3 = lds[m * 36 + b + 18];
-    x4 = lds[m * 36 + b + 24];
-    x5 = lds[m * 36 + b + 30];
-  }
   {
     const unsigned int b = t + 0;  (void)b;
     const cpx t44 = cadd(x0, x3);
@@ -296,7 +287,6 @@ extern "C" __global__ void __launch_bounds__(126, 7) bfly_f32_n36_r6x6_rader_g65
     x4 = t56;
     x5 = t65;
   }
-  __syncthreads();
   {
     const unsigned int b = t + 0;  (void)b;
     lds[m * 36 + (b / 1) * 6 + b % 1 + 0] = x0;
