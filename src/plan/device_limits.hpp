@@ -69,15 +69,6 @@ struct DeviceLimits {
   // values a thread hold 10 (450 = 10 x 9 x 5 at 50 threads). A
   // measurement knob (`BFLY_LIMITS=convolution_values=10`).
   int convolution_values = 0;
-  // The same rule for Bluestein's middle pass of three along rows (a
-  // convolution over sub-transforms with the pass twiddles) when > 0: fp64
-  // 673667's 1280 = 16 x 10 x 8 at 80 threads of 20 points took 252
-  // registers at 2 groups a multiprocessor, 160 threads (NVRTC, sm_90),
-  // and ran 5.6 of the transform's 11 ms (H100, ncu), 0.77x VkFFT in seed
-  // 55531754; at 8, 8 x 8 x 5 x 4 at 256 threads of 8 points, 110
-  // registers. A measurement knob
-  // (`BFLY_LIMITS=convolution_pass_values=8`; issue39-next-ab.sh STEP=27).
-  int convolution_pass_values = 0;
   // A one-kernel convolution whose kernel spills is relaunched by that rule
   // at this many values a thread, then at 10 (launch_alternatives.cpp
   // relaunch_candidates): the spill came from the points a thread, which

@@ -370,15 +370,12 @@ void complete_model_at(KernelSpec& spec, const DeviceLimits& limits) {
   apply_composite_radices(spec, limits);
   // (DeviceLimits::convolution_values: the same rule for a one-kernel
   // convolution, whose two FFTs keep their points live.)
-  // (DeviceLimits::convolution_pass_values: for Bluestein's middle pass
-  // along rows, which convolves sub-transforms a stride apart.)
+  // (Bluestein's middle pass along rows by it lost: fp64, 1.037x the time
+  // over 10 primes, none faster; H100, docs/perf/2026-11-27f-issue39.)
   const bool one_pass_row = !columns && spec.stride_product == 1 && !spec.clustered();
-  const bool middle_row = !columns && spec.convolve && spec.stride_product > 1 && !spec.clustered();
-  const std::int64_t values = middle_row      ? limits.convolution_pass_values
-                              : spec.convolve ? limits.convolution_values
-                                              : limits.row_values;
+  const std::int64_t values = spec.convolve ? limits.convolution_values : limits.row_values;
   const std::int64_t rule_threads =
-      values > 0 && (one_pass_row || middle_row) ? row_values_threads(spec, limits, values, spec.convolve) : 0;
+      values > 0 && one_pass_row ? row_values_threads(spec, limits, values, spec.convolve) : 0;
   const int widest = spec.radices.empty() ? 1 : *std::max_element(spec.radices.begin(), spec.radices.end());
   // Padding pays where the first stage writes its outputs a power of two
   // (8 or 16) points apart, which lands whole warps in one bank, and the

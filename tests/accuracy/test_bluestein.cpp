@@ -204,8 +204,7 @@ TEST_P(Bluestein, ThreePasses) {
 // real axis keeps the Stockham order); at 3, the rows as long as one
 // kernel goes at any column length (2053's M = 4320, past a CPU's
 // 4096-point pass, as 2 columns of 2160-point rows; at 2, the GPUs'
-// default, columns that short keep the Stockham order), and those rows by
-// the values rule (convolution_pass_values=8).
+// default, columns that short keep the Stockham order).
 TEST_P(Bluestein, ThreePassesAlongRows) {
   PrecisionDraw draw("Bluestein.ThreePassesAlongRows");
   PlanOptions rows = test_options();
@@ -217,14 +216,6 @@ TEST_P(Bluestein, ThreePassesAlongRows) {
   EXPECT_NE(text2053.find("convolved in one kernel)\n    length 2160 "), std::string::npos) << text2053;
   expect_accurate(p2053, longest);
   expect_accurate(make({2053}, Precision::Double, 2, Direction::Inverse, Placement::InPlace), longest);
-  // The middle pass by the values rule (DeviceLimits::convolution_pass_values).
-  PlanOptions values = longest;
-  values.limits += ",convolution_pass_values=8";
-  const std::string by_values = Plan(device(), p2053, values).describe();
-  EXPECT_NE(by_values.find("convolved in one kernel)\n    length 2160 = 8 x 6 x 5 x 3 x 3,"), std::string::npos)
-      << by_values;
-  expect_accurate(p2053, values);
-  expect_accurate(make({2053}, Precision::Double, 2, Direction::Inverse, Placement::InPlace), values);
   int i = 0;
   for (Precision precision : {Precision::Single, Precision::Double})
     for (std::int64_t n : {37, 101, 331, 509}) {

@@ -460,32 +460,6 @@ TEST(Plan, BluesteinMiddlePassGroupsKnob) {
   }
 }
 
-// convolution_pass_values (a knob, 0 off): Bluestein's middle pass along
-// rows by VkFFT's values rule: fp64 673667's 1280-point convolution at 8
-// values, 8 x 8 x 5 x 4 at 256 threads of 8 points (the model's 16 x 10 x 8
-// at 80 of 20); its other passes and a one-kernel convolution stay.
-TEST(Plan, BluesteinMiddlePassValuesKnob) {
-  DeviceLimits hopper = bfly::plan::limits_for(bfly::plan::named_device("hopper"));
-  EXPECT_EQ(hopper.convolution_pass_values, 0);
-  Problem p = problem(673667, 2);
-  p.precision = bfly::Precision::Double;
-  const PlanTree before = make_plan(p, hopper);
-  ASSERT_EQ(before.passes.size(), 3u) << before.print();
-  ASSERT_TRUE(before.passes[1].spec.convolve);
-  EXPECT_EQ(before.passes[1].spec.threads_per_transform, 80) << before.print();
-  hopper.convolution_pass_values = 8;
-  const PlanTree after = make_plan(p, hopper);
-  ASSERT_EQ(after.passes.size(), 3u);
-  EXPECT_EQ(after.passes[1].spec.radices, (std::vector<int>{8, 8, 5, 4})) << after.print();
-  EXPECT_EQ(after.passes[1].spec.threads_per_transform, 256);
-  EXPECT_EQ(after.passes[1].spec.points_per_thread(), 8);
-  for (std::size_t pass : {0u, 2u}) EXPECT_EQ(after.passes[pass].spec.name(), before.passes[pass].spec.name());
-  Problem one = problem(2777, 2);
-  DeviceLimits off = hopper;
-  off.convolution_pass_values = 0;
-  EXPECT_EQ(make_plan(one, hopper).passes[0].spec.name(), make_plan(one, off).passes[0].spec.name());
-}
-
 // Primes whose N - 1 factors over the codelets take Rader: in one pass (an
 // (N - 1)-point convolution) where it fits the one-kernel convolution, else
 // (a 1D complex transform) its two FFTs in passes over workspace; those
