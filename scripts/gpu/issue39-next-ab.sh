@@ -14,10 +14,12 @@
 # knob is the default now); then 24 (column_halving=2: the default since,
 # at 4/3 where it ran at 5/4), 25 (lost; its knob is gone) and 26
 # (pass_sincos=2, the default since) on the H100 (docs/perf/2026-11-27e-
-# issue39). Next: STEP=28 (pass_sincos on lengths drawn afresh; single
-# in two calls with SHAPES= if near 600 s, then double), then STEP=27
-# (PRECISION=double, then single) and STEP=29 (then KIND=r2c), bfly
-# alone, with `timeout`.
+# issue39). Then, on the H100 (docs/perf/2026-11-27f-issue39): 28
+# (pass_sincos=2 held on fresh draws), 27 (lost; its knob is gone), 29
+# and 30 (the values rule lost again, fp64 and fp32), two seeds, and 31
+# (a convolution's second FFT in reverse from registers: the default
+# since, no knob). Next: STEP=31 KIND=r2c and PRECISION=double in full
+# (cut by the session's device time), then the seeds again (STEP=2).
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -431,23 +433,13 @@ case "${STEP:-1}" in
       "-;BFLY_LIMITS=pass_sincos=2"
     ;;
   27)
-    # convolution_pass_values=8: Bluestein's middle pass along rows by
-    # VkFFT's values rule (fp64 673667's 1280-point rows at 80 threads of
-    # 20 points took 252 registers, two groups a multiprocessor, 160
-    # threads, 5.6 of the transform's 11 ms under ncu, 0.77x VkFFT in seed
-    # 55531754; at 8, 256 threads of 8 at 110). Drawn among those it
-    # changes: draw-changed.py --override convolution_pass_values=8 --kind
-    # prime --low 40000 --high 2097152, seeds 27112086 (fp64) and 27112082
-    # (fp32). Then 10 and 12 where 8 wins. NVRTC, sm_90, at 8: fp64's
-    # 1024-2048-point rows 240-252 -> 80-142 registers, no spill but
-    # 2048's 8 bytes; fp32's 4096-point rows (all ten) 512 threads at the
-    # two groups convolution_pass_groups asks, 64 registers, spilling
-    # 96-116 bytes (the model's 256 at 128, none): PRECISION=single only
-    # after double wins, and then with convolution_pass_groups=1 beside.
-    p=${PRECISION:-double}
-    shapes=139831,224563,552731,654781,688733,1395187,1454807,1810337,1821167,1891711
-    [ "$p" = single ] && shapes=195697,274121,281927,328781,386413,432661,683719,882773,950617,1388819
-    alone_ab "convolution-pass-values-$p" "${SHAPES:-$shapes}" "-;BFLY_LIMITS=convolution_pass_values=8"
+    # convolution_pass_values=8 (Bluestein's middle pass along rows by
+    # VkFFT's values rule: fp64 673667's 1280-point rows at 256 threads of
+    # 8 points, not 80 of 20 at 252 registers) lost in fp64, 1.037x the
+    # time over 10 primes drawn among those it changed, none faster (H100,
+    # docs/perf/2026-11-27f-issue39), and its knob is gone.
+    echo "STEP=27: convolution_pass_values lost (fp64 1.037x slower over 10) and its knob is gone" >&2
+    exit 1
     ;;
   28)
     # pass_sincos=2 as adopted (STEP=26), against 1, on lengths drawn
@@ -498,6 +490,23 @@ case "${STEP:-1}" in
         "${SHAPES:-61,67,73,79,107,127,149,167,199,223,331,499,503,797,1069,1163,2957}" \
         "-;BFLY_LIMITS=convolution_values=8;BFLY_LIMITS=convolution_values=10"
     fi
+    ;;
+  31)
+    # A one-kernel convolution's second FFT with its radices reversed,
+    # starting from the registers the first left (codegen/pass_chirp.cpp
+    # turns_in_registers), against the round trip through local memory
+    # before it: a codegen change with no knob, so the CLI before it
+    # (.deps/onebin/bfly-old: copy it there before prebuilt.sh) against
+    # the CLI with it, bfly alone. fp32 C2C and R2C: STEP=30's lengths;
+    # fp64: STEP=29's (PRECISION=double).
+    p=${PRECISION:-single}
+    shapes=61,67,73,79,107,127,149,167,199,223,331,499,503,797,1069,1163,2957
+    [ "$p" = double ] && shapes=71,79,89,173,179,257,281,859,1301,1583
+    [ "${KIND:-c2c}" = r2c ] && shapes=313,489,557,655,685,727,1607,1947,3217,4833,5927
+    for bin in bfly-old bfly; do
+      BFLY=$PWD/.deps/onebin/$bin BFLY_BENCH_KIND=${KIND:-c2c} PRECISION=$p \
+        alone_ab "register-turn-${KIND:-c2c}-$p-$bin" "${SHAPES:-$shapes}" "-"
+    done
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
