@@ -19,7 +19,9 @@
 # and 30 (the values rule lost again, fp64 and fp32), two seeds, and 31
 # (a convolution's second FFT in reverse from registers: the default
 # since, no knob). Next: STEP=31 KIND=r2c and PRECISION=double in full
-# (cut by the session's device time), then the seeds again (STEP=2).
+# (cut by the session's device time; .deps/onebin/bfly-old is the CLI
+# of f6d471e, built again by checking it out), STEP=32, then the seeds
+# again (STEP=2).
 #  1. Primes 2049-4096 that Rader cannot take (p - 1 has a prime factor past
 #     31): Bluestein's M is 4608-8192, past the one-kernel limit of 4096
 #     (solvers/bluestein.cpp one_kernel_convolution, set when the fused
@@ -507,6 +509,19 @@ case "${STEP:-1}" in
       BFLY=$PWD/.deps/onebin/$bin BFLY_BENCH_KIND=${KIND:-c2c} PRECISION=$p \
         alone_ab "register-turn-${KIND:-c2c}-$p-$bin" "${SHAPES:-$shapes}" "-"
     done
+    ;;
+  32)
+    # fp64 Bluestein convolutions of 1025-3071 points in one kernel
+    # (BFLY_LIMITS=convolution=3072) against their two FFTs' passes, now
+    # that the second FFT starts from registers (STEP=31): NVRTC, sm_90, one
+    # kernel at 2 groups a multiprocessor 1152 254 -> 230 registers, 1280
+    # 252 -> 238, 1200 170 -> 162, no spill; in passes, seed 88983662's 607
+    # ran 0.56x cuFFT. Lost before (557's M = 1152 1.09x, sixteenth step).
+    # Primes drawn among those it changes: draw-changed.py --override
+    # convolution=3072 --kind prime --low 513 --high 1536 --precision
+    # double, seed 28112021, with 607; bfly alone.
+    PRECISION=double alone_ab "convolution-3072-double" \
+      "${SHAPES:-607,709,739,827,853,941,1187,1213,1231,1367,1439}" "-;BFLY_LIMITS=convolution=3072"
     ;;
   2)
     bash "$here/suite-each.sh" "${SEED:?SEED=S: a seed drawn after the code is final}" "${PRECISION:-single}"
