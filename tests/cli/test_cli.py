@@ -1133,11 +1133,12 @@ def check_other_verbs(bfly, work):
                                                            r"registers, spills \d+ bytes", result.stdout) is not None,
                       short(result.stdout))
         # A spilling one-kernel convolution relaunches at fewer values a
-        # thread (1609's M = 3456 = 16 x 6^3 at 216 threads of 18: 12 x 12
-        # x 12 x 2 at 288 of 12), not at one group fewer.
-        result = bfly.run(["plan", "--shape", "1609", "--limits", "hopper", "--tuning", "off", "--nvrtc", "sm_90"],
-                          device=False)
-        relaunch = r"relaunched as bfly_f32_n3456_r12x12x12x2_bluestein\S*: \d+ registers, spills 0 bytes \(288 threads"
+        # thread (fp64 2383's M = 4800 = 25 x 16 x 12 at 400 threads: 12 x
+        # 10 x 10 x 4 at 480 of 12), not at one group fewer. (fp32 1609's
+        # M = 3456 did, before its second FFT started from registers.)
+        result = bfly.run(["plan", "--shape", "2383", "--precision", "double", "--limits", "hopper", "--tuning", "off",
+                           "--nvrtc", "sm_90"], device=False)
+        relaunch = r"relaunched as bfly_f64_n4800_r12x10x10x4_bluestein\S*: \d+ registers, spills 0 bytes \(480 threads"
         checks.record("plan --nvrtc shows a spilling convolution's relaunch at fewer values a thread",
                       result.returncode == 0 and re.search(relaunch, result.stdout) is not None, short(result.stdout))
     else:
