@@ -18,8 +18,8 @@ bool PassWriter::turns_in_registers() const { return !s_.local_halves && thread_
 
 // Between the two FFTs of a one-kernel convolution: the first FFT's
 // outputs times the kernel, conjugated, into local memory in natural
-// order, where the second FFT's first stage reads them (or, where it
-// reads what this thread holds, into its registers). Rader's DC term
+// order, where the second FFT's first stage reads them (or, where
+// turns_in_registers, conjugated in the registers its first stage takes). Rader's DC term
 // is the sum of x[1..p-1]: X[0] is it plus x[0], and x[0] added to it
 // after the kernel multiply reaches every output of the inverse FFT.
 void PassWriter::emit_convolve_turn(int r) {

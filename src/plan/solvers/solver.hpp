@@ -191,7 +191,8 @@ void bluestein_rows(std::vector<Step>& three, const Problem& problem, int dim, c
 // The stride of Bluestein's padded dim in workspace (row-major over
 // `order`, natural when empty).
 std::int64_t convolution_stride(const Problem& problem, int dim, const std::vector<int>& order, std::int64_t m);
-// The power of two M >= 2N - 1 Bluestein convolves with.
+// The M >= 2N - 1 Bluestein convolves with (c 2^k, c odd and 5-smooth:
+// bluestein.cpp).
 std::int64_t bluestein_length(std::int64_t n);
 // The longest convolution one kernel runs (both FFTs through local memory):
 // Bluestein's M, Rader's N - 1.
